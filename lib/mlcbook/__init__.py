@@ -1,0 +1,17 @@
+"""mlcbook: the companion library of the book *Measuring and learning multi-label classifiers*.
+
+Modules
+-------
+metrics      standard multi-label measures (Zhang & Zhou 2014; Wu & Zhou 2017)
+losses       dependence-aware Choquet/OWA losses (Hüllermeier et al. 2022)
+bayes        Bayes-optimal predictions by enumeration
+blended      Park & Read's blended Hamming/Jaccard/Exact similarity
+margins      Wu & Zhou's label-wise and instance-wise margins
+learners     scikit-learn estimators used by the chapters
+datasets     benchmark registry, ARFF loading, synthetic data
+experiments  cross-validation runners with caching
+plots        the papers' figure types
+ledger       the reproduction ledger
+"""
+
+__version__ = "0.1.0"

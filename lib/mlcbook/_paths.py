@@ -1,0 +1,22 @@
+"""Where the project keeps its files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+__all__ = ["project_root", "data_dir", "results_dir"]
+
+
+def project_root() -> Path:
+    """The checkout's root (the folder holding ``pyproject.toml`` above ``lib/``)."""
+    return Path(__file__).resolve().parents[2]
+
+
+def data_dir() -> Path:
+    """``data/`` at the project root: committed small data and the git-ignored cache."""
+    return project_root() / "data"
+
+
+def results_dir() -> Path:
+    """``data/results/``: committed result tables of the long experiments."""
+    return data_dir() / "results"
