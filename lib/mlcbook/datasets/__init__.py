@@ -1,0 +1,56 @@
+"""Multi-label benchmark datasets: registry, verified files, ARFF loading, statistics.
+
+>>> from mlcbook.datasets import load_dataset, dataset_statistics   # doctest: +SKIP
+>>> X, Y, info = load_dataset("scene", subset="train")               # doctest: +SKIP
+
+Submodules
+----------
+registry  the datasets, their files, sha256, label layout, home and citation
+fetch     cache -> mirror -> download, sha256-verified, atomic
+arff      liac-arff parsing into X (dense or CSR), Y (0/1) and names
+load      ``load_dataset`` and the parsed-array (.npz) cache
+stats     ``dataset_statistics``
+"""
+
+from .arff import DatasetFormatError, parse_arff, read_mulan_labels
+from .fetch import (
+    ChecksumError,
+    DataNotFoundError,
+    DatasetError,
+    DownloadError,
+    cache_dir,
+    fetch_file,
+    mirror_dir,
+)
+from .load import DatasetInfo, load_dataset
+from .registry import (
+    REGISTRY,
+    DatasetSpec,
+    DatasetUnavailableError,
+    UnknownDatasetError,
+    get_spec,
+    list_datasets,
+)
+
+__all__ = [
+    "load_dataset",
+    "list_datasets",
+    "get_spec",
+    "REGISTRY",
+    "DatasetSpec",
+    "DatasetInfo",
+    "parse_arff",
+    "read_mulan_labels",
+    "fetch_file",
+    "cache_dir",
+    "mirror_dir",
+    "DatasetError",
+    "ChecksumError",
+    "DataNotFoundError",
+    "DownloadError",
+    "DatasetFormatError",
+    "DatasetUnavailableError",
+    "UnknownDatasetError",
+]
+
+# Synthetic data generators (other modules) are imported below this line.

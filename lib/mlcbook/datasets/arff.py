@@ -1,0 +1,251 @@
+"""Parsing multi-label ARFF files (MULAN and MEKA layouts) with liac-arff.
+
+Conventions
+-----------
+* ``X`` is a float64 array; a sparse ARFF file (``{index value, ...}`` rows) gives a
+  ``scipy.sparse.csr_matrix``, a dense one an ``ndarray``.  Missing values (``?``) are NaN.
+* Nominal features are encoded **ordinally**: the value's position in the attribute's
+  declaration (``{a, b, c}`` -> 0, 1, 2), which is liac-arff's ``encode_nominal``.  The
+  categories are kept in ``nominal`` so that a one-hot encoding can be built afterwards
+  (e.g. ``sklearn.preprocessing.OneHotEncoder(categories=...)``).  Ordinal keeps the number of
+  features equal to the number of ARFF attributes, as in the MULAN statistics; e.g. genbase's
+  ``{YES, NO}`` features become YES=0, NO=1, and its protein identifier one integer column.
+* Label attributes must take the values 0/1 (nominal ``{0,1}`` in either order, or numeric);
+  ``Y`` is a dense ``int64`` 0/1 matrix.
+* Labels are found either by name (MULAN: the XML file lists them; names are compared after
+  ARFF unescaping, so ``Swainson\\'s Thrush`` matches ``Swainson's Thrush``) or by the MEKA
+  option ``-C n`` of the ``@relation`` line (first ``n`` attributes, last ``-n`` if negative).
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from os import PathLike
+from pathlib import Path
+
+import arff as liac_arff
+import numpy as np
+import scipy.sparse as sp
+
+from .fetch import DatasetError
+
+__all__ = [
+    "ParsedARFF",
+    "DatasetFormatError",
+    "parse_arff",
+    "read_mulan_labels",
+    "meka_label_count",
+    "unescape_arff",
+    "is_sparse_arff",
+]
+
+
+class DatasetFormatError(DatasetError, ValueError):
+    """The file is not a well-formed multi-label ARFF/XML file (corrupt or truncated)."""
+
+
+@dataclass
+class ParsedARFF:
+    """The content of one multi-label ARFF file."""
+
+    X: np.ndarray | sp.csr_matrix
+    Y: np.ndarray
+    feature_names: list[str]
+    label_names: list[str]
+    nominal: dict[str, list[str]] = field(default_factory=dict)
+    relation: str = ""
+
+    @property
+    def sparse(self) -> bool:
+        return sp.issparse(self.X)
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "0": "\0"}
+
+
+def unescape_arff(name: str) -> str:
+    r"""Undo ARFF/Weka backslash escapes in a quoted name (``\'`` -> ``'``, ``\\`` -> ``\``)."""
+    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), name)
+
+
+def read_mulan_labels(path: str | PathLike) -> list[str]:
+    """Label names listed by a MULAN XML file, in document order (nested labels included)."""
+    try:
+        root = ET.parse(path).getroot()
+    except ET.ParseError as exc:
+        raise DatasetFormatError(f"corrupt or truncated label file {path}: {exc}") from exc
+    names = [el.get("name") for el in root.iter() if el.tag.split("}")[-1] == "label"]
+    if not names or any(n is None for n in names):
+        raise DatasetFormatError(f"label file {path} lists no labels (or one without a name)")
+    return names
+
+
+_MEKA_C = re.compile(r"-C\s+(-?\d+)")
+
+
+def meka_label_count(relation: str) -> int | None:
+    """The ``n`` of MEKA's ``-C n`` in a relation name, or None when absent."""
+    m = _MEKA_C.search(relation)
+    return int(m.group(1)) if m else None
+
+
+def is_sparse_arff(path: str | PathLike) -> bool:
+    """True if the first data row of the file is in sparse ``{...}`` notation."""
+    in_data = False
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            s = line.strip()
+            if not s or s.startswith("%"):
+                continue
+            if in_data:
+                return s.startswith("{")
+            if s.lower().startswith("@data"):
+                in_data = True
+    return False
+
+
+def _load_liac(path: Path, sparse: bool, repairs: tuple[tuple[str, str], ...] = ()) -> dict:
+    rtype = liac_arff.COO if sparse else liac_arff.DENSE
+    try:
+        if repairs:
+            text = path.read_text(encoding="utf-8")
+            for old, new in repairs:
+                if text.count(old) != 1:
+                    raise DatasetFormatError(f"{path}: expected exactly one {old!r} to repair")
+                text = text.replace(old, new)
+            return liac_arff.loads(text, encode_nominal=True, return_type=rtype)
+        with open(path, encoding="utf-8") as f:
+            return liac_arff.load(f, encode_nominal=True, return_type=rtype)
+    except (liac_arff.ArffException, UnicodeDecodeError, ValueError, IndexError) as exc:
+        raise DatasetFormatError(f"corrupt or truncated ARFF file {path}: {exc}") from exc
+
+
+def parse_arff(path: str | PathLike, *, label_names: list[str] | None = None,
+               meka: bool = False, repairs: tuple[tuple[str, str], ...] = ()) -> ParsedARFF:
+    """Read a multi-label ARFF file into ``X``, ``Y`` and names.
+
+    Parameters
+    ----------
+    path : path-like
+        The ARFF file.
+    label_names : list of str, optional
+        MULAN layout: the names of the label attributes (from the XML file).
+    meka : bool
+        MEKA layout: take the labels from ``-C n`` in the ``@relation`` line.
+        Exactly one of ``label_names`` and ``meka`` must be given.
+    repairs : tuple of (old, new)
+        Literal text replacements applied before parsing, each of which must occur exactly
+        once (for known, registered defects of a file with a fixed sha256).
+
+    Returns
+    -------
+    ParsedARFF
+
+    Raises
+    ------
+    DatasetFormatError
+        Malformed file, labels not found, non-0/1 label values, string attributes.
+    """
+    path = Path(path)
+    if (label_names is None) == (not meka):
+        raise ValueError("give exactly one of label_names (MULAN) and meka=True (MEKA)")
+    sparse = is_sparse_arff(path)
+    d = _load_liac(path, sparse, repairs)
+    attrs = d["attributes"]
+    names = [unescape_arff(a[0]) for a in attrs]
+    n_attr = len(names)
+    relation = d.get("relation", "") or ""
+
+    if meka:
+        c = meka_label_count(relation)
+        if c is None or c == 0 or abs(c) > n_attr:
+            raise DatasetFormatError(
+                f"{path}: no usable MEKA '-C n' option in @relation {relation[:80]!r}"
+            )
+        label_idx = list(range(c)) if c > 0 else list(range(n_attr + c, n_attr))
+    else:
+        pos = {n: i for i, n in enumerate(names)}
+        missing = [n for n in label_names if n not in pos]
+        if missing:
+            raise DatasetFormatError(
+                f"{path}: label attributes not found in the ARFF header: {missing[:5]}"
+                + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+            )
+        label_idx = [pos[n] for n in label_names]
+    label_set = set(label_idx)
+    feat_idx = [i for i in range(n_attr) if i not in label_set]
+
+    for i, (nm, typ) in enumerate(attrs):
+        if isinstance(typ, str) and typ.upper() == "STRING":
+            raise DatasetFormatError(f"{path}: string attribute {names[i]!r} is not supported")
+
+    # numeric value of every nominal index for label columns ({0,1} or {1,0})
+    label_maps = {}
+    for i in label_idx:
+        typ = attrs[i][1]
+        if isinstance(typ, list):
+            try:
+                vals = [float(v) for v in typ]
+            except ValueError:
+                vals = None
+            if vals is None or not set(vals) <= {0.0, 1.0}:
+                raise DatasetFormatError(f"{path}: label {names[i]!r} has values {typ}, not 0/1")
+            label_maps[i] = np.asarray(vals)
+
+    data = d["data"]
+    if sparse:
+        values, rows, cols = data
+        values = np.array([np.nan if v is None else v for v in values], dtype=float) \
+            if any(v is None for v in values) else np.asarray(values, dtype=float)
+        rows = np.asarray(rows, dtype=np.int64)
+        cols = np.asarray(cols, dtype=np.int64)
+        n = _count_rows(path)  # rows that are empty ({}) leave no trace in the COO triplets
+        if rows.size and int(rows.max()) >= n:
+            raise DatasetFormatError(f"{path}: inconsistent sparse rows")
+        M = sp.csc_matrix((values, (rows, cols)), shape=(n, n_attr))
+        Xf = sp.csr_matrix(M[:, feat_idx])
+        Ylab = M[:, label_idx].toarray()
+    else:
+        try:
+            A = np.array(data, dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise DatasetFormatError(f"{path}: rows of unequal length or non-numeric: {exc}") from exc
+        if A.size == 0:
+            A = A.reshape(0, n_attr)
+        if A.ndim != 2 or A.shape[1] != n_attr:
+            raise DatasetFormatError(f"{path}: data rows do not match the {n_attr} attributes")
+        Xf = np.ascontiguousarray(A[:, feat_idx])
+        Ylab = A[:, label_idx]
+    for j, i in enumerate(label_idx):
+        if i in label_maps:
+            col = Ylab[:, j]
+            ok = ~np.isnan(col)
+            col[ok] = label_maps[i][col[ok].astype(np.int64)]
+    if np.isnan(Ylab).any() or not np.isin(Ylab, (0.0, 1.0)).all():
+        raise DatasetFormatError(f"{path}: label columns hold values other than 0/1 (or missing)")
+    nominal = {names[i]: list(attrs[i][1]) for i in feat_idx if isinstance(attrs[i][1], list)}
+    return ParsedARFF(
+        X=Xf,
+        Y=Ylab.astype(np.int64),
+        feature_names=[names[i] for i in feat_idx],
+        label_names=[names[i] for i in label_idx],
+        nominal=nominal,
+        relation=relation,
+    )
+
+
+def _count_rows(path: Path) -> int:
+    """Number of data rows of an ARFF file."""
+    n, in_data = 0, False
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            s = line.strip()
+            if not s or s.startswith("%"):
+                continue
+            if in_data:
+                n += 1
+            elif s.lower().startswith("@data"):
+                in_data = True
+    return n

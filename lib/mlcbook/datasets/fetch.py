@@ -1,0 +1,200 @@
+"""Getting a verified copy of a data file: cache, then mirror, then download.
+
+Order of the sources for a file ``NAME`` with known sha256:
+
+1. the cache ``data/cache/`` under the project root (git-ignored; environment variable
+   ``MLCBOOK_DATA_CACHE`` overrides it),
+2. a local mirror folder: ``MLCBOOK_DATA_MIRROR`` or, when it exists, ``../shared/datasets``
+   relative to the project root,
+3. a download from the dataset's public home (``urllib``), unless ``download=False`` or
+   ``MLCBOOK_DATA_DOWNLOAD=0``.
+
+Whatever the source, the bytes are written to a temporary file *inside the cache folder*,
+hashed while written, and renamed to their final name only when the sha256 matches.  A
+corrupt, truncated or interrupted transfer therefore never leaves a file that looks valid;
+a cached file whose hash no longer matches is removed and fetched again.  Nothing happens at
+import time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import BinaryIO
+
+from .. import _paths
+
+__all__ = [
+    "cache_dir",
+    "mirror_dir",
+    "fetch_file",
+    "sha256_of",
+    "DatasetError",
+    "ChecksumError",
+    "DataNotFoundError",
+    "DownloadError",
+]
+
+_CHUNK = 1 << 20
+
+
+class DatasetError(Exception):
+    """Base class of the errors of :mod:`mlcbook.datasets`."""
+
+
+class ChecksumError(DatasetError, ValueError):
+    """A file's sha256 differs from the registered one (corrupt, truncated or another version)."""
+
+
+class DataNotFoundError(DatasetError, FileNotFoundError):
+    """No cache entry, no mirror copy, and downloading is not possible or not allowed."""
+
+
+class DownloadError(DatasetError, OSError):
+    """A download failed (network error, HTTP error, or fewer bytes than announced)."""
+
+
+def cache_dir() -> Path:
+    """The cache folder: ``$MLCBOOK_DATA_CACHE`` or ``data/cache/`` at the project root."""
+    env = os.environ.get("MLCBOOK_DATA_CACHE")
+    return Path(env) if env else _paths.data_dir() / "cache"
+
+
+def mirror_dir() -> Path | None:
+    """The local mirror: ``$MLCBOOK_DATA_MIRROR``, else ``../shared/datasets`` if it exists.
+
+    An explicitly set ``MLCBOOK_DATA_MIRROR`` is returned even when it does not exist (the
+    error then names it); the empty string disables the mirror.
+    """
+    env = os.environ.get("MLCBOOK_DATA_MIRROR")
+    if env is not None:
+        return Path(env) if env else None
+    default = _paths.project_root().parent / "shared" / "datasets"
+    return default if default.is_dir() else None
+
+
+def _download_allowed(download: bool | None) -> bool:
+    if download is not None:
+        return bool(download)
+    return os.environ.get("MLCBOOK_DATA_DOWNLOAD", "1").strip().lower() not in ("0", "no", "false")
+
+
+def sha256_of(path: str | os.PathLike) -> str:
+    """Hex sha256 of a file, read in chunks."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(_CHUNK), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _copy_verified(src: BinaryIO, dest: Path, sha256: str, origin: str,
+                   expected_size: int | None = None) -> Path:
+    """Stream ``src`` into a temporary file next to ``dest``; rename only if the hash matches."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
+    tmp = Path(tmp_name)
+    try:
+        h = hashlib.sha256()
+        n = 0
+        with os.fdopen(fd, "wb") as out:
+            for chunk in iter(lambda: src.read(_CHUNK), b""):
+                h.update(chunk)
+                out.write(chunk)
+                n += len(chunk)
+            out.flush()
+            os.fsync(out.fileno())
+        if expected_size is not None and n != expected_size:
+            raise DownloadError(
+                f"truncated transfer of {dest.name} from {origin}: got {n} of {expected_size} bytes"
+            )
+        got = h.hexdigest()
+        if got != sha256:
+            raise ChecksumError(
+                f"checksum mismatch for {dest.name} from {origin}: expected sha256 {sha256}, "
+                f"got {got} ({n} bytes). The file is corrupt, truncated or another version; "
+                "it was not stored."
+            )
+        tmp.replace(dest)
+        return dest
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def fetch_file(filename: str, sha256: str, url: str | None = None, *,
+               download: bool | None = None, timeout: float = 60.0) -> tuple[Path, str]:
+    """Return a verified local copy of ``filename`` and where it came from.
+
+    Parameters
+    ----------
+    filename : str
+        File name (no folders), e.g. ``"birds.arff"``.
+    sha256 : str
+        Expected hex digest.
+    url : str, optional
+        Full download URL; without it no download is attempted.
+    download : bool, optional
+        Allow downloading; default from ``MLCBOOK_DATA_DOWNLOAD`` (allowed unless ``0``).
+    timeout : float
+        Network timeout in seconds.
+
+    Returns
+    -------
+    path : Path
+        The file in the cache.
+    source : str
+        ``"cache"``, ``"mirror:<path>"`` or ``"download:<url>"``.
+
+    Raises
+    ------
+    ChecksumError
+        The mirror copy or the downloaded bytes do not have the expected sha256.
+    DownloadError
+        The download failed or was truncated.
+    DataNotFoundError
+        No cached copy, no mirror copy, and downloading impossible or not allowed.
+    """
+    if os.path.basename(filename) != filename or filename in ("", ".", ".."):
+        raise ValueError(f"filename must be a bare file name, got {filename!r}")
+    dest = cache_dir() / filename
+    if dest.is_file():
+        if sha256_of(dest) == sha256:
+            return dest, "cache"
+        dest.unlink()  # stale or damaged cache entry: fetch again
+    mirror = mirror_dir()
+    tried = []
+    if mirror is not None:
+        src = mirror / filename
+        tried.append(f"mirror {mirror}" + ("" if mirror.is_dir() else " (folder does not exist)"))
+        if src.is_file():
+            with open(src, "rb") as f:
+                _copy_verified(f, dest, sha256, origin=f"mirror {src}")
+            return dest, f"mirror:{src}"
+    else:
+        tried.append("no mirror (MLCBOOK_DATA_MIRROR unset and ../shared/datasets absent)")
+    if url and _download_allowed(download):
+        try:
+            req = urllib.request.Request(url, headers={"User-Agent": "mlcbook"})
+            with urllib.request.urlopen(req, timeout=timeout) as resp:
+                length = resp.headers.get("Content-Length")
+                size = int(length) if length and length.isdigit() else None
+                _copy_verified(resp, dest, sha256, origin=url, expected_size=size)
+        except (urllib.error.URLError, OSError) as exc:
+            if isinstance(exc, DatasetError):
+                raise
+            raise DownloadError(f"download of {filename} from {url} failed: {exc}") from exc
+        return dest, f"download:{url}"
+    if url:
+        tried.append("download disabled (download=False or MLCBOOK_DATA_DOWNLOAD=0)")
+    raise DataNotFoundError(
+        f"{filename} is not in the cache {cache_dir()} and could not be obtained: "
+        + "; ".join(tried)
+        + ". Set MLCBOOK_DATA_MIRROR to a folder holding the file, or allow downloading."
+    )
+
+
