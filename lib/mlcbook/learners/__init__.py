@@ -1,0 +1,7 @@
+"""scikit-learn estimators of the papers, and thresholding of score matrices."""
+
+from .gfm import GFM, gfm_predict
+from .limo import LIMO, limo_objective
+from .mlknn import MLkNN
+from .thresholds import InstanceThreshold, LabelThreshold, column_thresholds, row_thresholds
+from .knn import LossMinimizingKNN, consensus_mask, minimize_summed_loss
