@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from .arff import ParsedARFF, parse_arff, read_mulan_labels
+from .arff import DatasetFormatError, ParsedARFF, parse_arff, read_mulan_labels
 from .fetch import cache_dir, fetch_file
 from .registry import DatasetSpec, DatasetUnavailableError, get_spec
 
@@ -84,6 +84,8 @@ def _parsed_key(spec: DatasetSpec, arff_file: str) -> str:
     parts = [PARSER_VERSION, spec.label_layout, arff_file, spec.sha256[arff_file]]
     if spec.label_layout == "xml":
         parts.append(spec.sha256[spec.xml])
+    parts += list(spec.extra_labels)
+    parts += [f"{a}->{b}" for a, b in spec.repairs.get(arff_file, ())]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:24]
 
 
@@ -154,32 +156,35 @@ def _load_one(spec: DatasetSpec, arff_file: str, *, download: bool | None, cache
             return p
     if spec.label_layout == "xml":
         labels = read_mulan_labels(_fetch(spec, spec.xml, download, sources))
+        labels += list(spec.extra_labels)
         p = parse_arff(_fetch(spec, arff_file, download, sources), label_names=labels,
                        repairs=spec.repairs.get(arff_file, ()))
     else:
         p = parse_arff(_fetch(spec, arff_file, download, sources), meka=True,
                        repairs=spec.repairs.get(arff_file, ()))
     if p.Y.shape[1] != spec.n_labels:
-        raise DatasetFormatError_(spec, arff_file, p)
+        raise DatasetFormatError(
+            f"{arff_file}: found {p.Y.shape[1]} labels, the registry says {spec.n_labels}"
+        )
     if cache:
         _save_npz(npz, p)
     return p
 
 
-def DatasetFormatError_(spec, arff_file, p):  # noqa: N802 - tiny factory
-    from .arff import DatasetFormatError
-
-    return DatasetFormatError(
-        f"{arff_file}: found {p.Y.shape[1]} labels, the registry says {spec.n_labels}"
-    )
+def _rows(p: ParsedARFF, r: tuple[int, int] | None) -> ParsedARFF:
+    if r is None:
+        return p
+    start, stop = r
+    if stop > p.Y.shape[0]:
+        raise DatasetFormatError(f"row range {r} exceeds the file's {p.Y.shape[0]} rows")
+    return ParsedARFF(X=p.X[start:stop], Y=p.Y[start:stop], feature_names=p.feature_names,
+                      label_names=p.label_names, nominal=p.nominal, relation=p.relation)
 
 
 def _stack(parts: list[ParsedARFF]) -> tuple[Any, np.ndarray]:
     first = parts[0]
     for q in parts[1:]:
         if q.feature_names != first.feature_names or q.label_names != first.label_names:
-            from .arff import DatasetFormatError
-
             raise DatasetFormatError("train and test files have different attributes")
     if first.sparse:
         X = sp.vstack([q.X for q in parts], format="csr")
@@ -236,9 +241,12 @@ def load_dataset(name: str, subset: str = "all", *, download: bool | None = None
         raise TypeError(f"subset must be a str, got {type(subset).__name__}")
     if not spec.available:
         raise DatasetUnavailableError(f"dataset {spec.name!r} is registered but unavailable: {spec.note}")
-    files = spec.files_for(subset)
+    pieces = spec.parts_for(subset)
+    files = tuple(dict.fromkeys(f for f, _ in pieces))
     sources: dict[str, str] = {}
-    parts = [_load_one(spec, f, download=download, cache=cache, sources=sources) for f in files]
+    loaded = {f: _load_one(spec, f, download=download, cache=cache, sources=sources)
+              for f in files}
+    parts = [_rows(loaded[f], r) for f, r in pieces]
     if len(parts) == 1:
         X, Y = parts[0].X, parts[0].Y
     else:

@@ -128,6 +128,11 @@ class DatasetSpec:
     repairs : mapping
         ``file -> ((old, new), ...)``: literal fixes of known syntax defects, applied to the
         verified text before parsing (each ``old`` must occur exactly once).
+    rows : mapping
+        ``subset -> (start, stop)``: the subset is that row range of its file (medical).
+    extra_labels : tuple of str
+        Attributes taken as labels in addition to those of the XML, appended after them
+        (flags-12).
     """
 
     name: str
@@ -142,6 +147,8 @@ class DatasetSpec:
     note: str = ""
     sha256: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
     repairs: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    rows: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    extra_labels: tuple[str, ...] = ()
 
     @property
     def subsets(self) -> tuple[str, ...]:
@@ -150,28 +157,37 @@ class DatasetSpec:
         out += [s for s in ("train", "test") if s in self.files]
         return tuple(out)
 
-    def files_for(self, subset: str) -> tuple[str, ...]:
-        """ARFF files making up ``subset`` (train then test for a missing ``'all'``)."""
+    def parts_for(self, subset: str) -> tuple[tuple[str, tuple[int, int] | None], ...]:
+        """``(ARFF file, row range or None)`` pieces making up ``subset``, stacked in order.
+
+        A missing ``'all'`` file is the union train + test.
+        """
         if subset in self.files:
-            return (self.files[subset],)
+            return ((self.files[subset], self.rows.get(subset)),)
         if subset == "all" and "train" in self.files and "test" in self.files:
-            return (self.files["train"], self.files["test"])
+            return ((self.files["train"], self.rows.get("train")),
+                    (self.files["test"], self.rows.get("test")))
         raise ValueError(
             f"subset must be one of {self.subsets} for dataset {self.name!r}, got {subset!r}"
         )
 
 
 def _spec(name, *, split=True, full=True, n_labels, citation, note="", available=True,
-          repairs=None, **kw):
-    files = {}
-    if available:
+          repairs=None, files=None, rows=None, base=None, **kw):
+    base = base or name
+    if files is not None:
+        pass
+    elif not available:
+        files = {}
+    else:
+        files = {}
         if full:
             files["all"] = f"{name}.arff"
         if split:
             files["train"] = f"{name}-train.arff"
             files["test"] = f"{name}-test.arff"
-    xml = f"{name}.xml"
-    needed = list(files.values()) + [xml]
+    xml = f"{base}.xml"
+    needed = sorted(set(files.values())) + [xml]
     sha = {f: SHA256[f] for f in needed}
     return DatasetSpec(
         name=name,
@@ -183,6 +199,7 @@ def _spec(name, *, split=True, full=True, n_labels, citation, note="", available
         available=available,
         sha256=MappingProxyType(sha),
         repairs=MappingProxyType(dict(repairs or {})),
+        rows=MappingProxyType(dict(rows or {})),
         **kw,
     )
 
@@ -195,7 +212,14 @@ _SPECS = [
     _spec("enron", n_labels=53, citation="klimt2004enron"),
     _spec("flags", n_labels=7, citation="goncalves2013flags",
           note="MULAN's flags has 7 colour labels; Table 2 of Hüllermeier et al. (2022) "
-               "reports 12 labels, a version not known here."),
+               "reports 12 labels: see 'flags-12'."),
+    _spec("flags-12", base="flags", n_labels=12, citation="goncalves2013flags",
+          files={"all": "flags.arff", "train": "flags-train.arff", "test": "flags-test.arff"},
+          extra_labels=("crescent", "triangle", "icon", "animate", "text"),
+          note="flags.arff with the five binary symbol attributes (crescent, triangle, icon, "
+               "animate, text) taken as labels after the 7 colours: 12 labels, 103 "
+               "combinations, cardinality 4.12 -- the statistics of Table 2 of Hüllermeier "
+               "et al. (2022)."),
     _spec("genbase", n_labels=27, citation="diplaris2005genbase",
           note="The first feature is the protein identifier (nominal, 662 values), kept as "
                "in MULAN."),
@@ -203,8 +227,19 @@ _SPECS = [
           note="The @relation line still says '-C 75' (labels first) but a Weka Reorder "
                "moved the 75 labels to the end; the XML is authoritative."),
     _spec("medical", n_labels=45, citation="pestian2007medical",
-          note="1954 rows: MULAN's 978 documents in two vectorisations (1910 distinct rows); "
-               "train and test files hold the same rows. See the datasets chapter."),
+          files={"all": "medical.arff"}, rows={"all": (0, 978)},
+          note="medical.arff holds the 978 training and the 976 test reports of the 2007 "
+               "CMC challenge (1954 rows); 'medical' is the first 978 rows, the instance set "
+               "of MULAN's medical and of Table 2 (94 combinations, cardinality 1.245). Its "
+               "1909 word features were built on all 1954 reports (MULAN's version has "
+               "1449). medical-train.arff and medical-test.arff hold the same 1954 rows and "
+               "are not used; see 'medical-cmc' for the challenge split."),
+    _spec("medical-cmc", base="medical", n_labels=45, citation="pestian2007medical",
+          files={"all": "medical.arff", "train": "medical.arff", "test": "medical.arff"},
+          rows={"train": (0, 978), "test": (978, 1954)},
+          note="All 1954 rows of medical.arff; 'train' = rows 0-977 (the challenge's training "
+               "reports = MULAN's medical), 'test' = rows 978-1953 (the challenge's test "
+               "reports)."),
     _spec("scene", full=False, n_labels=6, citation="boutell2004scene",
           note="Only MULAN's train/test split exists; 'all' is their union (1211 + 1196)."),
     _spec("yeast", n_labels=14, citation="elisseeff2001yeast"),
