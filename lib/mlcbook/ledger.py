@@ -282,7 +282,7 @@ def load_ledgers(folder: str | Path | None = None) -> pd.DataFrame:
     from ._paths import project_root
 
     folder = Path(folder) if folder is not None else project_root() / "book" / "_ledgers"
-    frames = [pd.read_csv(p, keep_default_na=False) for p in sorted(folder.glob("*.csv"))]
+    frames = [pd.read_csv(p, keep_default_na=False, float_precision="round_trip") for p in sorted(folder.glob("*.csv"))]
     if not frames:
         return pd.DataFrame(columns=["chapter", "claim", "source", "paper", "ours", "status", "note"])
     return pd.concat(frames, ignore_index=True)

@@ -91,7 +91,7 @@ def load_or_compute(
     if not recompute_requested() and csv.exists() and meta.exists():
         saved = json.loads(meta.read_text())
         if saved.get("config_hash") == h:
-            return pd.read_csv(csv)
+            return pd.read_csv(csv, float_precision="round_trip")
     table = compute()
     if not isinstance(table, pd.DataFrame):
         raise TypeError(f"compute must return a pandas DataFrame, got {type(table).__name__}")
@@ -100,4 +100,4 @@ def load_or_compute(
     table.to_csv(tmp, index=False, float_format="%.17g")
     tmp.replace(csv)
     _atomic_write_text(meta, json.dumps(provenance(config), indent=2, sort_keys=True, default=str) + "\n")
-    return pd.read_csv(csv)
+    return pd.read_csv(csv, float_precision="round_trip")
