@@ -23,6 +23,7 @@ from .fetch import (
     mirror_dir,
 )
 from .load import DatasetInfo, load_dataset
+from .stats import STATISTICS_COLUMNS, dataset_statistics, label_statistics
 from .registry import (
     REGISTRY,
     DatasetSpec,
@@ -34,6 +35,9 @@ from .registry import (
 
 __all__ = [
     "load_dataset",
+    "dataset_statistics",
+    "label_statistics",
+    "STATISTICS_COLUMNS",
     "list_datasets",
     "get_spec",
     "REGISTRY",
