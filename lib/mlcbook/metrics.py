@@ -1,0 +1,847 @@
+"""Standard multi-label measures: example-based, label-based and ranking-based.
+
+Notation follows scikit-learn: ``Y`` holds the true labels and ``P`` the
+predicted labels, both ``(n_samples, n_labels)`` matrices of 0/1 (dense or
+scipy sparse); ``F`` holds real-valued scores of the same shape (higher means
+"more relevant").  A 1-D vector is read as one instance.
+
+The measures come from two surveys:
+
+* Zhang & Zhou (2014), Sec. 2.2: the taxonomy *example-based* vs *label-based*
+  and *classification* vs *ranking*; the example-based classification measures
+  (subset accuracy, Hamming loss, accuracy, precision, recall, F-beta).
+* Wu & Zhou (2017), Table 1: eleven measures (Hamming loss, ranking loss,
+  one-error, coverage, average precision, macro/instance/micro F1 and
+  macro/instance/micro AUC), all computed at once by :func:`all_measures`.
+
+and from the Apache Hivemall documentation: micro F-beta over *label sets*
+(:func:`f_measure_label_sets`, with :func:`binarize` turning lists of label
+names into a 0/1 matrix).
+
+Where this module and scikit-learn compute the same quantity the values are
+equal (``tests/test_metrics.py`` checks this on random inputs).  Classification
+measures call scikit-learn when there are at least two labels; ranking measures
+and AUCs are computed here by one vectorised sort per row (scikit-learn loops
+over instances in Python for ranking loss, label-ranking average precision and
+per-instance AUC).
+
+Conventions that differ between sources (documented per function):
+
+* **Empty sets.**  ``zero_division`` (default 1.0) is the value of a ratio
+  whose denominator is zero, e.g. the Jaccard index or F-measure of an
+  instance with no true and no predicted label.  1.0 agrees with Park & Read's
+  Jaccard convention (a correct empty prediction is perfect); scikit-learn's
+  default (``"warn"``) returns 0.0 with a warning.
+* **Instances without relevant (or without irrelevant) labels in ranking
+  measures** follow scikit-learn: ranking loss 0, average precision 1.
+  Coverage is 0 for an instance without relevant labels.  One-error counts
+  such an instance as an error (its top label is not relevant).  AUCs skip
+  instances/labels where the AUC is undefined (scikit-learn returns NaN).
+* **Ties in scores.**  Ranking loss counts a tied (relevant, irrelevant) pair
+  as mis-ordered, as Wu & Zhou's ``f_u <= f_v`` and scikit-learn do.  Coverage
+  and average precision give tied labels the worst (largest) rank, as
+  scikit-learn does.  AUCs count a tie as half a correctly ordered pair
+  (Mann-Whitney, as scikit-learn); Wu & Zhou's Table 1 counts ``>=``, i.e. a
+  tie as a full correct pair -- their paper assumes no ties.  One-error breaks
+  ties by the first (lowest-index) maximal label.
+* **Coverage.**  Wu & Zhou subtract one: ``coverage = coverage_error - 1`` of
+  scikit-learn on every instance that has a relevant label.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn import metrics as skm
+
+from ._validation import (
+    check_average,
+    check_label_matrix,
+    check_real,
+    check_same_shape,
+    check_score_matrix,
+)
+
+__all__ = [
+    "hamming_loss",
+    "subset_zero_one_loss",
+    "subset_accuracy",
+    "jaccard_score",
+    "precision",
+    "recall",
+    "f_measure",
+    "example_based_f_measure",
+    "ranking_loss",
+    "one_error",
+    "coverage",
+    "average_precision",
+    "auc",
+    "binarize",
+    "f_measure_label_sets",
+    "all_measures",
+    "WU_ZHOU_MEASURES",
+    "LOWER_IS_BETTER",
+]
+
+#: The eleven measures of Wu & Zhou (2017, Table 1), in the table's order.
+WU_ZHOU_MEASURES: tuple[str, ...] = (
+    "hamming_loss",
+    "ranking_loss",
+    "one_error",
+    "coverage",
+    "average_precision",
+    "macro_f1",
+    "instance_f1",
+    "micro_f1",
+    "macro_auc",
+    "instance_auc",
+    "micro_auc",
+)
+
+#: Measures of :data:`WU_ZHOU_MEASURES` for which smaller values are better.
+LOWER_IS_BETTER: frozenset[str] = frozenset(
+    {"hamming_loss", "ranking_loss", "one_error", "coverage"}
+)
+
+_AVERAGES_F = ("micro", "macro", "instance")
+_AVERAGES_AUC = ("macro", "micro", "instance")
+_SK_AVERAGE = {"micro": "micro", "macro": "macro", "instance": "samples"}
+
+
+# --------------------------------------------------------------------------- validation
+def _check_pair(Y: Any, P: Any, name_y: str = "Y", name_p: str = "P"):
+    Y = check_label_matrix(Y, name_y)
+    P = check_label_matrix(P, name_p)
+    check_same_shape(Y, P, name_y, name_p)
+    return Y, P
+
+
+def _check_scores(Y: Any, F: Any, name_y: str = "Y", name_f: str = "F"):
+    Y = check_label_matrix(Y, name_y, allow_sparse=False)
+    F = check_score_matrix(F, name_f)
+    check_same_shape(Y, F, name_y, name_f)
+    return Y, F
+
+
+def _check_zero_division(zero_division: Any) -> float:
+    return check_real(zero_division, "zero_division", low=0.0, high=1.0)
+
+
+def _check_beta(beta: Any) -> float:
+    return check_real(beta, "beta", low=0.0, low_inclusive=False)
+
+
+# --------------------------------------------------------------------------- counting
+def _sum(A, axis: int | None) -> np.ndarray:
+    """Row/column sums of a 0/1 matrix (dense or sparse) as a 1-D int64 array."""
+    if sp.issparse(A):
+        s = A.sum(axis=axis, dtype=np.int64)
+        return np.asarray(s).ravel() if axis is not None else np.int64(s)
+    return A.sum(axis=axis, dtype=np.int64)
+
+
+def _tp(Y, P, axis: int | None) -> np.ndarray:
+    if sp.issparse(Y) or sp.issparse(P):
+        Ys = sp.csr_matrix(Y)
+        return _sum(Ys.multiply(P), axis)
+    return _sum(Y & P, axis)
+
+
+def _divide(num, den, zero_division: float) -> np.ndarray:
+    num = np.asarray(num, dtype=np.float64)
+    den = np.asarray(den, dtype=np.float64)
+    out = np.full(np.broadcast(num, den).shape, zero_division, dtype=np.float64)
+    np.divide(num, den, out=out, where=den != 0)
+    return out
+
+
+def _counts(Y, P, axis: int | None):
+    """True positives, true-set sizes and predicted-set sizes along ``axis``."""
+    return _tp(Y, P, axis), _sum(Y, axis), _sum(P, axis)
+
+
+def _fbeta_from_counts(tp, sy, sp_, beta: float, zero_division: float):
+    b2 = beta * beta
+    # same arithmetic as scikit-learn (and Hivemall's "micro" path)
+    return _divide((1.0 + b2) * np.asarray(tp, np.float64),
+                   b2 * np.asarray(sy, np.float64) + np.asarray(sp_, np.float64),
+                   zero_division)
+
+
+def _prf(Y, P, which: str, beta: float, average: str, zero_division: float) -> float:
+    """Precision / recall / F-beta by counting (used when scikit-learn would not
+    read the matrix as multi-label, i.e. with a single label column)."""
+    axis = {"micro": None, "macro": 0, "instance": 1}[average]
+    tp, sy, sp_ = _counts(Y, P, axis)
+    if which == "precision":
+        v = _divide(tp, sp_, zero_division)
+    elif which == "recall":
+        v = _divide(tp, sy, zero_division)
+    else:
+        v = _fbeta_from_counts(tp, sy, sp_, beta, zero_division)
+    return float(np.mean(v))
+
+
+def _multilabel(Y) -> bool:
+    """scikit-learn reads a matrix as multi-label only with >= 2 columns."""
+    return Y.shape[1] >= 2
+
+
+# --------------------------------------------------------------------------- example-based
+def hamming_loss(Y: Any, P: Any) -> float:
+    r"""Hamming loss: the fraction of wrongly predicted (instance, label) pairs.
+
+    .. math:: \mathrm{hloss} = \frac{1}{nK}\sum_{i=1}^n\sum_{j=1}^K [\![p_{ij}\neq y_{ij}]\!]
+
+    Zhang & Zhou (2014), Sec. 2.2.2; Wu & Zhou (2017), Table 1.  Equal to
+    :func:`sklearn.metrics.hamming_loss` (which it calls).  Park & Read's
+    *Hamming similarity* (their Eq. 1) is ``1 - hamming_loss``.
+
+    Parameters
+    ----------
+    Y, P : array-like or sparse matrix of shape (n_samples, n_labels)
+        True and predicted 0/1 labels.
+
+    Returns
+    -------
+    float in [0, 1]
+    """
+    Y, P = _check_pair(Y, P)
+    return float(skm.hamming_loss(Y, P))
+
+
+def subset_accuracy(Y: Any, P: Any) -> float:
+    r"""Subset accuracy (exact match): the fraction of instances whose predicted
+    label set equals the true one.
+
+    .. math:: \mathrm{subsetacc} = \frac1n\sum_i [\![\mathbf p_i = \mathbf y_i]\!]
+
+    Zhang & Zhou (2014), Sec. 2.2.2; Park & Read's *Exact* (Eq. 2).  Equal to
+    :func:`sklearn.metrics.accuracy_score` on label matrices.
+
+    Parameters
+    ----------
+    Y, P : array-like or sparse matrix of shape (n_samples, n_labels)
+
+    Returns
+    -------
+    float in [0, 1]
+    """
+    Y, P = _check_pair(Y, P)
+    return _subset_accuracy(Y, P)
+
+
+def _subset_accuracy(Y, P) -> float:
+    if sp.issparse(Y) or sp.issparse(P):
+        D = sp.csr_matrix(Y) != sp.csr_matrix(P)
+        wrong = np.diff(D.indptr) > 0
+        return float(1.0 - wrong.mean())
+    return float(np.mean(np.all(Y == P, axis=1)))
+
+
+def subset_zero_one_loss(Y: Any, P: Any) -> float:
+    """Subset 0/1 loss: ``1 - subset_accuracy(Y, P)``.
+
+    Equal to :func:`sklearn.metrics.zero_one_loss` on label matrices.
+
+    Parameters
+    ----------
+    Y, P : array-like or sparse matrix of shape (n_samples, n_labels)
+
+    Returns
+    -------
+    float in [0, 1]
+    """
+    Y, P = _check_pair(Y, P)
+    return 1.0 - _subset_accuracy(Y, P)
+
+
+def jaccard_score(Y: Any, P: Any, *, zero_division: float = 1.0) -> float:
+    r"""Example-based accuracy (Jaccard index), averaged over instances.
+
+    .. math:: \mathrm{Accuracy}_{exam} = \frac1n\sum_i
+              \frac{|\mathbf y_i\wedge\mathbf p_i|}{|\mathbf y_i\vee\mathbf p_i|}
+
+    Zhang & Zhou (2014), Sec. 2.2.2 (*Accuracy_exam*); Park & Read (2018),
+    Eq. 3.  Equal to ``sklearn.metrics.jaccard_score(Y, P, average='samples',
+    zero_division=zero_division)``.
+
+    Parameters
+    ----------
+    Y, P : array-like or sparse matrix of shape (n_samples, n_labels)
+    zero_division : float in [0, 1], default 1.0
+        Value for an instance with neither true nor predicted labels.  The
+        default 1.0 is Park & Read's convention ("1 if TN = L"); scikit-learn's
+        default gives 0.0 and warns.
+
+    Returns
+    -------
+    float in [0, 1]
+    """
+    Y, P = _check_pair(Y, P)
+    zd = _check_zero_division(zero_division)
+    if _multilabel(Y):
+        return float(skm.jaccard_score(Y, P, average="samples", zero_division=zd))
+    tp, sy, sp_ = _counts(Y, P, 1)
+    return float(np.mean(_divide(tp, sy + sp_ - tp, zd)))
+
+
+def _sk_prf(fn, Y, P, average, zd, **kw) -> float:
+    with warnings.catch_warnings():
+        # scikit-learn warns about ill-defined labels even with a numeric zero_division
+        warnings.simplefilter("ignore", category=skm._classification.UndefinedMetricWarning)
+        return float(fn(Y, P, average=_SK_AVERAGE[average], zero_division=zd, **kw))
+
+
+def precision(Y: Any, P: Any, *, average: str = "micro", zero_division: float = 1.0) -> float:
+    r"""Precision, micro-, macro- (per label) or instance-averaged.
+
+    ``average='instance'`` is Zhang & Zhou's example-based precision
+    :math:`\frac1n\sum_i |\mathbf y_i\wedge\mathbf p_i|/|\mathbf p_i|`;
+    ``'macro'`` averages the per-label precisions; ``'micro'`` pools the counts
+    of the whole matrix.  Equal to :func:`sklearn.metrics.precision_score` with
+    ``average`` = ``'micro'``/``'macro'``/``'samples'``.
+
+    Parameters
+    ----------
+    Y, P : array-like or sparse matrix of shape (n_samples, n_labels)
+    average : {'micro', 'macro', 'instance'}
+    zero_division : float in [0, 1], default 1.0
+        Value when nothing is predicted (for an instance, a label, or at all).
+
+    Returns
+    -------
+    float in [0, 1]
+    """
+    Y, P = _check_pair(Y, P)
+    average = check_average(average, _AVERAGES_F)
+    zd = _check_zero_division(zero_division)
+    if _multilabel(Y):
+        return _sk_prf(skm.precision_score, Y, P, average, zd)
+    return _prf(Y, P, "precision", 1.0, average, zd)
+
+
+def recall(Y: Any, P: Any, *, average: str = "micro", zero_division: float = 1.0) -> float:
+    r"""Recall, micro-, macro- (per label) or instance-averaged.
+
+    ``average='instance'`` is Zhang & Zhou's example-based recall
+    :math:`\frac1n\sum_i |\mathbf y_i\wedge\mathbf p_i|/|\mathbf y_i|`.
+    Equal to :func:`sklearn.metrics.recall_score` (``'instance'`` is
+    scikit-learn's ``'samples'``).
+
+    Parameters
+    ----------
+    Y, P : array-like or sparse matrix of shape (n_samples, n_labels)
+    average : {'micro', 'macro', 'instance'}
+    zero_division : float in [0, 1], default 1.0
+        Value when there is no true label (for an instance, a label, or at all).
+
+    Returns
+    -------
+    float in [0, 1]
+    """
+    Y, P = _check_pair(Y, P)
+    average = check_average(average, _AVERAGES_F)
+    zd = _check_zero_division(zero_division)
+    if _multilabel(Y):
+        return _sk_prf(skm.recall_score, Y, P, average, zd)
+    return _prf(Y, P, "recall", 1.0, average, zd)
+
+
+def f_measure(
+    Y: Any,
+    P: Any,
+    beta: float = 1.0,
+    average: str = "micro",
+    *,
+    zero_division: float = 1.0,
+) -> float:
+    r"""F-beta measure, micro-, macro- (per label) or instance-averaged.
+
+    For counts :math:`tp`, :math:`|\mathbf y|` (true) and :math:`|\mathbf p|`
+    (predicted) pooled over the matrix (micro), per label (macro, then the mean
+    over labels) or per instance (instance, then the mean over instances):
+
+    .. math:: F_\beta = \frac{(1+\beta^2)\,tp}{\beta^2|\mathbf y| + |\mathbf p|}
+
+    With ``beta=1`` these are Wu & Zhou's micro-F1, macro-F1 and instance-F1
+    (Table 1).  Equal to :func:`sklearn.metrics.fbeta_score` with ``average``
+    ``'micro'``/``'macro'``/``'samples'``.  Micro F-beta is also what Hivemall
+    computes on label sets (:func:`f_measure_label_sets`).
+
+    Note that the instance average (mean of per-instance F) is *not* Zhang &
+    Zhou's :math:`F^\beta_{exam}`, which is the weighted harmonic mean of the
+    *averaged* precision and recall: see :func:`example_based_f_measure`.
+
+    Parameters
+    ----------
+    Y, P : array-like or sparse matrix of shape (n_samples, n_labels)
+    beta : float > 0, default 1
+        Weight of recall: recall counts ``beta`` times as much as precision.
+    average : {'micro', 'macro', 'instance'}
+    zero_division : float in [0, 1], default 1.0
+        Value when there is neither a true nor a predicted label (in the
+        instance, the label, or the matrix).
+
+    Returns
+    -------
+    float in [0, 1]
+    """
+    Y, P = _check_pair(Y, P)
+    b = _check_beta(beta)
+    average = check_average(average, _AVERAGES_F)
+    zd = _check_zero_division(zero_division)
+    if _multilabel(Y):
+        return _sk_prf(skm.fbeta_score, Y, P, average, zd, beta=b)
+    return _prf(Y, P, "f", b, average, zd)
+
+
+def example_based_f_measure(
+    Y: Any, P: Any, beta: float = 1.0, *, zero_division: float = 1.0
+) -> float:
+    r"""Zhang & Zhou's example-based :math:`F^\beta_{exam}`.
+
+    .. math:: F^\beta_{exam} = \frac{(1+\beta^2)\,\mathrm{Precision}_{exam}\,
+              \mathrm{Recall}_{exam}}{\beta^2\,\mathrm{Precision}_{exam} +
+              \mathrm{Recall}_{exam}}
+
+    where the precision and recall are first averaged over instances
+    (Zhang & Zhou 2014, Sec. 2.2.2).  This is the F of the averages, which in
+    general differs from the average of per-instance F-values
+    (``f_measure(..., average='instance')``, scikit-learn's ``'samples'``,
+    Wu & Zhou's instance-F1).  scikit-learn has no equivalent.
+
+    Parameters
+    ----------
+    Y, P : array-like or sparse matrix of shape (n_samples, n_labels)
+    beta : float > 0, default 1
+    zero_division : float in [0, 1], default 1.0
+        Per-instance precision (recall) of an instance with no predicted (true)
+        label; also the result if both averages are 0.
+
+    Returns
+    -------
+    float in [0, 1]
+    """
+    Y, P = _check_pair(Y, P)
+    b = _check_beta(beta)
+    zd = _check_zero_division(zero_division)
+    tp, sy, sp_ = _counts(Y, P, 1)
+    prec = float(np.mean(_divide(tp, sp_, zd)))
+    rec = float(np.mean(_divide(tp, sy, zd)))
+    den = b * b * prec + rec
+    return float((1 + b * b) * prec * rec / den) if den > 0 else zd
+
+
+# --------------------------------------------------------------------------- ranking
+def _tie_stats(Y: np.ndarray, F: np.ndarray):
+    """Sort every row of ``F`` and count, for each entry, the relevant /
+    irrelevant entries of its row with a strictly smaller score and with an
+    equal score.  Returns arrays aligned with the *sorted* rows.
+
+    All quantities are computed for the whole matrix at once (one argsort per
+    row, cumulative sums), with no Python loop over rows.
+    """
+    n, K = F.shape
+    order = np.argsort(F, axis=1, kind="stable")
+    Fs = np.take_along_axis(F, order, axis=1)
+    Ys = np.take_along_axis(Y, order, axis=1).astype(np.int64)
+    idx = np.arange(K, dtype=np.int64)
+    new = np.empty((n, K), dtype=bool)
+    new[:, 0] = True
+    np.not_equal(Fs[:, 1:], Fs[:, :-1], out=new[:, 1:])
+    # first sorted position of each entry's tie group
+    start = np.maximum.accumulate(np.where(new, idx, 0), axis=1)
+    # last sorted position (inclusive) of each entry's tie group
+    last = np.empty((n, K), dtype=bool)
+    last[:, -1] = True
+    last[:, :-1] = new[:, 1:]
+    end = np.minimum.accumulate(np.where(last, idx, K - 1)[:, ::-1], axis=1)[:, ::-1]
+    relcum = np.zeros((n, K + 1), dtype=np.int64)
+    np.cumsum(Ys, axis=1, out=relcum[:, 1:])
+    rel_below = np.take_along_axis(relcum, start, axis=1)  # relevant with smaller score
+    rel_upto = np.take_along_axis(relcum, end + 1, axis=1)  # relevant with score <= own
+    irr_below = start - rel_below
+    irr_tied = (end + 1 - rel_upto) - irr_below
+    n_pos = relcum[:, -1]
+    return Ys, start, rel_below, irr_below, irr_tied, n_pos
+
+
+def _ranking_loss(Y, F) -> np.ndarray:
+    K = F.shape[1]
+    Ys, start, rel_below, irr_below, irr_tied, n_pos = _tie_stats(Y, F)
+    n_neg = K - n_pos
+    # pairs (u relevant, v irrelevant) with f_u <= f_v: irrelevant not strictly below u
+    bad = (Ys * (n_neg[:, None] - irr_below)).sum(axis=1)
+    return _divide(bad, n_pos * n_neg, 0.0)
+
+
+def ranking_loss(Y: Any, F: Any) -> float:
+    r"""Ranking loss: the mean fraction of (relevant, irrelevant) label pairs
+    that the scores order wrongly.
+
+    .. math:: \mathrm{rloss} = \frac1n\sum_i \frac{|\{(u,v)\in Y_i^+\times Y_i^-:
+              f_u(\mathbf x_i)\le f_v(\mathbf x_i)\}|}{|Y_i^+|\,|Y_i^-|}
+
+    Wu & Zhou (2017), Table 1; Zhang & Zhou (2014), Sec. 2.2.2.  A tied pair
+    counts as wrong.  An instance whose labels are all relevant or all
+    irrelevant contributes 0 (and counts in the mean).  Equal to
+    :func:`sklearn.metrics.label_ranking_loss`, computed here without a loop
+    over instances.
+
+    Parameters
+    ----------
+    Y : array-like or sparse matrix of shape (n_samples, n_labels), 0/1
+    F : array-like of shape (n_samples, n_labels), real scores
+
+    Returns
+    -------
+    float in [0, 1]
+    """
+    Y, F = _check_scores(Y, F)
+    return float(np.mean(_ranking_loss(Y, F)))
+
+
+def _one_error(Y, F) -> np.ndarray:
+    top = np.argmax(F, axis=1)
+    return 1.0 - np.take_along_axis(Y, top[:, None], axis=1)[:, 0].astype(np.float64)
+
+
+def one_error(Y: Any, F: Any) -> float:
+    r"""One-error: the fraction of instances whose top-scored label is irrelevant.
+
+    .. math:: \text{one-error} = \frac1n\sum_i [\![\arg\max_j f_j(\mathbf x_i)\notin Y_i^+]\!]
+
+    Wu & Zhou (2017), Table 1.  Ties for the maximum are broken in favour of
+    the first (lowest-index) label, as :func:`numpy.argmax` does; an instance
+    without relevant labels counts as an error.  scikit-learn has no
+    equivalent.
+
+    Parameters
+    ----------
+    Y : array-like or sparse matrix of shape (n_samples, n_labels), 0/1
+    F : array-like of shape (n_samples, n_labels)
+
+    Returns
+    -------
+    float in [0, 1]
+    """
+    Y, F = _check_scores(Y, F)
+    return float(np.mean(_one_error(Y, F)))
+
+
+def _coverage(Y, F) -> np.ndarray:
+    lowest = np.where(Y.astype(bool), F, np.inf).min(axis=1)
+    cov = (F >= lowest[:, None]).sum(axis=1) - 1
+    return np.maximum(cov, 0).astype(np.float64)
+
+
+def coverage(Y: Any, F: Any) -> float:
+    r"""Coverage: how far down the ranking one must go, on average, to cover
+    every relevant label.
+
+    .. math:: \mathrm{coverage} = \frac1n\sum_i \Big(\max_{j\in Y_i^+}
+              \mathrm{rank}_F(\mathbf x_i, j) - 1\Big)
+
+    Wu & Zhou (2017), Table 1, where :math:`\mathrm{rank}_F(\mathbf x, j)` is
+    the number of labels scored at least as high as label ``j`` (ties get the
+    worst rank).  scikit-learn's :func:`~sklearn.metrics.coverage_error` does
+    not subtract one: ``coverage = coverage_error - 1`` whenever every instance
+    has a relevant label.  An instance without relevant labels contributes 0
+    here (scikit-learn also gives it 0, so there the identity is off by one
+    for that instance).
+
+    Parameters
+    ----------
+    Y : array-like or sparse matrix of shape (n_samples, n_labels), 0/1
+    F : array-like of shape (n_samples, n_labels)
+
+    Returns
+    -------
+    float in [0, n_labels - 1]
+    """
+    Y, F = _check_scores(Y, F)
+    return float(np.mean(_coverage(Y, F)))
+
+
+def _average_precision(Y, F) -> np.ndarray:
+    K = F.shape[1]
+    Ys, start, rel_below, _, _, n_pos = _tie_stats(Y, F)
+    rank = K - start  # labels scored >= this one
+    rel_above = n_pos[:, None] - rel_below  # relevant labels scored >= this one
+    s = (Ys * (rel_above / rank)).sum(axis=1)
+    out = _divide(s, n_pos, 1.0)
+    out[(n_pos == 0) | (n_pos == K)] = 1.0
+    return out
+
+
+def average_precision(Y: Any, F: Any) -> float:
+    r"""Average precision (label ranking average precision).
+
+    .. math:: \mathrm{avgprec} = \frac1n\sum_i\frac1{|Y_i^+|}\sum_{j\in Y_i^+}
+              \frac{|\{k\in Y_i^+:\mathrm{rank}_F(\mathbf x_i,k)\le
+              \mathrm{rank}_F(\mathbf x_i,j)\}|}{\mathrm{rank}_F(\mathbf x_i,j)}
+
+    Wu & Zhou (2017), Table 1.  Tied labels share the worst rank.  An instance
+    whose labels are all relevant or all irrelevant scores 1.  Equal to
+    :func:`sklearn.metrics.label_ranking_average_precision_score`, computed
+    without a loop over instances.
+
+    Parameters
+    ----------
+    Y : array-like or sparse matrix of shape (n_samples, n_labels), 0/1
+    F : array-like of shape (n_samples, n_labels)
+
+    Returns
+    -------
+    float in (0, 1]
+    """
+    Y, F = _check_scores(Y, F)
+    return float(np.mean(_average_precision(Y, F)))
+
+
+def _row_auc(Y: np.ndarray, F: np.ndarray) -> np.ndarray:
+    """AUC of every row (ties count one half); NaN where a row has no
+    positive or no negative entry."""
+    K = F.shape[1]
+    Ys, _, _, irr_below, irr_tied, n_pos = _tie_stats(Y, F)
+    n_neg = K - n_pos
+    good = (Ys * (irr_below + 0.5 * irr_tied)).sum(axis=1)
+    den = (n_pos * n_neg).astype(np.float64)
+    out = np.full(den.shape, np.nan)
+    np.divide(good, den, out=out, where=den > 0)
+    return out
+
+
+def _auc(Y, F, average: str) -> float:
+    if average == "instance":
+        v = _row_auc(Y, F)
+    elif average == "macro":
+        v = _row_auc(np.ascontiguousarray(Y.T), np.ascontiguousarray(F.T))
+    else:
+        v = _row_auc(Y.reshape(1, -1), F.reshape(1, -1))
+    v = v[~np.isnan(v)]
+    return float(v.mean()) if v.size else float("nan")
+
+
+def auc(Y: Any, F: Any, average: str = "macro") -> float:
+    r"""Area under the ROC curve, averaged per label, per instance or pooled.
+
+    For a set of positives :math:`A` and negatives :math:`B` with scores
+    :math:`s`, :math:`\mathrm{AUC} = \frac{|\{(a,b): s_a > s_b\}| + \frac12
+    |\{(a,b): s_a = s_b\}|}{|A|\,|B|}`.  ``'macro'`` averages it over labels
+    (instances as items), ``'instance'`` over instances (labels as items) and
+    ``'micro'`` computes it once over all entries of the matrix: Wu & Zhou's
+    macro-, instance- and micro-AUC (Table 1).
+
+    Ties count one half, as in :func:`sklearn.metrics.roc_auc_score`; Wu &
+    Zhou's set definitions use ``>=`` (a tie counts fully) and assume that no
+    ties occur.  Labels (for ``'macro'``) or instances (``'instance'``) with
+    no positive or no negative entry have no AUC and are left out of the mean;
+    scikit-learn returns NaN in that case.  If none is defined the result is
+    NaN.  Equal to ``roc_auc_score(Y, F, average='macro'/'samples'/'micro')``
+    whenever the latter is defined; computed by one vectorised sort.
+
+    Parameters
+    ----------
+    Y : array-like or sparse matrix of shape (n_samples, n_labels), 0/1
+    F : array-like of shape (n_samples, n_labels)
+    average : {'macro', 'micro', 'instance'}
+
+    Returns
+    -------
+    float in [0, 1] (or NaN)
+    """
+    Y, F = _check_scores(Y, F)
+    average = check_average(average, _AVERAGES_AUC)
+    return _auc(Y, F, average)
+
+
+# --------------------------------------------------------------------------- label sets
+def _check_label_sets(label_sets: Any, name: str) -> list[list[Hashable]]:
+    if isinstance(label_sets, (str, bytes)) or not isinstance(label_sets, Iterable):
+        raise TypeError(f"{name} must be a sequence of label sets (lists of labels), "
+                        f"got {type(label_sets).__name__}")
+    out = []
+    for i, s in enumerate(label_sets):
+        if isinstance(s, (str, bytes)) or not isinstance(s, Iterable):
+            raise TypeError(
+                f"{name}[{i}] must be a collection of labels (e.g. a list), got {s!r}"
+            )
+        row = list(dict.fromkeys(s))  # drop duplicates, keep order
+        for lab in row:
+            if not isinstance(lab, Hashable):
+                raise TypeError(f"{name}[{i}] holds an unhashable label {lab!r}")
+        out.append(row)
+    if not out:
+        raise ValueError(f"{name} must hold at least one label set")
+    return out
+
+
+def _label_order(rows: Sequence[Sequence[Hashable]]) -> list[Hashable]:
+    seen = list(dict.fromkeys(lab for row in rows for lab in row))
+    try:
+        return sorted(seen)
+    except TypeError:  # labels of mixed, unorderable types: first appearance
+        return seen
+
+
+def binarize(
+    label_sets: Iterable[Iterable[Hashable]],
+    labels: Sequence[Hashable] | None = None,
+) -> tuple[np.ndarray, list[Hashable]]:
+    """Turn lists of label names into a 0/1 label matrix.
+
+    Parameters
+    ----------
+    label_sets : sequence of collections of hashable labels
+        One collection per instance, e.g. ``[["cat", "bird"], [], ["dog"]]``.
+        Repeated labels within one collection count once.
+    labels : sequence of labels, optional
+        Column order.  Default: the sorted union of all labels (order of first
+        appearance if the labels cannot be sorted).
+
+    Returns
+    -------
+    Y : ndarray of int8, shape (n_samples, n_labels)
+    labels : list
+        The label of each column.
+
+    Examples
+    --------
+    >>> Y, labels = binarize([["cat", "bird"], [], ["dog"]])
+    >>> labels
+    ['bird', 'cat', 'dog']
+    >>> Y.tolist()
+    [[1, 1, 0], [0, 0, 0], [0, 0, 1]]
+    """
+    rows = _check_label_sets(label_sets, "label_sets")
+    if labels is None:
+        labels = _label_order(rows)
+    else:
+        if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
+            raise TypeError(f"labels must be a sequence of labels, got {labels!r}")
+        labels = list(labels)
+        if len(set(labels)) != len(labels):
+            raise ValueError("labels must not contain duplicates")
+    if not labels:
+        raise ValueError("labels must not be empty (no label occurs in label_sets)")
+    index = {lab: j for j, lab in enumerate(labels)}
+    lengths = np.fromiter((len(r) for r in rows), dtype=np.int64, count=len(rows))
+    try:
+        cols = np.fromiter((index[lab] for r in rows for lab in r), dtype=np.int64,
+                           count=int(lengths.sum()))
+    except KeyError as exc:
+        raise ValueError(f"label_sets holds the label {exc.args[0]!r}, which is not in labels"
+                         ) from None
+    Y = np.zeros((len(rows), len(labels)), dtype=np.int8)
+    Y[np.repeat(np.arange(len(rows)), lengths), cols] = 1
+    return Y, labels
+
+
+def f_measure_label_sets(
+    actual: Iterable[Iterable[Hashable]],
+    predicted: Iterable[Iterable[Hashable]],
+    beta: float = 1.0,
+) -> float:
+    r"""Micro F-beta over label *sets*, as Apache Hivemall's ``fmeasure`` defines it.
+
+    With :math:`l_i` the true and :math:`p_i` the predicted label set of
+    instance ``i``:
+
+    .. math:: F_\beta = \frac{(1+\beta^2)\sum_i|l_i\cap p_i|}
+              {\beta^2\big(\sum_i|l_i\cap p_i| + \sum_i|l_i\setminus p_i|\big)
+               + \sum_i|l_i\cap p_i| + \sum_i|p_i\setminus l_i|}
+
+    Algebraically this is the usual micro F-beta,
+    :math:`(1+\beta^2)tp/((1+\beta^2)tp + \beta^2 fn + fp)`, i.e.
+    ``f_measure(binarize(actual), binarize(predicted), beta, 'micro')`` and
+    scikit-learn's ``fbeta_score(average='micro')``.  The arithmetic follows
+    Hivemall's ``micro`` path (one division of the pooled counts), which
+    reproduces its documented values to the last digit.  An older Hivemall
+    release computed :math:`(1+\beta^2)PR/(\beta^2P+R)` from micro precision
+    ``P`` and recall ``R``; that order of floating-point operations can differ
+    in the last bit (0.6779661016949153 instead of 0.6779661016949152 for the
+    documentation's :math:`F_2` example) and returned -1 when no label was
+    correct.  Here, as in the current Hivemall and in scikit-learn, no label at
+    all (zero denominator) gives 0.0.  Label lists are treated as sets
+    (Hivemall would count a repeated predicted label twice).
+
+    Parameters
+    ----------
+    actual, predicted : sequences of collections of hashable labels
+        True and predicted label sets, one per instance, same length.
+    beta : float > 0, default 1
+
+    Returns
+    -------
+    float in [0, 1]
+    """
+    a = _check_label_sets(actual, "actual")
+    p = _check_label_sets(predicted, "predicted")
+    if len(a) != len(p):
+        raise ValueError(
+            f"actual and predicted must have the same length, got {len(a)} and {len(p)}"
+        )
+    b = _check_beta(beta)
+    labels = _label_order(a + p)
+    if not labels:
+        return 0.0
+    A, _ = binarize(a, labels)
+    Pm, _ = binarize(p, labels)
+    tp = int((A & Pm).sum())
+    n_actual = int(A.sum())
+    n_pred = int(Pm.sum())
+    b2 = b * b
+    den = b2 * (tp + (n_actual - tp)) + tp + (n_pred - tp)
+    return float((1.0 + b2) * tp / den) if den > 0 else 0.0
+
+
+# --------------------------------------------------------------------------- all at once
+def all_measures(Y: Any, F: Any, P: Any, *, zero_division: float = 1.0) -> dict[str, float]:
+    """The eleven measures of Wu & Zhou (2017, Table 1) in one call.
+
+    Parameters
+    ----------
+    Y : array-like or sparse matrix of shape (n_samples, n_labels)
+        True 0/1 labels.
+    F : array-like of shape (n_samples, n_labels)
+        Real-valued scores (for the ranking measures and AUCs).
+    P : array-like or sparse matrix of shape (n_samples, n_labels)
+        Predicted 0/1 labels, e.g. thresholded ``F`` (for Hamming loss and
+        the F1 measures).
+    zero_division : float in [0, 1], default 1.0
+        See :func:`f_measure`.
+
+    Returns
+    -------
+    dict
+        Keys :data:`WU_ZHOU_MEASURES` in Table 1's order: ``hamming_loss``,
+        ``ranking_loss``, ``one_error``, ``coverage``, ``average_precision``,
+        ``macro_f1``, ``instance_f1``, ``micro_f1``, ``macro_auc``,
+        ``instance_auc``, ``micro_auc``.  Lower is better for the keys in
+        :data:`LOWER_IS_BETTER`.
+    """
+    Yl, P = _check_pair(Y, P, "Y", "P")
+    Yd = Yl.toarray() if sp.issparse(Yl) else Yl
+    F = check_score_matrix(F, "F")
+    check_same_shape(Yd, F, "Y", "F")
+    zd = _check_zero_division(zero_division)
+    Pd = P.toarray() if sp.issparse(P) else P
+    out: dict[str, float] = {}
+    out["hamming_loss"] = float(np.mean(Yd != Pd))
+    out["ranking_loss"] = float(np.mean(_ranking_loss(Yd, F)))
+    out["one_error"] = float(np.mean(_one_error(Yd, F)))
+    out["coverage"] = float(np.mean(_coverage(Yd, F)))
+    out["average_precision"] = float(np.mean(_average_precision(Yd, F)))
+    for name, axis in (("macro_f1", 0), ("instance_f1", 1), ("micro_f1", None)):
+        tp, sy, sp_ = _counts(Yd, Pd, axis)
+        out[name] = float(np.mean(_fbeta_from_counts(tp, sy, sp_, 1.0, zd)))
+    for name, avg in (("macro_auc", "macro"), ("instance_auc", "instance"),
+                      ("micro_auc", "micro")):
+        out[name] = _auc(Yd, F, avg)
+    return out
