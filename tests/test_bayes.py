@@ -187,7 +187,7 @@ def test_bad_probs(probs, err, msg):
     (("owa", [0.7, 0.7]), ValueError, "sum to 1"),
     (("counts", [0, 1]), ValueError, "K\\+1"),
     (("counts", [0, 0.8, 0.5]), ValueError, "non-decreasing"),
-    (("choquet", np.array([0, 1.0, 0.3, 0.9])), ValueError, "monotone"),
+    (("choquet", np.array([0, 0.6, -0.1, 1.0])), ValueError, "monotone"),
     (("weird", 1), ValueError, "unknown loss"),
     (("binomial",), ValueError, "tuple"),
     (3.0, TypeError, "loss must be"),
