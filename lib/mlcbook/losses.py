@@ -132,12 +132,30 @@ def _prepare(Y: Any, S: Any) -> tuple[np.ndarray, np.ndarray, bool]:
             raise ValueError(f"S must lie in [0, 1], got values in [{lo}, {hi}]")
         check_same_shape(Y, S_arr, "Y", "S")
         return Y, S_arr.astype(np.int8, copy=False), True
-    S_arr = check_score_matrix(S_arr, "S", unit_interval=True)
+    if S_arr.dtype.kind == "f" and S_arr.shape[0] > 0:
+        # same checks as check_score_matrix(unit_interval=True) in two passes:
+        # min/max propagate NaN, and [0, 1] excludes infinities
+        lo, hi = S_arr.min(), S_arr.max()
+        if np.isnan(lo) or np.isnan(hi):
+            raise ValueError("S must not contain NaN or infinite values")
+        if lo < 0.0 or hi > 1.0:
+            raise ValueError(f"S must lie in [0, 1], got values in [{lo:.6g}, {hi:.6g}]")
+        S_arr = S_arr.astype(np.float64, copy=False)
+    else:
+        S_arr = check_score_matrix(S_arr, "S", unit_interval=True)
     check_same_shape(Y, S_arr, "Y", "S")
-    binary = bool(np.all((S_arr == 0.0) | (S_arr == 1.0)))
-    if binary:
+    if _is_binary_float(S_arr):
         return Y, S_arr.astype(np.int8), True
     return Y, S_arr, False
+
+
+def _is_binary_float(S: np.ndarray) -> bool:
+    """True if every score is exactly 0 or 1 (checks a leading block first: soft
+    scores are usually recognised without a full pass)."""
+    head = S[:256]
+    if not np.all((head == 0.0) | (head == 1.0)):
+        return False
+    return bool(np.all((S == 0.0) | (S == 1.0)))
 
 
 def _fast_label_matrix(Y: Any, name: str) -> np.ndarray:
@@ -163,7 +181,8 @@ def _error_counts(Y: np.ndarray, P: np.ndarray) -> np.ndarray:
 
 
 def _errors(Y: np.ndarray, S: np.ndarray) -> np.ndarray:
-    return np.abs(Y.astype(np.float64) - S)
+    E = np.subtract(S, Y, dtype=np.float64)
+    return np.abs(E, out=E)
 
 
 # -------------------------------------------------------------------------- capacities
