@@ -7,3 +7,5 @@ __all__ = [
     "plot_error_count_losses",
     "plot_loss_profiles",
 ]
+from .heatmaps import plot_difference_heatmap, plot_difference_heatmaps, row_differences
+__all__ += ["plot_difference_heatmap", "plot_difference_heatmaps", "row_differences"]
