@@ -438,46 +438,77 @@ def example_based_f_measure(
 
 
 # --------------------------------------------------------------------------- ranking
-def _tie_stats(Y: np.ndarray, F: np.ndarray):
-    """Sort every row of ``F`` and count, for each entry, the relevant /
-    irrelevant entries of its row with a strictly smaller score and with an
-    equal score.  Returns arrays aligned with the *sorted* rows.
+class _RowStats:
+    """Per-entry counts within each row, shared by the ranking measures.
 
-    All quantities are computed for the whole matrix at once (one argsort per
-    row, cumulative sums), with no Python loop over rows.
+    Every row of ``F`` is sorted once (``argsort`` along the short label axis);
+    cumulative sums then give, for each entry (in sorted order), the number of
+    relevant / irrelevant entries of its row with a strictly smaller score
+    (``rel_below``, ``irr_below``), the number of irrelevant entries with an
+    equal score (``irr_tied``) and the first sorted position of its tie group
+    (``start``).  No Python loop over rows.
     """
-    n, K = F.shape
-    order = np.argsort(F, axis=1, kind="stable")
-    Fs = np.take_along_axis(F, order, axis=1)
-    Ys = np.take_along_axis(Y, order, axis=1).astype(np.int64)
-    idx = np.arange(K, dtype=np.int64)
-    new = np.empty((n, K), dtype=bool)
-    new[:, 0] = True
-    np.not_equal(Fs[:, 1:], Fs[:, :-1], out=new[:, 1:])
-    # first sorted position of each entry's tie group
-    start = np.maximum.accumulate(np.where(new, idx, 0), axis=1)
-    # last sorted position (inclusive) of each entry's tie group
-    last = np.empty((n, K), dtype=bool)
-    last[:, -1] = True
-    last[:, :-1] = new[:, 1:]
-    end = np.minimum.accumulate(np.where(last, idx, K - 1)[:, ::-1], axis=1)[:, ::-1]
-    relcum = np.zeros((n, K + 1), dtype=np.int64)
-    np.cumsum(Ys, axis=1, out=relcum[:, 1:])
-    rel_below = np.take_along_axis(relcum, start, axis=1)  # relevant with smaller score
-    rel_upto = np.take_along_axis(relcum, end + 1, axis=1)  # relevant with score <= own
-    irr_below = start - rel_below
-    irr_tied = (end + 1 - rel_upto) - irr_below
-    n_pos = relcum[:, -1]
-    return Ys, start, rel_below, irr_below, irr_tied, n_pos
+
+    __slots__ = ("Ys", "start", "rel_below", "irr_below", "irr_tied", "n_pos", "K")
+
+    def __init__(self, Y: np.ndarray, F: np.ndarray) -> None:
+        n, K = F.shape
+        it = np.int32 if K < 2**31 - 2 else np.int64
+        order = np.argsort(F, axis=1)
+        Fs = np.take_along_axis(F, order, axis=1)
+        Ys = np.take_along_axis(Y, order, axis=1)
+        del order
+        idx = np.arange(K, dtype=it)
+        new = np.empty((n, K), dtype=bool)
+        new[:, 0] = True
+        np.not_equal(Fs[:, 1:], Fs[:, :-1], out=new[:, 1:])
+        del Fs
+        # first and last (inclusive) sorted position of each entry's tie group
+        start = np.maximum.accumulate(np.where(new, idx, it(0)), axis=1)
+        last = np.empty((n, K), dtype=bool)
+        last[:, -1] = True
+        last[:, :-1] = new[:, 1:]
+        end = np.minimum.accumulate(np.where(last, idx, it(K - 1))[:, ::-1], axis=1)[:, ::-1]
+        relcum = np.zeros((n, K + 1), dtype=it)
+        np.cumsum(Ys, axis=1, dtype=it, out=relcum[:, 1:])
+        self.rel_below = np.take_along_axis(relcum, start, axis=1)
+        end += 1
+        rel_upto = np.take_along_axis(relcum, end, axis=1)  # relevant with score <= own
+        self.irr_below = start - self.rel_below
+        self.irr_tied = end - rel_upto - self.irr_below
+        self.start = start
+        self.Ys = Ys.astype(bool)
+        self.n_pos = relcum[:, -1].astype(np.int64)
+        self.K = K
+
+    def ranking_loss(self) -> np.ndarray:
+        n_neg = self.K - self.n_pos
+        # pairs (u relevant, v irrelevant) with f_u <= f_v are all pairs minus
+        # those with the irrelevant label strictly below u
+        below = np.where(self.Ys, self.irr_below, 0).sum(axis=1, dtype=np.int64)
+        return _divide(self.n_pos * n_neg - below, self.n_pos * n_neg, 0.0)
+
+    def average_precision(self) -> np.ndarray:
+        rank = self.K - self.start  # labels scored >= this one (ties: worst rank)
+        rel_above = self.n_pos[:, None] - self.rel_below  # relevant labels scored >= it
+        s = np.where(self.Ys, rel_above / rank, 0.0).sum(axis=1)
+        out = _divide(s, self.n_pos, 1.0)
+        out[(self.n_pos == 0) | (self.n_pos == self.K)] = 1.0
+        return out
+
+    def auc(self) -> np.ndarray:
+        n_neg = self.K - self.n_pos
+        # twice the number of correctly ordered pairs, a tie counting one half
+        good2 = np.where(self.Ys, 2 * self.irr_below + self.irr_tied, 0).sum(
+            axis=1, dtype=np.int64)
+        den = 2 * self.n_pos * n_neg
+        out = np.full(den.shape, np.nan)
+        np.divide(good2, den, out=out, where=den > 0)
+        return out
 
 
 def _ranking_loss(Y, F) -> np.ndarray:
-    K = F.shape[1]
-    Ys, start, rel_below, irr_below, irr_tied, n_pos = _tie_stats(Y, F)
-    n_neg = K - n_pos
-    # pairs (u relevant, v irrelevant) with f_u <= f_v: irrelevant not strictly below u
-    bad = (Ys * (n_neg[:, None] - irr_below)).sum(axis=1)
-    return _divide(bad, n_pos * n_neg, 0.0)
+    return _RowStats(Y, F).ranking_loss()
 
 
 def ranking_loss(Y: Any, F: Any) -> float:
@@ -569,14 +600,7 @@ def coverage(Y: Any, F: Any) -> float:
 
 
 def _average_precision(Y, F) -> np.ndarray:
-    K = F.shape[1]
-    Ys, start, rel_below, _, _, n_pos = _tie_stats(Y, F)
-    rank = K - start  # labels scored >= this one
-    rel_above = n_pos[:, None] - rel_below  # relevant labels scored >= this one
-    s = (Ys * (rel_above / rank)).sum(axis=1)
-    out = _divide(s, n_pos, 1.0)
-    out[(n_pos == 0) | (n_pos == K)] = 1.0
-    return out
+    return _RowStats(Y, F).average_precision()
 
 
 def average_precision(Y: Any, F: Any) -> float:
@@ -604,28 +628,34 @@ def average_precision(Y: Any, F: Any) -> float:
     return float(np.mean(_average_precision(Y, F)))
 
 
-def _row_auc(Y: np.ndarray, F: np.ndarray) -> np.ndarray:
-    """AUC of every row (ties count one half); NaN where a row has no
-    positive or no negative entry."""
-    K = F.shape[1]
-    Ys, _, _, irr_below, irr_tied, n_pos = _tie_stats(Y, F)
-    n_neg = K - n_pos
-    good = (Ys * (irr_below + 0.5 * irr_tied)).sum(axis=1)
-    den = (n_pos * n_neg).astype(np.float64)
-    out = np.full(den.shape, np.nan)
-    np.divide(good, den, out=out, where=den > 0)
-    return out
+def _auc_1d(y: np.ndarray, f: np.ndarray) -> float:
+    """AUC of one column (ties one half) by sorting the scores and binary search;
+    NaN if ``y`` has no positive or no negative entry."""
+    pos = np.sort(f[y])
+    neg = np.sort(f[~y])
+    if pos.size == 0 or neg.size == 0:
+        return float("nan")
+    lo = np.searchsorted(neg, pos, side="left")   # negatives strictly below
+    hi = np.searchsorted(neg, pos, side="right")  # negatives below or tied
+    good2 = int(lo.sum(dtype=np.int64)) + int(hi.sum(dtype=np.int64))
+    return good2 / (2.0 * pos.size * neg.size)
 
 
-def _auc(Y, F, average: str) -> float:
-    if average == "instance":
-        v = _row_auc(Y, F)
-    elif average == "macro":
-        v = _row_auc(np.ascontiguousarray(Y.T), np.ascontiguousarray(F.T))
-    else:
-        v = _row_auc(Y.reshape(1, -1), F.reshape(1, -1))
+def _nanmean(v) -> float:
+    v = np.asarray(v, dtype=np.float64)
     v = v[~np.isnan(v)]
     return float(v.mean()) if v.size else float("nan")
+
+
+def _auc(Y, F, average: str, stats: _RowStats | None = None) -> float:
+    if average == "instance":
+        return _nanmean((stats or _RowStats(Y, F)).auc())
+    Yb = Y.astype(bool, copy=False)
+    if average == "macro":
+        # a loop over labels (not instances): each column is long, so sorting
+        # its values and binary search beats an argsort of the whole matrix
+        return _nanmean([_auc_1d(Yb[:, j], F[:, j]) for j in range(F.shape[1])])
+    return _nanmean([_auc_1d(Yb.ravel(), F.ravel())])
 
 
 def auc(Y: Any, F: Any, average: str = "macro") -> float:
@@ -834,14 +864,15 @@ def all_measures(Y: Any, F: Any, P: Any, *, zero_division: float = 1.0) -> dict[
     Pd = P.toarray() if sp.issparse(P) else P
     out: dict[str, float] = {}
     out["hamming_loss"] = float(np.mean(Yd != Pd))
-    out["ranking_loss"] = float(np.mean(_ranking_loss(Yd, F)))
+    stats = _RowStats(Yd, F)  # one sort per row serves three measures
+    out["ranking_loss"] = float(np.mean(stats.ranking_loss()))
     out["one_error"] = float(np.mean(_one_error(Yd, F)))
     out["coverage"] = float(np.mean(_coverage(Yd, F)))
-    out["average_precision"] = float(np.mean(_average_precision(Yd, F)))
+    out["average_precision"] = float(np.mean(stats.average_precision()))
     for name, axis in (("macro_f1", 0), ("instance_f1", 1), ("micro_f1", None)):
         tp, sy, sp_ = _counts(Yd, Pd, axis)
         out[name] = float(np.mean(_fbeta_from_counts(tp, sy, sp_, 1.0, zd)))
     for name, avg in (("macro_auc", "macro"), ("instance_auc", "instance"),
                       ("micro_auc", "micro")):
-        out[name] = _auc(Yd, F, avg)
+        out[name] = _auc(Yd, F, avg, stats)
     return out
