@@ -1,0 +1,122 @@
+"""Figures of Park & Read (2018): the blended similarity's limits and the alpha x beta heatmaps.
+
+Grey scales and line styles/markers only, so the figures survive black-and-white print.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["plot_blended_limits", "plot_blended_heatmaps"]
+
+_STYLES = ("-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)))
+_MARKERS = ("o", "s", "^", "D", "v", "x")
+
+
+def plot_blended_limits(ax_alpha: Any, ax_beta: Any, t, y, *, alphas=None, betas=None) -> None:
+    """How the blended similarity of one prediction moves between its limits.
+
+    Left (``ax_alpha``): ``s(y, t; alpha, 1)`` against alpha, with the Hamming
+    (alpha = 1) and Jaccard (alpha -> 0) values marked.  Right (``ax_beta``):
+    ``s(y, t; alpha, beta)`` against beta (log scale) for a few alphas; it decays
+    to the exact-match value 0 unless the prediction is exact.
+
+    Parameters
+    ----------
+    ax_alpha, ax_beta : matplotlib Axes
+    t, y : array-like of shape (n_labels,)
+        Truth and prediction (0/1 or undetermined scores in [0, 1]).
+    """
+    from ..blended import blended_similarity
+
+    alphas = np.linspace(0, 1, 101) if alphas is None else np.asarray(alphas, float)
+    betas = 2.0 ** np.arange(0, 8) if betas is None else np.asarray(betas, float)
+    s_a = [blended_similarity(t, y, a, 1.0) for a in alphas]
+    ax_alpha.plot(alphas, s_a, "k-", label=r"$s(\mathbf{y},\mathbf{t};\alpha,1)$")
+    h = blended_similarity(t, y, 1.0, 1.0)
+    j = blended_similarity(t, y, 0.0, 1.0)
+    ax_alpha.plot([1.0], [h], "ks", ms=7, label=f"Hamming = {h:.2f}")
+    ax_alpha.plot([0.0], [j], "k^", ms=7, label=f"Jaccard = {j:.2f}")
+    ax_alpha.set_xlabel(r"$\alpha$")
+    ax_alpha.set_ylabel("blended similarity")
+    ax_alpha.set_ylim(0, 1.02)
+    ax_alpha.legend(loc="lower right", fontsize=8)
+    for i, a in enumerate((1e-5, 0.5, 1.0)):
+        s_b = [blended_similarity(t, y, a, b) for b in betas]
+        ax_beta.plot(betas, s_b, linestyle=_STYLES[i], marker=_MARKERS[i], color="k",
+                     label=rf"$\alpha={a:g}$")
+    e = blended_similarity(t, y, 1.0, np.inf)
+    ax_beta.axhline(e, color="0.5", lw=1, ls=":", label=f"Exact = {e:.0f}")
+    ax_beta.set_xscale("log", base=2)
+    ax_beta.set_xlabel(r"$\beta$")
+    ax_beta.set_ylim(-0.02, 1.02)
+    ax_beta.legend(loc="upper right", fontsize=8)
+
+
+def plot_blended_heatmaps(
+    df: pd.DataFrame,
+    part: str = "test",
+    *,
+    metrics=("hamming", "jaccard", "exact"),
+    datasets=None,
+    cmap: str = "Greys",
+    figsize_per: tuple[float, float] = (2.3, 2.0),
+):
+    """The alpha x beta heatmaps of Figs. 1 (``part='train'``) and 2 (``part='test'``).
+
+    One row of panels per measure, one column per dataset; each panel shows the
+    score of the model optimised with (alpha, beta): alpha on the x axis (1e-5 drawn
+    as 0), log2 beta on the y axis, darker = higher (as in the paper).  Each panel
+    has its own colour scale (its colour bar), and the best cell is marked with a
+    white-edged circle.
+
+    Parameters
+    ----------
+    df : DataFrame
+        Rows of :func:`mlcbook.learners.blended.blended_grid` with a ``dataset`` column.
+    part : {'train', 'test'}
+
+    Returns
+    -------
+    matplotlib Figure
+    """
+    import matplotlib.pyplot as plt
+
+    if part not in ("train", "test"):
+        raise ValueError(f"part must be 'train' or 'test', got {part!r}")
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"df must be a pandas DataFrame, got {type(df).__name__}")
+    datasets = list(dict.fromkeys(df["dataset"])) if datasets is None else list(datasets)
+    nr, nc = len(metrics), len(datasets)
+    fig, axes = plt.subplots(nr, nc, figsize=(figsize_per[0] * nc, figsize_per[1] * nr),
+                             squeeze=False, constrained_layout=True)
+    for i, m in enumerate(metrics):
+        for j, d in enumerate(datasets):
+            ax = axes[i, j]
+            sub = df[df["dataset"] == d]
+            M = sub.pivot(index="beta", columns="alpha", values=f"{part}_{m}").sort_index()
+            M = M.reindex(sorted(M.columns), axis=1)
+            im = ax.imshow(M.to_numpy(), origin="lower", aspect="auto", cmap=cmap,
+                           interpolation="nearest")
+            k = np.unravel_index(np.nanargmax(M.to_numpy()), M.shape)
+            ax.plot(k[1], k[0], "o", mfc="none", mec="white", mew=1.8, ms=7)
+            ax.plot(k[1], k[0], "o", mfc="none", mec="black", mew=0.8, ms=9)
+            alphas = list(M.columns)
+            ax.set_xticks(range(0, len(alphas), 2))
+            ax.set_xticklabels([f"{a:.1f}" if a >= 0.05 else "0" for a in alphas[::2]], fontsize=7)
+            ax.set_yticks(range(len(M.index)))
+            ax.set_yticklabels([f"{int(np.log2(b))}" for b in M.index], fontsize=7)
+            if i == nr - 1:
+                ax.set_xlabel(r"$\alpha$", fontsize=8)
+            if j == 0:
+                ax.set_ylabel(rf"{m.capitalize()}" + "\n" + r"$\log_2\beta$", fontsize=8)
+            if i == 0:
+                ax.set_title(d.capitalize(), fontsize=9)
+            cb = fig.colorbar(im, ax=ax, shrink=0.85)
+            cb.ax.tick_params(labelsize=6)
+    fig.suptitle(f"{part.capitalize()} similarity of the model optimised with "
+                 r"$(\alpha, \beta)$", fontsize=10)
+    return fig
