@@ -9,3 +9,5 @@ __all__ = [
 ]
 from .heatmaps import plot_difference_heatmap, plot_difference_heatmaps, row_differences
 __all__ += ["plot_difference_heatmap", "plot_difference_heatmaps", "row_differences"]
+from .blended import plot_blended_heatmaps, plot_blended_limits
+__all__ += ["plot_blended_heatmaps", "plot_blended_limits"]
