@@ -5,3 +5,4 @@ from .limo import LIMO, limo_objective
 from .mlknn import MLkNN
 from .thresholds import InstanceThreshold, LabelThreshold, column_thresholds, row_thresholds
 from .knn import LossMinimizingKNN, consensus_mask, minimize_summed_loss
+from .blended import BlendedLinearClassifier, blended_grid, run_blended_grid
