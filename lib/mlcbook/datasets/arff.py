@@ -166,7 +166,7 @@ def _fast_dense(data: str, attrs: list) -> np.ndarray:
                      dtype={i: (str if i in nominal else float) for i in range(n_attr)},
                      na_values={i: ["?"] for i in range(n_attr) if i not in nominal},
                      keep_default_na=False, skipinitialspace=True,
-                     quoting=csv.QUOTE_NONE, engine="c")
+                     quoting=csv.QUOTE_NONE, engine="c", float_precision="round_trip")
     if df.shape != (len(lines), n_attr):
         raise _NoFastPath("unexpected shape")
     A = np.empty((len(lines), n_attr))

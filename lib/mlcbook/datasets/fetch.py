@@ -19,6 +19,7 @@ import time.
 from __future__ import annotations
 
 import hashlib
+import http.client
 import os
 import tempfile
 import urllib.error
@@ -184,7 +185,7 @@ def fetch_file(filename: str, sha256: str, url: str | None = None, *,
                 length = resp.headers.get("Content-Length")
                 size = int(length) if length and length.isdigit() else None
                 _copy_verified(resp, dest, sha256, origin=url, expected_size=size)
-        except (urllib.error.URLError, OSError) as exc:
+        except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
             if isinstance(exc, DatasetError):
                 raise
             raise DownloadError(f"download of {filename} from {url} failed: {exc}") from exc

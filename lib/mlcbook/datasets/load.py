@@ -21,7 +21,7 @@ from .registry import DatasetSpec, DatasetUnavailableError, get_spec
 __all__ = ["load_dataset", "DatasetInfo", "PARSER_VERSION"]
 
 #: Bumped whenever parsing changes, so that stale parsed caches are not reused.
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 
 
 @dataclass(frozen=True)
