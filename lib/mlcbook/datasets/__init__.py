@@ -58,3 +58,4 @@ __all__ = [
 ]
 
 # Synthetic data generators (other modules) are imported below this line.
+from .synthetic import make_limo_synthetic
