@@ -702,11 +702,11 @@ def _check_label_sets(label_sets: Any, name: str) -> list[list[Hashable]]:
             raise TypeError(
                 f"{name}[{i}] must be a collection of labels (e.g. a list), got {s!r}"
             )
-        row = list(dict.fromkeys(s))  # drop duplicates, keep order
+        row = list(s)
         for lab in row:
             if not isinstance(lab, Hashable):
                 raise TypeError(f"{name}[{i}] holds an unhashable label {lab!r}")
-        out.append(row)
+        out.append(list(dict.fromkeys(row)))  # drop duplicates, keep order
     if not out:
         raise ValueError(f"{name} must hold at least one label set")
     return out
