@@ -233,16 +233,17 @@ def _objective(
     gamma: float,
     *,
     grad: bool = True,
+    XT=None,
 ):
     """Penalised mean similarity and its gradient (no validation; hot path).
 
     ``J = mean_k s_k - gamma/2 ||W||^2`` (the intercept ``b`` is not penalised).
     Returns ``J`` or ``(J, dJ/dW, dJ/db)`` (``dJ/db`` is None if ``b`` is None).
+    ``XT`` may hold ``X.T`` in CSR form (faster for sparse X); ``W`` may be the
+    transpose of a C-contiguous ``(n_features, n_labels)`` array (then ``X @ W.T``
+    needs no copy and ``dJ/dW`` is returned in the same layout).
     """
-    eta = X @ W.T
-    if sp.issparse(eta):  # pragma: no cover - X @ dense is dense
-        eta = eta.toarray()
-    eta = np.asarray(eta)
+    eta = np.asarray(X @ W.T)
     if b is not None:
         eta = eta + b
     Z = _sigmoid(eta)
@@ -252,7 +253,8 @@ def _objective(
         return float((r**beta).mean()) - 0.5 * gamma * float(np.vdot(W, W))
     s, dsdz = _dsim_dz(T, Z, alpha, beta)
     G = dsdz * (Z * (1.0 - Z)) / K                     # dJ/d eta  (K, L)
-    gW = np.asarray(X.T @ G).T - gamma * W               # (L, M)
+    XG = np.asarray((X.T if XT is None else XT) @ G)   # (M, L)
+    gW = XG.T - gamma * W                                # (L, M)
     gb = G.sum(axis=0) if b is not None else None
     J = float(s.mean()) - 0.5 * gamma * float(np.vdot(W, W))
     return J, gW, gb
