@@ -426,3 +426,23 @@ def test_bad_covering_and_integral_input():
         L.covering_capacity([(0, 7)], 3)
     with pytest.raises(ValueError, match="non-negative"):
         L.choquet_integral([[-0.1, 0.5, 0.2]], L.hamming_capacity(3))
+
+
+# ---------------------------------------------------------------------- figures
+def test_plots_smoke():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from mlcbook.plots import plot_choquet_staircase, plot_error_count_losses, plot_loss_profiles
+
+    ax = plot_choquet_staircase([0.8, 0.3, 0.9], L.counting_measure(L.family_v("binomial", 2, 3), 3))
+    assert "0.467" in ax.get_title()  # 0.3*1 + 0.5*(1/3) + 0.1*0
+    ax = plot_error_count_losses(6, {"binomial": [2, 3], "polynomial": [2.0]})
+    assert len(ax.get_lines()) == 5
+    ax = plot_loss_profiles([1, 2, 3], {"A": [0.2, 0.36, 0.488], "B": [0.5] * 3})
+    assert len(ax.get_lines()) == 2
+    with pytest.raises(ValueError, match="monotone"):
+        plot_choquet_staircase([0.1, 0.2], np.array([0, 0.6, -0.1, 1.0]))
+    plt.close("all")
