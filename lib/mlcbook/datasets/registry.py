@@ -222,14 +222,16 @@ _SPECS = [
                "et al. (2022)."),
     _spec("genbase", n_labels=27, citation="diplaris2005genbase",
           note="The first feature is the protein identifier (nominal, 662 values), kept as "
-               "in MULAN."),
+               "in MULAN. genbase-train/-test are not a partition of genbase.arff: protein "
+               "Q9XEL8 is in both, O88658 in neither; 'all' is genbase.arff."),
     _spec("llog", split=False, n_labels=75, citation="read2010thesis", home=MEKA_HOME,
           note="The @relation line still says '-C 75' (labels first) but a Weka Reorder "
                "moved the 75 labels to the end; the XML is authoritative."),
     _spec("medical", n_labels=45, citation="pestian2007medical",
           files={"all": "medical.arff"}, rows={"all": (0, 978)},
-          note="medical.arff holds the 978 training and the 976 test reports of the 2007 "
-               "CMC challenge (1954 rows); 'medical' is the first 978 rows, the instance set "
+          note="medical.arff holds the 978 training reports of the 2007 CMC challenge "
+               "followed by 976 more (most likely its test reports), 1954 rows in all; "
+               "'medical' is the first 978 rows, the instance set "
                "of MULAN's medical and of Table 2 (94 combinations, cardinality 1.245). Its "
                "1909 word features were built on all 1954 reports (MULAN's version has "
                "1449). medical-train.arff and medical-test.arff hold the same 1954 rows and "
@@ -238,8 +240,8 @@ _SPECS = [
           files={"all": "medical.arff", "train": "medical.arff", "test": "medical.arff"},
           rows={"train": (0, 978), "test": (978, 1954)},
           note="All 1954 rows of medical.arff; 'train' = rows 0-977 (the challenge's training "
-               "reports = MULAN's medical), 'test' = rows 978-1953 (the challenge's test "
-               "reports)."),
+               "reports = MULAN's medical), 'test' = rows 978-1953 (the 976 further reports, "
+               "presumably the challenge's test set)."),
     _spec("scene", full=False, n_labels=6, citation="boutell2004scene",
           note="Only MULAN's train/test split exists; 'all' is their union (1211 + 1196)."),
     _spec("yeast", n_labels=14, citation="elisseeff2001yeast"),
