@@ -333,6 +333,31 @@ def test_mulan_and_meka_layouts(tmp_path):
         parse_arff(f, label_names=["x"])
 
 
+def test_meka_layout_through_the_registry(sandbox, monkeypatch):
+    """A registry entry with label_layout='meka' needs no XML: -C n locates the labels."""
+    cache, mirror = sandbox
+    text = HEADER.format(c=-2) + "1,red,0,0\n0,green,1,1\n"
+    (mirror / "toy.arff").write_text(text)
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    with_spec(monkeypatch, "flags", files={"all": "toy.arff"}, sha256={"toy.arff": digest},
+              label_layout="meka", xml=None, n_labels=2, extra_labels=(), rows={})
+    X, Y, info = ds.load_dataset("flags")
+    assert info.label_names == ("x", "lab_b") and np.array_equal(Y, [[0, 0], [1, 1]])
+    assert info.files == ("toy.arff",) and info.sha256 == {"toy.arff": digest}
+    assert X.shape == (2, 2) and info.feature_names == ("lab'a", "colour")
+
+
+def test_info_is_json_serialisable():
+    import json
+
+    info = ds.DatasetInfo(name="t", subset="all", feature_names=("a",), label_names=("y",),
+                          nominal={"a": ("p", "q")}, sparse=False, files=("t.arff",),
+                          sha256={"t.arff": "0" * 64}, source={}, home="h", url="u",
+                          citation="c", n_samples=1)
+    assert json.loads(json.dumps(info.as_dict()))["nominal"] == {"a": ["p", "q"]}
+    assert (info.n_features, info.n_labels) == (1, 1)
+
+
 def test_unescape_arff():
     assert unescape_arff(r"Swainson\'s Thrush") == "Swainson's Thrush"
     assert unescape_arff(r"a\\b") == "a\\b" and unescape_arff(r"tab\there") == "tab\there"
