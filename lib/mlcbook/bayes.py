@@ -30,6 +30,7 @@ arbitrary callables (which need not be monotone).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -136,6 +137,21 @@ def _fwht(a: np.ndarray) -> np.ndarray:
         np.subtract(tmp, v[:, 1, :], out=v[:, 1, :])
         h *= 2
     return a
+
+
+def _krawtchouk_transform(table: np.ndarray, n: int) -> np.ndarray:
+    """Walsh–Hadamard transform of ``z -> table[popcount(z)]`` on ``n`` bits, by weight.
+
+    Entry ``w`` is the transform at any ``s`` with ``popcount(s) = w``:
+    ``sum_m table[m] K_m(w)`` with the Krawtchouk polynomial
+    ``K_m(w) = sum_j (-1)**j C(w, j) C(n - w, m - j)``.
+    """
+    out = np.empty(n + 1)
+    for w in range(n + 1):
+        kw = [sum((-1) ** j * math.comb(w, j) * math.comb(n - w, m - j) for j in range(0, min(w, m) + 1))
+              for m in range(n + 1)]
+        out[w] = float(np.dot(table[: n + 1], np.array(kw, dtype=np.float64)))
+    return out
 
 
 def _direct_risks(cands: np.ndarray, ycodes: np.ndarray, p: np.ndarray, g: np.ndarray) -> np.ndarray:
@@ -280,7 +296,11 @@ def bayes_optimal(
         near = np.flatnonzero(rk <= rk.min() + max(atol, 1e-9))
     else:
         dist = np.bincount(ycodes, weights=p, minlength=1 << Kf)
-        rk = _fwht(_fwht(dist) * _fwht(g)) / float(1 << Kf)
+        if kern.kind == "counts":  # g depends on popcount only: its transform via Krawtchouk
+            g_hat = _krawtchouk_transform(kern.table, Kf)[_losses.popcount(zs)]
+        else:
+            g_hat = _fwht(g)
+        rk = _fwht(_fwht(dist) * g_hat) / float(1 << Kf)
         near = np.flatnonzero(rk <= rk.min() + 1e-8)
     exact = _direct_risks(zs[near], ycodes, p, g)
     rmin = float(exact.min())
