@@ -205,6 +205,35 @@ def test_scene_all_is_train_then_test():
     assert np.array_equal(X, np.vstack([Xa, Xb])) and np.array_equal(Y, np.vstack([Ya, Yb]))
 
 
+def _row_multiset(X, Y):
+    X = X.toarray() if sp.issparse(X) else X
+    rows = np.hstack([np.round(X, 6), Y])
+    return rows[np.lexsort(rows.T[::-1])]
+
+
+@needs_mirror
+@pytest.mark.parametrize("name", ["birds", "emotions", "enron", "flags", "yeast", "slashdot"])
+def test_full_file_holds_the_rows_of_train_plus_test(name):
+    X, Y, _ = ds.load_dataset(name)
+    Xa, Ya, _ = ds.load_dataset(name, "train")
+    Xb, Yb, _ = ds.load_dataset(name, "test")
+    Xu = sp.vstack([Xa, Xb]) if sp.issparse(Xa) else np.vstack([Xa, Xb])
+    assert np.allclose(_row_multiset(X, Y), _row_multiset(Xu, np.vstack([Ya, Yb])),
+                       atol=1e-5, equal_nan=True)
+
+
+@needs_mirror
+def test_genbase_split_files_are_not_a_partition():
+    X, Y, info = ds.load_dataset("genbase")
+    Xa, _, ia = ds.load_dataset("genbase", "train")
+    Xb, _, ib = ds.load_dataset("genbase", "test")
+    full = {info.nominal["protein"][int(v)] for v in X[:, 0]}
+    split = [ia.nominal["protein"][int(v)] for v in Xa[:, 0]]
+    split += [ib.nominal["protein"][int(v)] for v in Xb[:, 0]]
+    assert len(full) == 662 and len(split) == 662 and len(set(split)) == 661
+    assert full - set(split) == {"O88658"} and split.count("Q9XEL8") == 2
+
+
 @needs_mirror
 def test_medical_findings():
     """medical.arff = 978 challenge training + 976 test reports; train/test files identical."""
