@@ -232,6 +232,24 @@ def test_all_measures_equals_the_individual_functions(seed):
                                               abs=1e-13)
 
 
+def test_no_warnings_on_degenerate_input():
+    Z = np.zeros((3, 4), dtype=int)
+    O = np.ones((3, 4), dtype=int)
+    F = np.zeros((3, 4))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        values = [M.jaccard_score(Z, Z), M.f_measure(Z, Z, average="macro"),
+                  M.precision(Z, O, average="instance"), M.recall(O, Z, average="macro"),
+                  M.f_measure(Z, O, 2, "instance"), M.example_based_f_measure(Z, Z),
+                  M.ranking_loss(Z, F), M.average_precision(O, F), M.coverage(Z, F),
+                  M.one_error(Z, F)]
+        d = M.all_measures(Z, F, Z)
+        aucs = [M.auc(Z, F, avg) for avg in ("macro", "micro", "instance")]
+    assert values == [1.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0]
+    assert d["macro_f1"] == d["instance_f1"] == d["micro_f1"] == 1.0
+    assert all(np.isnan(a) for a in aucs) and np.isnan(d["micro_auc"])
+
+
 def test_single_label_column_is_not_read_as_a_binary_problem():
     # scikit-learn reads an (n, 1) matrix as a binary target and then 'micro'
     # pools both classes; we keep treating it as one label column.

@@ -57,6 +57,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 from sklearn import metrics as skm
+from sklearn.exceptions import UndefinedMetricWarning
 
 from ._validation import (
     check_average,
@@ -285,7 +286,7 @@ def jaccard_score(Y: Any, P: Any, *, zero_division: float = 1.0) -> float:
     Y, P = _check_pair(Y, P)
     zd = _check_zero_division(zero_division)
     if _multilabel(Y):
-        return float(skm.jaccard_score(Y, P, average="samples", zero_division=zd))
+        return _sk_prf(skm.jaccard_score, Y, P, "instance", zd)
     tp, sy, sp_ = _counts(Y, P, 1)
     return float(np.mean(_divide(tp, sy + sp_ - tp, zd)))
 
@@ -293,7 +294,7 @@ def jaccard_score(Y: Any, P: Any, *, zero_division: float = 1.0) -> float:
 def _sk_prf(fn, Y, P, average, zd, **kw) -> float:
     with warnings.catch_warnings():
         # scikit-learn warns about ill-defined labels even with a numeric zero_division
-        warnings.simplefilter("ignore", category=skm._classification.UndefinedMetricWarning)
+        warnings.simplefilter("ignore", category=UndefinedMetricWarning)
         return float(fn(Y, P, average=_SK_AVERAGE[average], zero_division=zd, **kw))
 
 
