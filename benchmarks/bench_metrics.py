@@ -36,8 +36,10 @@ def _problem(n: int, k: int, seed: int = 0):
     Y = (F + rng.normal(scale=1.5, size=(n, k)) > 1.2).astype(np.int64)
     # every instance and every label has a positive and a negative entry, so that
     # scikit-learn's AUCs are defined everywhere
-    Y[np.arange(n), rng.integers(0, k, n)] = 1
-    Y[np.arange(n), rng.integers(0, k, n)] = 0
+    one = rng.integers(0, k, n)
+    zero = (one + rng.integers(1, k, n)) % k  # a different column
+    Y[np.arange(n), one] = 1
+    Y[np.arange(n), zero] = 0
     Y[0], Y[1] = 1, 0
     Y[0, 0], Y[1, 1] = 0, 1
     P = (F > 0.8).astype(np.int64)
