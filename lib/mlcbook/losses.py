@@ -176,8 +176,10 @@ def _fast_label_matrix(Y: Any, name: str) -> np.ndarray:
 def _error_counts(Y: np.ndarray, P: np.ndarray) -> np.ndarray:
     """Number of wrong labels per row of two int8 0/1 matrices."""
     K = Y.shape[1]
-    dtype = np.int8 if K < 127 else (np.int16 if K < 32767 else np.int64)
-    return np.bitwise_xor(Y, P).sum(axis=1, dtype=dtype)
+    X = np.bitwise_xor(Y, P)
+    if K < 127:  # einsum keeps int8 and is several times faster than sum(axis=1) on short rows
+        return np.einsum("ij->i", X)
+    return X.sum(axis=1, dtype=np.int64)
 
 
 def _errors(Y: np.ndarray, S: np.ndarray) -> np.ndarray:
