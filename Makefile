@@ -68,12 +68,18 @@ chromium:
 reproduce: $(STAMP)
 	MLCBOOK_RECOMPUTE=1 $(MAKE) --no-print-directory $(addprefix chapter-,$(CHAPTERS))
 
+# execute a chapter, write outputs to its paired .ipynb, drop per-cell timing metadata (noise in diffs)
+define execute_chapter
+	$(BIN)/jupytext --sync --execute $(1)
+	$(BIN)/python -c 'import sys, nbformat; p = sys.argv[1]; nb = nbformat.read(p, 4); [c.metadata.pop("execution", None) for c in nb.cells]; nbformat.write(nb, p)' $(basename $(1)).ipynb
+endef
+
 chapter: $(STAMP)
 	@test -n "$(NB)" || { echo "usage: make chapter NB=book/NAME.md"; exit 2; }
-	$(BIN)/jupytext --sync --execute $(NB)
+	$(call execute_chapter,$(NB))
 
 chapter-%: $(STAMP)
-	$(BIN)/jupytext --sync --execute $*
+	$(call execute_chapter,$*)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
