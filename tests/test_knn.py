@@ -32,8 +32,11 @@ def brute_force(N: np.ndarray, table: np.ndarray, tie_break: str = "hamming") ->
         ham = m.sum(axis=1)
         if tie_break == "hamming":
             keys = [(ham[j], j) for j in tied]
-        else:
+        elif tie_break == "nearest":
             keys = [(m[j, 0], ham[j], j) for j in tied]
+        else:  # lexicographic, consensus-keeping candidates first
+            agree = (N[q] == N[q][0]).all(axis=0)
+            keys = [((cands[j][agree] != N[q][0][agree]).sum(), j) for j in tied]
         out[q] = cands[min(keys)[-1]]
     return out
 
@@ -53,7 +56,7 @@ def random_table(rng, K):
 
 
 # ------------------------------------------------------- exactness and pruning
-@pytest.mark.parametrize("tie_break", ["hamming", "nearest"])
+@pytest.mark.parametrize("tie_break", ["hamming", "nearest", "lexicographic"])
 def test_equals_brute_force_on_random_problems(tie_break):
     rng = np.random.default_rng(12345)
     for _ in range(150):
@@ -68,7 +71,7 @@ def test_equals_brute_force_on_random_problems(tie_break):
     seed=st.integers(0, 2**32 - 1),
     K=st.integers(1, 7),
     c=st.integers(1, 9),
-    tie_break=st.sampled_from(["hamming", "nearest"]),
+    tie_break=st.sampled_from(["hamming", "nearest", "lexicographic"]),
 )
 def test_pruning_never_changes_the_result(seed, K, c, tie_break):
     rng = np.random.default_rng(seed)
@@ -99,6 +102,8 @@ def test_flat_loss_ties_resolved_toward_consensus():
     np.testing.assert_array_equal(P, [[0, 0, 1, 1]])  # all tie at (loss, hamming); lexicographic
     Pn = minimize_summed_loss(N, error_count_losses("binomial", 4, 4), tie_break="nearest")
     np.testing.assert_array_equal(Pn, [[1, 0, 0, 1]])  # the nearest neighbour's set
+    Pl = minimize_summed_loss(N, error_count_losses("binomial", 4, 4), tie_break="lexicographic")
+    np.testing.assert_array_equal(Pl, [[0, 0, 1, 1]])
 
 
 def test_hamming_surrogate_is_the_majority_vote():
@@ -289,3 +294,33 @@ def test_surrogate_target_losses_small():
             prep.transform(X[te]))
     assert M.loc[3, 2] == pytest.approx(binomial_loss(Y, P, 3))
     assert isinstance(tab, pd.DataFrame)
+
+
+# ------------------------------------------------------- committed result tables
+def _committed(name):
+    from mlcbook._paths import results_dir
+
+    path = results_dir() / f"{name}.csv"
+    if not path.exists():
+        pytest.skip(f"{path} not committed yet")
+    return pd.read_csv(path)
+
+
+@pytest.mark.parametrize("name,tie_break", [("knn_fig4", "hamming"), ("knn_fig4_nearest", "nearest"),
+                                            ("knn_fig4_lexicographic", "lexicographic")])
+def test_committed_fig4_tables_match_a_recomputation(name, tie_break):
+    from mlcbook.learners.knn import fig4_table
+
+    saved = _committed(name)
+    saved = saved[saved["dataset"] == "flags"].reset_index(drop=True)
+    fresh = fig4_table(["flags"], tie_break=tie_break).drop(columns="n_free")
+    pd.testing.assert_frame_equal(fresh, saved, check_dtype=False, rtol=0, atol=1e-12)
+
+
+def test_committed_consensus_table_matches_a_recomputation():
+    from mlcbook.learners.knn import consensus_summary
+
+    saved = _committed("knn_consensus")
+    saved = saved[saved["dataset"] == "emotions"].reset_index(drop=True)
+    pd.testing.assert_frame_equal(consensus_summary(["emotions"]), saved, check_dtype=False,
+                                  rtol=0, atol=1e-12)
