@@ -27,6 +27,11 @@ import numpy as np
 from ._validation import check_label_matrix, check_same_shape, check_score_matrix
 
 __all__ = [
+    "effective_scores",
+    "threshold_with_errors",
+    "table2_check",
+    "micro_auc_growth",
+    "random_label_matrix",
     "label_wise_margins",
     "instance_wise_margins",
     "is_label_wise_effective",
@@ -116,3 +121,179 @@ def is_double_effective(Y, F) -> bool:
     """True if every label-wise and every instance-wise margin is positive (Definition 5)."""
     Yv, Fv = _validate(Y, F)
     return bool(np.all(_row_margins(Yv, Fv) > 0) and np.all(_row_margins(Yv.T, Fv.T) > 0))
+
+
+# ---------------------------------------------------------------------------
+# Predictors built to be label-wise, instance-wise or double effective, and the
+# empirical check of Table 2
+# ---------------------------------------------------------------------------
+
+EFFECTIVENESS = ("label-wise", "inst-wise", "double")
+
+
+def effective_scores(Y, kind: str, seed=None, *, boundary: int | None = None) -> np.ndarray:
+    """A random score matrix with exactly the effectiveness ``kind`` on ``Y``.
+
+    * ``'label-wise'``: :math:`f_j(x_i) = c_i + y_{ij} + u_{ij}/2` with a random
+      offset :math:`c_i \\sim U(-3, 3)` per instance and :math:`u_{ij} \\sim U(0,1)`:
+      every row ranks its relevant labels first, the offsets scramble the columns.
+    * ``'inst-wise'``: the same with an offset :math:`c_j` per label.
+    * ``'double'``: the construction in the proof of Theorem 3: relevant entries
+      :math:`U(0, 1)`, an irrelevant entry :math:`U(0, b)` with :math:`b` the smallest
+      relevant score of its row and column.
+
+    ``boundary`` (label-wise: a label index; inst-wise: an instance index) puts that
+    label (instance) at the cut of every row (column): lowest relevant or highest
+    irrelevant entry -- an adversarial placement used to concentrate threshold errors.
+    """
+    Y = check_label_matrix(Y, "Y", allow_sparse=False).astype(bool)
+    if kind not in EFFECTIVENESS:
+        raise ValueError(f"kind must be one of {EFFECTIVENESS}, got {kind!r}")
+    rng = np.random.default_rng(seed)
+    m, l = Y.shape
+    if kind == "double":
+        F = np.where(Y, rng.random((m, l)), 0.0)
+        pos_min_row = np.where(Y, F, np.inf).min(axis=1)
+        pos_min_col = np.where(Y, F, np.inf).min(axis=0)
+        b = np.minimum(np.minimum(pos_min_row[:, None], pos_min_col[None, :]), 1.0)
+        return np.where(Y, F, rng.random((m, l)) * b)
+    Yw = Y if kind == "label-wise" else Y.T
+    mm, ll = Yw.shape
+    c = rng.uniform(-3.0, 3.0, size=(mm, 1))
+    F = c + Yw + 0.5 * (0.02 + 0.96 * rng.random((mm, ll)))  # entries off the extremes
+    if boundary is not None:
+        j = int(boundary)
+        F[:, j] = np.where(Yw[:, j], c[:, 0] + 1.0, c[:, 0] + 0.5)
+    return F if kind == "label-wise" else F.T.copy()
+
+
+def threshold_with_errors(F, Y, family: str, seed=None, *, errors: int = 1, toward: int | None = None) -> np.ndarray:
+    """Threshold ``F`` per instance (``'t(x)'``) or per label (``'t_j'``) with ``errors``
+    threshold errors (Definition 6) in every row (column).
+
+    The cut of each row (column) is moved ``errors`` places away from the correct cut
+    (the number of relevant entries), up or down at random -- or, with ``toward``, in
+    the direction that mislabels the entry ``toward`` (a label for ``'t(x)'``, an
+    instance for ``'t_j'``), which must sit at the cut (see :func:`effective_scores`).
+    ``F`` must rank each row (column) correctly for the cut to be one-sided.
+    """
+    Y = check_label_matrix(Y, "Y", allow_sparse=False).astype(bool)
+    F = check_score_matrix(F, "F")
+    check_same_shape(Y, F, "Y", "F")
+    if family not in ("t(x)", "t_j"):
+        raise ValueError(f"family must be 't(x)' or 't_j', got {family!r}")
+    rng = np.random.default_rng(seed)
+    Fw, Yw = (F, Y) if family == "t(x)" else (F.T, Y.T)
+    mm, ll = Fw.shape
+    npos = Yw.sum(axis=1)
+    if toward is None:
+        sign = np.where(rng.random(mm) < 0.5, -1, 1)
+    else:
+        sign = np.where(Yw[:, int(toward)], -1, 1)
+    cut = np.clip(npos + sign * int(errors), 0, ll)
+    rank = np.argsort(np.argsort(-Fw, axis=1, kind="stable"), axis=1, kind="stable")
+    H = (rank < cut[:, None]).astype(np.int8)
+    return H if family == "t(x)" else H.T.copy()
+
+
+def table2_check(Y_list, n_draws: int = 20, seed: int = 0):
+    """Which of the eleven measures reach their optimum for each kind of effective F.
+
+    Returns a boolean table (the eleven measures x {label-wise, inst-wise, double}).
+
+    * Ranking measures (○ in Table 2): a cell is True if every sampled predictor of
+      that kind (:func:`effective_scores`) attains the measure's optimal value -- the
+      value of a perfect ranking -- on every label matrix of ``Y_list``.
+    * Classification measures (•): the predictor is thresholded with the family suited
+      to its kind (``t(x)`` for label-wise, ``t_j`` for inst-wise, either for double)
+      making one threshold error in every row (column), at random and, for label-wise
+      and inst-wise, adversarially concentrated on the rarest label (the instance with
+      fewest labels).  The cell is True if every averaging unit of the measure then
+      carries at most one error -- each instance for instance-F1, each label for
+      macro-F1, the whole matrix (at most one error per threshold) for micro-F1 and
+      Hamming loss -- so that the bound of Theorem 4 or 5 holds with
+      :math:`\\epsilon = 1`.  (With error-free thresholds every kind reaches ``H = Y``.)
+    """
+    import pandas as pd
+
+    from .metrics import WU_ZHOU_MEASURES, all_measures
+
+    ranking = ("ranking_loss", "average_precision", "one_error", "coverage", "instance_auc",
+               "macro_auc", "micro_auc")
+    families = {"label-wise": ("t(x)",), "inst-wise": ("t_j",), "double": ("t(x)", "t_j")}
+    rng = np.random.default_rng(seed)
+    ok = {(meas, kind): True for meas in WU_ZHOU_MEASURES for kind in EFFECTIVENESS}
+
+    def seed_():
+        return int(rng.integers(2**32))
+
+    for Y in Y_list:
+        Y = np.asarray(Y, dtype=np.int8)
+        perfect = all_measures(Y, effective_scores(Y, "double", seed_()), Y)
+        for kind in EFFECTIVENESS:
+            for _ in range(n_draws):
+                F = effective_scores(Y, kind, seed_())
+                vals = all_measures(Y, F, Y)
+                for meas in ranking:
+                    if abs(vals[meas] - perfect[meas]) > 1e-12:
+                        ok[(meas, kind)] = False
+                good = {meas: False for meas in ("instance_f1", "macro_f1", "micro_f1", "hamming_loss")}
+                for fam in families[kind]:
+                    Hs = [threshold_with_errors(F, Y, fam, seed_())]
+                    if kind != "double":
+                        target = int(np.argmin(Y.sum(axis=0 if fam == "t(x)" else 1)))
+                        Fa = effective_scores(Y, kind, seed_(), boundary=target)
+                        Hs.append(threshold_with_errors(Fa, Y, fam, toward=target))
+                    E = [H != Y for H in Hs]
+                    good["instance_f1"] |= all(e.sum(axis=1).max() <= 1 for e in E)
+                    good["macro_f1"] |= all(e.sum(axis=0).max() <= 1 for e in E)
+                    n_thr = Y.shape[0] if fam == "t(x)" else Y.shape[1]
+                    good["micro_f1"] |= all(e.sum() <= n_thr for e in E)
+                    good["hamming_loss"] |= all(e.sum() <= n_thr for e in E)
+                for meas, g in good.items():
+                    ok[(meas, kind)] &= g
+    return pd.DataFrame(
+        [[ok[(meas, kind)] for kind in EFFECTIVENESS] for meas in WU_ZHOU_MEASURES],
+        index=list(WU_ZHOU_MEASURES), columns=list(EFFECTIVENESS),
+    )
+
+
+def micro_auc_growth(sizes=(20, 200, 2000), n_labels: int = 4, density: float = 0.4,
+                     n_draws: int = 10, seed: int = 0):
+    """Micro-AUC of double-effective predictors (proof of Theorem 3) as ``m`` grows.
+
+    Random label matrices (every row and column with a relevant and an irrelevant
+    entry) of ``m`` instances; the mean and minimum micro-AUC over ``n_draws``
+    predictors built by :func:`effective_scores` (``'double'``).
+    """
+    import pandas as pd
+
+    from .metrics import auc
+
+    rng = np.random.default_rng(seed)
+    rows = []
+    for m in sizes:
+        vals = []
+        for _ in range(n_draws):
+            Y = random_label_matrix(m, n_labels, density, int(rng.integers(2**32)))
+            F = effective_scores(Y, "double", int(rng.integers(2**32)))
+            vals.append(auc(Y, F, average="micro"))
+        rows.append({"m": m, "mean micro-AUC": float(np.mean(vals)), "min micro-AUC": float(np.min(vals))})
+    return pd.DataFrame(rows)
+
+
+def random_label_matrix(m: int, l: int, density: float = 0.4, seed=None) -> np.ndarray:
+    """Bernoulli(``density``) labels with one relevant and one irrelevant label forced
+    into every row (at random), and every column holding both values."""
+    rng = np.random.default_rng(seed)
+    if l < 2 or m < 2:
+        raise ValueError("need at least two instances and two labels")
+    for _ in range(1000):
+        Y = (rng.random((m, l)) < density).astype(np.int8)
+        u = rng.integers(l, size=m)
+        v = (u + rng.integers(1, l, size=m)) % l
+        Y[np.arange(m), u] = 1
+        Y[np.arange(m), v] = 0
+        if Y.any(0).all() and (Y == 0).any(0).all():
+            return Y
+    raise ValueError("could not draw a label matrix with a 0 and a 1 in every column")
