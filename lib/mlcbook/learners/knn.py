@@ -58,9 +58,10 @@ whose tie-break it does not state); it favours 0 on the first labels.
 
 Both secondary keys of step 1 strictly decrease when a wrong consensus label is
 flipped, which is what makes the pruning exact including ties (the flipped
-candidate is still tied, because its summed loss is not larger — this holds
-in floating point too, as the per-neighbour losses are added in the same
-order and rounding is monotone).
+candidate is still tied, because its summed loss is not larger).  This also
+holds for the computed numbers: the loss tables are first rounded to a dyadic
+grid (an error below 1e-12, monotone), on which every sum of ``c`` entries is
+exact in floating point whatever the order of summation.
 
 Neighbours
 ----------
