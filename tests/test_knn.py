@@ -204,6 +204,17 @@ def test_neighbours_are_l1_nearest_with_stable_ties():
     assert est.kneighbors([[0.5, 0.5]])[0, 0] == 4
 
 
+def test_neighbours_match_a_stable_full_sort_with_many_ties():
+    rng = np.random.default_rng(4)
+    X = rng.integers(0, 3, size=(120, 3)).astype(float)  # many equal distances
+    Y = rng.integers(0, 2, size=(120, 2))
+    Q = rng.integers(0, 3, size=(40, 3)).astype(float)
+    for c in (1, 5, 9):
+        est = LossMinimizingKNN(n_neighbors=c).fit(X, Y)
+        D = np.abs(Q[:, None, :] - X[None, :, :]).sum(axis=2)
+        np.testing.assert_array_equal(est.kneighbors(Q), np.argsort(D, axis=1, kind="stable")[:, :c])
+
+
 def test_sparse_input_same_as_dense(toy):
     import scipy.sparse as sp
 

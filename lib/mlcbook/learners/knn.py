@@ -252,6 +252,11 @@ def _search(codes: np.ndarray, T: np.ndarray, f: int, tie_break: str) -> np.ndar
     codes = codes.astype(utype)
     cand = np.arange(n_cand, dtype=utype)
     out = np.empty((n_p, n_q), dtype=np.int64)
+    bits = int(c).bit_length()  # enough for a count 0..c
+    packed = bits * width <= 64
+    if packed:
+        shift = np.left_shift(np.uint64(1), (bits * np.arange(width)).astype(np.uint64))
+        mask = np.uint64((1 << bits) - 1)
     q_step = max(1, _BLOCK // (n_cand * max(c, n_p, width)))
     for q0 in range(0, n_q, q_step):
         q1 = min(n_q, q0 + q_step)
@@ -259,12 +264,20 @@ def _search(codes: np.ndarray, T: np.ndarray, f: int, tie_break: str) -> np.ndar
         # errors of every candidate w.r.t. every neighbour: popcount of XOR
         m = np.bitwise_count(codes[q0:q1, :, np.newaxis] ^ cand)  # (nq, c, n_cand) uint8
         ham = m.sum(axis=1, dtype=np.int64)  # (nq, n_cand) summed errors
-        # cnt[q, cand, w] = number of neighbours with w errors; one scatter per neighbour
-        base = np.arange(nq * n_cand, dtype=np.intp).reshape(nq, n_cand) * width
-        cnt = np.zeros(nq * n_cand * width)
-        for i in range(c):  # loop over the c neighbours, not the candidates
-            cnt[(base + m[:, i, :]).ravel()] += 1.0
-        total = (Tw @ cnt.reshape(nq * n_cand, width).T).reshape(n_p, nq, n_cand)
+        # cnt[w, q, cand] = number of neighbours with w errors
+        if packed:
+            # histogram packed into one integer, `bits` bits per error count
+            h = shift[m].sum(axis=1, dtype=np.uint64).ravel()  # (nq * n_cand,)
+            cnt = np.empty((width, nq * n_cand))
+            for w in range(width):  # loop over error counts, not candidates
+                cnt[w] = (h >> np.uint64(bits * w)) & mask
+        else:  # one scatter per neighbour
+            base = np.arange(nq * n_cand, dtype=np.intp).reshape(nq, n_cand)
+            cnt = np.zeros((width, nq * n_cand))
+            flat = cnt.reshape(-1)
+            for i in range(c):  # loop over the c neighbours, not the candidates
+                flat[(m[:, i, :].astype(np.intp) * (nq * n_cand) + base).ravel()] += 1.0
+        total = (Tw @ cnt).reshape(n_p, nq, n_cand)
         cand64 = cand.astype(np.int64)
         if tie_break == "nearest":
             key = (m[:, 0, :].astype(np.int64) * (c * f + 1) + ham) * n_cand + cand64
@@ -276,7 +289,8 @@ def _search(codes: np.ndarray, T: np.ndarray, f: int, tie_break: str) -> np.ndar
             viol = np.bitwise_count((cand64 ^ cq[:, :1]) & agree[:, np.newaxis]).astype(np.int64)
             key = viol * n_cand + cand64
         tied = total <= total.min(axis=2, keepdims=True) + TIE_TOL
-        keyed = np.where(tied, key[np.newaxis], np.iinfo(np.int64).max)
+        kt = np.int32 if key.max() < np.iinfo(np.int32).max else np.int64
+        keyed = np.where(tied, key.astype(kt)[np.newaxis], np.iinfo(kt).max)
         out[:, q0:q1] = keyed.argmin(axis=2)
     return out
 
@@ -391,7 +405,13 @@ class LossMinimizingKNN(BaseEstimator):
         c = self.n_neighbors
 
         def first_c(D: np.ndarray, start: int) -> np.ndarray:
-            return np.argsort(D, axis=1, kind="stable")[:, :c]
+            # the c smallest distances per row, ties in training order, without a full sort
+            kth = np.partition(D, c - 1, axis=1)[:, c - 1 : c]
+            r, j = np.nonzero(D <= kth)  # row-major: j ascending within a row
+            order = np.lexsort((j, D[r, j], r))
+            r, j = r[order], j[order]
+            starts = np.searchsorted(r, np.arange(D.shape[0]))
+            return j[starts[:, np.newaxis] + np.arange(c)]
 
         Xf = self.X_fit_
         if sp.issparse(X) != sp.issparse(Xf):  # manhattan needs both dense or both sparse
