@@ -335,3 +335,27 @@ def test_committed_consensus_table_matches_a_recomputation():
     saved = saved[saved["dataset"] == "emotions"].reset_index(drop=True)
     pd.testing.assert_frame_equal(consensus_summary(["emotions"]), saved, check_dtype=False,
                                   rtol=0, atol=1e-12)
+
+
+# ------------------------------------------------------------------ heatmaps
+def test_row_differences_and_heatmaps():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from mlcbook.plots import plot_difference_heatmaps, row_differences
+
+    M = pd.DataFrame([[0.10, 0.12, 0.20], [0.30, 0.25, 0.26]], index=[1, 2], columns=[1, 2, 3])
+    D = row_differences(M, clip=0.02)
+    np.testing.assert_allclose(D.to_numpy(), [[0, 0.02, 0.02], [0.02, 0, 0.01]])
+    np.testing.assert_allclose(row_differences(M).to_numpy()[1], [0.05, 0, 0.01])
+    fig = plot_difference_heatmaps({"a": M, "b": M.T.reset_index(drop=True).T}, clip=0.02)
+    assert sum(ax.get_visible() for ax in fig.axes) == 3  # two heatmaps and the colour bar
+    plt.close(fig)
+    with pytest.raises(TypeError, match="DataFrame"):
+        row_differences(M.to_numpy())
+    with pytest.raises(ValueError, match="clip"):
+        row_differences(M, clip=0)
+    with pytest.raises(ValueError, match="empty"):
+        plot_difference_heatmaps({})
