@@ -99,10 +99,11 @@ def _sample_triplets(Y: np.ndarray, T: int, rng: np.random.Generator):
 def limo_objective(W, X, Y, lambda1: float = 1.0, lambda2: float = 1.0, *, normalize: bool = True) -> float:
     """The LIMO objective, Eq. (3), at ``W`` (shape ``(n_labels, n_features)``).
 
-    With ``normalize=True`` each hinge sum is divided by its number of pairs, which is
-    the objective whose gradient Algorithm 1 estimates without bias up to the constants
-    absorbed into :math:`\\lambda_1, \\lambda_2` (Appendix A.3).  Dense computation:
-    for small problems (tests, the synthetic data).
+    With ``normalize=True`` each hinge sum is divided by its number of pairs.  Algorithm 1
+    draws every pair with equal probability, so its hinge steps are unbiased for this
+    form (the constants absorbed into :math:`\\lambda_1, \\lambda_2`, Appendix A.3); it
+    applies the shrinkage :math:`(1 - \\eta)` only to rows of violated pairs, however, so it
+    is not exact SGD on it.  Dense computation: for small problems (tests, the synthetic data).
     """
     X = _as_X(X)
     Y = check_label_matrix(Y, "Y", allow_sparse=False).astype(bool)
