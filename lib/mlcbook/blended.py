@@ -133,13 +133,15 @@ def _soft_confusion(T: np.ndarray, Z: np.ndarray) -> SoftConfusion:
 # --------------------------------------------------------------------------- similarity
 def _ratio(T: np.ndarray, Z: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Base ``r = N / D`` of the blended similarity, with N and D (per instance)."""
-    L = T.shape[1]
     # p = z where t = 1, 1 - z where t = 0 (eq. 7)
     P = np.where(T > 0, Z, 1.0 - Z)
     neg = 1.0 - T
     tn = (neg * P).sum(axis=1)
+    fp = (neg * (1.0 - P)).sum(axis=1)
     num = (T * P).sum(axis=1) + alpha * tn          # TP + alpha TN  (= p.a)
-    den = L - (1.0 - alpha) * tn                    # L - (1-alpha) TN (= L + p.b)
+    # D = L - (1 - alpha) TN, summed as TP + FN + FP + alpha TN: the subtraction cancels
+    # catastrophically when alpha is small and TN is close to L (empty truth and prediction).
+    den = T.sum(axis=1) + fp + alpha * tn
     with np.errstate(invalid="ignore", divide="ignore"):
         r = np.where(den > 0, num / np.where(den > 0, den, 1.0), 1.0)
     # den == 0 only if alpha == 0 and TP = FP = FN = 0: the alpha -> 0 limit is 1.
