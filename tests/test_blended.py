@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import scipy.sparse as sp
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import check_grad
 
@@ -72,6 +72,7 @@ def test_table1():
 # ----------------------------------------------------------------- special cases = metrics
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 40), st.integers(1, 9), st.integers(0, 2**32 - 1), st.floats(0.05, 0.9))
+@example(n=9, L=9, seed=9, p=0.25)  # empty truth and prediction at alpha = 1e-5: D once cancelled
 def test_special_cases_equal_metrics(n, L, seed, p):
     rng = np.random.default_rng(seed)
     T, P = _binary(rng, n, L, p), _binary(rng, n, L, p)
@@ -297,3 +298,11 @@ def test_committed_grid_cell_recomputes_exactly():
     new = pd.read_csv(io.StringIO(buf.getvalue()))
     cols = [c for c in new.columns if c != "fit_seconds"]
     pd.testing.assert_frame_equal(new[cols], saved[cols], check_exact=True, check_dtype=False)
+
+
+def test_empty_sets_at_tiny_alpha_are_an_exact_match():
+    """Both sets empty: s = alpha L / alpha L = 1 exactly, for every alpha > 0 and beta."""
+    T = np.zeros((3, 9), dtype=int)
+    for a in (1e-12, 1e-5, 0.3, 1.0):
+        assert blended_similarity(T, T, a, 1) == 1.0
+        assert blended_similarity(T, T, a, np.inf) == 1.0

@@ -1,0 +1,17 @@
+"""Test-suite settings.
+
+Hypothesis explores new examples on every local run; under CI (``CI=true``) it is
+derandomised, so a submission's check is repeatable. The examples it has found that
+once failed stay in the tests as explicit cases.
+"""
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("local", deadline=None)
+settings.register_profile(
+    "ci", deadline=None, derandomize=True, print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile("ci" if os.environ.get("CI") else "local")
