@@ -88,6 +88,7 @@ def plot_ratio_curves(ratios: pd.DataFrame, family: str, *, datasets: Sequence[s
     ratios : DataFrame from :func:`mlcbook.experiments.loss_ratios` (one pair)
     family : {'binomial', 'polynomial'}
         Binomial: x = (k-1)/(K-1) in [0, 1]; polynomial: x = alpha on a log axis.
+        The ratio axis is logarithmic.
     datasets : order of the lines (default: table order)
     """
     import matplotlib.pyplot as plt
@@ -101,8 +102,21 @@ def plot_ratio_curves(ratios: pd.DataFrame, family: str, *, datasets: Sequence[s
         _, ax = plt.subplots(figsize=(4, 3.2))
     for i, name in enumerate(datasets):
         cur = sub[sub["dataset"] == name].sort_values("x")
-        ax.plot(cur["x"], cur["ratio"], label=name, **_style(i))
+        # At most ~8 markers per line, so that datasets with many labels stay legible.
+        ax.plot(cur["x"], cur["ratio"], label=name, markevery=max(1, len(cur) // 8), **_style(i))
     ax.axhline(1.0, color="black", linewidth=0.8)
+    # Ratios on a log axis: 2 and 1/2 are equally far from 1; plain tick labels.
+    from matplotlib.ticker import FormatStrFormatter
+
+    ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(FormatStrFormatter("%.3g"))
+    lo, hi = ax.get_ylim()
+    if hi / lo < 4:  # label minor ticks only on a short axis, else they collide
+        ax.yaxis.set_minor_formatter(FormatStrFormatter("%.2g"))
+    else:
+        from matplotlib.ticker import NullFormatter
+
+        ax.yaxis.set_minor_formatter(NullFormatter())
     if family == "polynomial":
         ax.set_xscale("log")
         ax.set_xlabel(r"$\alpha$")
