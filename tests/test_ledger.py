@@ -100,3 +100,15 @@ def test_every_committed_ledger_is_consistent():
             paper, ours, tol = float(row["paper_value"]), float(row["ours_value"]), float(row["tol"])
             assert math.isfinite(ours)
             assert abs(paper - ours) <= tol * (1 + 1e-9) + 1e-15, (row["chapter"], row["claim"])
+
+
+def test_from_frame_rebuilds_the_same_ledger(tmp_path):
+    led = Ledger("chap", "P")
+    led.add("a", "T1", paper="0.30", ours=0.3)
+    led.add("b", "Sec. 2", paper=None, ours="seen", status="qualitative")
+    led.add("c", "T2", paper="0.5", ours=0.7, note="why")
+    led.save(tmp_path)
+    back = Ledger.from_frame(load_ledgers(tmp_path), "chap", "P")
+    assert back.counts() == led.counts()
+    assert back._repr_html_() == led._repr_html_()
+    back.check()

@@ -180,6 +180,25 @@ class Ledger:
         self.entries.append(entry)
         return entry
 
+    @classmethod
+    def from_frame(cls, frame: pd.DataFrame, chapter: str = "", paper: str = "") -> "Ledger":
+        """Rebuild a ledger from :meth:`to_frame` output (e.g. a saved CSV read back)."""
+
+        def num(x):
+            return None if x is None or x == "" or (isinstance(x, float) and math.isnan(x)) else float(x)
+
+        led = cls(chapter, paper)
+        for row in frame.to_dict("records"):
+            led.entries.append(
+                Entry(
+                    claim=str(row["claim"]), source=str(row["source"]), paper=str(row["paper"]),
+                    ours=str(row["ours"]), status=str(row["status"]), tol=num(row.get("tol")),
+                    note=str(row.get("note", "")), paper_value=num(row.get("paper_value")),
+                    ours_value=num(row.get("ours_value")),
+                )
+            )
+        return led
+
     # ---------------------------------------------------------------- checking
     def problems(self) -> list[str]:
         """Rows whose status contradicts their numbers, as readable strings."""
