@@ -65,8 +65,13 @@ chromium:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
 # ---------------------------------------------------------------- outputs
+# the all-ledgers page reads the ledgers the chapters save, so it runs last
+REPRODUCE := $(filter-out book/ledgers.md,$(CHAPTERS)) book/ledgers.md
+
 reproduce: $(STAMP)
-	MLCBOOK_RECOMPUTE=1 $(MAKE) --no-print-directory $(addprefix chapter-,$(CHAPTERS))
+	@for nb in $(REPRODUCE); do \
+	  MLCBOOK_RECOMPUTE=1 $(MAKE) --no-print-directory chapter NB=$$nb || exit 1; \
+	done
 
 # execute a chapter, write outputs to its paired .ipynb, drop per-cell timing metadata (noise in diffs)
 define execute_chapter
@@ -77,9 +82,6 @@ endef
 chapter: $(STAMP)
 	@test -n "$(NB)" || { echo "usage: make chapter NB=book/NAME.md"; exit 2; }
 	$(call execute_chapter,$(NB))
-
-chapter-%: $(STAMP)
-	$(call execute_chapter,$*)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
