@@ -279,8 +279,7 @@ def test_estimator_bad_params():
 def test_committed_grid_cell_recomputes_exactly():
     """Recompute alpha = 1 (all betas) on emotions and compare with the committed table."""
     csv, meta = results_dir() / "blended_grid.csv", results_dir() / "blended_grid.json"
-    if not csv.exists():
-        pytest.skip("data/results/blended_grid.csv not committed yet")
+    assert csv.exists() and meta.exists(), "the grid is committed with the chapter"
     from mlcbook.datasets import load_dataset
 
     cfg = json.loads(meta.read_text())["config"]

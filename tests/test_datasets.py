@@ -34,7 +34,17 @@ from mlcbook.datasets.registry import SHA256
 
 MIRROR = ds.mirror_dir()
 HAVE_MIRROR = MIRROR is not None and (MIRROR / "flags.arff").is_file()
-needs_mirror = pytest.mark.skipif(not HAVE_MIRROR, reason="no local mirror of the datasets")
+
+
+@pytest.fixture
+def _mirror():
+    """Tests that read the real benchmark files need the local mirror: fail, never skip."""
+    if not HAVE_MIRROR:
+        pytest.fail("these tests read the benchmark files: set MLCBOOK_DATA_MIRROR to a folder "
+                    "holding them (SOURCES.md), or place ../shared/datasets beside the project")
+
+
+needs_mirror = pytest.mark.usefixtures("_mirror")
 
 # (name, subset) -> (instances, features, labels, sparse): the documented shapes
 SHAPES = {
