@@ -80,47 +80,46 @@ def plot_limo_synthetic(X, Y, *, label_names=("A", "B", "C", "D"), ax=None):
     return fig
 
 
+def _dot_plot(table: pd.DataFrame, *, xlabel: str, spread: float, ax):
+    """One row per measure, one marker per method (shared by Figs 2-4); returns (fig, ax)."""
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(6.4, 0.42 * len(table) + 1.3))
+    else:
+        fig = ax.figure
+    n = len(table.columns)
+    for k, col in enumerate(table.columns):
+        off = (k - (n - 1) / 2) * spread
+        ax.plot(table[col].to_numpy(), np.arange(len(table)) + off, _MARKERS[k % len(_MARKERS)],
+                color=_GREYS[k % len(_GREYS)], mec="0.0", ms=7, label=col, linestyle="none")
+    ax.set_yticks(range(len(table)), [str(i).replace("_", " ") for i in table.index])
+    ax.set_xlabel(xlabel)
+    ax.invert_yaxis()
+    ax.grid(axis="x", color="0.9")
+    return fig, ax
+
+
+def _finish_dot_plot(fig, ax):
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), fontsize=8, frameon=False)
+    fig.tight_layout()
+
+
 def plot_relative_performance(rel: pd.DataFrame, *, title: str = "", ax=None):
     """Figs 2-3 of the paper: relative values (best 1, worst 0) per measure and method.
 
     ``rel`` has one row per measure and one column per method.  The best value is
     drawn on the left, as in the paper.
     """
-    if ax is None:
-        fig, ax = plt.subplots(figsize=(6.4, 0.42 * len(rel) + 1.3))
-    else:
-        fig = ax.figure
-    n = len(rel.columns)
-    for k, col in enumerate(rel.columns):
-        off = (k - (n - 1) / 2) * 0.12
-        ax.plot(rel[col].to_numpy(), np.arange(len(rel)) + off, _MARKERS[k % len(_MARKERS)],
-                color=_GREYS[k % len(_GREYS)], mec="0.0", ms=7, label=col, linestyle="none")
-    ax.set_yticks(range(len(rel)), [str(i).replace("_", " ") for i in rel.index])
+    fig, ax = _dot_plot(rel, xlabel="relative value (1 = best of the compared, 0 = worst)",
+                        spread=0.12, ax=ax)
     ax.set_xlim(1.08, -0.08)
-    ax.set_xlabel("relative value (1 = best of the compared, 0 = worst)")
-    ax.invert_yaxis()
-    ax.grid(axis="x", color="0.9")
     ax.set_title(title, fontsize=10)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), fontsize=8, frameon=False)
-    fig.tight_layout()
+    _finish_dot_plot(fig, ax)
     return fig
 
 
 def plot_average_ranks(ranks: pd.DataFrame, *, ax=None):
     """Fig. 4 of the paper: average rank (1 = best) per measure and method."""
-    if ax is None:
-        fig, ax = plt.subplots(figsize=(6.4, 0.42 * len(ranks) + 1.3))
-    else:
-        fig = ax.figure
-    n = len(ranks.columns)
-    for k, col in enumerate(ranks.columns):
-        off = (k - (n - 1) / 2) * 0.1
-        ax.plot(ranks[col].to_numpy(), np.arange(len(ranks)) + off, _MARKERS[k % len(_MARKERS)],
-                color=_GREYS[k % len(_GREYS)], mec="0.0", ms=7, label=col, linestyle="none")
-    ax.set_yticks(range(len(ranks)), [str(i).replace("_", " ") for i in ranks.index])
-    ax.set_xlabel("average rank over the datasets (smaller is better)")
-    ax.invert_yaxis()
-    ax.grid(axis="x", color="0.9")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), fontsize=8, frameon=False)
-    fig.tight_layout()
+    fig, ax = _dot_plot(ranks, xlabel="average rank over the datasets (smaller is better)",
+                        spread=0.1, ax=ax)
+    _finish_dot_plot(fig, ax)
     return fig
