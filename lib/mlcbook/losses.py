@@ -346,6 +346,14 @@ def _sorted_masks(U: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return Us, masks
 
 
+def _check_nonnegative(U: Any) -> np.ndarray:
+    """The integrand of a Choquet integral: a finite, non-negative score matrix."""
+    U = check_score_matrix(U, "U")
+    if U.min() < 0:
+        raise ValueError("U must be non-negative")
+    return U
+
+
 def choquet_integral(U: Any, mu: Any) -> np.ndarray:
     """Discrete Choquet integral of each row of ``U`` w.r.t. ``mu`` (Sec. 3.3).
 
@@ -361,9 +369,7 @@ def choquet_integral(U: Any, mu: Any) -> np.ndarray:
     -------
     ndarray of shape (n,)
     """
-    U = check_score_matrix(U, "U")
-    if U.min() < 0:
-        raise ValueError("U must be non-negative")
+    U = _check_nonnegative(U)
     K = U.shape[1]
     _check_n_labels_enumerable(K)
     cap = check_capacity(mu, K)
@@ -382,9 +388,7 @@ def choquet_integral_moebius(U: Any, m: Any) -> np.ndarray:
     -------
     ndarray of shape (n,)
     """
-    U = check_score_matrix(U, "U")
-    if U.min() < 0:
-        raise ValueError("U must be non-negative")
+    U = _check_nonnegative(U)
     n, K = U.shape
     _check_n_labels_enumerable(K, "a Moebius transform")
     m_arr = _capacity_array(m, K, "m")
