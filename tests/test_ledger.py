@@ -5,7 +5,7 @@ import math
 import pandas as pd
 import pytest
 
-from mlcbook.ledger import STATUSES, Ledger, load_ledgers
+from mlcbook.ledger import STATUSES, Ledger, load_ledgers, within_tolerance
 from mlcbook._paths import project_root
 
 
@@ -99,7 +99,7 @@ def test_every_committed_ledger_is_consistent():
         if row["status"] == "reproduced" and row["tol"] != "" and row["paper_value"] != "":
             paper, ours, tol = float(row["paper_value"]), float(row["ours_value"]), float(row["tol"])
             assert math.isfinite(ours)
-            assert abs(paper - ours) <= tol * (1 + 1e-9) + 1e-15, (row["chapter"], row["claim"])
+            assert within_tolerance(paper, ours, tol), (row["chapter"], row["claim"])
 
 
 def test_from_frame_rebuilds_the_same_ledger(tmp_path):

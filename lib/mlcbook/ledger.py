@@ -26,7 +26,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["Ledger", "Entry", "STATUSES", "load_ledgers"]
+__all__ = ["Ledger", "Entry", "STATUSES", "load_ledgers", "within_tolerance"]
 
 STATUSES = ("reproduced", "qualitative", "differs")
 
@@ -41,6 +41,11 @@ def _decimals(text: str) -> int | None:
         return None
     exp = d.as_tuple().exponent
     return max(0, -int(exp))
+
+
+def within_tolerance(paper: float, ours: float, tol: float) -> bool:
+    """``|paper - ours| <= tol``, forgiving the last bits of floating-point rounding."""
+    return abs(paper - ours) <= tol * (1 + 1e-9) + 1e-15
 
 
 def _is_number(x: Any) -> bool:
@@ -65,7 +70,7 @@ class Entry:
         """True/False for numeric rows with a tolerance, None otherwise."""
         if self.tol is None or self.paper_value is None or self.ours_value is None:
             return None
-        return abs(self.paper_value - self.ours_value) <= self.tol * (1 + 1e-9) + 1e-15
+        return within_tolerance(self.paper_value, self.ours_value, self.tol)
 
 
 class Ledger:
@@ -157,7 +162,7 @@ class Ledger:
                 raise ValueError(
                     f"status is required for the non-numeric row {claim!r}"
                 )
-            ok = abs(paper_value - ours_value) <= tol * (1 + 1e-9) + 1e-15
+            ok = within_tolerance(paper_value, ours_value, tol)
             status = "reproduced" if ok else "differs"
             if not ok and not note:
                 raise ValueError(
