@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 __all__ = ["project_root", "data_dir", "results_dir"]
@@ -18,5 +19,9 @@ def data_dir() -> Path:
 
 
 def results_dir() -> Path:
-    """``data/results/``: committed result tables of the long experiments."""
-    return data_dir() / "results"
+    """``data/results/``: committed result tables of the long experiments.
+
+    ``MLCBOOK_RESULTS_DIR`` points elsewhere (used by tests to stage a stale table).
+    """
+    env = os.environ.get("MLCBOOK_RESULTS_DIR")
+    return Path(env) if env else data_dir() / "results"

@@ -1,48 +1,234 @@
-"""Committed result tables of long experiments, with provenance.
+"""Committed result tables of long experiments: the book's data, with provenance.
 
-A chapter whose experiment is too long to run inside the test budget calls
-:func:`load_or_compute`.  The first run (or ``make reproduce``, which sets
-``MLCBOOK_RECOMPUTE=1``) computes the table and writes ``data/results/NAME.csv``
-and ``NAME.json`` (configuration, its hash, package versions, date).  Later
-runs load the CSV when the configuration hash matches; a changed
-configuration is recomputed.  Floats are written with 17 significant digits,
-so a loaded table equals the computed one exactly.
+A chapter whose experiment is too long for the test budget calls
+:func:`load_or_compute` with the table's name, a function that computes it, and
+its *specification* (everything the numbers depend on).  The committed table
+``data/results/NAME.csv`` with its provenance ``NAME.json`` is the book's data:
+
+* Normally the table is **loaded**, and only if the committed provenance was
+  made from the same specification.  When it was not (the code now asks for
+  another configuration) or the table is missing, :class:`StaleResultError` is
+  raised at once, before any work, naming the table and the command that
+  recomputes it.  Nothing is ever recomputed silently, and nothing is written.
+* Only when recomputation is requested — ``make reproduce`` (``MLCBOOK_RECOMPUTE=1``)
+  or ``make table NAME=...`` (``MLCBOOK_RECOMPUTE=NAME``) — is the table computed
+  and written, atomically, with its provenance (specification, its key, package
+  versions, Python, date, the chapter that made it).
+
+The key of a specification is :func:`config_hash`: a hash of its canonical JSON
+form (:func:`canonical`), which accepts only values whose text does not depend on
+the machine — strings, integers, booleans, floats written as literals, grids
+given by their specification (:class:`LogGrid`) — and refuses computed arrays,
+NumPy floats, sets of mixed types and arbitrary objects, whose text may change
+with the CPU, the NumPy build or the process.
+
+Floats are written with 17 significant digits and read back with
+``float_precision="round_trip"``, so a loaded table equals the computed one
+exactly.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import platform
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
+import numpy as np
 import pandas as pd
 
+from ._io import atomic_write, atomic_write_text
 from ._paths import results_dir
 
-__all__ = ["config_hash", "load_or_compute", "provenance", "recompute_requested"]
+__all__ = [
+    "LogGrid",
+    "StaleResultError",
+    "canonical",
+    "config_hash",
+    "dataset_fingerprints",
+    "load_or_compute",
+    "provenance",
+    "recompute_requested",
+]
 
 _PACKAGES = ("mlcbook", "numpy", "scipy", "pandas", "scikit-learn", "mlrl-boomer", "liac-arff")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+class StaleResultError(RuntimeError):
+    """A committed result table is missing or was made from another specification."""
+
+
+class LogGrid(Sequence[float]):
+    """``np.logspace(start, stop, num)``, identified by its specification.
+
+    The values of ``np.logspace`` may differ in their last bit between machines
+    (NumPy picks SIMD code paths by CPU), so a configuration that records the
+    computed floats would change its key from one machine to the next.  A
+    ``LogGrid`` records ``"logspace(start, stop, num)"`` instead, and behaves
+    like the array everywhere else (``np.asarray``, iteration, indexing, ``len``).
+
+    Parameters
+    ----------
+    start, stop : int or float
+        Exponents of the first and last point (base 10).
+    num : int
+        Number of points (>= 2).
+    """
+
+    def __init__(self, start: float, stop: float, num: int) -> None:
+        for name, v in (("start", start), ("stop", stop)):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                raise TypeError(f"{name} must be a finite int or float literal, got {v!r}")
+        if isinstance(num, bool) or not isinstance(num, int) or num < 2:
+            raise ValueError(f"num must be an int >= 2, got {num!r}")
+        self.start, self.stop, self.num = start, stop, num
+        self._values: np.ndarray | None = None
+
+    @property
+    def spec(self) -> str:
+        """The machine-independent identity, e.g. ``'logspace(0, 3, 25)'``."""
+        return f"logspace({self.start!r}, {self.stop!r}, {self.num})"
+
+    @property
+    def values(self) -> np.ndarray:
+        """The points, computed on this machine (read-only)."""
+        if self._values is None:
+            v = np.logspace(self.start, self.stop, self.num)
+            v.setflags(write=False)
+            self._values = v
+        return self._values
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        v = self.values
+        return v.astype(dtype) if dtype is not None else v.copy()
+
+    def __len__(self) -> int:
+        return self.num
+
+    @overload
+    def __getitem__(self, i: int) -> float: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[float]: ...
+    def __getitem__(self, i: int | slice) -> float | list[float]:
+        if isinstance(i, slice):
+            return [float(x) for x in self.values[i]]
+        return float(self.values[i])
+
+    def __iter__(self) -> Iterator[float]:
+        return (float(x) for x in self.values)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LogGrid) and other.spec == self.spec
+
+    def __hash__(self) -> int:
+        return hash(self.spec)
+
+    def __repr__(self) -> str:
+        return f"LogGrid({self.start!r}, {self.stop!r}, {self.num})"
+
+
+def canonical(config: Any, _where: str = "config") -> Any:
+    """The machine-independent JSON form of a specification.
+
+    Accepted: ``None``, ``bool``, ``int`` (NumPy integers too), finite Python
+    ``float`` (written as its shortest round-trip decimal, the same on every
+    machine for the same literal), ``str``, :class:`LogGrid` (its ``spec``),
+    mappings with ``str`` keys, lists and tuples, and sets of strings or of
+    integers (sorted).
+
+    Raises
+    ------
+    TypeError
+        For NumPy arrays and floats (computed values whose last bits depend on
+        the machine), sets of other things, and any other object; the message
+        names where in the configuration the value sits.
+    ValueError
+        For NaN and infinite floats.
+    """
+    if config is None or isinstance(config, (bool, str)):
+        return config
+    if isinstance(config, np.bool_):
+        return bool(config)
+    if isinstance(config, (int, np.integer)):
+        return int(config)
+    if isinstance(config, float) and not isinstance(config, np.floating):
+        if not math.isfinite(config):
+            raise ValueError(f"{_where} must be finite, got {config!r}")
+        return config
+    if isinstance(config, LogGrid):
+        return config.spec
+    if isinstance(config, Mapping):
+        out = {}
+        for k, v in config.items():
+            if not isinstance(k, str):
+                raise TypeError(f"{_where} has a key {k!r} of type {type(k).__name__}; keys must be str")
+            out[k] = canonical(v, f"{_where}[{k!r}]")
+        return out
+    if isinstance(config, (list, tuple)):
+        return [canonical(v, f"{_where}[{i}]") for i, v in enumerate(config)]
+    if isinstance(config, (set, frozenset)):
+        if all(isinstance(v, str) for v in config) or all(
+            isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in config
+        ):
+            return sorted(canonical(v, _where) for v in config)
+        raise TypeError(f"{_where} is a set of mixed or unsortable values; give a list instead")
+    if isinstance(config, (np.ndarray, np.floating)):
+        raise TypeError(
+            f"{_where} is a computed NumPy value ({type(config).__name__}), whose last bits may "
+            "differ between machines; give the grid by its specification (LogGrid, or a list of "
+            "decimal literals) instead"
+        )
+    raise TypeError(
+        f"{_where} is a {type(config).__name__}, which has no machine-independent text form; "
+        "describe it with strings, numbers, lists and dicts"
+    )
 
 
 def config_hash(config: Any) -> str:
-    """A short, stable hash of a JSON-serialisable configuration."""
-    text = json.dumps(config, sort_keys=True, separators=(",", ":"), default=str)
+    """A short hash of :func:`canonical` ``(config)``: the same on every machine and run."""
+    text = json.dumps(canonical(config), sort_keys=True, separators=(",", ":"), allow_nan=False)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def recompute_requested() -> bool:
-    """True when ``MLCBOOK_RECOMPUTE=1`` (set by ``make reproduce``)."""
-    return os.environ.get("MLCBOOK_RECOMPUTE", "0") == "1"
+def dataset_fingerprints(names: Sequence[str]) -> dict[str, dict[str, str]]:
+    """``name -> {file: sha256}`` of the registry files behind each named dataset.
+
+    Part of an experiment's specification: a changed data file changes the key.
+    """
+    from .datasets import get_spec
+
+    return {str(n): dict(sorted(get_spec(n).sha256.items())) for n in names}
+
+
+def _requested() -> tuple[bool, frozenset[str]]:
+    value = os.environ.get("MLCBOOK_RECOMPUTE", "").strip()
+    if value in ("", "0"):
+        return False, frozenset()
+    if value in ("1", "all"):
+        return True, frozenset()
+    return False, frozenset(v.strip() for v in value.split(",") if v.strip())
+
+
+def recompute_requested(name: str | None = None) -> bool:
+    """Whether the table ``name`` is to be recomputed.
+
+    ``MLCBOOK_RECOMPUTE=1`` (``make reproduce``) asks for every table;
+    ``MLCBOOK_RECOMPUTE=a,b`` (``make table NAME=a``) for the named ones.
+    """
+    everything, names = _requested()
+    return everything or (name is not None and name in names)
 
 
 def provenance(config: Any) -> dict:
-    """Configuration, its hash, package versions, Python, and the date."""
+    """Specification, its key, package versions, Python, date, and the making chapter."""
     versions = {}
     for pkg in _PACKAGES:
         try:
@@ -50,18 +236,39 @@ def provenance(config: Any) -> dict:
         except metadata.PackageNotFoundError:
             versions[pkg] = None
     return {
-        "config": config,
+        "config": canonical(config),
         "config_hash": config_hash(config),
+        "chapter": os.environ.get("MLCBOOK_CHAPTER") or None,
         "versions": versions,
         "python": platform.python_version(),
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
 
 
-def _atomic_write_text(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text)
-    tmp.replace(path)
+def check_table_name(name: Any) -> str:
+    """A table name is a plain file stem: letters, digits, ``_ . -``, no path."""
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, got {type(name).__name__}")
+    if not _NAME.match(name):
+        raise ValueError(
+            f"name must be a file stem of letters, digits, '_', '.', '-' (not starting with "
+            f"'.' or '-'), got {name!r}"
+        )
+    return name
+
+
+def _changed_keys(saved: Any, wanted: Any) -> list[str]:
+    if not isinstance(saved, dict) or not isinstance(wanted, dict):
+        return ["(whole configuration)"]
+    keys = sorted(set(saved) | set(wanted))
+    return [k for k in keys if saved.get(k, "<absent>") != wanted.get(k, "<absent>")]
+
+
+def _how_to_recompute(name: str) -> str:
+    return (
+        f"recompute it with `make table NAME={name}` (or `make reproduce` for every table), "
+        "then commit data/results/"
+    )
 
 
 def load_or_compute(
@@ -71,33 +278,56 @@ def load_or_compute(
     *,
     folder: str | Path | None = None,
 ) -> pd.DataFrame:
-    """Load the committed table ``NAME`` or compute (and save) it.
+    """Load the committed table ``NAME``; compute it only when asked to.
 
     Parameters
     ----------
     name : str
-        File stem under ``data/results/``.
+        File stem under ``data/results/`` (no path separators).
     compute : callable
-        Returns the table (a DataFrame with a default RangeIndex).
-    config : JSON-serialisable
-        Everything the result depends on; its hash decides whether the saved
-        table is still valid.
+        Returns the table (a DataFrame); called only when recomputation is
+        requested (:func:`recompute_requested`).
+    config : specification
+        Everything the result depends on (see :func:`canonical`); its key must
+        equal the committed one.
     folder : path, optional
-        Where to keep the files (default ``data/results``).
+        Where the table lives (default ``data/results``).
+
+    Raises
+    ------
+    StaleResultError
+        The table is missing, or its provenance has another key — raised before
+        any work, with the command that recomputes it.  Nothing is written.
     """
+    name = check_table_name(name)
+    if not callable(compute):
+        raise TypeError(f"compute must be callable, got {type(compute).__name__}")
+    key = config_hash(config)  # refuses a machine-dependent specification before any work
     folder = Path(folder) if folder is not None else results_dir()
     csv, meta = folder / f"{name}.csv", folder / f"{name}.json"
-    h = config_hash(config)
-    if not recompute_requested() and csv.exists() and meta.exists():
-        saved = json.loads(meta.read_text())
-        if saved.get("config_hash") == h:
-            return pd.read_csv(csv, float_precision="round_trip")
-    table = compute()
-    if not isinstance(table, pd.DataFrame):
-        raise TypeError(f"compute must return a pandas DataFrame, got {type(table).__name__}")
-    folder.mkdir(parents=True, exist_ok=True)
-    tmp = csv.with_name(csv.name + ".tmp")
-    table.to_csv(tmp, index=False, float_format="%.17g")
-    tmp.replace(csv)
-    _atomic_write_text(meta, json.dumps(provenance(config), indent=2, sort_keys=True, default=str) + "\n")
+    if recompute_requested(name):
+        table = compute()
+        if not isinstance(table, pd.DataFrame):
+            raise TypeError(f"compute must return a pandas DataFrame, got {type(table).__name__}")
+        with atomic_write(csv, "w", newline="") as fh:
+            table.to_csv(fh, index=False, float_format="%.17g")
+        text = json.dumps(provenance(config), indent=2, sort_keys=True, ensure_ascii=False)
+        atomic_write_text(meta, text + "\n")
+        return pd.read_csv(csv, float_precision="round_trip")
+    if not csv.exists() or not meta.exists():
+        raise StaleResultError(
+            f"the result table {csv} (with {meta.name}) is missing; " + _how_to_recompute(name)
+        )
+    try:
+        saved = json.loads(meta.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise StaleResultError(f"cannot read {meta}: {err}; " + _how_to_recompute(name)) from err
+    if not isinstance(saved, dict) or saved.get("config_hash") != key:
+        changed = _changed_keys(saved.get("config") if isinstance(saved, dict) else None,
+                                canonical(config))
+        raise StaleResultError(
+            f"the committed table {csv} was made from another configuration than this code "
+            f"asks for (differing entries: {', '.join(changed) or 'none; the key scheme'}). "
+            "It is not recomputed silently: " + _how_to_recompute(name)
+        )
     return pd.read_csv(csv, float_precision="round_trip")

@@ -1,0 +1,67 @@
+"""Atomic file writes: a reader sees the old file or the new one, never half of one.
+
+Every file the library writes (result tables, provenance, cache entries, ledgers)
+goes through :func:`atomic_write`: the content is written to a uniquely named
+temporary file in the target folder (so two processes never share one), then
+renamed over the target with :func:`os.replace`, which is atomic on POSIX and
+Windows.  On any error the temporary file is removed and the target is left as
+it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+__all__ = ["atomic_write", "atomic_write_text"]
+
+
+@contextlib.contextmanager
+def atomic_write(path: str | Path, mode: str = "w", **open_kwargs: Any) -> Iterator[IO[Any]]:
+    """Open a temporary file beside ``path``; on success it replaces ``path``.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file to write.  Its folder is created if missing.
+    mode : {"w", "wb"}
+        Text or binary.
+    **open_kwargs
+        Passed to :func:`open` (e.g. ``encoding``, ``newline``).
+
+    Raises
+    ------
+    OSError
+        Re-raised with the target path named when the folder cannot be written.
+    """
+    if mode not in ("w", "wb"):
+        raise ValueError(f"mode must be 'w' or 'wb', got {mode!r}")
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as err:
+        raise OSError(
+            f"cannot write {path}: {err.strerror or err}; check that its folder is a writable "
+            "directory (or point the cache elsewhere with the documented environment variable)"
+        ) from err
+    try:
+        if "b" not in mode:
+            open_kwargs.setdefault("encoding", "utf-8")
+        with os.fdopen(fd, mode, **open_kwargs) as fh:
+            yield fh
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def atomic_write_text(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically (UTF-8)."""
+    with atomic_write(path, "w") as fh:
+        fh.write(text)
