@@ -174,6 +174,25 @@ def test_mlknn_matches_reference():
     np.testing.assert_array_equal(mk.predict(Xte), pred)
 
 
+@pytest.mark.parametrize("sparse", [False, True])
+def test_mlknn_matches_reference_on_tied_binary_data(sparse):
+    """0/1 features: most queries tie at the k-th neighbour; the reference breaks ties
+    by training index (stable argsort), the library's one neighbour policy."""
+    import scipy.sparse as sps
+
+    rng = np.random.default_rng(7)
+    Xtr = (rng.random((60, 6)) < 0.3).astype(float)
+    Xte = (rng.random((20, 6)) < 0.3).astype(float)
+    Ytr = (rng.random((60, 4)) < 0.4).astype(int)
+    post, pred = _mlknn_reference(Xtr, Ytr, Xte, k=5)
+    fit_X, test_X = (sps.csr_matrix(Xtr), sps.csr_matrix(Xte)) if sparse else (Xtr, Xte)
+    mk = MLkNN(k=5).fit(fit_X, Ytr)
+    # integer data: the distances are exact, so the probabilities equal the reference's
+    # up to the rounding of the few products and quotients (rtol 1e-12)
+    np.testing.assert_allclose(mk.predict_proba(test_X), post, rtol=1e-12)
+    np.testing.assert_array_equal(mk.predict(test_X), pred)
+
+
 # ------------------------------------------------------------------------- GFM
 def _f1(y, h):
     den = y.sum() + h.sum()
@@ -188,7 +207,7 @@ def test_gfm_maximises_expected_f1_by_enumeration():
     Ytr[:5] = 0  # some empty label sets
     g = GFM(k=k, batch_size=7).fit(Xtr, Ytr)
     H = g.predict(Xte)
-    neigh = g.nn_.kneighbors(Xte, return_distance=False)
+    neigh = g.kneighbors(Xte)
     all_h = np.array(list(itertools.product([0, 1], repeat=l)), dtype=bool)
     for t in range(Xte.shape[0]):
         Yn = Ytr[neigh[t]].astype(bool)

@@ -12,7 +12,8 @@ convention F(0, 0) = 1) (Waegeman et al. 2014, Algorithm 1).
 
 Wu & Zhou (2017) only say that GFM uses 10 nearest neighbours.  We therefore estimate
 the :math:`p_{is}` by the empirical distribution of the label vectors of the
-:math:`k` nearest training neighbours (Euclidean), i.e.
+:math:`k` nearest training neighbours (Euclidean, equal distances by training index, see
+:mod:`mlcbook.learners._neighbors`), i.e.
 :math:`p_{is} = \\frac1k \\sum_{n \\in N_k(x)} [\\![y_{ni} = 1, |y_n| = s]\\!]`, a
 plug-in estimate with which GFM maximises exactly the mean F1 against the
 neighbours' label sets.  (Waegeman et al. estimate them with one multinomial
@@ -25,9 +26,10 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator
-from sklearn.neighbors import NearestNeighbors
+from sklearn.utils.validation import check_array
 
 from .._validation import check_label_matrix, check_positive_int
+from ._neighbors import is_integer_valued, nearest_neighbors
 
 __all__ = ["GFM", "gfm_predict"]
 
@@ -92,19 +94,27 @@ class GFM(BaseEstimator):
         Y = check_label_matrix(Y, "Y", allow_sparse=False).astype(np.float64)
         if k > Y.shape[0]:
             raise ValueError(f"k must be at most the number of training instances {Y.shape[0]}, got {k}")
-        self.nn_ = NearestNeighbors(n_neighbors=k).fit(X)
+        X = check_array(X, accept_sparse="csr", dtype=np.float64, input_name="X")
+        self.X_fit_, self.exact_, self.k_ = X, is_integer_valued(X), k
         self.Y_ = Y
         self.sizes_ = Y.sum(axis=1).astype(np.int64)
         return self
 
+    def kneighbors(self, X) -> np.ndarray:
+        """Indices of the neighbours of each row of ``X``, nearest first (ties by index)."""
+        return self._neighbors(X)
+
+    def _neighbors(self, X) -> np.ndarray:
+        X = check_array(X, accept_sparse="csr", dtype=np.float64, input_name="X")
+        return nearest_neighbors(self.X_fit_, X, self.k_, exact=self.exact_ and is_integer_valued(X))
+
     def predict_marginals(self, X) -> np.ndarray:
         """:math:`P(y_j = 1 \\mid x)` under the neighbour estimate (mean neighbour label)."""
-        neigh = self.nn_.kneighbors(X, return_distance=False)
-        return self.Y_[neigh].mean(axis=1)
+        return self.Y_[self._neighbors(X)].mean(axis=1)
 
     def predict(self, X) -> np.ndarray:
         """The F1-maximising label set of every instance."""
-        neigh = self.nn_.kneighbors(X, return_distance=False)
+        neigh = self._neighbors(X)
         m = self.Y_.shape[1]
         s = np.arange(m + 1)
         Wsk = np.zeros((m + 1, m))  # row s_n (0..m), column k-1: 2 / (s_n + k); zero for s_n = 0

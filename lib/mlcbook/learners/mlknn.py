@@ -13,8 +13,9 @@ with the smoothed estimates (smoothing :math:`s`, :math:`m` training instances)
 where :math:`\\kappa_j[c]` counts the training instances *with* label :math:`j` whose
 own :math:`k` neighbours (itself excluded) hold label :math:`j` exactly :math:`c`
 times (:math:`\\tilde\\kappa_j` likewise for those without it).  Neighbours by
-Euclidean distance (scikit-learn's :class:`~sklearn.neighbors.NearestNeighbors`,
-dense or sparse input); ties of the MAP rule predict 0.
+Euclidean distance, dense or sparse input, with the library's one neighbour policy
+(:func:`mlcbook.learners._neighbors.nearest_neighbors`: machine-independent distances,
+equal distances broken by training index); ties of the MAP rule predict 0.
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
-from sklearn.neighbors import NearestNeighbors
+from sklearn.utils.validation import check_array
 
 from .._validation import check_label_matrix, check_positive_int, check_real
+from ._neighbors import is_integer_valued, nearest_neighbors
 
 __all__ = ["MLkNN"]
 
@@ -58,9 +60,10 @@ class MLkNN(BaseEstimator):
         m, l = Y.shape
         if k >= m:
             raise ValueError(f"k must be smaller than the number of training instances {m}, got {k}")
-        self.nn_ = NearestNeighbors(n_neighbors=k).fit(X)
+        X = check_array(X, accept_sparse="csr", dtype=np.float64, input_name="X")
+        self.X_fit_, self.exact_ = X, is_integer_valued(X)
         self.Y_ = Y
-        neigh = self.nn_.kneighbors(return_distance=False)  # excludes each point itself
+        neigh = nearest_neighbors(X, None, k, exact=self.exact_)  # each point leaves itself out
         C = Y[neigh].sum(axis=1)  # (m, l) in 0..k
         self.prior_ = (s + Y.sum(axis=0)) / (2 * s + m)
         cols = np.broadcast_to(np.arange(l), C.shape)
@@ -72,8 +75,17 @@ class MLkNN(BaseEstimator):
         self.cond_neg_ = (s + kappa_n) / (s * (k + 1) + kappa_n.sum(axis=1, keepdims=True))
         return self
 
+    def kneighbors(self, X) -> np.ndarray:
+        """Indices of the neighbours of each row of ``X``, nearest first (ties by index)."""
+        return self._neighbors(X)
+
+    def _neighbors(self, X):
+        X = check_array(X, accept_sparse="csr", dtype=np.float64, input_name="X")
+        exact = self.exact_ and is_integer_valued(X)
+        return nearest_neighbors(self.X_fit_, X, self.cond_pos_.shape[1] - 1, exact=exact)
+
     def _joint(self, X):
-        neigh = self.nn_.kneighbors(X, return_distance=False)
+        neigh = self._neighbors(X)
         C = self.Y_[neigh].sum(axis=1)
         cols = np.arange(self.Y_.shape[1])[None, :]
         p1 = self.prior_[None, :] * self.cond_pos_[cols, C]
