@@ -28,11 +28,14 @@ process as results arrive, so an interrupted run keeps what it finished.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import time
-from collections.abc import Iterable, Mapping
+import warnings
+import zipfile
+from collections.abc import Iterable, Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -47,7 +50,9 @@ from sklearn.model_selection import KFold
 from ._paths import data_dir
 from ._progress import progress
 from ._validation import check_label_matrix, check_positive_int
+from ._io import atomic_write
 from .losses import loss_profile
+from .results import LogGrid, canonical, dataset_fingerprints
 
 __all__ = [
     "ALPHAS",
@@ -72,8 +77,10 @@ DATASETS: tuple[str, ...] = ("birds", "emotions", "enron", "flags-12", "genbase"
 STUDY_LEARNERS: tuple[str, ...] = ("BR", "CC", "LP", "RAkEL-k2-m10", "RAkEL-k5-m10", "RAkEL-k2-m2K",
                                    "RAkEL-k5-m2K", "PCT", "EPCT", "BOOMER-1", "BOOMER-K")
 
-#: Log grid of the polynomial loss parameter, 1 <= alpha <= 1000 (8 points a decade).
-ALPHAS: np.ndarray = np.logspace(0, 3, 25)
+#: Log grid of the polynomial loss parameter, 1 <= alpha <= 1000 (8 points a decade),
+#: identified by its specification ``"logspace(0, 3, 25)"`` (its floats differ in the
+#: last bit between CPUs).
+ALPHAS: LogGrid = LogGrid(0, 3, 25)
 
 _VERSIONED = ("scikit-learn", "mlrl-boomer")
 
@@ -135,7 +142,7 @@ def cache_key(checksum: str, estimator: Any, fold: int, n_folds: int, seed: int)
         "cv_seed": int(seed),
         "versions": _versions(),
     }
-    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+    text = json.dumps(canonical(payload), sort_keys=True, separators=(",", ":"), allow_nan=False)
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
@@ -165,19 +172,23 @@ def _cache_path(folder: Path, dataset: str, learner: str, key: str) -> Path:
 
 
 def _load_cell(path: Path) -> np.ndarray | None:
+    """A cached cell, or None; a corrupt entry is removed (with a warning) and refitted."""
+    if not path.exists():
+        return None
     try:
         with np.load(path) as f:
             return f["P"].astype(np.int8)
-    except (OSError, KeyError, ValueError):
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as err:
+        warnings.warn(f"discarding the corrupt cache entry {path} ({err}); it is refitted",
+                      RuntimeWarning, stacklevel=2)
+        with contextlib.suppress(OSError):
+            path.unlink()
         return None
 
 
 def _save_cell(path: Path, P: np.ndarray, test: np.ndarray, seconds: float = np.nan) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
-    with open(tmp, "wb") as fh:
+    with atomic_write(path, "wb") as fh:
         np.savez_compressed(fh, P=P, test=test, cpu_seconds=np.float64(seconds))
-    tmp.replace(path)
 
 
 def _as_inputs(X: Any, Y: Any) -> tuple[Any, np.ndarray]:
@@ -274,7 +285,7 @@ def evaluate_predictions(Y: Any, P: Any, alphas: Iterable[float] = ALPHAS) -> pd
     Yc = check_label_matrix(Y, "Y", allow_sparse=False)
     K = Yc.shape[1]
     ks = np.arange(1, K + 1)
-    alphas = np.asarray(list(alphas), dtype=float)
+    alphas = np.asarray(alphas if isinstance(alphas, LogGrid) else list(alphas), dtype=float)
     lb = loss_profile(Yc, P, "binomial", ks)
     lp = loss_profile(Yc, P, "polynomial", alphas)
     return pd.DataFrame({
@@ -411,21 +422,25 @@ def study_config(
     n_folds: int = 10,
     seed: int = 0,
     random_state: int = 0,
-    alphas: Iterable[float] = ALPHAS,
+    alphas: LogGrid | Sequence[float] = ALPHAS,
 ) -> dict:
     """Everything :func:`run_study` results depend on, for ``results.load_or_compute``.
 
     Includes each learner's full configuration, so a changed default or option
-    (e.g. the BOOMER rule count) invalidates a committed table.
+    (e.g. the BOOMER rule count) invalidates a committed table, and the sha256 of
+    every dataset file.  The alpha grid enters by its specification (a
+    :class:`~mlcbook.results.LogGrid` or a list of float literals), never as
+    computed floats.
     """
     from .learners.registry import learner_config, learner_names, make_learner
 
     learners = list(learner_names() if learners is None else learners)
     return {
         "datasets": list(datasets),
+        "data": dataset_fingerprints(list(datasets)),
         "learners": {name: learner_config(make_learner(name, random_state=random_state)) for name in learners},
         "n_folds": int(n_folds),
         "cv_seed": int(seed),
         "random_state": int(random_state),
-        "alphas": [float(a) for a in alphas],
+        "alphas": alphas if isinstance(alphas, LogGrid) else [float(a) for a in alphas],
     }

@@ -378,8 +378,15 @@ def blended_grid(
 
 def grid_config(datasets=GRID_DATASETS, *, seed: int = 0, alphas=GRID_ALPHAS, betas=GRID_BETAS,
                 gammas=GRID_GAMMAS, cv: int = 3, max_iter: int = 200, tol: float = 1e-6) -> dict:
-    """The configuration (hashed by :func:`mlcbook.results.load_or_compute`) of the grid."""
-    return {"experiment": "park-read-2018-sec4", "datasets": list(datasets), "seed": seed,
+    """The specification (the key of :func:`mlcbook.results.load_or_compute`) of the grid.
+
+    The alpha, beta and gamma grids are Python float literals (``GRID_ALPHAS`` is
+    built with ``round``, which is correctly rounded on every machine).
+    """
+    from ..results import dataset_fingerprints
+
+    return {"experiment": "park-read-2018-sec4", "datasets": list(datasets),
+            "data": dataset_fingerprints(list(datasets)), "seed": seed,
             "split": "50/50 train_test_split(shuffle, random_state=seed); dense X standardised",
             "alphas": [float(a) for a in alphas], "betas": [float(b) for b in betas],
             "gammas": [float(g) for g in gammas], "cv": cv, "max_iter": max_iter, "tol": tol,

@@ -608,6 +608,23 @@ def fig4_table(
     return out[["dataset"] + [c for c in out.columns if c != "dataset"]]
 
 
+def fig4_config(datasets: Sequence[str], tie_break: str | None = None, *, n_splits: int = 10,
+                seed: int = 0, n_neighbors: int = 9) -> dict:
+    """The specification of a :func:`fig4_table` (or, without ``tie_break``, of a
+    :func:`consensus_summary`) table: the key of ``results.load_or_compute``."""
+    from ..results import dataset_fingerprints
+
+    config = {
+        "experiment": "Hüllermeier et al. (2022) Fig. 4", "datasets": list(datasets),
+        "data": dataset_fingerprints(list(datasets)), "family": "binomial",
+        "n_splits": n_splits, "seed": seed, "n_neighbors": n_neighbors, "distance": "L1",
+        "features": "numeric min-max on training folds; nominal one-hot x 1/2",
+    }
+    if tie_break is not None:
+        config["tie_break"] = tie_break
+    return config
+
+
 def consensus_summary(
     datasets: Sequence[str], *, n_splits: int = 10, seed: int = 0, n_neighbors: int = 9
 ) -> "pd.DataFrame":

@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.multioutput import ClassifierChain, MultiOutputClassifier
 from sklearn.tree import DecisionTreeClassifier
@@ -106,7 +108,15 @@ def _describe(value: Any) -> Any:
         return {str(k): _describe(v) for k, v in sorted(value.items())}
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
-    return repr(value)
+    if isinstance(value, np.generic):  # a NumPy scalar parameter: its Python value
+        return value.item()
+    if isinstance(value, type) or callable(value):  # a class or function: its qualified name
+        return f"{getattr(value, '__module__', '?')}.{getattr(value, '__qualname__', repr(value))}"
+    # repr() of other objects may hold memory addresses or elided arrays: refuse them
+    raise TypeError(
+        f"cannot describe a parameter of type {type(value).__name__} machine-independently; "
+        "give estimators parameters that are numbers, strings, estimators, lists or dicts"
+    )
 
 
 def learner_config(estimator) -> dict:
