@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["project_root", "data_dir", "results_dir"]
+__all__ = ["project_root", "data_dir", "results_dir", "cache_dir"]
 
 
 def project_root() -> Path:
@@ -25,3 +25,9 @@ def results_dir() -> Path:
     """
     env = os.environ.get("MLCBOOK_RESULTS_DIR")
     return Path(env) if env else data_dir() / "results"
+
+
+def cache_dir() -> Path:
+    """``data/cache/`` (git-ignored): memoised experiment cells; ``MLCBOOK_CACHE_DIR`` overrides."""
+    env = os.environ.get("MLCBOOK_CACHE_DIR")
+    return Path(env) if env else data_dir() / "cache"

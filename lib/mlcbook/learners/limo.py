@@ -372,24 +372,11 @@ def limo_benchmark_predictions(Xtr, Ytr, Xte, lambda1, lambda2, *, eta=0.01, ran
     return Fte, {"hamming_loss": P_ham, "macro_f1": P_macro, "micro_f1": P_shared, "instance_f1": P_shared}
 
 
-def benchmark_unit(name: str, replication: int, methods=BENCHMARK_METHODS, *, eta: float = 0.01,
-                   k: int = 10, C: float = 1.0, n_epochs: int = 10) -> list[dict]:
-    """All methods on one 70/30 split of one dataset: one row per method, eleven measures.
-
-    Features are scaled to [-1, 1] per column (``MaxAbsScaler`` fitted on the training
-    part; the authors' code divides by the column's maximum absolute value).
-    GFM has no scores: its 0/1 prediction is also its score matrix (row ``GFM``); row
-    ``GFM-marg`` scores it by the neighbour-estimated marginals instead (not ranked).
-    """
-    import time
-
-    from sklearn.multiclass import OneVsRestClassifier
+def _scaled_split(name: str, replication: int):
+    """The 70/30 split of one replication, features scaled to [-1, 1] on the training part."""
     from sklearn.preprocessing import MaxAbsScaler
-    from sklearn.svm import LinearSVC
 
     from ..datasets import load_dataset
-    from .gfm import GFM
-    from .mlknn import MLkNN
 
     X, Y, _ = load_dataset(name)
     Y = np.asarray(Y, dtype=np.int8)
@@ -398,47 +385,72 @@ def benchmark_unit(name: str, replication: int, methods=BENCHMARK_METHODS, *, et
     Xtr, Xte = scaler.transform(X[tr]), scaler.transform(X[te])
     if sp.issparse(Xtr):
         Xtr, Xte = sp.csr_matrix(Xtr), sp.csr_matrix(Xte)
-    Ytr, Yte = Y[tr], Y[te]
-    rows = []
+    return Xtr, Xte, Y[tr], Y[te]
 
-    def add(method, F, P_by, seconds):
-        r = {"dataset": name, "replication": int(replication), "method": method}
+
+def benchmark_cell(name: str, replication: int, method: str, *, eta: float = 0.01, k: int = 10,
+                   C: float = 1.0, n_epochs: int = 10, data=None) -> list[dict]:
+    """One method on one 70/30 split of one dataset: its rows of eleven measures.
+
+    Features are scaled to [-1, 1] per column (``MaxAbsScaler`` fitted on the training
+    part; the authors' code divides by the column's maximum absolute value).
+    GFM has no scores: its 0/1 prediction is also its score matrix (row ``GFM``); row
+    ``GFM-marg`` scores it by the neighbour-estimated marginals instead (not ranked).
+    ``data`` may pass the split of :func:`_scaled_split` to avoid reloading it.
+    """
+    import time
+
+    from sklearn.multiclass import OneVsRestClassifier
+    from sklearn.svm import LinearSVC
+
+    from .gfm import GFM
+    from .mlknn import MLkNN
+
+    if method not in BENCHMARK_METHODS:
+        raise ValueError(f"method must be one of {list(BENCHMARK_METHODS)}, got {method!r}")
+    Xtr, Xte, Ytr, Yte = _scaled_split(name, replication) if data is None else data
+    rows = []
+    keys = ("hamming_loss", "macro_f1", "micro_f1", "instance_f1")
+
+    def add(label, F, P_by, seconds):
+        r = {"dataset": name, "replication": int(replication), "method": label}
         r.update(_measures(Yte, np.asarray(F, dtype=float), P_by))
         r["seconds"] = seconds
         rows.append(r)
 
-    for method in methods:
-        t0 = time.perf_counter()
-        if method == "BR":
-            import warnings
+    t0 = time.perf_counter()
+    if method == "BR":
+        import warnings
 
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # labels constant on the training part
-                br = OneVsRestClassifier(LinearSVC(C=C, random_state=0)).fit(Xtr, Ytr)
-                F, P = br.decision_function(Xte), br.predict(Xte)
-            P = np.asarray(P.toarray() if sp.issparse(P) else P, dtype=np.int8)
-            add(method, F, dict.fromkeys(("hamming_loss", "macro_f1", "micro_f1", "instance_f1"), P),
-                time.perf_counter() - t0)
-        elif method == "ML-kNN":
-            mk = MLkNN(k=k, s=1.0).fit(Xtr, Ytr)
-            F, P = mk.predict_proba(Xte), mk.predict(Xte)
-            add(method, F, dict.fromkeys(("hamming_loss", "macro_f1", "micro_f1", "instance_f1"), P),
-                time.perf_counter() - t0)
-        elif method == "GFM":
-            g = GFM(k=k).fit(Xtr, Ytr)
-            P = g.predict(Xte)
-            Pby = dict.fromkeys(("hamming_loss", "macro_f1", "micro_f1", "instance_f1"), P)
-            sec = time.perf_counter() - t0
-            add("GFM", P.astype(float), Pby, sec)
-            add("GFM-marg", g.predict_marginals(Xte), Pby, sec)
-        elif method in LIMO_VARIANTS:
-            l1, l2 = LIMO_VARIANTS[method]
-            F, Pby = limo_benchmark_predictions(Xtr, Ytr, Xte, l1, l2, eta=eta,
-                                                random_state=int(replication), n_epochs=n_epochs)
-            add(method, F, Pby, time.perf_counter() - t0)
-        else:
-            raise ValueError(f"unknown method {method!r}")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # labels constant on the training part
+            br = OneVsRestClassifier(LinearSVC(C=C, random_state=0)).fit(Xtr, Ytr)
+            F, P = br.decision_function(Xte), br.predict(Xte)
+        P = np.asarray(P.toarray() if sp.issparse(P) else P, dtype=np.int8)
+        add(method, F, dict.fromkeys(keys, P), time.perf_counter() - t0)
+    elif method == "ML-kNN":
+        mk = MLkNN(k=k, s=1.0).fit(Xtr, Ytr)
+        F, P = mk.predict_proba(Xte), mk.predict(Xte)
+        add(method, F, dict.fromkeys(keys, P), time.perf_counter() - t0)
+    elif method == "GFM":
+        g = GFM(k=k).fit(Xtr, Ytr)
+        P = g.predict(Xte)
+        Pby = dict.fromkeys(keys, P)
+        sec = time.perf_counter() - t0
+        add("GFM", P.astype(float), Pby, sec)
+        add("GFM-marg", g.predict_marginals(Xte), Pby, sec)
+    else:
+        l1, l2 = LIMO_VARIANTS[method]
+        F, Pby = limo_benchmark_predictions(Xtr, Ytr, Xte, l1, l2, eta=eta,
+                                            random_state=int(replication), n_epochs=n_epochs)
+        add(method, F, Pby, time.perf_counter() - t0)
     return rows
+
+
+def benchmark_unit(name: str, replication: int, methods=BENCHMARK_METHODS, **kw) -> list[dict]:
+    """All ``methods`` on one 70/30 split of one dataset (:func:`benchmark_cell` each)."""
+    data = _scaled_split(name, replication)
+    return [r for m in methods for r in benchmark_cell(name, replication, m, data=data, **kw)]
 
 
 BENCHMARK_DATASETS: tuple[str, ...] = ("cal500", "medical", "enron", "bibtex")
@@ -451,67 +463,94 @@ def _reps(datasets, replications) -> dict:
 
 
 def benchmark_config(datasets=BENCHMARK_DATASETS, replications: int | dict = 10) -> dict:
-    """Everything the benchmark table depends on (hashed by ``load_or_compute``).
+    """Everything the benchmark table depends on (the key of ``load_or_compute``).
 
     ``replications`` is a number for every dataset or a dict ``dataset -> number``.
     """
+    from ..results import dataset_fingerprints
+
     return {
         "experiment": "Wu & Zhou (2017) Sec. 5.2",
         "datasets": list(datasets),
+        "data": dataset_fingerprints(list(datasets)),
         "replications": _reps(datasets, replications),
         "split": "70/30, seed 20170000 + replication",
         "methods": list(BENCHMARK_METHODS),
         "limo": {"eta": 0.01, "lambda": 1.0, "n_epochs": 10, "init_std": "1/sqrt(d)",
                  "sampling": "Algorithm 1 (weighted)"},
-        "knn": 10, "br_C": 1.0, "scaling": "MaxAbsScaler(train)",
+        "knn": 10, "neighbours": "euclidean, equal distances by training index",
+        "br_C": 1.0, "scaling": "MaxAbsScaler(train)",
         "thresholds": "hamming: t(x) SVR; macro-F1: t_j; micro/instance-F1: shared t",
-        "protocol_version": 1,
     }
 
 
-def _unit_cache_path(name, replication, config):
-    from .._paths import data_dir
+def _cell_cache_path(name: str, replication: int, method: str, config: dict):
+    from .._paths import cache_dir
     from ..results import config_hash
 
-    h = config_hash({k: v for k, v in config.items() if k not in ("datasets", "replications")})
-    return data_dir() / "cache" / "limo_bench" / f"{name}_{int(replication)}_{h}.json"
+    spec = {k: v for k, v in config.items() if k not in ("datasets", "replications", "data")}
+    spec.update(dataset=name, data=config["data"][name], replication=int(replication),
+                method=method)
+    safe = method.replace("/", "_")
+    key = config_hash(spec)
+    return cache_dir() / "limo_bench" / name / f"{int(replication)}_{safe}_{key}.json"
 
 
-def benchmark_unit_cached(name: str, replication: int, config: dict | None = None) -> list[dict]:
-    """:func:`benchmark_unit`, memoised in ``data/cache/limo_bench`` (git-ignored).
+def _read_cached_rows(path):
+    import json
+    import warnings
 
-    The memo lets two processes share the work of one table; it is bypassed when
-    ``MLCBOOK_RECOMPUTE=1`` (``make reproduce``).
+    if not path.exists():
+        return None
+    try:
+        rows = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(rows, list) or not rows or not all(isinstance(r, dict) for r in rows):
+            raise ValueError("not a list of rows")
+        return rows
+    except (OSError, ValueError) as err:
+        warnings.warn(f"discarding the corrupt cache entry {path} ({err}); it is recomputed",
+                      RuntimeWarning, stacklevel=2)
+        path.unlink(missing_ok=True)
+        return None
+
+
+def benchmark_table(datasets=BENCHMARK_DATASETS, replications: int | dict = 10, *,
+                    n_jobs: int = 1):
+    """The long table of Sec. 5.2: one row per dataset, replication and method.
+
+    Every (dataset, replication, method) cell is memoised in
+    ``data/cache/limo_bench`` (git-ignored; :func:`mlcbook._paths.cache_dir`), keyed by its specification, written
+    atomically as it finishes, so an interrupted run resumes.  Cells run in
+    parallel through joblib (``n_jobs``).  The memo is bypassed when the table is
+    being recomputed (``make reproduce``/``make table``) unless
+    ``MLCBOOK_RESUME=1`` says that it was filled by the same, interrupted recomputation.
     """
     import json
+    import os
 
-    from ..results import recompute_requested
-
-    config = benchmark_config() if config is None else config
-    path = _unit_cache_path(name, replication, config)
-    if path.exists() and not recompute_requested():
-        return json.loads(path.read_text())
-    rows = benchmark_unit(name, replication)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(rows))
-    tmp.replace(path)
-    return rows
-
-
-def benchmark_table(datasets=BENCHMARK_DATASETS, replications: int | dict = 10):
-    """The long table of Sec. 5.2: one row per dataset, replication and method."""
     import pandas as pd
+    from joblib import Parallel, delayed
 
+    from .._io import atomic_write_text
     from .._progress import progress
+    from ..results import recompute_requested
 
     config = benchmark_config(datasets, replications)
     reps = _reps(datasets, replications)
-    units = [(d, r) for d in datasets for r in range(reps[d])]
-    rows = []
-    for d, r in progress(units, desc="LIMO benchmark"):
-        rows.extend(benchmark_unit_cached(d, r, config))
-    return pd.DataFrame(rows)
+    trust = not recompute_requested("limo_benchmark") or os.environ.get("MLCBOOK_RESUME") == "1"
+    cells = [(d, r, m) for d in datasets for r in range(reps[d]) for m in BENCHMARK_METHODS]
+    done = {}
+    for c in cells:
+        rows = _read_cached_rows(_cell_cache_path(*c, config)) if trust else None
+        if rows is not None:
+            done[c] = rows
+    todo = [c for c in cells if c not in done]
+    jobs = (delayed(benchmark_cell)(*c) for c in todo)
+    for c, rows in progress(zip(todo, Parallel(n_jobs=n_jobs, return_as="generator")(jobs)),
+                            desc="LIMO benchmark", total=len(todo)):
+        atomic_write_text(_cell_cache_path(*c, config), json.dumps(rows))
+        done[c] = rows
+    return pd.DataFrame([r for c in cells for r in done[c]])
 
 
 # ---------------------------------------------------------------------------
@@ -532,7 +571,6 @@ def synthetic_config(replications: int = 10) -> dict:
         "limo": {"eta": 0.01, "n_epochs": 10, "init_std": "1/sqrt(d)", "intercept": False},
         "thresholds": {"t": "per-label t_j", "t(x)": "per-instance, RBF-SVR",
                        "optimised": "hamming for Hamming loss, F1 for the F-measures"},
-        "protocol_version": 1,
     }
 
 
