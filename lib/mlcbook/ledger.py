@@ -17,13 +17,16 @@ Statuses
 
 from __future__ import annotations
 
+import io
 import math
+import os
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal, InvalidOperation
 from html import escape
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 __all__ = ["Ledger", "Entry", "STATUSES", "load_ledgers", "within_tolerance"]
@@ -256,19 +259,55 @@ class Ledger:
         """Write the ledger as CSV to ``folder/<chapter>.csv`` (atomically).
 
         The default folder is ``book/_ledgers`` of the project, from which the
-        book's summary page collects every chapter's ledger.
+        book's summary page collects every chapter's ledger.  That folder is
+        committed: it is written only when a chapter is executed to update its
+        outputs (``make chapter``/``make reproduce`` set ``MLCBOOK_WRITE_OUTPUTS=1``).
+        Otherwise (tests, nbval) the ledger is compared with the committed one
+        instead — statuses and texts exactly, numbers to a relative 1e-9 (their
+        last bits may differ between CPUs) — and a difference raises, so no check
+        writes into the repository.
         """
+        from ._io import atomic_write
         from ._paths import project_root
 
+        frame = self.to_frame().assign(chapter=self.chapter, paper_ref=self.paper)
+        committed = folder is None
         folder = Path(folder) if folder is not None else project_root() / "book" / "_ledgers"
-        folder.mkdir(parents=True, exist_ok=True)
         target = folder / f"{self.chapter}.csv"
-        tmp = target.with_suffix(".csv.tmp")
-        self.to_frame().assign(chapter=self.chapter, paper_ref=self.paper).to_csv(
-            tmp, index=False, float_format="%.17g"
-        )
-        tmp.replace(target)
+        if committed and os.environ.get("MLCBOOK_WRITE_OUTPUTS") != "1":
+            self._compare_with(target, frame)
+            return target
+        with atomic_write(target, "w", newline="") as fh:
+            frame.to_csv(fh, index=False, float_format="%.17g")
         return target
+
+    @staticmethod
+    def _compare_with(target: Path, frame: pd.DataFrame) -> None:
+        how = (f"re-execute the chapter with `make chapter NB=book/{target.stem}.md` "
+               "and commit book/_ledgers/")
+        if not target.exists():
+            raise AssertionError(f"no committed ledger {target}; {how}")
+        saved = pd.read_csv(target, keep_default_na=False, float_precision="round_trip")
+        mine = pd.read_csv(io.StringIO(frame.to_csv(index=False, float_format="%.17g")),
+                           keep_default_na=False, float_precision="round_trip")
+        problems = []
+        if list(saved.columns) != list(mine.columns) or len(saved) != len(mine):
+            problems.append(f"shape {mine.shape} vs committed {saved.shape}")
+        else:
+            for col in mine.columns:
+                a, b = mine[col], saved[col]
+                if col in ("tol", "paper_value", "ours_value"):
+                    x = pd.to_numeric(a, errors="coerce").to_numpy(dtype=float)
+                    y = pd.to_numeric(b, errors="coerce").to_numpy(dtype=float)
+                    # numbers from floating-point evaluation: last bits differ between CPUs
+                    ok = np.isclose(x, y, rtol=1e-9, atol=0.0) | (np.isnan(x) & np.isnan(y))
+                else:
+                    ok = (a.astype(str) == b.astype(str)).to_numpy()
+                for i in np.flatnonzero(~ok)[:5]:
+                    problems.append(f"row {i + 1} {col}: {a.iloc[i]!r} vs committed {b.iloc[i]!r}")
+        if problems:
+            raise AssertionError(f"the ledger differs from the committed {target}:\n  "
+                                 + "\n  ".join(problems) + f"\n{how}")
 
     _BADGE = {"reproduced": "✔ reproduced", "qualitative": "≈ qualitative", "differs": "✘ differs"}
 
@@ -310,3 +349,51 @@ def load_ledgers(folder: str | Path | None = None) -> pd.DataFrame:
     if not frames:
         return pd.DataFrame(columns=["chapter", "claim", "source", "paper", "ours", "status", "note"])
     return pd.concat(frames, ignore_index=True)
+
+
+def recheck_statuses(
+    ledger: pd.DataFrame, committed: Any, recomputed: Any, *, match_rtol: float = 1e-12
+) -> pd.DataFrame:
+    """Re-derive the status of every ledger row whose number comes from a recomputed value.
+
+    A recompute test recomputes a slice of a committed table (``committed`` and
+    ``recomputed``: aligned 1-D arrays of the numbers the chapter derives its
+    ledger from).  A ledger row is *matched* when its ``ours_value`` equals
+    exactly one committed number (within ``match_rtol``, a float-formatting
+    margin); its status is then derived again with the recomputed number under
+    the row's own tolerance: ``reproduced`` when within it, otherwise the row's
+    non-reproduced status.
+
+    Parameters
+    ----------
+    ledger : DataFrame
+        A saved ledger (:func:`load_ledgers` or ``Ledger.to_frame``).
+    committed, recomputed : array-like of float, same length
+
+    Returns
+    -------
+    DataFrame
+        The matched rows: ``claim, status, committed, recomputed, status_recomputed``.
+    """
+    old = np.asarray(committed, dtype=float).ravel()
+    new = np.asarray(recomputed, dtype=float).ravel()
+    if old.shape != new.shape:
+        raise ValueError(f"committed and recomputed must align, got {old.shape} and {new.shape}")
+    rows = []
+    for _, r in ledger.iterrows():
+        ours = pd.to_numeric(pd.Series([r.get("ours_value")]), errors="coerce").iloc[0]
+        paper = pd.to_numeric(pd.Series([r.get("paper_value")]), errors="coerce").iloc[0]
+        tol = pd.to_numeric(pd.Series([r.get("tol")]), errors="coerce").iloc[0]
+        if not (np.isfinite(ours) and np.isfinite(paper) and np.isfinite(tol)):
+            continue
+        hit = np.flatnonzero(np.isclose(old, ours, rtol=match_rtol, atol=0.0))
+        if len(hit) != 1:
+            continue
+        value = float(new[hit[0]])
+        inside = within_tolerance(float(paper), value, float(tol))
+        status = "reproduced" if inside else (
+            r["status"] if r["status"] != "reproduced" else "differs")
+        rows.append({"claim": r["claim"], "status": r["status"], "committed": float(ours),
+                     "recomputed": value, "status_recomputed": status})
+    return pd.DataFrame(rows, columns=["claim", "status", "committed", "recomputed",
+                                       "status_recomputed"])
