@@ -276,27 +276,40 @@ def test_estimator_bad_params():
 
 
 # ----------------------------------------------------------------- committed grid
-def test_committed_grid_cell_recomputes_exactly():
-    """Recompute alpha = 1 (all betas) on emotions and compare with the committed table."""
+@pytest.mark.recompute
+@pytest.mark.parametrize("dataset", ["emotions", "yeast"])
+def test_committed_grid_recomputes_within_the_measured_spread(dataset):
+    """Recompute alpha = 1 (all betas) and compare with the committed grid.
+
+    The penalty is chosen from a discrete grid (exact); the similarities are L-BFGS
+    outcomes, compared within ``BLENDED_ATOL`` (measured machine-to-machine spread,
+    ``tests/tolerances.py``); iteration counts are not compared.  Every ledger row of
+    the chapter whose number is one of these cells keeps its status.
+    """
+    from mlcbook._paths import project_root
+    from mlcbook.ledger import recheck_statuses
+
+    from .tolerances import BLENDED_ATOL
+
     csv, meta = results_dir() / "blended_grid.csv", results_dir() / "blended_grid.json"
     assert csv.exists() and meta.exists(), "the grid is committed with the chapter"
     from mlcbook.datasets import load_dataset
 
     cfg = json.loads(meta.read_text())["config"]
-    saved = pd.read_csv(csv)
-    saved = saved[(saved["dataset"] == "emotions") & (saved["alpha"] == 1.0)].reset_index(drop=True)
-    X, Y, _ = load_dataset("emotions")
+    saved = pd.read_csv(csv, float_precision="round_trip")
+    saved = saved[(saved["dataset"] == dataset) & (saved["alpha"] == 1.0)].reset_index(drop=True)
+    X, Y, _ = load_dataset(dataset)
     Xtr, Xte, Ytr, Yte = split_and_scale(X, Y, seed=cfg["seed"])
     new = blended_grid(Xtr, Ytr, Xte, Yte, alphas=(1.0,), betas=tuple(cfg["betas"]),
                        gammas=tuple(cfg["gammas"]), cv=cfg["cv"], max_iter=cfg["max_iter"],
                        tol=cfg["tol"], seed=cfg["seed"])
-    # write and read the recomputed rows the way load_or_compute does, then compare exactly
-    buf = io.StringIO()
-    new.insert(0, "dataset", "emotions")
-    new.to_csv(buf, index=False, float_format="%.17g")
-    new = pd.read_csv(io.StringIO(buf.getvalue()))
-    cols = [c for c in new.columns if c != "fit_seconds"]
-    pd.testing.assert_frame_equal(new[cols], saved[cols], check_exact=True, check_dtype=False)
+    np.testing.assert_array_equal(new[["alpha", "beta", "gamma"]], saved[["alpha", "beta", "gamma"]])
+    cols = [c for c in saved.columns if c.startswith(("train_", "test_"))]
+    np.testing.assert_allclose(new[cols], saved[cols], rtol=0, atol=BLENDED_ATOL)
+    ledger = pd.read_csv(project_root() / "book" / "_ledgers" / "blended.csv",
+                         keep_default_na=False)
+    rows = recheck_statuses(ledger, saved[cols].to_numpy(), new[cols].to_numpy())
+    assert (rows["status"] == rows["status_recomputed"]).all(), rows
 
 
 def test_empty_sets_at_tiny_alpha_are_an_exact_match():
