@@ -11,6 +11,8 @@ package, is used unchanged; this module only fixes its configuration:
   scores (``binary_predictor="example-wise"``) — the subset 0/1 variant.
 
 ``mlrl-boomer`` requires ``random_state >= 1``; we pass ``random_state + 1``.
+It is an optional dependency (``pip install 'mlcbook[boomer]'``): every other
+module imports and works without it.
 """
 
 from __future__ import annotations
@@ -38,10 +40,15 @@ def make_boomer(variant: str, random_state: int = 0, **options: Any):
         Further ``Boomer`` parameters (e.g. ``max_rules``, ``feature_binning``)
         that override the package defaults.
     """
-    from mlrl.boosting import Boomer
-
     if variant not in BOOMER_VARIANTS:
         raise ValueError(f"variant must be one of {sorted(BOOMER_VARIANTS)}, got {variant!r}")
-    if not isinstance(random_state, int) or random_state < 0:
+    if isinstance(random_state, bool) or not isinstance(random_state, int) or random_state < 0:
         raise ValueError(f"random_state must be a non-negative int, got {random_state!r}")
+    try:
+        from mlrl.boosting import Boomer
+    except ImportError as err:
+        raise ImportError(
+            "the BOOMER learners need the optional package mlrl-boomer; install it with "
+            "`pip install 'mlcbook[boomer]'` (the book's environment includes it)"
+        ) from err
     return Boomer(random_state=random_state + 1, **BOOMER_VARIANTS[variant], **options)
