@@ -99,7 +99,7 @@ clean-tree:
 # newest releases the requirements allow; nbval on the first; then a researcher's venv
 # that already holds numpy 2.4 and scikit-learn 1.8 must keep them when installing mlcbook.
 test-matrix:
-	$(PYTHON) tests/matrix.py
+	$(PYTHON) tools/matrix.py
 
 chromium:
 	@command -v chromium >/dev/null || { \

@@ -20,6 +20,12 @@ from typing import IO, Any
 __all__ = ["atomic_write", "atomic_write_text"]
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def atomic_write(path: str | Path, mode: str = "w", **open_kwargs: Any) -> Iterator[IO[Any]]:
     """Open a temporary file beside ``path``; on success it replaces ``path``.
@@ -50,6 +56,7 @@ def atomic_write(path: str | Path, mode: str = "w", **open_kwargs: Any) -> Itera
             "directory (or point the cache elsewhere with the documented environment variable)"
         ) from err
     try:
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions
         if "b" not in mode:
             open_kwargs.setdefault("encoding", "utf-8")
         with os.fdopen(fd, mode, **open_kwargs) as fh:

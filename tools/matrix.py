@@ -1,0 +1,136 @@
+"""`make test-matrix`: the unit tests on every CPython 3.11-3.13 found, newest dependencies.
+
+For each interpreter (on PATH as python3.X, or under pyenv) a fresh virtual environment
+in a temporary folder receives ``mlcbook[test,boomer]`` with the newest releases the
+requirements allow (no lock file), and runs the unit tests; the first one found also
+gets the book's tools and runs nbval over every chapter.  Then two installation checks:
+
+* *researcher*: a venv that already holds numpy 2.4 and scikit-learn 1.8 installs
+  mlcbook (without extras); both must stay in place, mlrl-boomer must not come in,
+  and ``mlcbook.metrics``, ``mlcbook.losses`` and ``mlcbook.experiments`` must import;
+* *lowest*: on the oldest interpreter, the lowest versions the core requirements allow
+  (resolved by uv with ``--resolution lowest-direct``) must install and import.
+
+Nothing is written into the repository; the summary is printed at the end and the exit
+status is non-zero when any step failed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+VERSIONS = ("3.11", "3.12", "3.13")
+UNIT = ["-m", "pytest", "tests", "--ignore=tests/browser", "--ignore=tests/test_notebook_pairs.py",
+        "-q", "-p", "no:cacheprovider"]
+NBVAL = ["-m", "pytest", "--nbval", "--nbval-current-env", "--nbval-sanitize-with",
+         "tests/nbval_sanitize.cfg", "-p", "no:randomly", "-p", "no:cacheprovider", "book", "-q"]
+
+
+def find_interpreters() -> dict[str, str]:
+    """``'3.X' -> path`` of the first interpreter of each minor version found."""
+    found: dict[str, str] = {}
+    roots = [os.environ.get("PYENV_ROOT", ""), str(Path.home() / ".pyenv")]
+    for v in VERSIONS:
+        candidates = [shutil.which(f"python{v}") or ""]
+        for root in filter(None, roots):
+            candidates += sorted(str(p) for p in Path(root, "versions").glob(f"{v}.*/bin/python{v}"))
+        for c in filter(None, candidates):
+            out = subprocess.run([c, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                                 capture_output=True, text=True, check=False)
+            if out.returncode == 0 and out.stdout.strip() == v:
+                found[v] = c
+                break
+    return found
+
+
+def run(cmd: list[str], log: list[str], **kw) -> bool:
+    t0 = time.time()
+    out = subprocess.run(cmd, capture_output=True, text=True, check=False, **kw)
+    tail = (out.stdout + out.stderr).strip().splitlines()[-3:]
+    log.append(f"$ {' '.join(cmd[:6])}{' ...' if len(cmd) > 6 else ''}  "
+               f"({time.time() - t0:.0f} s, exit {out.returncode})")
+    log.extend("    " + line for line in tail)
+    return out.returncode == 0
+
+
+def venv(python: str, where: Path, log: list[str]) -> str:
+    assert run([python, "-m", "venv", str(where)], log)
+    py = str(where / "bin" / "python")
+    run([py, "-m", "pip", "install", "--quiet", "--upgrade", "pip"], log)
+    return py
+
+
+def versions(py: str) -> str:
+    code = ("from importlib import metadata as m\n"
+            "print(' '.join(f'{p}={m.version(p)}' for p in ('numpy','scipy','pandas',"
+            "'scikit-learn','mlrl-boomer')))")
+    return subprocess.run([py, "-c", code], capture_output=True, text=True, check=False).stdout.strip()
+
+
+def main() -> int:
+    pythons = find_interpreters()
+    if not pythons:
+        print("no CPython 3.11-3.13 found")
+        return 1
+    env = {**os.environ, "MLCBOOK_PROGRESS": "0", "PYTHONHASHSEED": "0", "CI": "true"}
+    for var in ("MLCBOOK_RECOMPUTE", "MLCBOOK_WRITE_OUTPUTS", "NPY_DISABLE_CPU_FEATURES",
+                "OPENBLAS_CORETYPE"):
+        env.pop(var, None)
+    summary: list[tuple[str, str, bool, str]] = []
+    log: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="mlcbook-matrix-") as tmp:
+        first = True
+        for v, python in pythons.items():
+            py = venv(python, Path(tmp, f"py{v}"), log)
+            extras = "book,test" if first else "test,boomer"
+            ok = run([py, "-m", "pip", "install", "--quiet", "-e", f".[{extras}]"], log, cwd=ROOT)
+            ok = ok and run([py, *UNIT], log, cwd=ROOT, env=env)
+            summary.append((v, "unit tests", ok, versions(py)))
+            if first:
+                ok = run([py, *NBVAL], log, cwd=ROOT, env=env)
+                summary.append((v, "nbval, every chapter", ok, ""))
+                first = False
+        # a researcher's environment keeps its numpy and scikit-learn
+        v, python = next(iter(pythons.items()))
+        py = venv(python, Path(tmp, "researcher"), log)
+        ok = run([py, "-m", "pip", "install", "--quiet", "numpy==2.4.*", "scikit-learn==1.8.*"], log)
+        before = versions(py)
+        ok = ok and run([py, "-m", "pip", "install", "--quiet", str(ROOT)], log)
+        after = versions(py)
+        keep = [w for w in before.split() if not w.startswith(("pandas", "mlrl"))]
+        ok = ok and all(w in after.split() for w in keep) and "mlrl-boomer" not in after
+        ok = ok and run([py, "-c", "import mlcbook.metrics, mlcbook.losses, mlcbook.experiments"],
+                        log, cwd=tmp)
+        summary.append((v, "researcher venv: pip install . keeps numpy 2.4, sklearn 1.8", ok, after))
+        # the lowest versions the core requirements allow
+        py = venv(python, Path(tmp, "lowest"), log)
+        ok = run([py, "-m", "pip", "install", "--quiet", "uv>=0.5,<1"], log)
+        uv = str(Path(py).parent / "uv")
+        lock = Path(tmp, "lowest.txt")
+        ok = ok and run([uv, "pip", "compile", "pyproject.toml", "--resolution", "lowest-direct",
+                         "--python", py, "--quiet", "-o", str(lock)], log, cwd=ROOT)
+        ok = ok and run([uv, "pip", "install", "--python", py, "--quiet", "-r", str(lock)], log)
+        ok = ok and run([uv, "pip", "install", "--python", py, "--quiet", "--no-deps", str(ROOT)],
+                        log)
+        code = ("import numpy as np, mlcbook.metrics as M, mlcbook.losses as L, mlcbook.experiments\n"
+                "Y = np.array([[1, 0, 1], [0, 1, 1]]); P = np.array([[1, 1, 0], [0, 1, 1]])\n"
+                "assert abs(M.hamming_loss(Y, P) - 2 / 6) < 1e-15\n"
+                "assert L.binomial_loss(Y, P, 3) == 0.5")
+        ok = ok and run([py, "-c", code], log, cwd=tmp)
+        summary.append((v, "lowest core versions: install, import, measures", ok, versions(py)))
+    print("\n".join(log))
+    print("\nmake test-matrix summary")
+    for v, what, ok, vers in summary:
+        print(f"  CPython {v}  {'PASS' if ok else 'FAIL'}  {what}  {vers}")
+    return 0 if all(ok for *_, ok, _ in summary) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
