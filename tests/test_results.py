@@ -41,7 +41,7 @@ def test_compute_only_when_asked_then_load(tmp_path, monkeypatch):
     assert t2["a"].iloc[1] == 1 / 3  # 17 significant digits: exact round trip
     meta = json.loads((tmp_path / "demo.json").read_text())
     assert meta["config"] == {"k": 1} and meta["config_hash"] == results.config_hash({"k": 1})
-    assert "numpy" in meta["versions"]
+    assert "numpy" in meta["versions"] and "numpy_simd" in meta["machine"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["demo.csv", "demo.json"]  # no temp
 
 

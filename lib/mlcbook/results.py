@@ -227,8 +227,22 @@ def recompute_requested(name: str | None = None) -> bool:
     return everything or (name is not None and name in names)
 
 
+def _machine() -> dict:
+    """The platform and the SIMD features NumPy uses here (they decide last bits)."""
+    try:
+        from numpy._core._multiarray_umath import __cpu_features__ as features
+    except ImportError:  # NumPy < 2
+        from numpy.core._multiarray_umath import __cpu_features__ as features
+    wanted = ("SSE42", "AVX", "F16C", "FMA3", "AVX2", "AVX512F", "AVX512_SKX")
+    return {
+        "platform": platform.platform(),
+        "numpy_simd": [f for f in wanted if features.get(f)],
+        "openblas_coretype": os.environ.get("OPENBLAS_CORETYPE") or None,
+    }
+
+
 def provenance(config: Any) -> dict:
-    """Specification, its key, package versions, Python, date, and the making chapter."""
+    """Specification, its key, package versions, Python, machine, date, the making chapter."""
     versions = {}
     for pkg in _PACKAGES:
         try:
@@ -241,6 +255,7 @@ def provenance(config: Any) -> dict:
         "chapter": os.environ.get("MLCBOOK_CHAPTER") or None,
         "versions": versions,
         "python": platform.python_version(),
+        "machine": _machine(),
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
 
