@@ -18,13 +18,18 @@ Statuses
 from __future__ import annotations
 
 import math
+import os
+import tempfile
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal, InvalidOperation
 from html import escape
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
+
+from ._validation import Int, Real, check_name, validate_params
 
 __all__ = ["Ledger", "Entry", "STATUSES", "load_ledgers", "within_tolerance"]
 
@@ -50,6 +55,24 @@ def within_tolerance(paper: float, ours: float, tol: float) -> bool:
 
 def _is_number(x: Any) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _is_non_finite(x: Any) -> bool:
+    """NaN or an infinity, as a number (Python or NumPy) or as text ("nan", "-inf")."""
+    if isinstance(x, (bool, np.bool_)):
+        return False
+    if isinstance(x, str):
+        try:
+            return not Decimal(x.strip()).is_finite()
+        except InvalidOperation:
+            return False
+    if isinstance(x, (int, float, np.number)) or (
+            hasattr(x, "dtype") and getattr(x, "ndim", 1) == 0):
+        try:
+            return not math.isfinite(float(x))
+        except (TypeError, ValueError):
+            return False
+    return False
 
 
 @dataclass
@@ -93,11 +116,14 @@ class Ledger:
     """
 
     def __init__(self, chapter: str, paper: str = "") -> None:
-        self.chapter = str(chapter)
+        # the chapter names the saved file: a plain name, never a path such as '../x'
+        # ('' only for a ledger rebuilt from a table, which cannot be saved)
+        self.chapter = "" if chapter == "" else check_name(chapter, "chapter")
         self.paper = str(paper)
         self.entries: list[Entry] = []
 
     # ------------------------------------------------------------------ adding
+    @validate_params(tol=Real(low=0.0, allow_none=True), digits=Int(0, 17, allow_none=True))
     def add(
         self,
         claim: str,
@@ -137,6 +163,13 @@ class Ledger:
         """
         if status is not None and status not in STATUSES:
             raise ValueError(f"status must be one of {STATUSES}, got {status!r}")
+        for arg, value in (("ours", ours), ("paper", paper)):
+            if _is_non_finite(value) and status != "differs":
+                raise ValueError(
+                    f"row {claim!r}: {arg} is {value!r}, not a finite number; a NaN or "
+                    "infinite value is never reproduced (give status='differs' and a note "
+                    "saying why there is no finite value)"
+                )
         paper_text = "" if paper is None else str(paper)
         paper_value: float | None = None
         dec = None
@@ -217,6 +250,11 @@ class Ledger:
                 )
             if e.status == "differs" and not e.note:
                 out.append(f"row {i} {e.claim!r}: differs without a note")
+            if e.status != "differs" and any(
+                    _is_non_finite(v) for v in (e.ours, e.paper, e.ours_value, e.paper_value)
+                    if v is not None):
+                out.append(f"row {i} {e.claim!r}: marked {e.status} with a NaN or infinite "
+                           f"value (paper {e.paper}, ours {e.ours})")
         return out
 
     def check(self) -> None:
@@ -260,14 +298,21 @@ class Ledger:
         """
         from ._paths import project_root
 
+        check_name(self.chapter, "chapter")
         folder = Path(folder) if folder is not None else project_root() / "book" / "_ledgers"
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / f"{self.chapter}.csv"
-        tmp = target.with_suffix(".csv.tmp")
-        self.to_frame().assign(chapter=self.chapter, paper_ref=self.paper).to_csv(
-            tmp, index=False, float_format="%.17g"
-        )
-        tmp.replace(target)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        tmp = Path(tmp_name)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+                self.to_frame().assign(chapter=self.chapter, paper_ref=self.paper).to_csv(
+                    f, index=False, float_format="%.17g"
+                )
+            os.chmod(tmp, 0o644)  # mkstemp's 0600 would hide the ledger from other users
+            tmp.replace(target)
+        finally:  # any exit: no temporary file stays
+            tmp.unlink(missing_ok=True)
         return target
 
     _BADGE = {"reproduced": "✔ reproduced", "qualitative": "≈ qualitative", "differs": "✘ differs"}
