@@ -48,6 +48,7 @@ __all__ = [
     "Flag",
     "OneOf",
     "Name",
+    "Seed",
     "MAX_MAGNITUDE",
 ]
 
@@ -327,6 +328,18 @@ class Name:
 
     def __call__(self, value: Any, name: str) -> str:
         return check_name(value, name, max_length=self.max_length)
+
+
+@dataclass(frozen=True)
+class Seed:
+    """A random seed: None, an integer in [0, 2**63), or a NumPy ``Generator`` /
+    ``SeedSequence`` (what :func:`numpy.random.default_rng` accepts, minus the
+    negative integers, floats and bools it would refuse or misread)."""
+
+    def __call__(self, value: Any, name: str) -> Any:
+        if value is None or isinstance(value, (np.random.Generator, np.random.SeedSequence)):
+            return value
+        return check_positive_int(value, name, low=0, high=2**63 - 1)
 
 
 def validate_params(**specs: Callable[[Any, str], Any]) -> Callable:
