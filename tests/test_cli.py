@@ -29,18 +29,39 @@ from mlcbook.cli import evaluate_files
 SCRIPT = Path(sys.executable).with_name("mlcbook")
 
 # The Hivemall user guide's example (book/measures.md): tags of seven blog posts.
-TRUTH = [["cat", "bird"], ["cat", "dog"], ["cat"], ["bird"], ["bird", "cat"],
-         ["cat", "dog"], ["dog", "bird"]]
-PRED = [["cat", "dog"], ["cat", "bird"], [], ["bird"], ["bird", "cat"],
-        ["cat", "dog", "bird"], ["dog"]]
+TRUTH = [
+    ["cat", "bird"],
+    ["cat", "dog"],
+    ["cat"],
+    ["bird"],
+    ["bird", "cat"],
+    ["cat", "dog"],
+    ["dog", "bird"],
+]
+PRED = [
+    ["cat", "dog"],
+    ["cat", "bird"],
+    [],
+    ["bird"],
+    ["bird", "cat"],
+    ["cat", "dog", "bird"],
+    ["dog"],
+]
 
 
-def run(*args: str, cwd: Path | None = None, env: dict | None = None,
-        script: bool = False) -> subprocess.CompletedProcess:
+def run(
+    *args: str, cwd: Path | None = None, env: dict | None = None, script: bool = False
+) -> subprocess.CompletedProcess:
     cmd = [str(SCRIPT)] if script else [sys.executable, "-m", "mlcbook"]
     e = dict(os.environ, MLCBOOK_PROGRESS="0", **(env or {}))
-    return subprocess.run(cmd + [str(a) for a in args], capture_output=True, text=True,
-                          cwd=cwd, env=e, timeout=120)
+    return subprocess.run(
+        cmd + [str(a) for a in args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=e,
+        timeout=120,
+    )
 
 
 def write_sets(path: Path, sets, style: str) -> Path:
@@ -79,7 +100,10 @@ def test_hivemall_example_micro_f1(tmp_path, style):
     assert repr(out["measures"]["micro_f1"]) == "0.6956521739130435"
     assert out["labels"] == ["bird", "cat", "dog"] and out["n_samples"] == 7
     text = run("evaluate", t, p)
-    assert text.returncode == 0 and "micro_f1              0.6956521739130435" in text.stdout
+    assert (
+        text.returncode == 0
+        and "micro_f1              0.6956521739130435" in text.stdout
+    )
 
 
 def test_console_script_and_module_agree(tmp_path):
@@ -97,7 +121,9 @@ def _random_problem(seed: int, n: int = 40, K: int = 5):
     Y = rng.integers(0, 2, (n, K))
     Y[0], Y[1] = 1 - Y[1], Y[1]  # every label has a positive and a negative instance
     Y[:, 0] = np.r_[1, 0, Y[2:, 0]]
-    empty = ~Y.any(axis=1)  # coverage: scikit-learn's = ours + 1 only for rows with a label
+    empty = ~Y.any(
+        axis=1
+    )  # coverage: scikit-learn's = ours + 1 only for rows with a label
     Y[empty, 1] = 1
     P = np.where(rng.random((n, K)) < 0.25, 1 - Y, Y)
     F = np.round(Y + rng.normal(0, 0.8, (n, K)), 6)
@@ -108,7 +134,9 @@ def _closed_form_profiles(Y, P, ks, alphas):
     """Binomial eq. (18) and polynomial eq. (17) losses from the error counts."""
     K = Y.shape[1]
     m = (Y != P).sum(axis=1)
-    binom = [np.mean([1 - math.comb(K - int(e), k) / math.comb(K, k) for e in m]) for k in ks]
+    binom = [
+        np.mean([1 - math.comb(K - int(e), k) / math.comb(K, k) for e in m]) for k in ks
+    ]
     poly = [np.mean([1 - ((K - int(e)) / K) ** a for e in m]) for a in alphas]
     return binom, poly
 
@@ -127,13 +155,20 @@ def test_every_measure_against_scikit_learn(tmp_path):
         "subset_zero_one_loss": 1 - skm.accuracy_score(Y, P),
         "jaccard_score": skm.jaccard_score(Y, P, average="samples", zero_division=1.0),
         "ranking_loss": skm.label_ranking_loss(Y, F),
-        "coverage": skm.coverage_error(Y, F) - 1,  # Wu & Zhou count from 0 (metrics doc)
+        "coverage": skm.coverage_error(Y, F)
+        - 1,  # Wu & Zhou count from 0 (metrics doc)
         "average_precision": skm.label_ranking_average_precision_score(Y, F),
         "macro_auc": skm.roc_auc_score(Y, F, average="macro"),
         "micro_auc": skm.roc_auc_score(Y, F, average="micro"),
     }
-    for avg, sk_avg in (("micro", "micro"), ("macro", "macro"), ("instance", "samples")):
-        ref[f"{avg}_precision"] = skm.precision_score(Y, P, average=sk_avg, zero_division=1.0)
+    for avg, sk_avg in (
+        ("micro", "micro"),
+        ("macro", "macro"),
+        ("instance", "samples"),
+    ):
+        ref[f"{avg}_precision"] = skm.precision_score(
+            Y, P, average=sk_avg, zero_division=1.0
+        )
         ref[f"{avg}_recall"] = skm.recall_score(Y, P, average=sk_avg, zero_division=1.0)
         ref[f"{avg}_f1"] = skm.f1_score(Y, P, average=sk_avg, zero_division=1.0)
     one_error = np.mean([Y[i, np.argmax(F[i])] == 0 for i in range(len(Y))])
@@ -157,7 +192,9 @@ def test_profiles_match_closed_forms_and_formats_agree(tmp_path):
     np.testing.assert_allclose(prof["polynomial"]["loss"], poly, rtol=1e-12, atol=1e-15)
     assert js["labels"] == [f"L{j}" for j in range(6)]
     # CSV and Markdown carry the same numbers, printed in full
-    rows = list(csv.DictReader(io.StringIO(run("evaluate", t, p, "--format", "csv").stdout)))
+    rows = list(
+        csv.DictReader(io.StringIO(run("evaluate", t, p, "--format", "csv").stdout))
+    )
     csv_meas = {r["name"]: float(r["value"]) for r in rows if r["table"] == "measure"}
     assert csv_meas == js["measures"]
     csv_binom = [float(r["value"]) for r in rows if r["name"] == "binomial_loss"]
@@ -171,22 +208,32 @@ def test_label_files_in_every_layout_give_the_same_result(tmp_path):
 
     A, labels = binarize(TRUTH)
     B, _ = binarize(PRED, labels)
-    ref = evaluate_files(str(write_sets(tmp_path / "t.txt", TRUTH, "plain")),
-                         str(write_sets(tmp_path / "p.txt", PRED, "hivemall")))
+    ref = evaluate_files(
+        str(write_sets(tmp_path / "t.txt", TRUTH, "plain")),
+        str(write_sets(tmp_path / "p.txt", PRED, "hivemall")),
+    )
     layouts = {
-        "csv+header": (write_matrix(tmp_path / "t.csv", A, header=labels),
-                       write_matrix(tmp_path / "p.csv", B, header=labels)),
-        "tsv": (write_matrix(tmp_path / "t.tsv", A, sep="\t"),
-                write_matrix(tmp_path / "p.tsv", B, sep="\t")),
-        "spaces": (write_matrix(tmp_path / "t.dat", A, sep=" "),
-                   write_matrix(tmp_path / "p.dat", B, sep="  ")),
+        "csv+header": (
+            write_matrix(tmp_path / "t.csv", A, header=labels),
+            write_matrix(tmp_path / "p.csv", B, header=labels),
+        ),
+        "tsv": (
+            write_matrix(tmp_path / "t.tsv", A, sep="\t"),
+            write_matrix(tmp_path / "p.tsv", B, sep="\t"),
+        ),
+        "spaces": (
+            write_matrix(tmp_path / "t.dat", A, sep=" "),
+            write_matrix(tmp_path / "p.dat", B, sep="  "),
+        ),
     }
     for name, (t, p) in layouts.items():
         got = evaluate_files(str(t), str(p))
         assert got["measures"] == ref["measures"], name
     # MEKA ARFF: the labels are the first -C attributes
     for f, M in (("t.arff", A), ("p.arff", B)):
-        head = ["@relation 'hivemall: -C 3'"] + [f"@attribute {x} {{0,1}}" for x in labels]
+        head = ["@relation 'hivemall: -C 3'"] + [
+            f"@attribute {x} {{0,1}}" for x in labels
+        ]
         head += ["@attribute x numeric", "@data"]
         body = [",".join(map(str, r)) + ",0.5" for r in M.tolist()]
         (tmp_path / f).write_text("\n".join(head + body) + "\n")
@@ -205,22 +252,81 @@ def test_plot_is_written(tmp_path):
 # ------------------------------------------------------------------ bad input
 BAD = {
     # name: (truth text, pred text, extra args, expected message)
-    "ragged row": ("1,0,1\n0,1\n", "1,0,1\n0,1,1\n", [], "t.csv:2: expected 3 values, found 2"),
-    "non-binary": ("1,0,1\n0,2,1\n", "1,0,1\n0,1,1\n", [], "t.csv:2: column 2: labels must be 0 or 1"),
+    "ragged row": (
+        "1,0,1\n0,1\n",
+        "1,0,1\n0,1,1\n",
+        [],
+        "t.csv:2: expected 3 values, found 2",
+    ),
+    "non-binary": (
+        "1,0,1\n0,2,1\n",
+        "1,0,1\n0,1,1\n",
+        [],
+        "t.csv:2: column 2: labels must be 0 or 1",
+    ),
     "empty": ("", "1,0\n", [], "t.csv: the file is empty"),
-    "header only": ("a,b\n", "1,0\n", ["--input-format", "matrix"], "t.csv: the file has a header but no label rows"),
-    "mixed header": ("a,1\n1,0\n", "1,0\n1,0\n", [], "t.csv:1: the line mixes numbers and names"),
-    "duplicate header": ("a,a\n1,0\n", "1,0\n", [], "t.csv:1: the header repeats the label 'a'"),
+    "header only": (
+        "a,b\n",
+        "1,0\n",
+        ["--input-format", "matrix"],
+        "t.csv: the file has a header but no label rows",
+    ),
+    "mixed header": (
+        "a,1\n1,0\n",
+        "1,0\n1,0\n",
+        [],
+        "t.csv:1: the line mixes numbers and names",
+    ),
+    "duplicate header": (
+        "a,a\n1,0\n",
+        "1,0\n",
+        [],
+        "t.csv:1: the header repeats the label 'a'",
+    ),
     "rows differ": ("1,0\n0,1\n", "1,0\n", [], "t.csv has 2 instances but p.csv has 1"),
-    "widths differ": ("1,0\n0,1\n", "1,0,0\n0,1,0\n", [], "t.csv has 2 label columns but p.csv has 3"),
-    "bad score": ("1,0\n0,1\n", "1,0\n0,1\n", ["--scores", "s.csv"], "s.csv:2: column 1: 'x' is not a number"),
-    "nan score": ("1,0\n0,1\n", "1,0\n0,1\n", ["--scores", "n.csv"], "n.csv:1: column 2: 'nan' is not finite"),
-    "score shape": ("1,0\n0,1\n", "1,0\n0,1\n", ["--scores", "w.csv"], "w.csv holds a 2 x 3 score matrix"),
+    "widths differ": (
+        "1,0\n0,1\n",
+        "1,0,0\n0,1,0\n",
+        [],
+        "t.csv has 2 label columns but p.csv has 3",
+    ),
+    "bad score": (
+        "1,0\n0,1\n",
+        "1,0\n0,1\n",
+        ["--scores", "s.csv"],
+        "s.csv:2: column 1: 'x' is not a number",
+    ),
+    "nan score": (
+        "1,0\n0,1\n",
+        "1,0\n0,1\n",
+        ["--scores", "n.csv"],
+        "n.csv:1: column 2: 'nan' is not finite",
+    ),
+    "score shape": (
+        "1,0\n0,1\n",
+        "1,0\n0,1\n",
+        ["--scores", "w.csv"],
+        "w.csv holds a 2 x 3 score matrix",
+    ),
     "missing file": (None, "1,0\n", [], "t.csv: no such file"),
-    "unbalanced": ("[cat, dog\n", "cat\n", ["--input-format", "labelsets"], "t.csv:1: unbalanced brackets"),
-    "bad plot name": ("1,0\n", "1,0\n", ["--plot", "out.jpg"], "--plot out.jpg: the file name must end in"),
-    "bad arff": ("@relation x\n@attribute a {0,1}\n@data\n1\n", "1\n",
-                 ["--input-format", "arff"], "no usable MEKA '-C n' option"),
+    "unbalanced": (
+        "[cat, dog\n",
+        "cat\n",
+        ["--input-format", "labelsets"],
+        "t.csv:1: unbalanced brackets",
+    ),
+    "bad plot name": (
+        "1,0\n",
+        "1,0\n",
+        ["--plot", "out.jpg"],
+        "--plot out.jpg: the file name must end in",
+    ),
+    "bad arff": (
+        "@relation x\n@attribute a {0,1}\n@data\n1\n",
+        "1\n",
+        ["--input-format", "arff"],
+        "no usable MEKA '-C n' option",
+    ),
 }
 
 
@@ -246,9 +352,15 @@ def test_plot_path_checked_before_reading_files(tmp_path):
 
 
 def test_usage_errors_exit_2(tmp_path):
-    for args in ([], ["evaluate"], ["evaluate", "a", "b", "--format", "xml"],
-                 ["evaluate", "a", "b", "--zero-division", "2"], ["datasets", "fetch"],
-                 ["datasets", "stats", "../x"], ["datasets", "stats", "no-such-set"]):
+    for args in (
+        [],
+        ["evaluate"],
+        ["evaluate", "a", "b", "--format", "xml"],
+        ["evaluate", "a", "b", "--zero-division", "2"],
+        ["datasets", "fetch"],
+        ["datasets", "stats", "../x"],
+        ["datasets", "stats", "no-such-set"],
+    ):
         res = run(*args, cwd=tmp_path)
         assert res.returncode == 2, args
         assert "Traceback" not in res.stderr and res.stderr.strip(), args
@@ -259,7 +371,9 @@ def test_datasets_list_fetch_stats(tmp_path):
     from mlcbook import datasets as ds
 
     if ds.mirror_dir() is None or not (ds.mirror_dir() / "flags.arff").is_file():
-        pytest.fail("needs the local dataset mirror (../shared/datasets or MLCBOOK_DATA_MIRROR)")
+        pytest.fail(
+            "needs the local dataset mirror (../shared/datasets or MLCBOOK_DATA_MIRROR)"
+        )
     env = {"MLCBOOK_DATA_CACHE": str(tmp_path / "cache"), "MLCBOOK_DATA_DOWNLOAD": "0"}
     listed = json.loads(run("datasets", "list", "--format", "json", env=env).stdout)
     assert [r["name"] for r in listed] == ds.list_datasets()
@@ -267,7 +381,9 @@ def test_datasets_list_fetch_stats(tmp_path):
     assert fetched.returncode == 0, fetched.stderr
     assert "194 instances, 19 features, 7 labels" in fetched.stdout
     assert (tmp_path / "cache" / "flags.arff").is_file()
-    stats = json.loads(run("datasets", "stats", "flags", "--format", "json", env=env).stdout)
+    stats = json.loads(
+        run("datasets", "stats", "flags", "--format", "json", env=env).stdout
+    )
     _, Y, _ = ds.load_dataset("flags", download=False, cache=False)
     assert stats[0]["instances"] == str(Y.shape[0])
     assert float(stats[0]["cardinality"]) == Y.sum() / Y.shape[0]
@@ -285,7 +401,9 @@ def test_matrix_files_read_back_exactly(tmp_path_factory, n, K, seed):
     Y = rng.integers(0, 2, (n, K))
     P = rng.integers(0, 2, (n, K))
     d = tmp_path_factory.mktemp("m")
-    got = evaluate_files(str(write_matrix(d / "y.csv", Y)), str(write_matrix(d / "p.csv", P)))
+    got = evaluate_files(
+        str(write_matrix(d / "y.csv", Y)), str(write_matrix(d / "p.csv", P))
+    )
     assert got["n_samples"] == n and got["n_labels"] == K
     assert got["measures"][0] == ("hamming_loss", float(np.mean(Y != P)))
     binom, _ = _closed_form_profiles(Y, P, [K], [])

@@ -40,7 +40,9 @@ MIRROR = ds.mirror_dir()
 
 def _need_mirror():
     if MIRROR is None or not (MIRROR / "flags.arff").is_file():
-        pytest.fail("needs the local dataset mirror (../shared/datasets or MLCBOOK_DATA_MIRROR)")
+        pytest.fail(
+            "needs the local dataset mirror (../shared/datasets or MLCBOOK_DATA_MIRROR)"
+        )
 
 
 # =================================================================== 1. sparse input
@@ -49,10 +51,12 @@ def csr_with_duplicates(draw):
     """A CSR matrix whose stored entries (0/1 each) may repeat a coordinate."""
     n = draw(st.integers(1, 5))
     k = draw(st.integers(1, 5))
-    cells = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, k - 1)),
-                          max_size=12))
-    values = draw(st.lists(st.sampled_from([0, 1]), min_size=len(cells),
-                           max_size=len(cells)))
+    cells = draw(
+        st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, k - 1)), max_size=12)
+    )
+    values = draw(
+        st.lists(st.sampled_from([0, 1]), min_size=len(cells), max_size=len(cells))
+    )
     cells_sorted = sorted(zip(cells, values))
     indptr = np.zeros(n + 1, dtype=np.int64)
     for (i, _), _ in cells_sorted:
@@ -78,38 +82,52 @@ def test_sparse_duplicates_are_summed_before_the_binary_check(case):
         P = np.zeros_like(dense)
         if dense.shape[1] > 1:  # K = 1: see test_sparse_single_column_hamming_loss
             assert metrics.hamming_loss(M, P) == np.mean(dense != P)
-        assert losses.binomial_loss(M, P, 1) == pytest.approx(np.mean(dense != P), abs=1e-15)
+        assert losses.binomial_loss(M, P, 1) == pytest.approx(
+            np.mean(dense != P), abs=1e-15
+        )
     else:
-        for call in (lambda: v.check_label_matrix(M, "Y"),
-                     lambda: metrics.hamming_loss(M, np.zeros(dense.shape, int)),
-                     lambda: losses.binomial_loss(M, np.zeros(dense.shape, int), 1)):
+        for call in (
+            lambda: v.check_label_matrix(M, "Y"),
+            lambda: metrics.hamming_loss(M, np.zeros(dense.shape, int)),
+            lambda: losses.binomial_loss(M, np.zeros(dense.shape, int), 1),
+        ):
             with pytest.raises(ValueError, match="Y must be binary"):
                 call()
     # the caller's matrix is never modified (canonicalised on a copy)
-    assert all(np.array_equal(a, b) for a, b in zip(before, (M.data, M.indices, M.indptr)))
+    assert all(
+        np.array_equal(a, b) for a, b in zip(before, (M.data, M.indices, M.indptr))
+    )
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError,
-                   reason="metrics.hamming_loss hands a sparse single-column Y to "
-                          "scikit-learn, which refuses it (metrics.py: not this task's file)")
+@pytest.mark.xfail(
+    strict=True,
+    raises=TypeError,
+    reason="metrics.hamming_loss hands a sparse single-column Y to "
+    "scikit-learn, which refuses it (metrics.py: not this task's file)",
+)
 def test_sparse_single_column_hamming_loss():
     Y = sp.csr_matrix(np.array([[1], [0]]))
     assert metrics.hamming_loss(Y, np.array([[1], [1]])) == 0.5
 
 
 @settings(max_examples=60, deadline=None)
-@given(n=st.integers(0, 4), k=st.integers(0, 4),
-       fmt=st.sampled_from(["csr", "csc", "coo", "lil"]))
+@given(
+    n=st.integers(0, 4),
+    k=st.integers(0, 4),
+    fmt=st.sampled_from(["csr", "csc", "coo", "lil"]),
+)
 def test_sparse_empty_shapes_go_through_the_shape_checks(n, k, fmt):
     assume(n == 0 or k == 0)
     M = sp.random(n, k, density=0.0, format=fmt)
     msg = "at least one label column" if k == 0 else "at least one row"
-    for call in (lambda: v.check_label_matrix(M, "Y"),
-                 lambda: v.check_score_matrix(M, "F"),
-                 lambda: metrics.hamming_loss(M, M),
-                 lambda: metrics.f_measure(M, M),
-                 lambda: losses.loss_profile(M, M, "binomial", [1]),
-                 lambda: margins.label_wise_margins(M, M)):
+    for call in (
+        lambda: v.check_label_matrix(M, "Y"),
+        lambda: v.check_score_matrix(M, "F"),
+        lambda: metrics.hamming_loss(M, M),
+        lambda: metrics.f_measure(M, M),
+        lambda: losses.loss_profile(M, M, "binomial", [1]),
+        lambda: margins.label_wise_margins(M, M),
+    ):
         with pytest.raises(ValueError, match=msg):
             call()
     dense = np.zeros((n, k))
@@ -118,10 +136,15 @@ def test_sparse_empty_shapes_go_through_the_shape_checks(n, k, fmt):
 
 
 # =================================================================== 2. parameters
-non_finite = st.sampled_from([float("nan"), float("inf"), -float("inf"), np.float64("nan")])
-huge = st.floats(min_value=1.0001e100, max_value=1e308) | st.floats(max_value=-1.0001e100,
-                                                                     min_value=-1e308)
-not_a_number = st.sampled_from([True, False, np.bool_(True), "1", "0.5", None, [1.0], b"1"])
+non_finite = st.sampled_from(
+    [float("nan"), float("inf"), -float("inf"), np.float64("nan")]
+)
+huge = st.floats(min_value=1.0001e100, max_value=1e308) | st.floats(
+    max_value=-1.0001e100, min_value=-1e308
+)
+not_a_number = st.sampled_from(
+    [True, False, np.bool_(True), "1", "0.5", None, [1.0], b"1"]
+)
 
 
 @settings(max_examples=100, deadline=None)
@@ -140,8 +163,9 @@ def test_reals_must_be_finite_bounded_and_not_bool(x):
 
 
 @settings(max_examples=100, deadline=None)
-@given(beta=st.floats(min_value=1e-100, max_value=1e100),
-       seed=st.integers(0, 2**32 - 1))
+@given(
+    beta=st.floats(min_value=1e-100, max_value=1e100), seed=st.integers(0, 2**32 - 1)
+)
 def test_any_accepted_beta_gives_a_finite_f_measure(beta, seed):
     rng = np.random.default_rng(seed)
     Y, P = rng.integers(0, 2, (6, 4)), rng.integers(0, 2, (6, 4))
@@ -208,8 +232,12 @@ def _brute_force(support, probs, L):
 
 
 @settings(max_examples=80, deadline=None)
-@given(K=st.integers(1, 9), t=st.integers(1, 4), seed=st.integers(0, 2**32 - 1),
-       degenerate=st.booleans())
+@given(
+    K=st.integers(1, 9),
+    t=st.integers(1, 4),
+    seed=st.integers(0, 2**32 - 1),
+    degenerate=st.booleans(),
+)
 def test_bayes_guard_returns_every_minimiser_or_refuses(K, t, seed, degenerate):
     rng = np.random.default_rng(seed)
     support = rng.integers(0, 2, (t, K))
@@ -244,13 +272,16 @@ def test_bayes_with_many_labels_refuses_a_tie_set_it_cannot_list(K, free, seed):
 
 def test_bayes_k40_refuses_in_a_subprocess_without_hanging():
     """K = 40 used to search 2**38 ties; a timeout turns a hang into a failure."""
-    code = ("import numpy as np\nfrom mlcbook.bayes import bayes_optimal\n"
-            "s = np.zeros((2, 40), int); s[1, :2] = 1\n"
-            "L = np.r_[np.zeros(40), 1.0]\n"
-            "try:\n    bayes_optimal(s, [0.5, 0.5], ('counts', L))\n"
-            "except ValueError as e:\n    print('refused:', e)\n")
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=300)
+    code = (
+        "import numpy as np\nfrom mlcbook.bayes import bayes_optimal\n"
+        "s = np.zeros((2, 40), int); s[1, :2] = 1\n"
+        "L = np.r_[np.zeros(40), 1.0]\n"
+        "try:\n    bayes_optimal(s, [0.5, 0.5], ('counts', L))\n"
+        "except ValueError as e:\n    print('refused:', e)\n"
+    )
+    res = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300
+    )
     assert res.returncode == 0 and res.stdout.startswith("refused:")
     assert "2**38" in res.stdout
 
@@ -263,12 +294,15 @@ def test_knn_free_label_search_refuses_what_it_cannot_allocate(K, c, seed):
     N[:, 1, :] = 1 - N[:, 0, :]  # neighbours disagree on every label: K free labels
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(knn, "_search", lambda *a: pytest.fail("search started"))
-        with pytest.raises(ValueError, match="free labels left after consensus pruning"):
-            knn.minimize_summed_loss(N, losses.error_count_losses("binomial", 1, K),
-                                     max_free_labels=62)
+        with pytest.raises(
+            ValueError, match="free labels left after consensus pruning"
+        ):
+            knn.minimize_summed_loss(
+                N, losses.error_count_losses("binomial", 1, K), max_free_labels=62
+            )
 
 
-# =================================================================== 4. temp files, cache
+# ================================================================= 4. temp files, cache
 @pytest.fixture
 def sandbox(tmp_path, monkeypatch):
     cache = tmp_path / "cache"
@@ -291,8 +325,10 @@ class _Exploding:
         raise self.exc
 
 
-@pytest.mark.parametrize("exc", [KeyboardInterrupt(), SystemExit(1), MemoryError(),
-                                 ConnectionResetError("reset")])
+@pytest.mark.parametrize(
+    "exc",
+    [KeyboardInterrupt(), SystemExit(1), MemoryError(), ConnectionResetError("reset")],
+)
 def test_temporary_file_removed_on_any_exit(sandbox, exc):
     sandbox.mkdir()
     with pytest.raises(type(exc)):
@@ -349,7 +385,9 @@ def test_altered_parsed_cache_with_valid_zip_is_rejected(sandbox, monkeypatch):
     (npz,) = (sandbox / "parsed").glob("*.npz")
     with np.load(npz) as z:
         arrays = dict(z)
-    arrays["Y"] = arrays["Y"][:-1]  # a well-formed file whose arrays do not fit together
+    arrays["Y"] = arrays["Y"][
+        :-1
+    ]  # a well-formed file whose arrays do not fit together
     with open(npz, "wb") as f:
         np.savez(f, **arrays)
     with pytest.warns(RuntimeWarning, match="inconsistent shapes"):
@@ -358,8 +396,20 @@ def test_altered_parsed_cache_with_valid_zip_is_rejected(sandbox, monkeypatch):
 
 
 # =================================================================== 5. names and paths
-SAFE_FOLDER_PROBES = ["../x", "..", ".", "", "a/b", "a\\b", "/etc/passwd", ".hidden",
-                      "-rf", "x\0y", "name with space", "é"]
+SAFE_FOLDER_PROBES = [
+    "../x",
+    "..",
+    ".",
+    "",
+    "a/b",
+    "a\\b",
+    "/etc/passwd",
+    ".hidden",
+    "-rf",
+    "x\0y",
+    "name with space",
+    "é",
+]
 
 
 @settings(max_examples=200, deadline=None)
@@ -394,10 +444,23 @@ def test_path_names_refused_everywhere(name, tmp_path, sandbox):
 
 # =================================================================== 6. the ledger
 @settings(max_examples=60, deadline=None)
-@given(bad=st.sampled_from([float("nan"), float("inf"), -float("inf"), np.float64("nan"),
-                            np.array(np.inf), "nan", "inf", "-Infinity", "NaN"]),
-       status=st.sampled_from([None, "reproduced", "qualitative"]),
-       where=st.sampled_from(["ours", "paper"]))
+@given(
+    bad=st.sampled_from(
+        [
+            float("nan"),
+            float("inf"),
+            -float("inf"),
+            np.float64("nan"),
+            np.array(np.inf),
+            "nan",
+            "inf",
+            "-Infinity",
+            "NaN",
+        ]
+    ),
+    status=st.sampled_from([None, "reproduced", "qualitative"]),
+    where=st.sampled_from(["ours", "paper"]),
+)
 def test_ledger_never_accepts_nan_or_inf_as_reproduced(bad, status, where):
     led = Ledger("chap", "P")
     kw = {"paper": "0.5", "ours": 0.5, where: bad}
@@ -410,9 +473,21 @@ def test_ledger_never_accepts_nan_or_inf_as_reproduced(bad, status, where):
 def test_ledger_check_catches_a_reproduced_nan_read_back():
     import pandas as pd
 
-    frame = pd.DataFrame([{"claim": "x", "source": "T1", "paper": "0.5", "ours": "nan",
-                           "status": "reproduced", "note": "", "tol": 0.05,
-                           "paper_value": 0.5, "ours_value": float("nan")}])
+    frame = pd.DataFrame(
+        [
+            {
+                "claim": "x",
+                "source": "T1",
+                "paper": "0.5",
+                "ours": "nan",
+                "status": "reproduced",
+                "note": "",
+                "tol": 0.05,
+                "paper_value": 0.5,
+                "ours_value": float("nan"),
+            }
+        ]
+    )
     led = Ledger.from_frame(frame, "chap", "P")
     with pytest.raises(AssertionError, match="NaN or infinite"):
         led.check()
@@ -440,7 +515,7 @@ def test_cache_path_that_is_a_file(tmp_path, monkeypatch):
 
 
 def test_read_only_cache(tmp_path, monkeypatch):
-    """Root ignores file modes, so the refusal is injected where the OS would raise it."""
+    """Root ignores file modes: the refusal is injected where the OS would raise it."""
     _need_mirror()
     cache = tmp_path / "cache"
     cache.mkdir()
@@ -483,7 +558,9 @@ def test_parameters_checked_before_enumeration(monkeypatch):
 
 
 def test_dataset_arguments_checked_before_any_file_is_touched(monkeypatch):
-    monkeypatch.setattr(load_mod, "fetch_file", lambda *a, **k: pytest.fail("fetch started"))
+    monkeypatch.setattr(
+        load_mod, "fetch_file", lambda *a, **k: pytest.fail("fetch started")
+    )
     with pytest.raises(TypeError, match="cache"):
         ds.load_dataset("bibtex", cache="no")
     with pytest.raises(ValueError, match="name"):

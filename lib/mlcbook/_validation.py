@@ -60,7 +60,9 @@ MAX_MAGNITUDE = 1e100
 
 def _check_nonempty(shape: tuple[int, ...], name: str) -> None:
     if shape[1] == 0:
-        raise ValueError(f"{name} must have at least one label column, got shape {shape}")
+        raise ValueError(
+            f"{name} must have at least one label column, got shape {shape}"
+        )
     if shape[0] == 0:
         raise ValueError(f"{name} must have at least one row, got shape {shape}")
 
@@ -253,7 +255,8 @@ def check_name(value: Any, name: str, *, max_length: int = 128) -> str:
     if len(value) > max_length or not _NAME.fullmatch(value):
         raise ValueError(
             f"{name} must be a plain name of at most {max_length} letters, digits and "
-            f"'_.+-' not starting with '.' or '-' (it becomes a file name), got {value!r}"
+            f"'_.+-' not starting with '.' or '-' (it becomes a file name), "
+            f"got {value!r}"
         )
     return value
 
@@ -276,12 +279,21 @@ class Real:
     def __call__(self, value: Any, name: str) -> float | None:
         if value is None and self.allow_none:
             return None
-        if (self.allow_inf and isinstance(value, _RealNumber)
-                and not isinstance(value, (bool, np.bool_)) and value == np.inf):
+        if (
+            self.allow_inf
+            and isinstance(value, _RealNumber)
+            and not isinstance(value, (bool, np.bool_))
+            and value == np.inf
+        ):
             return float("inf")
-        return check_real(value, name, low=self.low, high=self.high,
-                          low_inclusive=self.low_inclusive,
-                          high_inclusive=self.high_inclusive)
+        return check_real(
+            value,
+            name,
+            low=self.low,
+            high=self.high,
+            low_inclusive=self.low_inclusive,
+            high_inclusive=self.high_inclusive,
+        )
 
 
 @dataclass(frozen=True)
@@ -337,7 +349,9 @@ class Seed:
     negative integers, floats and bools it would refuse or misread)."""
 
     def __call__(self, value: Any, name: str) -> Any:
-        if value is None or isinstance(value, (np.random.Generator, np.random.SeedSequence)):
+        if value is None or isinstance(
+            value, (np.random.Generator, np.random.SeedSequence)
+        ):
             return value
         return check_positive_int(value, name, low=0, high=2**63 - 1)
 
@@ -368,7 +382,9 @@ def validate_params(**specs: Callable[[Any, str], Any]) -> Callable:
         sig = inspect.signature(func)
         unknown = set(specs) - set(sig.parameters)
         if unknown:
-            raise TypeError(f"validate_params: {func.__name__} has no parameter {sorted(unknown)}")
+            raise TypeError(
+                f"validate_params: {func.__name__} has no parameter {sorted(unknown)}"
+            )
         order = [p for p in sig.parameters if p in specs]
 
         @functools.wraps(func)

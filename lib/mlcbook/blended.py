@@ -263,9 +263,11 @@ def _objective(
 
 
 def _check_real_array(a: Any, name: str, ndim: int) -> np.ndarray:
-    """A finite float64 array of ``ndim`` dimensions (no coercion of strings or objects)."""
+    """A finite float64 array of ``ndim`` dimensions (strings, objects refused)."""
     if isinstance(a, (str, bytes)) or a is None or sp.issparse(a):
-        raise TypeError(f"{name} must be a dense array of real numbers, got {type(a).__name__}")
+        raise TypeError(
+            f"{name} must be a dense array of real numbers, got {type(a).__name__}"
+        )
     arr = np.asarray(a)
     if arr.dtype.kind not in "biuf":
         raise TypeError(f"{name} must hold real numbers, got dtype {arr.dtype}")
@@ -279,7 +281,9 @@ def _check_real_array(a: Any, name: str, ndim: int) -> np.ndarray:
 
 def _check_wxt(W, X, T, intercept):
     W = _check_real_array(W, "W", 2)
-    X = as_2d(X, "X")  # sparse: canonical CSR (duplicates summed); both: >= 1 row, column
+    X = as_2d(
+        X, "X"
+    )  # sparse: canonical CSR (duplicates summed); both: >= 1 row, column
     values = X.data if sp.issparse(X) else X
     if values.dtype.kind not in "biuf":
         raise TypeError(f"X must hold real numbers, got dtype {values.dtype}")

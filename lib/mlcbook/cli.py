@@ -1,9 +1,10 @@
-"""The ``mlcbook`` command line: evaluate predictions from files, list and fetch datasets.
+"""The ``mlcbook`` command line: evaluate predictions in files; list, fetch datasets.
 
 ::
 
     mlcbook evaluate TRUTH PRED [--scores FILE] [--format text|csv|json|markdown]
-                                [--plot FILE.png] [--input-format auto|matrix|labelsets|arff]
+                                [--plot FILE.png]
+                                [--input-format auto|matrix|labelsets|arff]
     mlcbook datasets list
     mlcbook datasets fetch NAME [--subset all|train|test]
     mlcbook datasets stats NAME [--subset all|train|test]
@@ -52,8 +53,9 @@ def _polynomial_grid() -> np.ndarray:
     return np.asarray(ALPHAS, dtype=np.float64)
 
 
-def _measures(Y: np.ndarray, P: np.ndarray, F: np.ndarray | None,
-              zero_division: float) -> list[tuple[str, float]]:
+def _measures(
+    Y: np.ndarray, P: np.ndarray, F: np.ndarray | None, zero_division: float
+) -> list[tuple[str, float]]:
     from . import metrics as M
 
     zd = zero_division
@@ -77,8 +79,10 @@ def _measures(Y: np.ndarray, P: np.ndarray, F: np.ndarray | None,
             ("coverage", M.coverage(Y, F)),
             ("average_precision", M.average_precision(Y, F)),
         ]
-        rows += [(f"{avg}_auc", M.auc(Y, F, average=avg))
-                 for avg in ("macro", "micro", "instance")]
+        rows += [
+            (f"{avg}_auc", M.auc(Y, F, average=avg))
+            for avg in ("macro", "micro", "instance")
+        ]
     return [(name, float(v)) for name, v in rows]
 
 
@@ -90,13 +94,20 @@ def _profile(Y: np.ndarray, P: np.ndarray) -> list[tuple[str, float, float]]:
     alphas = _polynomial_grid()
     lb = loss_profile(Y, P, "binomial", [int(k) for k in ks])
     lp = loss_profile(Y, P, "polynomial", [float(a) for a in alphas])
-    return ([("binomial", float(k), float(v)) for k, v in zip(ks, lb)]
-            + [("polynomial", float(a), float(v)) for a, v in zip(alphas, lp)])
+    return [("binomial", float(k), float(v)) for k, v in zip(ks, lb)] + [
+        ("polynomial", float(a), float(v)) for a, v in zip(alphas, lp)
+    ]
 
 
-def evaluate_files(truth: str, pred: str, *, scores: str | None = None,
-                   input_format: str = "auto", xml: str | None = None,
-                   zero_division: float = 1.0) -> dict[str, Any]:
+def evaluate_files(
+    truth: str,
+    pred: str,
+    *,
+    scores: str | None = None,
+    input_format: str = "auto",
+    xml: str | None = None,
+    zero_division: float = 1.0,
+) -> dict[str, Any]:
     """Read the files and compute every measure and the loss profiles.
 
     Returns
@@ -114,11 +125,15 @@ def evaluate_files(truth: str, pred: str, *, scores: str | None = None,
     if scores is not None:
         F, header = read_score_file(scores)
         if F.shape != Y.shape:
-            raise ValueError(f"{scores} holds a {F.shape[0]} x {F.shape[1]} score matrix, "
-                             f"the truth is {Y.shape[0]} x {Y.shape[1]}")
+            raise ValueError(
+                f"{scores} holds a {F.shape[0]} x {F.shape[1]} score matrix, "
+                f"the truth is {Y.shape[0]} x {Y.shape[1]}"
+            )
         if header is not None and t.labels is not None and list(header) != list(labels):
-            raise ValueError(f"the label names of {scores} differ from those of {truth}: "
-                             f"{header} vs {labels}")
+            raise ValueError(
+                f"the label names of {scores} differ from those of {truth}: "
+                f"{header} vs {labels}"
+            )
     return {
         "n_samples": int(Y.shape[0]),
         "n_labels": int(Y.shape[1]),
@@ -130,7 +145,7 @@ def evaluate_files(truth: str, pred: str, *, scores: str | None = None,
 
 # ------------------------------------------------------------------------- output
 def _num(v: float) -> str:
-    """Shortest text that reads back as the same float (``repr``); 'nan'/'inf' as such."""
+    """Shortest text that reads back as the same float (``repr``); 'nan', 'inf'."""
     return repr(float(v)) if math.isfinite(v) else str(float(v))
 
 
@@ -139,16 +154,23 @@ def _param(family: str, v: float) -> str:
 
 
 def _text_table(header: Sequence[str], rows: list[Sequence[str]]) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
-              for i, h in enumerate(header)]
-    out = ["  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip(),
-           "  ".join("-" * w for w in widths)]
+    widths = [
+        max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
+        for i, h in enumerate(header)
+    ]
+    out = [
+        "  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip(),
+        "  ".join("-" * w for w in widths),
+    ]
     out += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
     return "\n".join(out)
 
 
 def _markdown_table(header: Sequence[str], rows: list[Sequence[str]]) -> str:
-    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    out = [
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join("---" for _ in header) + "|",
+    ]
     out += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows]
     return "\n".join(out)
 
@@ -163,12 +185,15 @@ def format_report(res: dict[str, Any], fmt: str) -> str:
     prof = [(f, _param(f, p), _num(v)) for f, p, v in res["profile"]]
     if fmt == "json":
         obj = {
-            "n_samples": res["n_samples"], "n_labels": res["n_labels"],
+            "n_samples": res["n_samples"],
+            "n_labels": res["n_labels"],
             "labels": res["labels"],
             "measures": {n: _json_value(v) for n, v in res["measures"]},
             "profile": {
-                fam: {"param": [p for f, p, _ in res["profile"] if f == fam],
-                      "loss": [_json_value(v) for f, _, v in res["profile"] if f == fam]}
+                fam: {
+                    "param": [p for f, p, _ in res["profile"] if f == fam],
+                    "loss": [_json_value(v) for f, _, v in res["profile"] if f == fam],
+                }
                 for fam in ("binomial", "polynomial")
             },
         }
@@ -180,27 +205,36 @@ def format_report(res: dict[str, Any], fmt: str) -> str:
         w.writerows(["measure", n, "", v] for n, v in meas)
         w.writerows(["profile", f"{f}_loss", p, v] for f, p, v in prof)
         return buf.getvalue().rstrip("\n")
-    title = (f"{res['n_samples']} instances, {res['n_labels']} labels: "
-             + ", ".join(res["labels"][:20]) + (" ..." if res["n_labels"] > 20 else ""))
+    title = (
+        f"{res['n_samples']} instances, {res['n_labels']} labels: "
+        + ", ".join(res["labels"][:20])
+        + (" ..." if res["n_labels"] > 20 else "")
+    )
     if fmt == "markdown":
-        return "\n\n".join([
-            f"**{title}**",
-            _markdown_table(["measure", "value"], meas),
-            _markdown_table(["family", "param", "mean loss"], prof),
-        ])
-    return "\n\n".join([
-        title,
-        _text_table(["measure", "value"], meas),
-        "loss profiles of the predictions (binomial k, polynomial alpha)",
-        _text_table(["family", "param", "mean loss"], prof),
-    ])
+        return "\n\n".join(
+            [
+                f"**{title}**",
+                _markdown_table(["measure", "value"], meas),
+                _markdown_table(["family", "param", "mean loss"], prof),
+            ]
+        )
+    return "\n\n".join(
+        [
+            title,
+            _text_table(["measure", "value"], meas),
+            "loss profiles of the predictions (binomial k, polynomial alpha)",
+            _text_table(["family", "param", "mean loss"], prof),
+        ]
+    )
 
 
 def _check_plot_path(path: str) -> Path:
     p = Path(path)
     if p.suffix.lower() not in _PLOT_SUFFIXES:
-        raise UsageError(f"--plot {path}: the file name must end in one of "
-                         f"{', '.join(_PLOT_SUFFIXES)}")
+        raise UsageError(
+            f"--plot {path}: the file name must end in one of "
+            f"{', '.join(_PLOT_SUFFIXES)}"
+        )
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
         raise UsageError(f"--plot {path}: the folder {parent} does not exist")
@@ -228,16 +262,23 @@ def _plot(res: dict[str, Any], path: Path) -> None:
     try:
         fig.savefig(path)
     except OSError as exc:
-        raise UsageError(f"--plot {path}: cannot write the figure: {exc.strerror}") from None
+        raise UsageError(
+            f"--plot {path}: cannot write the figure: {exc.strerror}"
+        ) from None
     finally:
         plt.close(fig)
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> str:
     plot = _check_plot_path(args.plot) if args.plot else None  # before any work
-    res = evaluate_files(args.truth, args.pred, scores=args.scores,
-                         input_format=args.input_format, xml=args.xml,
-                         zero_division=args.zero_division)
+    res = evaluate_files(
+        args.truth,
+        args.pred,
+        scores=args.scores,
+        input_format=args.input_format,
+        xml=args.xml,
+        zero_division=args.zero_division,
+    )
     if plot is not None:
         _plot(res, plot)
     return format_report(res, args.format)
@@ -265,23 +306,37 @@ def _cmd_datasets(args: argparse.Namespace) -> str:
         rows = []
         for name in ds.list_datasets():
             s = ds.get_spec(name)
-            rows.append([name, str(s.n_labels), "yes" if s.available else "no",
-                         " ".join(s.subsets) if s.available else "-"])
+            rows.append(
+                [
+                    name,
+                    str(s.n_labels),
+                    "yes" if s.available else "no",
+                    " ".join(s.subsets) if s.available else "-",
+                ]
+            )
         return _table(["name", "labels", "available", "subsets"], rows, args.format)
     if args.name is None:
-        raise UsageError(f"datasets {args.action} needs a dataset NAME "
-                         "(see: mlcbook datasets list)")
+        raise UsageError(
+            f"datasets {args.action} needs a dataset NAME "
+            "(see: mlcbook datasets list)"
+        )
     if args.action == "fetch":
         X, Y, info = ds.load_dataset(args.name, args.subset)
-        rows = [[f, info.source.get(f, "parsed-cache"), info.sha256[f]] for f in info.files]
-        head = (f"{info.name} ({info.subset}): {X.shape[0]} instances, {X.shape[1]} "
-                f"features{' (sparse)' if info.sparse else ''}, {Y.shape[1]} labels")
+        rows = [
+            [f, info.source.get(f, "parsed-cache"), info.sha256[f]] for f in info.files
+        ]
+        head = (
+            f"{info.name} ({info.subset}): {X.shape[0]} instances, {X.shape[1]} "
+            f"features{' (sparse)' if info.sparse else ''}, {Y.shape[1]} labels"
+        )
         body = _table(["file", "source", "sha256"], rows, args.format)
         return body if args.format in ("json", "csv") else head + "\n\n" + body
     table = ds.dataset_statistics(args.name, subset=args.subset)
     header = ["dataset"] + [str(c) for c in table.columns]
-    rows = [[str(idx)] + [_num(v) if isinstance(v, float) else str(v) for v in row]
-            for idx, row in zip(table.index, table.itertuples(index=False))]
+    rows = [
+        [str(idx)] + [_num(v) if isinstance(v, float) else str(v) for v in row]
+        for idx, row in zip(table.index, table.itertuples(index=False))
+    ]
     return _table(header, rows, args.format)
 
 
@@ -299,32 +354,54 @@ def _zero_division(text: str) -> float:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mlcbook",
-        description="Multi-label evaluation from the command line (the mlcbook library).",
+        description="Multi-label evaluation on the command line (mlcbook library).",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
     ev = sub.add_parser(
-        "evaluate", help="every measure and the loss profiles of predictions in files",
-        description="Read the truth and the predictions (and optionally scores) and print "
-                    "every measure and the binomial/polynomial loss profiles.",
+        "evaluate",
+        help="every measure and the loss profiles of predictions in files",
+        description="Read the truth and the predictions (and optionally scores), "
+        "print "
+        "every measure and the binomial/polynomial loss profiles.",
     )
-    ev.add_argument("truth", help="true labels: CSV/TSV 0/1 matrix, label-set list or ARFF")
+    ev.add_argument(
+        "truth", help="true labels: CSV/TSV 0/1 matrix, label-set list or ARFF"
+    )
     ev.add_argument("pred", help="predicted labels, same layout and instance order")
-    ev.add_argument("--scores", metavar="FILE",
-                    help="real-valued scores (CSV/TSV matrix) for the ranking measures")
-    ev.add_argument("--input-format", choices=("auto", "matrix", "labelsets", "arff"),
-                    default="auto", help="layout of TRUTH and PRED (default: auto)")
+    ev.add_argument(
+        "--scores",
+        metavar="FILE",
+        help="real-valued scores (CSV/TSV matrix) for the ranking measures",
+    )
+    ev.add_argument(
+        "--input-format",
+        choices=("auto", "matrix", "labelsets", "arff"),
+        default="auto",
+        help="layout of TRUTH and PRED (default: auto)",
+    )
     ev.add_argument("--xml", metavar="FILE", help="MULAN label file for ARFF input")
-    ev.add_argument("--zero-division", type=_zero_division, default=1.0, metavar="Z",
-                    help="value of a precision/recall/F with a zero denominator (default 1)")
+    ev.add_argument(
+        "--zero-division",
+        type=_zero_division,
+        default=1.0,
+        metavar="Z",
+        help="value of a precision/recall/F with a zero denominator (default 1)",
+    )
     ev.add_argument("--format", choices=FORMATS, default="text")
-    ev.add_argument("--plot", metavar="FILE.png",
-                    help="also draw the loss profiles into this figure (.png/.pdf/.svg)")
+    ev.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help="also draw the loss profiles into this figure (.png/.pdf/.svg)",
+    )
     ev.set_defaults(run=_cmd_evaluate)
 
-    da = sub.add_parser("datasets", help="the registered benchmark datasets",
-                        description="List, fetch (verified, cached) or describe datasets.")
+    da = sub.add_parser(
+        "datasets",
+        help="the registered benchmark datasets",
+        description="List, fetch (verified, cached) or describe datasets.",
+    )
     da.add_argument("action", choices=("list", "fetch", "stats"))
     da.add_argument("name", nargs="?", help="dataset name (fetch, stats)")
     da.add_argument("--subset", choices=("all", "train", "test"), default="all")

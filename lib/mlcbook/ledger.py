@@ -67,7 +67,8 @@ def _is_non_finite(x: Any) -> bool:
         except InvalidOperation:
             return False
     if isinstance(x, (int, float, np.number)) or (
-            hasattr(x, "dtype") and getattr(x, "ndim", 1) == 0):
+        hasattr(x, "dtype") and getattr(x, "ndim", 1) == 0
+    ):
         try:
             return not math.isfinite(float(x))
         except (TypeError, ValueError):
@@ -123,7 +124,9 @@ class Ledger:
         self.entries: list[Entry] = []
 
     # ------------------------------------------------------------------ adding
-    @validate_params(tol=Real(low=0.0, allow_none=True), digits=Int(0, 17, allow_none=True))
+    @validate_params(
+        tol=Real(low=0.0, allow_none=True), digits=Int(0, 17, allow_none=True)
+    )
     def add(
         self,
         claim: str,
@@ -167,7 +170,8 @@ class Ledger:
             if _is_non_finite(value) and status != "differs":
                 raise ValueError(
                     f"row {claim!r}: {arg} is {value!r}, not a finite number; a NaN or "
-                    "infinite value is never reproduced (give status='differs' and a note "
+                    "infinite value is never reproduced (give status='differs' and a "
+                    "note "
                     "saying why there is no finite value)"
                 )
         paper_text = "" if paper is None else str(paper)
@@ -251,10 +255,14 @@ class Ledger:
             if e.status == "differs" and not e.note:
                 out.append(f"row {i} {e.claim!r}: differs without a note")
             if e.status != "differs" and any(
-                    _is_non_finite(v) for v in (e.ours, e.paper, e.ours_value, e.paper_value)
-                    if v is not None):
-                out.append(f"row {i} {e.claim!r}: marked {e.status} with a NaN or infinite "
-                           f"value (paper {e.paper}, ours {e.ours})")
+                _is_non_finite(v)
+                for v in (e.ours, e.paper, e.ours_value, e.paper_value)
+                if v is not None
+            ):
+                out.append(
+                    f"row {i} {e.claim!r}: marked {e.status} with a NaN or infinite "
+                    f"value (paper {e.paper}, ours {e.ours})"
+                )
         return out
 
     def check(self) -> None:
@@ -302,14 +310,17 @@ class Ledger:
         folder = Path(folder) if folder is not None else project_root() / "book" / "_ledgers"
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / f"{self.chapter}.csv"
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        fd, tmp_name = tempfile.mkstemp(
+            prefix=f".{target.name}.", suffix=".tmp", dir=folder
+        )
         tmp = Path(tmp_name)
         try:
             with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-                self.to_frame().assign(chapter=self.chapter, paper_ref=self.paper).to_csv(
-                    f, index=False, float_format="%.17g"
-                )
-            os.chmod(tmp, 0o644)  # mkstemp's 0600 would hide the ledger from other users
+                self.to_frame().assign(
+                    chapter=self.chapter, paper_ref=self.paper
+                ).to_csv(f, index=False, float_format="%.17g")
+            # mkstemp's 0600 would hide the ledger from other users
+            os.chmod(tmp, 0o644)
             tmp.replace(target)
         finally:  # any exit: no temporary file stays
             tmp.unlink(missing_ok=True)

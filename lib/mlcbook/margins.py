@@ -141,7 +141,9 @@ def is_double_effective(Y, F) -> bool:
 EFFECTIVENESS = ("label-wise", "inst-wise", "double")
 
 
-@validate_params(kind=OneOf(EFFECTIVENESS), seed=Seed(), boundary=Int(0, allow_none=True))
+@validate_params(
+    kind=OneOf(EFFECTIVENESS), seed=Seed(), boundary=Int(0, allow_none=True)
+)
 def effective_scores(Y, kind: str, seed=None, *, boundary: int | None = None) -> np.ndarray:
     """A random score matrix with exactly the effectiveness ``kind`` on ``Y``.
 
@@ -179,10 +181,15 @@ def effective_scores(Y, kind: str, seed=None, *, boundary: int | None = None) ->
     return F if kind == "label-wise" else F.T.copy()
 
 
-@validate_params(family=OneOf(("t(x)", "t_j")), seed=Seed(), errors=Int(0),
-                 toward=Int(0, allow_none=True))
-def threshold_with_errors(F, Y, family: str, seed=None, *, errors: int = 1,
-                          toward: int | None = None) -> np.ndarray:
+@validate_params(
+    family=OneOf(("t(x)", "t_j")),
+    seed=Seed(),
+    errors=Int(0),
+    toward=Int(0, allow_none=True),
+)
+def threshold_with_errors(
+    F, Y, family: str, seed=None, *, errors: int = 1, toward: int | None = None
+) -> np.ndarray:
     """Threshold ``F`` per instance (``'t(x)'``) or per label (``'t_j'``) with ``errors``
     threshold errors (Definition 6) in every row (column).
 
@@ -275,8 +282,12 @@ def table2_check(Y_list, n_draws: int = 20, seed: int = 0):
     )
 
 
-@validate_params(n_labels=Int(2, 100_000), density=Real(0.0, 1.0), n_draws=Int(1, 100_000),
-                 seed=Seed())
+@validate_params(
+    n_labels=Int(2, 100_000),
+    density=Real(0.0, 1.0),
+    n_draws=Int(1, 100_000),
+    seed=Seed(),
+)
 def micro_auc_growth(sizes=(20, 200, 2000), n_labels: int = 4, density: float = 0.4,
                      n_draws: int = 10, seed: int = 0):
     """Micro-AUC of double-effective predictors (proof of Theorem 3) as ``m`` grows.

@@ -78,18 +78,21 @@ class CacheError(DatasetError, OSError):
 
 
 def cache_write_error(exc: OSError, what: str) -> CacheError:
-    """A :class:`CacheError` for a failed write into the cache, naming the user's folder."""
+    """A :class:`CacheError` for a failed write, naming the user's cache folder."""
     folder = cache_dir()
     reason = exc.strerror or type(exc).__name__
     if folder.exists() and not folder.is_dir():
         reason = "the path exists but is a file, not a folder"
     return CacheError(
         f"cannot write {what} into the data cache {folder}: {reason}. Make that folder "
-        "writable, or set the environment variable MLCBOOK_DATA_CACHE to a writable folder."
+        "writable, or set the environment variable MLCBOOK_DATA_CACHE to a writable "
+        "folder."
     )
 
 
-def sweep_stale_temporaries(folder: Path, max_age: float = STALE_TMP_SECONDS) -> list[Path]:
+def sweep_stale_temporaries(
+    folder: Path, max_age: float = STALE_TMP_SECONDS
+) -> list[Path]:
     """Remove ``.*.tmp`` files of ``folder`` not modified for ``max_age`` seconds.
 
     Returns the removed paths.  Younger temporaries may belong to a transfer running in
@@ -148,8 +151,9 @@ def _copy_verified(src: BinaryIO, dest: Path, sha256: str, origin: str,
     """Stream ``src`` into a temporary file next to ``dest``; rename only if the hash matches."""
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp",
-                                        dir=dest.parent)
+        fd, tmp_name = tempfile.mkstemp(
+            prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent
+        )
     except OSError as exc:
         raise cache_write_error(exc, dest.name) from exc
     tmp = Path(tmp_name)
@@ -227,9 +231,14 @@ def fetch_file(filename: str, sha256: str, url: str | None = None, *,
         raise ValueError(f"sha256 must be 64 lowercase hex digits, got {sha256!r}")
     if download is not None and not isinstance(download, bool):
         raise TypeError(f"download must be True, False or None, got {download!r}")
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not (
-            0 < timeout <= 3600):
-        raise ValueError(f"timeout must be a number of seconds in (0, 3600], got {timeout!r}")
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, (int, float))
+        or not (0 < timeout <= 3600)
+    ):
+        raise ValueError(
+            f"timeout must be a number of seconds in (0, 3600], got {timeout!r}"
+        )
     dest = cache_dir() / filename
     sweep_stale_temporaries(dest.parent)
     if dest.is_file():
@@ -269,5 +278,3 @@ def fetch_file(filename: str, sha256: str, url: str | None = None, *,
         + "; ".join(tried)
         + ". Set MLCBOOK_DATA_MIRROR to a folder holding the file, or allow downloading."
     )
-
-

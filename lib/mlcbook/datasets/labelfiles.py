@@ -5,8 +5,8 @@ Three layouts are read, chosen by ``kind`` (``'auto'`` decides from the file):
 ``matrix``
     A CSV/TSV (or whitespace-separated) 0/1 matrix, one instance per line, one label per
     column, with or without a header line of label names.  The separator is a tab for
-    ``.tsv``, a comma for ``.csv``; otherwise a tab, comma or semicolon if the first line
-    holds one, else runs of whitespace.
+    ``.tsv``, a comma for ``.csv``; otherwise a tab, comma or semicolon if the first
+    line holds one, else runs of whitespace.
 ``labelsets``
     One instance per line, its labels separated by commas and/or spaces, as in the
     Hivemall guide's example (``cat, bird``); the Hivemall/JSON array notation
@@ -49,7 +49,7 @@ KINDS = ("auto", "matrix", "labelsets", "arff")
 
 
 class LabelFileError(DatasetFormatError):
-    """A truth, prediction or score file is malformed; the message names file and line."""
+    """A truth, prediction or score file is malformed (message: file and line)."""
 
     def __init__(self, path: str | PathLike, line: int | None, message: str) -> None:
         where = f"{path}:{line}" if line is not None else f"{path}"
@@ -87,8 +87,9 @@ def _read_lines(path: Path) -> list[str]:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise LabelFileError(path, None, f"not a UTF-8 text file ({exc.reason} at byte "
-                                         f"{exc.start})") from None
+        raise LabelFileError(
+            path, None, f"not a UTF-8 text file ({exc.reason} at byte " f"{exc.start})"
+        ) from None
     except OSError as exc:
         raise LabelFileError(path, None, f"cannot be read: {exc.strerror}") from None
     return text.splitlines()
@@ -127,13 +128,19 @@ def _data_lines(lines: list[str]) -> list[tuple[int, str]]:
 
 
 def _looks_like_matrix(rows: list[tuple[int, str]], sep: str | None) -> bool:
-    body = rows[1:] if rows and not all(_is_number(t) for t in _fields(rows[0][1], sep)) \
+    body = (
+        rows[1:]
+        if rows and not all(_is_number(t) for t in _fields(rows[0][1], sep))
         else rows
-    return bool(body) and all(all(_is_number(t) for t in _fields(ln, sep)) for _, ln in body)
+    )
+    return bool(body) and all(
+        all(_is_number(t) for t in _fields(ln, sep)) for _, ln in body
+    )
 
 
-def _read_matrix(path: Path, lines: list[str], what: str
-                 ) -> tuple[np.ndarray, list[str] | None, list[int]]:
+def _read_matrix(
+    path: Path, lines: list[str], what: str
+) -> tuple[np.ndarray, list[str] | None, list[int]]:
     """A real-valued matrix with an optional header (every field of line 1 non-numeric).
 
     Returns the matrix, the header (or None) and the line number of each row.
@@ -148,23 +155,31 @@ def _read_matrix(path: Path, lines: list[str], what: str
         if any(_is_number(t) for t in first) or any(t == "" for t in first):
             bad = next(t for t in first if _is_number(t) or t == "")
             raise LabelFileError(
-                path, rows[0][0],
-                f"the line mixes numbers and names (found {bad!r}): a header holds only "
+                path,
+                rows[0][0],
+                f"the line mixes numbers and names (found {bad!r}): a header holds "
+                "only "
                 "label names, a data row only numbers",
             )
         if len(set(first)) != len(first):
             dup = next(t for t in first if first.count(t) > 1)
-            raise LabelFileError(path, rows[0][0], f"the header repeats the label {dup!r}")
+            raise LabelFileError(
+                path, rows[0][0], f"the header repeats the label {dup!r}"
+            )
         header = first
         rows = rows[1:]
         if not rows:
-            raise LabelFileError(path, None, f"the file has a header but no {what} rows")
+            raise LabelFileError(
+                path, None, f"the file has a header but no {what} rows"
+            )
     width = len(header) if header is not None else len(_fields(rows[0][1], sep))
     out = np.empty((len(rows), width))
     for r, (lineno, line) in enumerate(rows):
         toks = _fields(line, sep)
         if len(toks) != width:
-            raise LabelFileError(path, lineno, f"expected {width} values, found {len(toks)}")
+            raise LabelFileError(
+                path, lineno, f"expected {width} values, found {len(toks)}"
+            )
         for c, tok in enumerate(toks):
             try:
                 v = float(tok)
@@ -173,7 +188,9 @@ def _read_matrix(path: Path, lines: list[str], what: str
                     path, lineno, f"column {c + 1}: {tok!r} is not a number"
                 ) from None
             if not math.isfinite(v):
-                raise LabelFileError(path, lineno, f"column {c + 1}: {tok!r} is not finite")
+                raise LabelFileError(
+                    path, lineno, f"column {c + 1}: {tok!r} is not finite"
+                )
             out[r, c] = v
     return out, header, [lineno for lineno, _ in rows]
 
@@ -194,7 +211,9 @@ def _read_label_sets(path: Path, lines: list[str]) -> list[list[str]]:
         if m:
             s = m.group(1)
         elif "[" in s or "]" in s:
-            raise LabelFileError(path, lineno, f"unbalanced brackets in {line.strip()!r}")
+            raise LabelFileError(
+                path, lineno, f"unbalanced brackets in {line.strip()!r}"
+            )
         labels = []
         for tok in _LABEL_SPLIT.split(s.strip()):
             tok = tok.strip().strip('"').strip("'")
@@ -209,15 +228,18 @@ def _binary(path: Path, A: np.ndarray, linenos: list[int]) -> np.ndarray:
     if not ok.all():
         r, c = map(int, np.argwhere(~ok)[0])
         raise LabelFileError(
-            path, linenos[r],
-            f"column {c + 1}: labels must be 0 or 1, found {A[r, c]:g} (a file of label "
+            path,
+            linenos[r],
+            f"column {c + 1}: labels must be 0 or 1, found {A[r, c]:g} (a file of "
+            "label "
             "names that are numbers is read as a matrix: use --input-format labelsets)",
         )
     return A.astype(np.int8)
 
 
-def read_label_file(path: str | PathLike, kind: str = "auto", *,
-                    xml: str | PathLike | None = None) -> LabelFile:
+def read_label_file(
+    path: str | PathLike, kind: str = "auto", *, xml: str | PathLike | None = None
+) -> LabelFile:
     """Read a truth or prediction file (see the module docstring for the layouts).
 
     Parameters
@@ -246,7 +268,11 @@ def read_label_file(path: str | PathLike, kind: str = "auto", *,
         rows = _data_lines(lines)
         if not rows:
             raise LabelFileError(path, None, "the file is empty")
-        kind = "matrix" if _looks_like_matrix(rows, _separator(path, lines)) else "labelsets"
+        kind = (
+            "matrix"
+            if _looks_like_matrix(rows, _separator(path, lines))
+            else "labelsets"
+        )
     if kind == "matrix":
         A, header, linenos = _read_matrix(path, lines, "label")
         return LabelFile(str(path), "matrix", _binary(path, A, linenos), None, header)
@@ -266,8 +292,11 @@ def _read_arff(path: Path, xml: str | PathLike | None) -> LabelFile:
     except LabelFileError:
         raise
     except DatasetFormatError as exc:
-        hint = ("" if xml is not None else
-                " (a MULAN ARFF file needs its label file: --xml FILE.xml)")
+        hint = (
+            ""
+            if xml is not None
+            else " (a MULAN ARFF file needs its label file: --xml FILE.xml)"
+        )
         raise LabelFileError(path, None, f"{exc}{hint}") from None
     return LabelFile(str(path), "arff", p.Y.astype(np.int8), None, list(p.label_names))
 
@@ -279,9 +308,9 @@ def read_score_file(path: str | PathLike) -> tuple[np.ndarray, list[str] | None]
     return F, header
 
 
-def align_label_files(truth: LabelFile, pred: LabelFile,
-                      labels: Sequence[str] | None = None
-                      ) -> tuple[np.ndarray, np.ndarray, list[str]]:
+def align_label_files(
+    truth: LabelFile, pred: LabelFile, labels: Sequence[str] | None = None
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Truth and prediction as two 0/1 matrices over the same label columns.
 
     Label sets are binarised over the sorted union of the labels of both files (or
@@ -306,11 +335,15 @@ def align_label_files(truth: LabelFile, pred: LabelFile,
     if truth.Y is not None and pred.Y is not None:
         if truth.Y.shape[1] != pred.Y.shape[1]:
             raise ValueError(
-                f"{truth.path} has {truth.Y.shape[1]} label columns but {pred.path} has "
+                f"{truth.path} has {truth.Y.shape[1]} label columns but "
+                f"{pred.path} has "
                 f"{pred.Y.shape[1]}"
             )
-        if truth.labels is not None and pred.labels is not None \
-                and list(truth.labels) != list(pred.labels):
+        if (
+            truth.labels is not None
+            and pred.labels is not None
+            and list(truth.labels) != list(pred.labels)
+        ):
             raise ValueError(
                 f"the label names of {truth.path} and {pred.path} differ: "
                 f"{truth.labels} vs {pred.labels}"
@@ -322,8 +355,13 @@ def align_label_files(truth: LabelFile, pred: LabelFile,
             raise ValueError(f"{len(names)} label names given for {K} label columns")
         return truth.Y, pred.Y, names
     if names is None:
-        union = {lab for f in (truth, pred) if f.label_sets is not None
-                 for s in f.label_sets for lab in s}
+        union = {
+            lab
+            for f in (truth, pred)
+            if f.label_sets is not None
+            for s in f.label_sets
+            for lab in s
+        }
         if not union:
             raise ValueError(f"no label occurs in {truth.path} or {pred.path}")
         names = sorted(union)
@@ -342,8 +380,11 @@ def align_label_files(truth: LabelFile, pred: LabelFile,
         for i, s in enumerate(f.label_sets):
             for lab in s:
                 if lab not in index:
-                    raise LabelFileError(f.path, i + 1, f"unknown label {lab!r}; the labels "
-                                                        f"are {names}")
+                    raise LabelFileError(
+                        f.path,
+                        i + 1,
+                        f"unknown label {lab!r}; the labels " f"are {names}",
+                    )
                 Y[i, index[lab]] = 1
         mats.append(Y)
     return mats[0], mats[1], names

@@ -112,7 +112,9 @@ def _save_npz(path: Path, p: ParsedARFF) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         sweep_stale_temporaries(path.parent)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        fd, tmp = tempfile.mkstemp(
+            prefix=f".{path.name}.", suffix=".tmp", dir=path.parent
+        )
     except OSError as exc:
         raise cache_write_error(exc, what) from exc
     try:
@@ -136,8 +138,10 @@ def _read_npz(path: Path) -> ParsedARFF:
         if "X" in z.files:
             X = z["X"]
         else:
-            X = sp.csr_matrix((z["X_data"], z["X_indices"], z["X_indptr"]),
-                              shape=tuple(int(v) for v in z["X_shape"]))
+            X = sp.csr_matrix(
+                (z["X_data"], z["X_indices"], z["X_indptr"]),
+                shape=tuple(int(v) for v in z["X_shape"]),
+            )
             X.check_format(full_check=True)
     if Y.ndim != 2 or X.ndim != 2 or X.shape[0] != Y.shape[0]:
         raise ValueError(f"inconsistent shapes X {X.shape}, Y {Y.shape}")
@@ -145,8 +149,14 @@ def _read_npz(path: Path) -> ParsedARFF:
         raise ValueError("names do not match the array widths")
     if Y.dtype.kind not in "biu" or not np.isin(Y, (0, 1)).all():
         raise ValueError("labels are not 0/1 integers")
-    return ParsedARFF(X=X, Y=Y, feature_names=feature_names, label_names=label_names,
-                      nominal=meta["nominal"], relation=meta["relation"])
+    return ParsedARFF(
+        X=X,
+        Y=Y,
+        feature_names=feature_names,
+        label_names=label_names,
+        nominal=meta["nominal"],
+        relation=meta["relation"],
+    )
 
 
 def _load_npz(path: Path) -> ParsedARFF | None:
@@ -157,7 +167,8 @@ def _load_npz(path: Path) -> ParsedARFF | None:
         warnings.warn(
             f"discarding the corrupt parsed-cache entry {path} "
             f"({type(exc).__name__}: {exc}); the ARFF file is parsed again",
-            RuntimeWarning, stacklevel=3,
+            RuntimeWarning,
+            stacklevel=3,
         )
         try:
             path.unlink()

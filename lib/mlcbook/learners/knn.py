@@ -213,7 +213,8 @@ def minimize_summed_loss(
     if need > _MAX_SEARCH_ELEMENTS:
         raise ValueError(
             f"a query has {f_max} free labels left after consensus pruning; the exact "
-            f"search would hold 2**{f_max} x {max(c, T.shape[0], f_max + 1)} = {need:.3g} "
+            f"search would hold 2**{f_max} x {max(c, T.shape[0], f_max + 1)} = "
+            f"{need:.3g} "
             f"counts for it, more than the limit of {_MAX_SEARCH_ELEMENTS:.3g} "
             "(max_free_labels does not lift this limit). Use fewer neighbours."
         )
