@@ -567,3 +567,21 @@ def test_dataset_arguments_checked_before_any_file_is_touched(monkeypatch):
         ds.load_dataset("../bibtex")
     with pytest.raises(ValueError, match="subset"):
         ds.load_dataset("bibtex", subset="validation")
+
+
+@settings(max_examples=40, deadline=None)
+@given(bad=st.sampled_from([-1, 1.5, True, "3", float("nan"), None]))
+def test_dataset_helpers_declare_their_parameters(bad):
+    Y = [[1, 0], [0, 1]]
+    if bad is not None:
+        with pytest.raises((TypeError, ValueError), match="n_features"):
+            ds.label_statistics(Y, n_features=bad)
+        with pytest.raises((TypeError, ValueError), match="seed"):
+            ds.make_limo_synthetic(10, seed=bad)
+    with pytest.raises((TypeError, ValueError), match="^n must"):
+        ds.make_limo_synthetic(bad)
+    if bad is not True:  # True is a valid flag
+        with pytest.raises(TypeError, match="available_only must be True or False"):
+            ds.list_datasets(available_only=bad)
+        with pytest.raises(TypeError, match="fast must be True or False"):
+            ds.parse_arff("x.arff", meka=True, fast=bad)

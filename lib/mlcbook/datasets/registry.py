@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from .._validation import check_name
+from .._validation import Flag, check_name, validate_params
 
 __all__ = [
     "DatasetSpec",
@@ -264,6 +264,7 @@ _SPECS = [
 REGISTRY: MappingProxyType = MappingProxyType({s.name: s for s in _SPECS})
 
 
+@validate_params(available_only=Flag())
 def list_datasets(available_only: bool = False) -> list[str]:
     """Names of the registered datasets (sorted)."""
     return sorted(n for n, s in REGISTRY.items() if s.available or not available_only)
