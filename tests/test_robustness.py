@@ -585,3 +585,16 @@ def test_dataset_helpers_declare_their_parameters(bad):
             ds.list_datasets(available_only=bad)
         with pytest.raises(TypeError, match="fast must be True or False"):
             ds.parse_arff("x.arff", meka=True, fast=bad)
+
+
+@settings(max_examples=20, deadline=None)
+@given(K=st.integers(bayes.MAX_BAYES_LABELS + 1, 10**5))
+def test_bayes_refuses_before_building_the_loss_table(K):
+    support = np.zeros((2, K), dtype=np.int8)
+    support[1] = 1  # no consensus label: all K labels would be enumerated
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(bayes, "_parse_loss", lambda *a: pytest.fail("loss table built"))
+        with pytest.raises(ValueError, match="MAX_BAYES_LABELS"):
+            bayes.bayes_optimal(support, [0.5, 0.5], ("binomial", K // 2))
+        with pytest.raises(ValueError, match="MAX_CALLABLE_LABELS"):
+            bayes.bayes_optimal(support, [0.5, 0.5], lambda Y, P: (Y != P).mean(1))

@@ -272,15 +272,16 @@ def bayes_optimal(
     """
     Ysup, p = _check_support(support, probs)
     K = Ysup.shape[1]
-    kern = _parse_loss(loss, K)
-
-    if kern.kind == "callable":
+    # the enumeration limits are checked before the loss tables are built (a
+    # binomial table for a large K is itself long work)
+    if callable(loss) and not isinstance(loss, (str, tuple)):
         if K > MAX_CALLABLE_LABELS:
             raise ValueError(
                 f"K={K} labels is too many to enumerate for a callable loss; the limit is "
                 f"MAX_CALLABLE_LABELS={MAX_CALLABLE_LABELS} (use a structured loss spec to get "
                 "the fast transform and consensus pruning)"
             )
+        kern = _parse_loss(loss, K)
         allc = ((np.arange(1 << K)[:, None] >> np.arange(K)) & 1).astype(np.int8)
         r = _risk_rows(allc, Ysup, p, kern)
         rmin = float(r.min())
@@ -299,6 +300,7 @@ def bayes_optimal(
             f"{Kf} labels remain to enumerate after consensus pruning (2**{Kf} candidates); "
             f"the limit is MAX_BAYES_LABELS={MAX_BAYES_LABELS}"
         )
+    kern = _parse_loss(loss, K)
     base = np.zeros(K, dtype=np.int8)
     base[fixed] = Ysup[0, fixed]
 
