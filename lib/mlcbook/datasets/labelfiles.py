@@ -297,7 +297,9 @@ def _read_arff(path: Path, xml: str | PathLike | None) -> LabelFile:
             if xml is not None
             else " (a MULAN ARFF file needs its label file: --xml FILE.xml)"
         )
-        raise LabelFileError(path, None, f"{exc}{hint}") from None
+        msg = str(exc)
+        msg = msg[len(f"{path}: "):] if msg.startswith(f"{path}: ") else msg
+        raise LabelFileError(path, None, f"{msg}{hint}") from None
     return LabelFile(str(path), "arff", p.Y.astype(np.int8), None, list(p.label_names))
 
 
