@@ -598,3 +598,20 @@ def test_bayes_refuses_before_building_the_loss_table(K):
             bayes.bayes_optimal(support, [0.5, 0.5], ("binomial", K // 2))
         with pytest.raises(ValueError, match="MAX_CALLABLE_LABELS"):
             bayes.bayes_optimal(support, [0.5, 0.5], lambda Y, P: (Y != P).mean(1))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="losses.py (not this task's file) does not yet declare "
+    "per_instance=Flag(), check=Flag(), tol=Real(0, 1): the lead wires them",
+)
+@pytest.mark.parametrize("call", ["loss_profile", "from_moebius", "check_capacity"])
+def test_losses_flags_and_tolerances_are_declared(call):
+    Y = np.array([[1, 0, 1], [0, 1, 1]])
+    with pytest.raises((TypeError, ValueError)):
+        if call == "loss_profile":
+            losses.loss_profile(Y, Y, "binomial", [1], per_instance="no")
+        elif call == "from_moebius":
+            losses.from_moebius(losses.moebius(losses.hamming_capacity(2)), check="no")
+        else:
+            losses.check_capacity(losses.hamming_capacity(3), tol=float("nan"))
