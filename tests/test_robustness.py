@@ -615,3 +615,89 @@ def test_losses_flags_and_tolerances_are_declared(call):
             losses.from_moebius(losses.moebius(losses.hamming_capacity(2)), check="no")
         else:
             losses.check_capacity(losses.hamming_capacity(3), tol=float("nan"))
+
+
+def test_killed_download_leaves_a_temporary_that_the_next_fetch_sweeps(
+    sandbox, monkeypatch
+):
+    """A real process is killed (SIGKILL: no finally runs) in the middle of a transfer."""
+    _need_mirror()
+    sandbox.mkdir()
+    code = (
+        "import sys, time\nfrom pathlib import Path\n"
+        "from mlcbook.datasets.fetch import _copy_verified\n"
+        "class Stalled:\n"
+        "    n = 0\n"
+        "    def read(self, k):\n"
+        "        self.n += 1\n"
+        "        if self.n == 1:\n"
+        "            return b'@relation half'\n"
+        "        print('writing', flush=True); time.sleep(600)\n"
+        "_copy_verified(Stalled(), Path(sys.argv[1]) / 'flags.arff', '0' * 64, 'x')\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, str(sandbox)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout.readline().strip() == "writing"
+    finally:
+        proc.kill()
+        proc.wait(60)
+    (left,) = sandbox.glob(".flags.arff.*.tmp")  # the kill left it behind
+    old = time.time() - fetch_mod.STALE_TMP_SECONDS - 1
+    os.utime(left, (old, old))
+    monkeypatch.setenv("MLCBOOK_DATA_MIRROR", str(MIRROR))
+    ds.fetch_file("flags.arff", ds.get_spec("flags").sha256["flags.arff"])
+    assert [p.name for p in sandbox.iterdir()] == ["flags.arff"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    stage=st.sampled_from(["mkdir", "mkstemp", "write", "replace"]),
+    err=st.sampled_from([13, 28, 30, 122]),
+)  # EACCES, ENOSPC, EROFS, EDQUOT
+def test_any_disk_error_names_the_cache_folder(tmp_path_factory, stage, err):
+    _need_mirror()
+    cache = tmp_path_factory.mktemp("cache")
+    hidden = str(cache / ".flags.arff.q1w2e3.tmp")
+    exc = OSError(err, os.strerror(err), hidden)
+    src = open(MIRROR / "flags.arff", "rb")
+    with pytest.MonkeyPatch.context() as mp, src:
+        mp.setenv("MLCBOOK_DATA_CACHE", str(cache))
+        if stage == "mkdir":
+            mp.setattr(Path, "mkdir", lambda *a, **k: (_ for _ in ()).throw(exc))
+        elif stage == "mkstemp":
+            mp.setattr(
+                fetch_mod.tempfile,
+                "mkstemp",
+                lambda *a, **k: (_ for _ in ()).throw(exc),
+            )
+        elif stage == "write":
+            mp.setattr(fetch_mod, "_CHUNK", 1 << 10)
+            real_fdopen = os.fdopen
+
+            class Full:
+                def __init__(self, f):
+                    self.f = f
+
+                def __enter__(self):
+                    return self
+
+                def __exit__(self, *a):
+                    self.f.close()
+
+                def write(self, chunk):
+                    raise exc
+
+            mp.setattr(
+                fetch_mod.os, "fdopen", lambda fd, mode: Full(real_fdopen(fd, mode))
+            )
+        else:
+            mp.setattr(Path, "replace", lambda *a, **k: (_ for _ in ()).throw(exc))
+        sha = ds.get_spec("flags").sha256["flags.arff"]
+        with pytest.raises(ds.fetch.CacheError) as info:
+            fetch_mod._copy_verified(src, cache / "flags.arff", sha, "mirror")
+    msg = str(info.value)
+    assert str(cache) in msg and "MLCBOOK_DATA_CACHE" in msg and hidden not in msg
+    assert os.strerror(err) in msg
+    assert not list(cache.glob(".*.tmp"))  # and nothing left behind
