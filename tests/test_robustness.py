@@ -355,10 +355,9 @@ def test_stale_temporaries_are_swept_fresh_ones_kept(sandbox, monkeypatch):
 def test_corrupt_parsed_cache_entry_is_discarded_and_rebuilt(tmp_path_factory, cut):
     _need_mirror()
     cache = tmp_path_factory.mktemp("cache")
-    env = {"MLCBOOK_DATA_CACHE": str(cache), "MLCBOOK_DATA_MIRROR": str(MIRROR)}
-    old = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MLCBOOK_DATA_CACHE", str(cache))
+        mp.setenv("MLCBOOK_DATA_MIRROR", str(MIRROR))
         X0, Y0, _ = ds.load_dataset("flags")
         (npz,) = (cache / "parsed").glob("*.npz")
         data = npz.read_bytes()
@@ -370,12 +369,6 @@ def test_corrupt_parsed_cache_entry_is_discarded_and_rebuilt(tmp_path_factory, c
         _, _, again = ds.load_dataset("flags")  # rebuilt: read from the cache again
         assert again.source["flags.arff"].startswith("parsed-cache")
         assert not list(cache.rglob("*.tmp"))
-    finally:
-        for k, val in old.items():
-            if val is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = val
 
 
 def test_altered_parsed_cache_with_valid_zip_is_rejected(sandbox, monkeypatch):
@@ -385,9 +378,8 @@ def test_altered_parsed_cache_with_valid_zip_is_rejected(sandbox, monkeypatch):
     (npz,) = (sandbox / "parsed").glob("*.npz")
     with np.load(npz) as z:
         arrays = dict(z)
-    arrays["Y"] = arrays["Y"][
-        :-1
-    ]  # a well-formed file whose arrays do not fit together
+    # a well-formed file whose arrays do not fit together
+    arrays["Y"] = arrays["Y"][:-1]
     with open(npz, "wb") as f:
         np.savez(f, **arrays)
     with pytest.warns(RuntimeWarning, match="inconsistent shapes"):
