@@ -168,8 +168,11 @@ def _copy_verified(src: BinaryIO, dest: Path, sha256: str, origin: str,
                 except OSError as exc:  # disk full, quota: the cache's problem
                     raise cache_write_error(exc, dest.name) from exc
                 n += len(chunk)
-            out.flush()
-            os.fsync(out.fileno())
+            try:  # a full disk often shows only when the buffers are written
+                out.flush()
+                os.fsync(out.fileno())
+            except OSError as exc:
+                raise cache_write_error(exc, dest.name) from exc
         if expected_size is not None and n != expected_size:
             raise DownloadError(
                 f"truncated transfer of {dest.name} from {origin}: got {n} of {expected_size} bytes"
