@@ -317,8 +317,8 @@ def align_label_files(
 
     Label sets are binarised over the sorted union of the labels of both files (or
     ``labels``); matrices must have the same width and, if both have headers, the same
-    label names in the same order.  A label-set file and a matrix with a header are put
-    on the header's columns.
+    label names in the same order.  A label-set file paired with a matrix is put on the
+    matrix's columns: the header's names, or without a header the sorted label names.
 
     Returns
     -------
