@@ -37,14 +37,26 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import losses as _losses
-from ._validation import check_label_matrix, check_real
+from ._validation import Flag, Real, check_label_matrix, validate_params
 
-__all__ = ["BayesOptimal", "bayes_optimal", "risk", "MAX_BAYES_LABELS", "MAX_CALLABLE_LABELS"]
+__all__ = [
+    "BayesOptimal",
+    "bayes_optimal",
+    "risk",
+    "MAX_BAYES_LABELS",
+    "MAX_CALLABLE_LABELS",
+    "MAX_MINIMISERS",
+]
 
 #: Largest number of labels left to enumerate (after pruning) for capacity losses.
 MAX_BAYES_LABELS = 22
 #: Largest number of labels enumerated for a loss given as a callable (no pruning).
 MAX_CALLABLE_LABELS = 16
+#: Largest number of minimisers listed.  Degenerate losses (e.g. ``('counts', L)``
+#: with ``L[m] = 0`` for every ``m < K``) tie on almost all ``2**K`` candidates; the
+#: search for ties refuses once it has found more than this many, so its work stays
+#: bounded whatever K is.
+MAX_MINIMISERS = 1 << 14
 
 
 class BayesOptimal(NamedTuple):
@@ -212,6 +224,16 @@ def risk(prediction: Any, support: Any, probs: Any, loss: Any) -> float | np.nda
     return float(r[0]) if one else r
 
 
+def _too_many_minimisers(count: str) -> ValueError:
+    return ValueError(
+        f"{count} predictions tie for the minimal risk (the limit is "
+        f"MAX_MINIMISERS={MAX_MINIMISERS}); the loss is nearly constant on this "
+        "distribution (e.g. zero for every prediction that is not entirely wrong), so "
+        "the set of Bayes-optimal predictions is too large to list"
+    )
+
+
+@validate_params(prune=Flag(), atol=Real(low=0.0, high=1.0))
 def bayes_optimal(
     support: Any, probs: Any, loss: Any, *, prune: bool = True, atol: float = 1e-12
 ) -> BayesOptimal:
@@ -244,20 +266,22 @@ def bayes_optimal(
     Raises
     ------
     ValueError
-        If more than :data:`MAX_BAYES_LABELS` labels remain to enumerate.
+        If more than :data:`MAX_BAYES_LABELS` labels remain to enumerate after
+        pruning, or more than :data:`MAX_MINIMISERS` predictions tie (the work
+        is bounded by these two limits, whatever K is).
     """
     Ysup, p = _check_support(support, probs)
-    atol = check_real(atol, "atol", low=0.0)
     K = Ysup.shape[1]
-    kern = _parse_loss(loss, K)
-
-    if kern.kind == "callable":
+    # the enumeration limits are checked before the loss tables are built (a
+    # binomial table for a large K is itself long work)
+    if callable(loss) and not isinstance(loss, (str, tuple)):
         if K > MAX_CALLABLE_LABELS:
             raise ValueError(
                 f"K={K} labels is too many to enumerate for a callable loss; the limit is "
                 f"MAX_CALLABLE_LABELS={MAX_CALLABLE_LABELS} (use a structured loss spec to get "
                 "the fast transform and consensus pruning)"
             )
+        kern = _parse_loss(loss, K)
         allc = ((np.arange(1 << K)[:, None] >> np.arange(K)) & 1).astype(np.int8)
         r = _risk_rows(allc, Ysup, p, kern)
         rmin = float(r.min())
@@ -276,6 +300,7 @@ def bayes_optimal(
             f"{Kf} labels remain to enumerate after consensus pruning (2**{Kf} candidates); "
             f"the limit is MAX_BAYES_LABELS={MAX_BAYES_LABELS}"
         )
+    kern = _parse_loss(loss, K)
     base = np.zeros(K, dtype=np.int8)
     base[fixed] = Ysup[0, fixed]
 
@@ -302,6 +327,8 @@ def bayes_optimal(
             g_hat = _fwht(g)
         rk = _fwht(_fwht(dist) * g_hat) / float(1 << Kf)
         near = np.flatnonzero(rk <= rk.min() + 1e-8)
+    if near.size > MAX_MINIMISERS:
+        raise _too_many_minimisers(f"about {near.size}")
     exact = _direct_risks(zs[near], ycodes, p, g)
     rmin = float(exact.min())
     winners = zs[near][exact <= rmin + atol]
@@ -313,8 +340,16 @@ def bayes_optimal(
     if fixed.size == 0:
         return BayesOptimal(_sorted_rows(reduced), rmin)
 
-    # recover ties that flip consensus labels (upward search, pruned by monotonicity)
+    # recover ties that flip consensus labels (upward search, pruned by monotonicity).
+    # Risk never decreases along the way, so if flipping every consensus label of a
+    # reduced minimiser is still a tie, all 2**len(fixed) vectors in between are too.
+    if (1 << fixed.size) > MAX_MINIMISERS:
+        top = reduced.copy()
+        top[:, fixed] ^= 1
+        if (_risk_rows(top, Ysup, p, kern) <= rmin + atol).any():
+            raise _too_many_minimisers(f"at least 2**{fixed.size}")
     found = [reduced]
+    n_found = reduced.shape[0]
     for row in reduced:
         stack = [(row, -1)]
         while stack:
@@ -331,6 +366,9 @@ def bayes_optimal(
                 if rv <= rmin + atol:
                     found.append(child[None, :])
                     stack.append((child, pos))
+                    n_found += 1
+                    if n_found > MAX_MINIMISERS:
+                        raise _too_many_minimisers("more than the limit of")
     allmin = np.unique(np.concatenate(found, axis=0), axis=0)
     return BayesOptimal(_sorted_rows(allmin), rmin)
 

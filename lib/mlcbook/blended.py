@@ -262,19 +262,34 @@ def _objective(
     return J, gW, gb
 
 
+def _check_real_array(a: Any, name: str, ndim: int) -> np.ndarray:
+    """A finite float64 array of ``ndim`` dimensions (strings, objects refused)."""
+    if isinstance(a, (str, bytes)) or a is None or sp.issparse(a):
+        raise TypeError(
+            f"{name} must be a dense array of real numbers, got {type(a).__name__}"
+        )
+    arr = np.asarray(a)
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must hold real numbers, got dtype {arr.dtype}")
+    if arr.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-D, got shape {arr.shape}")
+    arr = arr.astype(np.float64, copy=False)
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name} must not contain NaN or infinite values")
+    return arr
+
+
 def _check_wxt(W, X, T, intercept):
-    W = np.asarray(W, dtype=np.float64)
-    if W.ndim != 2:
-        raise ValueError(f"W must be 2-D (n_labels, n_features), got shape {W.shape}")
-    if sp.issparse(X):
-        X = sp.csr_matrix(X, dtype=np.float64)
-    else:
-        X = as_2d(X, "X")
-        if X.dtype.kind not in "biuf":
-            raise TypeError(f"X must hold real numbers, got dtype {X.dtype}")
-        X = X.astype(np.float64, copy=False)
-        if not np.isfinite(X).all():
-            raise ValueError("X must not contain NaN or infinite values")
+    W = _check_real_array(W, "W", 2)
+    X = as_2d(
+        X, "X"
+    )  # sparse: canonical CSR (duplicates summed); both: >= 1 row, column
+    values = X.data if sp.issparse(X) else X
+    if values.dtype.kind not in "biuf":
+        raise TypeError(f"X must hold real numbers, got dtype {values.dtype}")
+    if not np.isfinite(values).all():
+        raise ValueError("X must not contain NaN or infinite values")
+    X = X.astype(np.float64, copy=False) if not sp.issparse(X) else X.astype(np.float64)
     T = check_label_matrix(T, "T", allow_sparse=False).astype(np.float64)
     if X.shape[0] != T.shape[0]:
         raise ValueError(f"X and T must have the same number of rows, got {X.shape[0]} and {T.shape[0]}")
@@ -284,7 +299,7 @@ def _check_wxt(W, X, T, intercept):
         )
     b = None
     if intercept is not None:
-        b = np.asarray(intercept, dtype=np.float64)
+        b = _check_real_array(intercept, "intercept", 1)
         if b.shape != (T.shape[1],):
             raise ValueError(f"intercept must have shape ({T.shape[1]},), got {b.shape}")
     return W, X, T, b

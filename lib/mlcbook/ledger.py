@@ -29,6 +29,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._validation import Int, Real, check_name, validate_params
+
 __all__ = ["Ledger", "Entry", "STATUSES", "load_ledgers", "within_tolerance"]
 
 STATUSES = ("reproduced", "qualitative", "differs")
@@ -53,6 +55,25 @@ def within_tolerance(paper: float, ours: float, tol: float) -> bool:
 
 def _is_number(x: Any) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _is_non_finite(x: Any) -> bool:
+    """NaN or an infinity, as a number (Python or NumPy) or as text ("nan", "-inf")."""
+    if isinstance(x, (bool, np.bool_)):
+        return False
+    if isinstance(x, str):
+        try:
+            return not Decimal(x.strip()).is_finite()
+        except InvalidOperation:
+            return False
+    if isinstance(x, (int, float, np.number)) or (
+        hasattr(x, "dtype") and getattr(x, "ndim", 1) == 0
+    ):
+        try:
+            return not math.isfinite(float(x))
+        except (TypeError, ValueError):
+            return False
+    return False
 
 
 @dataclass
@@ -96,11 +117,16 @@ class Ledger:
     """
 
     def __init__(self, chapter: str, paper: str = "") -> None:
-        self.chapter = str(chapter)
+        # the chapter names the saved file: a plain name, never a path such as '../x'
+        # ('' only for a ledger rebuilt from a table, which cannot be saved)
+        self.chapter = "" if chapter == "" else check_name(chapter, "chapter")
         self.paper = str(paper)
         self.entries: list[Entry] = []
 
     # ------------------------------------------------------------------ adding
+    @validate_params(
+        tol=Real(low=0.0, allow_none=True), digits=Int(0, 17, allow_none=True)
+    )
     def add(
         self,
         claim: str,
@@ -140,6 +166,14 @@ class Ledger:
         """
         if status is not None and status not in STATUSES:
             raise ValueError(f"status must be one of {STATUSES}, got {status!r}")
+        for arg, value in (("ours", ours), ("paper", paper)):
+            if _is_non_finite(value) and status != "differs":
+                raise ValueError(
+                    f"row {claim!r}: {arg} is {value!r}, not a finite number; a NaN or "
+                    "infinite value is never reproduced (give status='differs' and a "
+                    "note "
+                    "saying why there is no finite value)"
+                )
         paper_text = "" if paper is None else str(paper)
         paper_value: float | None = None
         dec = None
@@ -220,6 +254,15 @@ class Ledger:
                 )
             if e.status == "differs" and not e.note:
                 out.append(f"row {i} {e.claim!r}: differs without a note")
+            if e.status != "differs" and any(
+                _is_non_finite(v)
+                for v in (e.ours, e.paper, e.ours_value, e.paper_value)
+                if v is not None
+            ):
+                out.append(
+                    f"row {i} {e.claim!r}: marked {e.status} with a NaN or infinite "
+                    f"value (paper {e.paper}, ours {e.ours})"
+                )
         return out
 
     def check(self) -> None:
@@ -270,6 +313,7 @@ class Ledger:
         from ._io import atomic_write
         from ._paths import project_root
 
+        check_name(self.chapter, "chapter")
         frame = self.to_frame().assign(chapter=self.chapter, paper_ref=self.paper)
         committed = folder is None
         folder = Path(folder) if folder is not None else project_root() / "book" / "_ledgers"
@@ -277,7 +321,7 @@ class Ledger:
         if committed and os.environ.get("MLCBOOK_WRITE_OUTPUTS") != "1":
             self._compare_with(target, frame)
             return target
-        with atomic_write(target, "w", newline="") as fh:
+        with atomic_write(target, "w", newline="") as fh:  # unique temp, removed on any exit
             frame.to_csv(fh, index=False, float_format="%.17g")
         return target
 

@@ -24,7 +24,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_label_matrix, check_same_shape, check_score_matrix
+from ._validation import (
+    Int,
+    OneOf,
+    Real,
+    Seed,
+    check_label_matrix,
+    check_positive_int,
+    check_same_shape,
+    check_score_matrix,
+    validate_params,
+)
 
 __all__ = [
     "effective_scores",
@@ -131,6 +141,9 @@ def is_double_effective(Y, F) -> bool:
 EFFECTIVENESS = ("label-wise", "inst-wise", "double")
 
 
+@validate_params(
+    kind=OneOf(EFFECTIVENESS), seed=Seed(), boundary=Int(0, allow_none=True)
+)
 def effective_scores(Y, kind: str, seed=None, *, boundary: int | None = None) -> np.ndarray:
     """A random score matrix with exactly the effectiveness ``kind`` on ``Y``.
 
@@ -147,8 +160,9 @@ def effective_scores(Y, kind: str, seed=None, *, boundary: int | None = None) ->
     irrelevant entry -- an adversarial placement used to concentrate threshold errors.
     """
     Y = check_label_matrix(Y, "Y", allow_sparse=False).astype(bool)
-    if kind not in EFFECTIVENESS:
-        raise ValueError(f"kind must be one of {EFFECTIVENESS}, got {kind!r}")
+    if boundary is not None and kind != "double":
+        width = Y.shape[1] if kind == "label-wise" else Y.shape[0]
+        check_positive_int(boundary, "boundary", low=0, high=width - 1)
     rng = np.random.default_rng(seed)
     m, l = Y.shape
     if kind == "double":
@@ -167,7 +181,15 @@ def effective_scores(Y, kind: str, seed=None, *, boundary: int | None = None) ->
     return F if kind == "label-wise" else F.T.copy()
 
 
-def threshold_with_errors(F, Y, family: str, seed=None, *, errors: int = 1, toward: int | None = None) -> np.ndarray:
+@validate_params(
+    family=OneOf(("t(x)", "t_j")),
+    seed=Seed(),
+    errors=Int(0),
+    toward=Int(0, allow_none=True),
+)
+def threshold_with_errors(
+    F, Y, family: str, seed=None, *, errors: int = 1, toward: int | None = None
+) -> np.ndarray:
     """Threshold ``F`` per instance (``'t(x)'``) or per label (``'t_j'``) with ``errors``
     threshold errors (Definition 6) in every row (column).
 
@@ -180,8 +202,9 @@ def threshold_with_errors(F, Y, family: str, seed=None, *, errors: int = 1, towa
     Y = check_label_matrix(Y, "Y", allow_sparse=False).astype(bool)
     F = check_score_matrix(F, "F")
     check_same_shape(Y, F, "Y", "F")
-    if family not in ("t(x)", "t_j"):
-        raise ValueError(f"family must be 't(x)' or 't_j', got {family!r}")
+    if toward is not None:
+        width = Y.shape[1] if family == "t(x)" else Y.shape[0]
+        check_positive_int(toward, "toward", low=0, high=width - 1)
     rng = np.random.default_rng(seed)
     Fw, Yw = (F, Y) if family == "t(x)" else (F.T, Y.T)
     mm, ll = Fw.shape
@@ -196,6 +219,7 @@ def threshold_with_errors(F, Y, family: str, seed=None, *, errors: int = 1, towa
     return H if family == "t(x)" else H.T.copy()
 
 
+@validate_params(n_draws=Int(1, 10_000), seed=Seed())
 def table2_check(Y_list, n_draws: int = 20, seed: int = 0):
     """Which of the eleven measures reach their optimum for each kind of effective F.
 
@@ -258,6 +282,12 @@ def table2_check(Y_list, n_draws: int = 20, seed: int = 0):
     )
 
 
+@validate_params(
+    n_labels=Int(2, 100_000),
+    density=Real(0.0, 1.0),
+    n_draws=Int(1, 100_000),
+    seed=Seed(),
+)
 def micro_auc_growth(sizes=(20, 200, 2000), n_labels: int = 4, density: float = 0.4,
                      n_draws: int = 10, seed: int = 0):
     """Micro-AUC of double-effective predictors (proof of Theorem 3) as ``m`` grows.
@@ -270,6 +300,7 @@ def micro_auc_growth(sizes=(20, 200, 2000), n_labels: int = 4, density: float = 
 
     from .metrics import auc
 
+    sizes = [check_positive_int(m, "sizes", low=2, high=10**7) for m in sizes]
     rng = np.random.default_rng(seed)
     rows = []
     for m in sizes:
@@ -282,6 +313,7 @@ def micro_auc_growth(sizes=(20, 200, 2000), n_labels: int = 4, density: float = 
     return pd.DataFrame(rows)
 
 
+@validate_params(m=Int(2, 10**8), l=Int(2, 10**6), density=Real(0.0, 1.0), seed=Seed())
 def random_label_matrix(m: int, l: int, density: float = 0.4, seed=None) -> np.ndarray:
     """Bernoulli(``density``) labels with one relevant and one irrelevant label forced
     into every row (at random), and every column holding both values."""

@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from .._validation import Flag, validate_params
 from .fetch import DatasetError
 
 __all__ = [
@@ -211,6 +212,7 @@ def _fast_sparse(data: str, attrs: list):
     return values, rows, cols, len(lines)
 
 
+@validate_params(meka=Flag(), fast=Flag())
 def parse_arff(path: str | PathLike, *, label_names: list[str] | None = None,
                meka: bool = False, repairs: tuple[tuple[str, str], ...] = (),
                fast: bool = True) -> ParsedARFF:

@@ -12,8 +12,12 @@ Order of the sources for a file ``NAME`` with known sha256:
 Whatever the source, the bytes are written to a temporary file *inside the cache folder*,
 hashed while written, and renamed to their final name only when the sha256 matches.  A
 corrupt, truncated or interrupted transfer therefore never leaves a file that looks valid;
-a cached file whose hash no longer matches is removed and fetched again.  Nothing happens at
-import time.
+a cached file whose hash no longer matches is removed and fetched again.  The temporary
+file has a unique name (:func:`tempfile.mkstemp`) and is removed on every exit, error or
+interrupt; one left behind by a killed process (``.NAME.*.tmp`` not modified for
+:data:`STALE_TMP_SECONDS`) is swept at the next fetch.  A cache that cannot be written
+(read-only, or a file where the folder should be) gives a :class:`CacheError` naming the
+cache folder and how to choose another.  Nothing happens at import time.
 """
 
 from __future__ import annotations
@@ -21,13 +25,16 @@ from __future__ import annotations
 import hashlib
 import http.client
 import os
+import re
 import tempfile
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import BinaryIO
 
 from .. import _paths
+from .._validation import check_name
 
 __all__ = [
     "cache_dir",
@@ -38,9 +45,16 @@ __all__ = [
     "ChecksumError",
     "DataNotFoundError",
     "DownloadError",
+    "CacheError",
+    "STALE_TMP_SECONDS",
+    "sweep_stale_temporaries",
+    "cache_write_error",
 ]
 
 _CHUNK = 1 << 20
+#: A temporary file of the cache not modified for this long belongs to a killed process
+#: (a live transfer writes a chunk at least every few seconds) and is removed.
+STALE_TMP_SECONDS = 3600.0
 
 
 class DatasetError(Exception):
@@ -57,6 +71,45 @@ class DataNotFoundError(DatasetError, FileNotFoundError):
 
 class DownloadError(DatasetError, OSError):
     """A download failed (network error, HTTP error, or fewer bytes than announced)."""
+
+
+class CacheError(DatasetError, OSError):
+    """The data cache cannot be written (read-only, full, or a file in the way)."""
+
+
+def cache_write_error(exc: OSError, what: str) -> CacheError:
+    """A :class:`CacheError` for a failed write, naming the user's cache folder."""
+    folder = cache_dir()
+    reason = exc.strerror or type(exc).__name__
+    if folder.exists() and not folder.is_dir():
+        reason = "the path exists but is a file, not a folder"
+    return CacheError(
+        f"cannot write {what} into the data cache {folder}: {reason}. Make that folder "
+        "writable, or set the environment variable MLCBOOK_DATA_CACHE to a writable "
+        "folder."
+    )
+
+
+def sweep_stale_temporaries(
+    folder: Path, max_age: float = STALE_TMP_SECONDS
+) -> list[Path]:
+    """Remove ``.*.tmp`` files of ``folder`` not modified for ``max_age`` seconds.
+
+    Returns the removed paths.  Younger temporaries may belong to a transfer running in
+    another process and are kept.
+    """
+    removed = []
+    if not folder.is_dir():
+        return removed
+    now = time.time()
+    for tmp in folder.glob(".*.tmp"):
+        try:
+            if tmp.is_file() and now - tmp.stat().st_mtime > max_age:
+                tmp.unlink()
+                removed.append(tmp)
+        except OSError:  # gone meanwhile, or not ours to remove: leave it
+            pass
+    return removed
 
 
 def cache_dir() -> Path:
@@ -96,8 +149,13 @@ def sha256_of(path: str | os.PathLike) -> str:
 def _copy_verified(src: BinaryIO, dest: Path, sha256: str, origin: str,
                    expected_size: int | None = None) -> Path:
     """Stream ``src`` into a temporary file next to ``dest``; rename only if the hash matches."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(
+            prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent
+        )
+    except OSError as exc:
+        raise cache_write_error(exc, dest.name) from exc
     tmp = Path(tmp_name)
     try:
         h = hashlib.sha256()
@@ -105,10 +163,16 @@ def _copy_verified(src: BinaryIO, dest: Path, sha256: str, origin: str,
         with os.fdopen(fd, "wb") as out:
             for chunk in iter(lambda: src.read(_CHUNK), b""):
                 h.update(chunk)
-                out.write(chunk)
+                try:
+                    out.write(chunk)
+                except OSError as exc:  # disk full, quota: the cache's problem
+                    raise cache_write_error(exc, dest.name) from exc
                 n += len(chunk)
-            out.flush()
-            os.fsync(out.fileno())
+            try:  # a full disk often shows only when the buffers are written
+                out.flush()
+                os.fsync(out.fileno())
+            except OSError as exc:
+                raise cache_write_error(exc, dest.name) from exc
         if expected_size is not None and n != expected_size:
             raise DownloadError(
                 f"truncated transfer of {dest.name} from {origin}: got {n} of {expected_size} bytes"
@@ -120,11 +184,16 @@ def _copy_verified(src: BinaryIO, dest: Path, sha256: str, origin: str,
                 f"got {got} ({n} bytes). The file is corrupt, truncated or another version; "
                 "it was not stored."
             )
-        tmp.replace(dest)
+        try:
+            tmp.replace(dest)
+        except OSError as exc:
+            raise cache_write_error(exc, dest.name) from exc
         return dest
-    finally:
-        if tmp.exists():
+    finally:  # any exit, including KeyboardInterrupt: no temporary file stays
+        try:
             tmp.unlink()
+        except FileNotFoundError:
+            pass
 
 
 def fetch_file(filename: str, sha256: str, url: str | None = None, *,
@@ -160,13 +229,28 @@ def fetch_file(filename: str, sha256: str, url: str | None = None, *,
     DataNotFoundError
         No cached copy, no mirror copy, and downloading impossible or not allowed.
     """
-    if os.path.basename(filename) != filename or filename in ("", ".", ".."):
-        raise ValueError(f"filename must be a bare file name, got {filename!r}")
+    check_name(filename, "filename")
+    if not isinstance(sha256, str) or not re.fullmatch(r"[0-9a-f]{64}", sha256):
+        raise ValueError(f"sha256 must be 64 lowercase hex digits, got {sha256!r}")
+    if download is not None and not isinstance(download, bool):
+        raise TypeError(f"download must be True, False or None, got {download!r}")
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, (int, float))
+        or not (0 < timeout <= 3600)
+    ):
+        raise ValueError(
+            f"timeout must be a number of seconds in (0, 3600], got {timeout!r}"
+        )
     dest = cache_dir() / filename
+    sweep_stale_temporaries(dest.parent)
     if dest.is_file():
         if sha256_of(dest) == sha256:
             return dest, "cache"
-        dest.unlink()  # stale or damaged cache entry: fetch again
+        try:
+            dest.unlink()  # stale or damaged cache entry: fetch again
+        except OSError as exc:
+            raise cache_write_error(exc, f"a new copy of {filename}") from exc
     mirror = mirror_dir()
     tried = []
     if mirror is not None:
@@ -197,5 +281,3 @@ def fetch_file(filename: str, sha256: str, url: str | None = None, *,
         + "; ".join(tried)
         + ". Set MLCBOOK_DATA_MIRROR to a folder holding the file, or allow downloading."
     )
-
-

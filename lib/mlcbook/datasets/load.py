@@ -6,7 +6,7 @@ import hashlib
 import json
 import os
 import tempfile
-import zipfile
+import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -14,8 +14,9 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from .._validation import Flag, validate_params
 from .arff import DatasetFormatError, ParsedARFF, parse_arff, read_mulan_labels
-from .fetch import cache_dir, fetch_file
+from .fetch import cache_dir, cache_write_error, fetch_file, sweep_stale_temporaries
 from .registry import DatasetSpec, DatasetUnavailableError, get_spec
 
 __all__ = ["load_dataset", "DatasetInfo", "PARSER_VERSION"]
@@ -107,32 +108,70 @@ def _save_npz(path: Path, p: ParsedARFF) -> None:
                       X_shape=np.array(X.shape, dtype=np.int64))
     else:
         arrays["X"] = p.X
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    what = f"the parsed arrays {path.name} (or pass cache=False)"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        sweep_stale_temporaries(path.parent)
+        fd, tmp = tempfile.mkstemp(
+            prefix=f".{path.name}.", suffix=".tmp", dir=path.parent
+        )
+    except OSError as exc:
+        raise cache_write_error(exc, what) from exc
     try:
         with os.fdopen(fd, "wb") as f:
             np.savez(f, **arrays)
         Path(tmp).replace(path)
-    finally:
+    except OSError as exc:
+        raise cache_write_error(exc, what) from exc
+    finally:  # any exit, including KeyboardInterrupt
         if os.path.exists(tmp):
             os.unlink(tmp)
 
 
+def _read_npz(path: Path) -> ParsedARFF:
+    """Read a parsed cache entry and check that its arrays fit together."""
+    with np.load(path, allow_pickle=False) as z:
+        meta = json.loads(str(z["meta"]))
+        feature_names = [str(s) for s in z["feature_names"]]
+        label_names = [str(s) for s in z["label_names"]]
+        Y = z["Y"]
+        if "X" in z.files:
+            X = z["X"]
+        else:
+            X = sp.csr_matrix(
+                (z["X_data"], z["X_indices"], z["X_indptr"]),
+                shape=tuple(int(v) for v in z["X_shape"]),
+            )
+            X.check_format(full_check=True)
+    if Y.ndim != 2 or X.ndim != 2 or X.shape[0] != Y.shape[0]:
+        raise ValueError(f"inconsistent shapes X {X.shape}, Y {Y.shape}")
+    if X.shape[1] != len(feature_names) or Y.shape[1] != len(label_names):
+        raise ValueError("names do not match the array widths")
+    if Y.dtype.kind not in "biu" or not np.isin(Y, (0, 1)).all():
+        raise ValueError("labels are not 0/1 integers")
+    return ParsedARFF(
+        X=X,
+        Y=Y,
+        feature_names=feature_names,
+        label_names=label_names,
+        nominal=meta["nominal"],
+        relation=meta["relation"],
+    )
+
+
 def _load_npz(path: Path) -> ParsedARFF | None:
+    """A parsed cache entry, or None (with a warning) after discarding a corrupt one."""
     try:
-        with np.load(path, allow_pickle=False) as z:
-            meta = json.loads(str(z["meta"]))
-            if "X" in z.files:
-                X = z["X"]
-            else:
-                X = sp.csr_matrix((z["X_data"], z["X_indices"], z["X_indptr"]),
-                                  shape=tuple(z["X_shape"]))
-            return ParsedARFF(X=X, Y=z["Y"], feature_names=[str(s) for s in z["feature_names"]],
-                              label_names=[str(s) for s in z["label_names"]],
-                              nominal=meta["nominal"], relation=meta["relation"])
-    except (OSError, KeyError, ValueError, zipfile.BadZipFile, json.JSONDecodeError):
+        return _read_npz(path)
+    except Exception as exc:  # empty, truncated, altered: whatever the damage, rebuild
+        warnings.warn(
+            f"discarding the corrupt parsed-cache entry {path} "
+            f"({type(exc).__name__}: {exc}); the ARFF file is parsed again",
+            RuntimeWarning,
+            stacklevel=3,
+        )
         try:
-            path.unlink()  # damaged cache entry: parse again
+            path.unlink()
         except OSError:
             pass
         return None
@@ -193,6 +232,7 @@ def _stack(parts: list[ParsedARFF]) -> tuple[Any, np.ndarray]:
     return X, np.vstack([q.Y for q in parts])
 
 
+@validate_params(download=Flag(allow_none=True), cache=Flag())
 def load_dataset(name: str, subset: str = "all", *, download: bool | None = None,
                  cache: bool = True):
     """Load a registered multi-label benchmark dataset.

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from .._validation import Flag, check_name, validate_params
+
 __all__ = [
     "DatasetSpec",
     "REGISTRY",
@@ -262,6 +264,7 @@ _SPECS = [
 REGISTRY: MappingProxyType = MappingProxyType({s.name: s for s in _SPECS})
 
 
+@validate_params(available_only=Flag())
 def list_datasets(available_only: bool = False) -> list[str]:
     """Names of the registered datasets (sorted)."""
     return sorted(n for n, s in REGISTRY.items() if s.available or not available_only)
@@ -274,12 +277,14 @@ def get_spec(name: str) -> DatasetSpec:
     ------
     TypeError
         If ``name`` is not a string.
+    ValueError
+        If ``name`` is empty or not a plain name (separators, ``..``).
     UnknownDatasetError
         If the name is not registered; the message lists the known names.
     """
     if not isinstance(name, str):
         raise TypeError(f"name must be a dataset name (str), got {type(name).__name__}")
-    key = name.strip().lower()
+    key = check_name(name.strip(), "name").lower()  # no '../x': names become file names
     if key not in REGISTRY:
         raise UnknownDatasetError(
             f"unknown dataset {name!r}; known datasets: {', '.join(list_datasets())}"

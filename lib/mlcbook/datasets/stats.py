@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .._validation import check_label_matrix
+from .._validation import Int, OneOf, check_label_matrix, validate_params
 
 __all__ = ["dataset_statistics", "label_statistics", "STATISTICS_COLUMNS"]
 
@@ -24,6 +24,7 @@ STATISTICS_COLUMNS = (
 )
 
 
+@validate_params(n_features=Int(0, allow_none=True))
 def label_statistics(Y: Any, n_features: int | None = None) -> dict[str, float]:
     """Statistics of one label matrix.
 
@@ -62,6 +63,7 @@ def label_statistics(Y: Any, n_features: int | None = None) -> dict[str, float]:
     }
 
 
+@validate_params(subset=OneOf(("all", "train", "test")))
 def dataset_statistics(data: Any, subset: str = "all") -> pd.DataFrame:
     """A table of dataset statistics, one row per dataset.
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_positive_int
+from .._validation import Int, Seed, check_positive_int, validate_params
 
 __all__ = ["make_limo_synthetic", "LIMO_SYNTHETIC_REGIONS", "LIMO_SYNTHETIC_LABELS"]
 
@@ -51,6 +51,7 @@ def limo_synthetic_labels(X) -> np.ndarray:
     return table[quadrant]
 
 
+@validate_params(n=Int(1, 10**8), seed=Seed())
 def make_limo_synthetic(n: int = 2000, seed: int | None = 0) -> tuple[np.ndarray, np.ndarray]:
     """Points uniform in :math:`(-1, 1)^2` with the four region-defined labels.
 

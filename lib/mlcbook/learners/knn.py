@@ -100,6 +100,9 @@ __all__ = [
 TIE_TOL = 1e-9
 #: Upper bound on free labels per query accepted by default (2**20 candidates).
 MAX_FREE_LABELS = 20
+# Largest block the exact search may need for one query: 2**f candidates times
+# max(c, n_params, f + 1) counts (about 2 GB of float64 at the limit).
+_MAX_SEARCH_ELEMENTS = 1 << 28
 _TIE_BREAKS = ("hamming", "nearest", "lexicographic")
 _FAMILIES = ("binomial", "polynomial")
 # elements (params x queries x candidates) handled per block of work
@@ -204,6 +207,16 @@ def minimize_summed_loss(
             f"a query has {int(n_free.max())} free labels (neighbours disagree on them), more "
             f"than max_free_labels={max_free_labels}; the exact search would enumerate "
             f"2**{int(n_free.max())} candidates. Use fewer neighbours or raise max_free_labels."
+        )
+    f_max = int(n_free.max()) if n else 0
+    need = (1 << f_max) * max(c, T.shape[0], f_max + 1)
+    if need > _MAX_SEARCH_ELEMENTS:
+        raise ValueError(
+            f"a query has {f_max} free labels left after consensus pruning; the exact "
+            f"search would hold 2**{f_max} x {max(c, T.shape[0], f_max + 1)} = "
+            f"{need:.3g} "
+            f"counts for it, more than the limit of {_MAX_SEARCH_ELEMENTS:.3g} "
+            "(max_free_labels does not lift this limit). Use fewer neighbours."
         )
     P = np.empty((T.shape[0], n, K), dtype=np.int8)
     P[:] = N[np.newaxis, :, 0, :]  # consensus labels (free ones are overwritten)
