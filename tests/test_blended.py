@@ -8,6 +8,8 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+
+from mlcbook._io import read_csv_exact
 import scipy.sparse as sp
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -296,7 +298,7 @@ def test_committed_grid_recomputes_within_the_measured_spread(dataset):
     from mlcbook.datasets import load_dataset
 
     cfg = json.loads(meta.read_text())["config"]
-    saved = pd.read_csv(csv, float_precision="round_trip")
+    saved = read_csv_exact(csv)
     saved = saved[(saved["dataset"] == dataset) & (saved["alpha"] == 1.0)].reset_index(drop=True)
     X, Y, _ = load_dataset(dataset)
     Xtr, Xte, Ytr, Yte = split_and_scale(X, Y, seed=cfg["seed"])

@@ -6,6 +6,8 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+
+from mlcbook._io import read_csv_exact
 from sklearn.tree import DecisionTreeClassifier
 
 from mlcbook.experiments import (
@@ -161,7 +163,7 @@ def test_committed_table_recomputes_for_one_dataset():
     csv, meta = results_dir() / "dependence_losses.csv", results_dir() / "dependence_losses.json"
     assert csv.exists() and meta.exists(), "the study's table is committed with the chapter"
     config = json.loads(meta.read_text())["config"]
-    committed = pd.read_csv(csv, float_precision="round_trip")
+    committed = read_csv_exact(csv)
     part = committed[committed.dataset == "flags-12"].reset_index(drop=True)
     learners = list(dict.fromkeys(part.learner))
     assert sorted(learners) == sorted(config["learners"])

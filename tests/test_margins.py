@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+
+from mlcbook._io import read_csv_exact
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -138,7 +140,7 @@ def test_committed_synthetic_table_recomputes():
 
     path = results_dir() / "limo_synthetic.csv"
     assert path.exists(), "data/results/limo_synthetic.csv is committed with the chapter"
-    saved = pd.read_csv(path, float_precision="round_trip")
+    saved = read_csv_exact(path)
     saved = saved[saved["replication"] == 0].reset_index(drop=True)
     new = pd.DataFrame(synthetic_replication(0))[saved.columns]
     keys = ["replication", "method", "threshold"]
@@ -166,7 +168,7 @@ def test_committed_benchmark_unit_recomputes():
 
     path = results_dir() / "limo_benchmark.csv"
     assert path.exists(), "data/results/limo_benchmark.csv is committed with the chapter"
-    table = pd.read_csv(path, float_precision="round_trip")
+    table = read_csv_exact(path)
     mask = ((table["dataset"] == "medical") & (table["replication"] == 0)).to_numpy()
     saved = table[mask].reset_index(drop=True)
     new = pd.DataFrame(benchmark_unit("medical", 0))

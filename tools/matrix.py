@@ -53,7 +53,9 @@ def find_interpreters() -> dict[str, str]:
 def run(cmd: list[str], log: list[str], **kw) -> bool:
     t0 = time.time()
     out = subprocess.run(cmd, capture_output=True, text=True, check=False, **kw)
-    tail = (out.stdout + out.stderr).strip().splitlines()[-3:]
+    lines = (out.stdout + out.stderr).strip().splitlines()
+    failures = [x for x in lines if x.startswith(("FAILED", "ERROR"))][:40]
+    tail = failures + [x for x in lines[-3:] if x not in failures]
     log.append(f"$ {' '.join(cmd[:6])}{' ...' if len(cmd) > 6 else ''}  "
                f"({time.time() - t0:.0f} s, exit {out.returncode})")
     log.extend("    " + line for line in tail)
@@ -67,9 +69,22 @@ def venv(python: str, where: Path, log: list[str]) -> str:
     return py
 
 
+def copy_source(where: Path) -> Path:
+    """The package's sources, copied so that building a wheel writes nothing here."""
+    if not where.exists():
+        shutil.copytree(ROOT, where, ignore=shutil.ignore_patterns(
+            ".git", ".venv", "_build", "build", "data", "book", "*.egg-info", "__pycache__"))
+    return where
+
+
 def versions(py: str) -> str:
     code = ("from importlib import metadata as m\n"
-            "print(' '.join(f'{p}={m.version(p)}' for p in ('numpy','scipy','pandas',"
+            "def v(p):\n"
+            "    try:\n"
+            "        return m.version(p)\n"
+            "    except m.PackageNotFoundError:\n"
+            "        return 'absent'\n"
+            "print(' '.join(f'{p}={v(p)}' for p in ('numpy','scipy','pandas',"
             "'scikit-learn','mlrl-boomer')))")
     return subprocess.run([py, "-c", code], capture_output=True, text=True, check=False).stdout.strip()
 
@@ -102,10 +117,12 @@ def main() -> int:
         py = venv(python, Path(tmp, "researcher"), log)
         ok = run([py, "-m", "pip", "install", "--quiet", "numpy==2.4.*", "scikit-learn==1.8.*"], log)
         before = versions(py)
-        ok = ok and run([py, "-m", "pip", "install", "--quiet", str(ROOT)], log)
+        src = copy_source(Path(tmp, "src"))  # a non-editable build writes build/ beside its source
+        ok = ok and run([py, "-m", "pip", "install", "--quiet", str(src)], log)
         after = versions(py)
         keep = [w for w in before.split() if not w.startswith(("pandas", "mlrl"))]
-        ok = ok and all(w in after.split() for w in keep) and "mlrl-boomer" not in after
+        ok = ok and len(keep) == 3 and all(w in after.split() for w in keep)
+        ok = ok and "mlrl-boomer=absent" in after
         ok = ok and run([py, "-c", "import mlcbook.metrics, mlcbook.losses, mlcbook.experiments"],
                         log, cwd=tmp)
         summary.append((v, "researcher venv: pip install . keeps numpy 2.4, sklearn 1.8", ok, after))
@@ -117,7 +134,7 @@ def main() -> int:
         ok = ok and run([uv, "pip", "compile", "pyproject.toml", "--resolution", "lowest-direct",
                          "--python", py, "--quiet", "-o", str(lock)], log, cwd=ROOT)
         ok = ok and run([uv, "pip", "install", "--python", py, "--quiet", "-r", str(lock)], log)
-        ok = ok and run([uv, "pip", "install", "--python", py, "--quiet", "--no-deps", str(ROOT)],
+        ok = ok and run([uv, "pip", "install", "--python", py, "--quiet", "--no-deps", str(src)],
                         log)
         code = ("import numpy as np, mlcbook.metrics as M, mlcbook.losses as L, mlcbook.experiments\n"
                 "Y = np.array([[1, 0, 1], [0, 1, 1]]); P = np.array([[1, 1, 0], [0, 1, 1]])\n"

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-__all__ = ["atomic_write", "atomic_write_text"]
+__all__ = ["atomic_write", "atomic_write_text", "read_csv_exact"]
 
 
 def _umask() -> int:
@@ -72,3 +72,22 @@ def atomic_write_text(path: str | Path, text: str) -> None:
     """Write ``text`` to ``path`` atomically (UTF-8)."""
     with atomic_write(path, "w") as fh:
         fh.write(text)
+
+
+def _exact_floats() -> dict:
+    """``read_csv`` keywords that parse every float to the nearest double.
+
+    pandas < 3.1 needs ``float_precision="round_trip"`` for that; from 3.1 on every
+    mode uses the exact converter and the argument is deprecated.
+    """
+    import pandas as pd
+
+    major, minor = (int(p) for p in pd.__version__.split(".")[:2])
+    return {} if (major, minor) >= (3, 1) else {"float_precision": "round_trip"}
+
+
+def read_csv_exact(source: Any, **kwargs: Any) -> "pd.DataFrame":  # noqa: F821
+    """``pandas.read_csv`` with exact float parsing (the written 17 digits round-trip)."""
+    import pandas as pd
+
+    return pd.read_csv(source, **_exact_floats(), **kwargs)

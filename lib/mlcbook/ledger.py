@@ -29,6 +29,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._io import read_csv_exact
+
 from ._validation import Int, Real, check_name, validate_params
 
 __all__ = ["Ledger", "Entry", "STATUSES", "load_ledgers", "within_tolerance"]
@@ -331,9 +333,9 @@ class Ledger:
                "and commit book/_ledgers/")
         if not target.exists():
             raise AssertionError(f"no committed ledger {target}; {how}")
-        saved = pd.read_csv(target, keep_default_na=False, float_precision="round_trip")
-        mine = pd.read_csv(io.StringIO(frame.to_csv(index=False, float_format="%.17g")),
-                           keep_default_na=False, float_precision="round_trip")
+        saved = read_csv_exact(target, keep_default_na=False)
+        mine = read_csv_exact(io.StringIO(frame.to_csv(index=False, float_format="%.17g")),
+                              keep_default_na=False)
         problems = []
         if list(saved.columns) != list(mine.columns) or len(saved) != len(mine):
             problems.append(f"shape {mine.shape} vs committed {saved.shape}")
@@ -389,7 +391,7 @@ def load_ledgers(folder: str | Path | None = None) -> pd.DataFrame:
     from ._paths import project_root
 
     folder = Path(folder) if folder is not None else project_root() / "book" / "_ledgers"
-    frames = [pd.read_csv(p, keep_default_na=False, float_precision="round_trip") for p in sorted(folder.glob("*.csv"))]
+    frames = [read_csv_exact(p, keep_default_na=False) for p in sorted(folder.glob("*.csv"))]
     if not frames:
         return pd.DataFrame(columns=["chapter", "claim", "source", "paper", "ours", "status", "note"])
     return pd.concat(frames, ignore_index=True)

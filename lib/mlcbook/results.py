@@ -23,7 +23,7 @@ NumPy floats, sets of mixed types and arbitrary objects, whose text may change
 with the CPU, the NumPy build or the process.
 
 Floats are written with 17 significant digits and read back with
-``float_precision="round_trip"``, so a loaded table equals the computed one
+exact parsing (:func:`mlcbook._io.read_csv_exact`), so a loaded table equals the computed one
 exactly.
 """
 
@@ -44,7 +44,7 @@ from typing import Any, overload
 import numpy as np
 import pandas as pd
 
-from ._io import atomic_write, atomic_write_text
+from ._io import atomic_write, atomic_write_text, read_csv_exact
 from ._paths import results_dir
 
 __all__ = [
@@ -328,7 +328,7 @@ def load_or_compute(
             table.to_csv(fh, index=False, float_format="%.17g")
         text = json.dumps(provenance(config), indent=2, sort_keys=True, ensure_ascii=False)
         atomic_write_text(meta, text + "\n")
-        return pd.read_csv(csv, float_precision="round_trip")
+        return read_csv_exact(csv)
     if not csv.exists() or not meta.exists():
         raise StaleResultError(
             f"the result table {csv} (with {meta.name}) is missing; " + _how_to_recompute(name)
@@ -345,4 +345,4 @@ def load_or_compute(
             f"asks for (differing entries: {', '.join(changed) or 'none; the key scheme'}). "
             "It is not recomputed silently: " + _how_to_recompute(name)
         )
-    return pd.read_csv(csv, float_precision="round_trip")
+    return read_csv_exact(csv)

@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from .._io import read_csv_exact
 from .._validation import Flag, validate_params
 from .fetch import DatasetError
 
@@ -163,11 +164,11 @@ def _fast_dense(data: str, attrs: list) -> np.ndarray:
         if isinstance(t, list):
             groups.setdefault(tuple(t), []).append(i)
     nominal = {i for cols in groups.values() for i in cols}
-    df = pd.read_csv(io.StringIO("\n".join(lines)), header=None, sep=",",
+    df = read_csv_exact(io.StringIO("\n".join(lines)), header=None, sep=",",
                      dtype={i: (str if i in nominal else float) for i in range(n_attr)},
                      na_values={i: ["?"] for i in range(n_attr) if i not in nominal},
                      keep_default_na=False, skipinitialspace=True,
-                     quoting=csv.QUOTE_NONE, engine="c", float_precision="round_trip")
+                     quoting=csv.QUOTE_NONE, engine="c")
     if df.shape != (len(lines), n_attr):
         raise _NoFastPath("unexpected shape")
     A = np.empty((len(lines), n_attr))
