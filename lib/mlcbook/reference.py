@@ -13,12 +13,12 @@ paper's footnote 1), see ``../shared/reference/README.md``:
 
 Where the files come from, in this order: a local mirror folder
 (``$MLCBOOK_REFERENCE_MIRROR``, else ``../shared/reference/hullermeier2022`` beside the
-checkout), the git-ignored cache ``data/cache/reference/``, then a download from the raw
-GitHub URL of the named commit into that cache.  Every file's sha256 is checked before it is
-read (a mismatch raises :class:`~mlcbook.datasets.ChecksumError` and nothing is stored);
-downloads are written atomically.
+checkout), the git-ignored cache ``data/cache/reference/``, then a download from the
+raw GitHub URL of the named commit into that cache.  Every file's sha256 is checked
+before it is read (a mismatch raises :class:`~mlcbook.datasets.ChecksumError` and
+nothing is stored); downloads are written atomically.
 
-The authors' names mapped to the book's (every key of the two files, checked by the tests):
+The authors' names mapped to the book's (every key of the two files; the tests check):
 
 =====================================  ===============================================
 authors' algorithm key                  book learner
@@ -34,26 +34,26 @@ authors' algorithm key                  book learner
 
 Two keys are not learners of the paper (``include_extra=True`` keeps them):
 
-* ``fw`` is MEKA's ``FW`` with J48, run by the authors' code but not reported in the paper.
+* ``fw`` is MEKA's ``FW`` with J48, run by the authors' code, not reported in the paper.
 * ``rakel`` (no k) holds CC predictions: in the experimenter
   (``DependenceAwareMLCLossExperimenter.java``, lines 200-261) the ``rakel`` case has no
   ``break`` and falls through ``rakel2`` into the ``cc`` case, which writes
-  ``NAME-S-42-rakel.arff`` with a CC model.  On the five datasets where both keys pooled
-  all 10 folds (birds, emotions, flags, scene, yeast) the ``rakel`` and ``cc`` profiles are
-  bit-for-bit identical (a test checks this).
+  ``NAME-S-42-rakel.arff`` with a CC model.  On the five datasets where both keys
+  pooled all 10 folds (birds, emotions, flags, scene, yeast) the ``rakel`` and ``cc``
+  profiles are bit-for-bit identical (a test checks this).
   The same fall-through settles the size of the RAkEL ensembles: ``evaluateModel`` skips
   any output file that already exists (line 488), so the ``rakel2`` loop (m = ⌊3K/k⌋)
-  finds the ``rakel-k`` files of k = 2..5 written by the ``rakel`` loop (m = K - k + 1) and
-  skips them.  Every released ``rakel-k`` row therefore used m = L - k + 1, with L the
-  experimenter's label count :data:`CODE_LABELS` (= K except flags: L = 12, K = 7).
+  finds the ``rakel-k`` files of k = 2..5 written by the ``rakel`` loop (m = L - k + 1)
+  and skips them.  Every released ``rakel-k`` row therefore used m = L - k + 1, with L
+  the experimenter's label count :data:`CODE_LABELS` (= K except flags: L = 12, K = 7).
 
 Datasets: ``enron-f`` -> enron, ``llog-f`` -> llog (MEKA versions); flags is run with 7
-labels (``L=7``).  Eleven Yahoo datasets (``arts1``, ...) appear only with CLUS and RAkEL
-rows; they are not in the paper and kept only with ``include_extra=True``.
+labels (``L=7``).  Eleven Yahoo datasets (``arts1``, ...) appear only with CLUS and
+RAkEL rows; they are not in the paper and kept only with ``include_extra=True``.
 
 How a profile was computed (``DataToKVStorePreparer.java``): the test predictions of the
-folds that finished (``size`` of them) are concatenated, thresholded at 0.5, and each loss
-is the mean over all those instances -- pooled, not a mean of fold means.
+folds that finished (``size`` of them) are concatenated, thresholded at 0.5, and each
+loss is the mean over all those instances -- pooled, not a mean of fold means.
 """
 
 from __future__ import annotations
@@ -114,33 +114,40 @@ def _spec(path: str, commit: str, sha: str) -> tuple[str, str]:
     return sha, _RAW.format(repo=REPO, commit=commit, path=path)
 
 
-#: ``file name -> (sha256, download URL)``; names as in the mirror, sha256 from its README.
+#: ``file name -> (sha256, download URL)``; names and sha256 as in the mirror's README.
 FILES: dict[str, tuple[str, str]] = {
     "results.kvstore": _spec(
-        "result-data/results.kvstore", COMMIT,
-        "eaca6e87214f8ec948ebd6c1d1acbb22337748248e4d7953b6b6f1b4499b4a5a"),
+        "result-data/results.kvstore",
+        COMMIT,
+        "eaca6e87214f8ec948ebd6c1d1acbb22337748248e4d7953b6b6f1b4499b4a5a",
+    ),
     "results_boomer.kvstore": _spec(
-        "result-data/results_boomer.kvstore", COMMIT_BOOMER,
-        "6b063aeb10dd949ed8ccd91b749d621438dfa153102414ccc1887aea28de480f"),
+        "result-data/results_boomer.kvstore",
+        COMMIT_BOOMER,
+        "6b063aeb10dd949ed8ccd91b749d621438dfa153102414ccc1887aea28de480f",
+    ),
     **{
         f"folds-{n}.zip": _spec(f"datasets/{n}.zip", COMMIT, sha)
-        for n, sha in zip(_FOLD_NAMES, (
-            "1c99d893e6d0be69c812c9780cb3a8f9fa8f5d92aa4b5cbcaaa48d602771f04b",
-            "e837e34c4e4200266f34833f2bbee56b13ec047e4515b52334c3801cdd59993e",
-            "719c1e217249de5505dc9b6caeea421edcd51ddd67187c730920cba31fe28e13",
-            "999a5fcef8d1ace336f9630018f9ec894902908a533e8ff870a3e96956c6b320",
-            "8985a4ea83c9bab57db28843285c8d91c9e9dd6734a8ef7e8e201bdd1ec2700d",
-            "920f613468cac61f80c8dabb80706c97cef279e30ad3cc0895d7c3ae9ddcf55c",
-            "a99d72f6944eb212628683fb8acf37cda65146f6cb4b3bccb3b74ac81322b024",
-        ))
+        for n, sha in zip(
+            _FOLD_NAMES,
+            (
+                "1c99d893e6d0be69c812c9780cb3a8f9fa8f5d92aa4b5cbcaaa48d602771f04b",
+                "e837e34c4e4200266f34833f2bbee56b13ec047e4515b52334c3801cdd59993e",
+                "719c1e217249de5505dc9b6caeea421edcd51ddd67187c730920cba31fe28e13",
+                "999a5fcef8d1ace336f9630018f9ec894902908a533e8ff870a3e96956c6b320",
+                "8985a4ea83c9bab57db28843285c8d91c9e9dd6734a8ef7e8e201bdd1ec2700d",
+                "920f613468cac61f80c8dabb80706c97cef279e30ad3cc0895d7c3ae9ddcf55c",
+                "a99d72f6944eb212628683fb8acf37cda65146f6cb4b3bccb3b74ac81322b024",
+            ),
+        )
     },
 }
 
 
 def _alpha_grid() -> tuple[float, ...]:
-    """The 55 values of alpha of ``GeneralConfig.POLYNOMIAL_SCALES``, in the file's order."""
-    hundredths = [1 + i / 100 for i in range(11)]            # 1, 1.01, ..., 1.1
-    tenths = [1 + i / 10 for i in range(2, 11)]               # 1.2, ..., 2
+    """The 55 alphas of ``GeneralConfig.POLYNOMIAL_SCALES``, in the files' order."""
+    hundredths = [1 + i / 100 for i in range(11)]  # 1, 1.01, ..., 1.1
+    tenths = [1 + i / 10 for i in range(2, 11)]  # 1.2, ..., 2
     return tuple(round(a, 2) for a in hundredths + tenths) + tuple(
         float(a) for a in [*range(3, 21), *range(30, 101, 10), *range(200, 1001, 100)]
     )
@@ -149,8 +156,8 @@ def _alpha_grid() -> tuple[float, ...]:
 #: The polynomial loss family's alpha values (Eq. 17 of the paper), in the files' order.
 ALPHAS: tuple[float, ...] = _alpha_grid()
 
-#: Authors' algorithm key -> (book learner, in the paper).  ``rakel-k`` keys are matched by
-#: :func:`_learner_of`; the learner is ``RAkEL-k{k}-m{K-k+1}`` (see the module docstring).
+#: Authors' algorithm key -> (book learner, in the paper).  ``rakel-k`` keys are matched
+#: by :func:`_learner_of`; the learner is ``RAkEL-k{k}-m{L-k+1}`` (module docstring).
 ALGORITHMS: dict[str, tuple[str, bool]] = {
     "br": ("BR", True),
     "cc": ("CC", True),
@@ -165,16 +172,35 @@ ALGORITHMS: dict[str, tuple[str, bool]] = {
 }
 _RAKEL = re.compile(r"rakel-([1-9]\d*)")
 
-#: The label counts the experimenter uses for RAkEL's k and m (``numLabels``, lines 144-168
-#: of ``DependenceAwareMLCLossExperimenter.java``).  They equal the files' ``L`` except for
-#: flags: 12 in the code, 7 labels in the data, hence flags' ``rakel-6`` and ``rakel-11``
-#: (k = floor(12/2), 12 - 1) with m = 12 - k + 1 on 7 labels.
+#: The label counts the experimenter uses for RAkEL's k and m (``numLabels``, lines
+#: 144-168 of ``DependenceAwareMLCLossExperimenter.java``).  They equal the files' ``L``
+#: except for flags: 12 in the code, 7 labels in the data, hence flags' ``rakel-6`` and
+#: ``rakel-11`` (k = floor(12/2), 12 - 1) with m = 12 - k + 1 on 7 labels.
 CODE_LABELS: dict[str, int] = {
-    "arts1": 26, "bibtex": 159, "birds": 19, "bookmarks": 208, "business1": 30,
-    "computers1": 33, "education1": 33, "emotions": 6, "enron-f": 53,
-    "entertainment1": 21, "flags": 12, "genbase": 27, "health1": 32, "llog-f": 75,
-    "mediamill": 101, "medical": 45, "recreation1": 22, "reference1": 33, "scene": 6,
-    "science1": 40, "social1": 39, "society1": 27, "tmc2007": 22, "yeast": 14,
+    "arts1": 26,
+    "bibtex": 159,
+    "birds": 19,
+    "bookmarks": 208,
+    "business1": 30,
+    "computers1": 33,
+    "education1": 33,
+    "emotions": 6,
+    "enron-f": 53,
+    "entertainment1": 21,
+    "flags": 12,
+    "genbase": 27,
+    "health1": 32,
+    "llog-f": 75,
+    "mediamill": 101,
+    "medical": 45,
+    "recreation1": 22,
+    "reference1": 33,
+    "scene": 6,
+    "science1": 40,
+    "social1": 39,
+    "society1": 27,
+    "tmc2007": 22,
+    "yeast": 14,
 }
 
 #: Authors' dataset name -> (book dataset name, in the paper).
@@ -188,17 +214,42 @@ DATASETS: dict[str, tuple[str, bool]] = {
     "medical": ("medical", True),
     "scene": ("scene", True),
     "yeast": ("yeast", True),
-    **{y: (y, False) for y in (
-        "arts1", "business1", "computers1", "education1", "entertainment1", "health1",
-        "recreation1", "reference1", "science1", "social1", "society1")},
+    **{
+        y: (y, False)
+        for y in (
+            "arts1",
+            "business1",
+            "computers1",
+            "education1",
+            "entertainment1",
+            "health1",
+            "recreation1",
+            "reference1",
+            "science1",
+            "social1",
+            "society1",
+        )
+    },
 }
 
 #: Book dataset name -> authors' name, for the datasets whose folds were released.
 FOLD_DATASETS: dict[str, str] = {DATASETS[n][0]: n for n in _FOLD_NAMES}
 
 #: Columns of :func:`load_reference_results`.
-RESULT_COLUMNS = ("dataset", "learner", "family", "param", "loss", "folds", "K",
-                  "rakel_k", "rakel_m", "algorithm", "dataset_key", "in_paper")
+RESULT_COLUMNS = (
+    "dataset",
+    "learner",
+    "family",
+    "param",
+    "loss",
+    "folds",
+    "K",
+    "rakel_k",
+    "rakel_m",
+    "algorithm",
+    "dataset_key",
+    "in_paper",
+)
 
 _N_SPLITS = 10
 _SEED = 42
@@ -217,8 +268,9 @@ def _cache_dir() -> Path:
     return _fetch.cache_dir() / "reference"
 
 
-def reference_file(filename: str, *, download: bool | None = None,
-                   timeout: float = 60.0) -> tuple[Path, str]:
+def reference_file(
+    filename: str, *, download: bool | None = None, timeout: float = 60.0
+) -> tuple[Path, str]:
     """A verified local copy of one released file, and where it came from.
 
     Parameters
@@ -226,7 +278,7 @@ def reference_file(filename: str, *, download: bool | None = None,
     filename : str
         One of :data:`FILES` (``"results.kvstore"``, ``"folds-emotions.zip"``, ...).
     download : bool, optional
-        Allow downloading from GitHub; default allowed unless ``MLCBOOK_DATA_DOWNLOAD=0``.
+        Allow downloading from GitHub; default: allowed unless MLCBOOK_DATA_DOWNLOAD=0.
     timeout : float
         Network timeout in seconds.
 
@@ -250,8 +302,9 @@ def reference_file(filename: str, *, download: bool | None = None,
     if not isinstance(filename, str):
         raise TypeError(f"filename must be a str, got {type(filename).__name__}")
     if filename not in FILES:
-        raise ValueError(f"filename must be one of {', '.join(sorted(FILES))}; "
-                         f"got {filename!r}")
+        raise ValueError(
+            f"filename must be one of {', '.join(sorted(FILES))}; got {filename!r}"
+        )
     sha, url = FILES[filename]
     mirror = _mirror_dir()
     if mirror is not None and (mirror / filename).is_file():
@@ -259,8 +312,9 @@ def reference_file(filename: str, *, download: bool | None = None,
         got = sha256_of(src)
         if got != sha:
             raise ChecksumError(
-                f"checksum mismatch for {filename} in the mirror {mirror}: expected sha256 "
-                f"{sha}, got {got}. The copy is corrupt or another version; it was not used."
+                f"checksum mismatch for {filename} in the mirror {mirror}: expected "
+                f"sha256 {sha}, got {got}. The copy is corrupt or another version; it "
+                "was not used."
             )
         return src, f"mirror:{src}"
     dest = _cache_dir() / filename
@@ -272,7 +326,8 @@ def reference_file(filename: str, *, download: bool | None = None,
         raise DataNotFoundError(
             f"{filename} is in neither the mirror ({mirror or 'none'}) nor the cache "
             f"{_cache_dir()}, and downloading is not allowed (download=False or "
-            "MLCBOOK_DATA_DOWNLOAD=0). Set MLCBOOK_REFERENCE_MIRROR to a folder holding it."
+            "MLCBOOK_DATA_DOWNLOAD=0). Set MLCBOOK_REFERENCE_MIRROR to a folder "
+            "holding it."
         )
     try:
         req = urllib.request.Request(url, headers={"User-Agent": "mlcbook"})
@@ -320,11 +375,15 @@ def _learner_of(key: str, L: int) -> tuple[str, int | None, int | None, bool]:
     if m is not None:
         k = int(m.group(1))
         if not 1 <= k < L:
-            raise ValueError(f"algorithm key {key!r}: label-set size outside 1..{L - 1}")
+            raise ValueError(
+                f"algorithm key {key!r}: label-set size outside 1..{L - 1}"
+            )
         return f"RAkEL-k{k}-m{L - k + 1}", k, L - k + 1, True
     if key not in ALGORITHMS or key == "rakel-k":
-        raise ValueError(f"unknown algorithm key {key!r} in the released results; known: "
-                         f"{', '.join(ALGORITHMS)}")
+        raise ValueError(
+            f"unknown algorithm key {key!r} in the released results; known: "
+            f"{', '.join(ALGORITHMS)}"
+        )
     learner, in_paper = ALGORITHMS[key]
     return learner, None, None, in_paper
 
@@ -332,8 +391,9 @@ def _learner_of(key: str, L: int) -> tuple[str, int | None, int | None, bool]:
 def _profile(record: dict[str, str], field: str, n: int, where: str) -> np.ndarray:
     values = np.array([float(v) for v in record[field].split(",")])
     if values.shape != (n,) or not np.all((values >= 0) & (values <= 1)):
-        raise ValueError(f"{where}: {field} must hold {n} losses in [0, 1], "
-                         f"got {values.size} values")
+        raise ValueError(
+            f"{where}: {field} must hold {n} losses in [0, 1], got {values.size} values"
+        )
     return values
 
 
@@ -343,8 +403,15 @@ def _records() -> dict[tuple[str, str], dict[str, str]]:
     for filename in ("results.kvstore", "results_boomer.kvstore"):
         path, _ = reference_file(filename)
         for r in read_kvstore(path):
-            missing = {"seed", "size", "moebius", "polynomial", "L", "dataset",
-                       "algorithm"} - set(r)
+            missing = {
+                "seed",
+                "size",
+                "moebius",
+                "polynomial",
+                "L",
+                "dataset",
+                "algorithm",
+            } - set(r)
             if missing:
                 raise ValueError(f"{filename}: a record lacks {sorted(missing)}")
             key = (r["dataset"], r["algorithm"])
@@ -354,8 +421,9 @@ def _records() -> dict[tuple[str, str], dict[str, str]]:
     return out
 
 
-def load_reference_results(paper: str = "hullermeier2022", *,
-                           include_extra: bool = False) -> pd.DataFrame:
+def load_reference_results(
+    paper: str = "hullermeier2022", *, include_extra: bool = False
+) -> pd.DataFrame:
     """The authors' released loss profiles as a tidy table.
 
     Parameters
@@ -363,8 +431,8 @@ def load_reference_results(paper: str = "hullermeier2022", *,
     paper : {'hullermeier2022'}
         Whose results.
     include_extra : bool
-        Also return the rows that are not in the paper: the Yahoo datasets, MEKA's ``FW``
-        and the ``rakel`` key (CC predictions, see the module docstring).
+        Also return the rows that are not in the paper: the Yahoo datasets, MEKA's
+        ``FW`` and the ``rakel`` key (CC predictions, see the module docstring).
 
     Returns
     -------
@@ -390,25 +458,38 @@ def load_reference_results(paper: str = "hullermeier2022", *,
     if paper not in PAPERS:
         raise ValueError(f"paper must be one of {', '.join(PAPERS)}; got {paper!r}")
     if not isinstance(include_extra, (bool, np.bool_)):
-        raise TypeError(f"include_extra must be a bool, got {type(include_extra).__name__}")
+        raise TypeError(
+            f"include_extra must be a bool, got {type(include_extra).__name__}"
+        )
     cols: dict[str, list] = defaultdict(list)
     for (ds_key, algo), r in _records().items():
         if ds_key not in DATASETS:
-            raise ValueError(f"unknown dataset {ds_key!r} in the released results; known: "
-                             f"{', '.join(DATASETS)}")
+            raise ValueError(
+                f"unknown dataset {ds_key!r} in the released results; known: "
+                f"{', '.join(DATASETS)}"
+            )
         dataset, ds_in_paper = DATASETS[ds_key]
         K, folds = int(r["L"]), int(r["size"])
         if int(r["seed"]) != _SEED or not 1 <= folds <= _N_SPLITS:
-            raise ValueError(f"{(ds_key, algo)}: seed {r['seed']} / size {folds} unexpected")
+            raise ValueError(
+                f"{(ds_key, algo)}: seed {r['seed']} / size {folds} unexpected"
+            )
         learner, rk, rm, algo_in_paper = _learner_of(algo, CODE_LABELS[ds_key])
         in_paper = ds_in_paper and algo_in_paper
         if not (in_paper or include_extra):
             continue
         where = f"{(ds_key, algo)}"
         for family, params, values in (
-            ("binomial", np.arange(1, K + 1, dtype=float),
-             _profile(r, "moebius", K, where)),
-            ("polynomial", np.array(ALPHAS), _profile(r, "polynomial", len(ALPHAS), where)),
+            (
+                "binomial",
+                np.arange(1, K + 1, dtype=float),
+                _profile(r, "moebius", K, where),
+            ),
+            (
+                "polynomial",
+                np.array(ALPHAS),
+                _profile(r, "polynomial", len(ALPHAS), where),
+            ),
         ):
             n = len(params)
             cols["dataset"] += [dataset] * n
@@ -424,8 +505,17 @@ def load_reference_results(paper: str = "hullermeier2022", *,
             cols["dataset_key"] += [ds_key] * n
             cols["in_paper"] += [in_paper] * n
     df = pd.DataFrame({c: cols[c] for c in RESULT_COLUMNS})
-    df = df.astype({"param": float, "loss": float, "folds": int, "K": int,
-                    "rakel_k": "Int64", "rakel_m": "Int64", "in_paper": bool})
+    df = df.astype(
+        {
+            "param": float,
+            "loss": float,
+            "folds": int,
+            "K": int,
+            "rakel_k": "Int64",
+            "rakel_m": "Int64",
+            "in_paper": bool,
+        }
+    )
     df["_order"] = df.groupby(["dataset", "algorithm", "family"]).cumcount()
     df = df.sort_values(["dataset", "learner", "algorithm", "family", "_order"])
     return df.drop(columns="_order").reset_index(drop=True)
@@ -436,8 +526,8 @@ def load_reference_results(paper: str = "hullermeier2022", *,
 class ReferenceSplit:
     """One of the authors' train/test splits.
 
-    ``X_*``/``Y_*`` are the arrays of the authors' files (their column order; sparse files
-    give CSR); ``train_rows``/``test_rows`` the matching rows of
+    ``X_*``/``Y_*`` are the arrays of the authors' files (their column order; sparse
+    files give CSR); ``train_rows``/``test_rows`` the matching rows of
     ``load_dataset(dataset)`` (see :class:`ReferenceFolds` for how exact the match is).
     """
 
@@ -469,13 +559,13 @@ class ReferenceFolds:
     match : {'exact', 'exact-up-to-duplicates', 'nearest'}
         ``exact``: every row of theirs equals exactly one row of ours (all features and
         labels, after aligning columns by name).  ``exact-up-to-duplicates``: equal, but
-        some rows occur more than once with identical values in our copy and were assigned
-        in increasing row order.  ``nearest``: the feature sets differ (medical: MULAN's
-        1449 word features, ours 1909); rows are assigned one-to-one minimising first
-        the differing labels, then the differing shared features
-        (``scipy.optimize.linear_sum_assignment``); see ``label_differences`` and
-        ``feature_differences`` for how close it is.  Labels are then aligned by
-        content, not by name: see ``relabelled``.
+        some rows occur more than once with identical values in our copy and were
+        assigned in increasing row order.  ``nearest``: the feature sets differ
+        (medical: MULAN's 1449 word features, ours 1909): rows are paired one-to-one
+        on the shared features, labels aligned by content on that pairing (see
+        ``relabelled``), and rows paired again minimising first the differing labels,
+        then the differing shared features (``scipy.optimize.linear_sum_assignment``);
+        ``label_differences`` and ``feature_differences`` say how close it is.
     n_duplicates : int
         Rows of ours that repeat an earlier row (features and labels).
     feature_differences, label_differences : ndarray of int
@@ -517,30 +607,46 @@ def _dataset_key(name: str) -> str:
     )
 
 
-def _read_splits(key: str, download: bool | None) -> list[tuple[ParsedARFF, ParsedARFF]]:
+def _read_splits(
+    key: str, download: bool | None
+) -> list[tuple[ParsedARFF, ParsedARFF]]:
     path, _ = reference_file(f"folds-{key}.zip", download=download)
-    expected = {f"{key}_{_SEED}_{s}_{part}.arff"
-                for s in range(_N_SPLITS) for part in ("train", "test")}
+    expected = {
+        f"{key}_{_SEED}_{s}_{part}.arff"
+        for s in range(_N_SPLITS)
+        for part in ("train", "test")
+    }
     with zipfile.ZipFile(path) as z:
         members = set(z.namelist())
         if members != expected:
             raise DatasetFormatError(
                 f"{path.name}: expected the members {sorted(expected)[:2]}..., got "
-                f"{sorted(members - expected)[:3]} extra, {sorted(expected - members)[:3]} "
-                "missing")
+                f"{sorted(members - expected)[:3]} extra, "
+                f"{sorted(expected - members)[:3]} missing"
+            )
         with tempfile.TemporaryDirectory(prefix="mlcbook-folds-") as tmp:
             z.extractall(tmp)
             out = []
             for s in range(_N_SPLITS):
-                tr, te = (parse_arff(Path(tmp) / f"{key}_{_SEED}_{s}_{part}.arff", meka=True)
-                          for part in ("train", "test"))
-                if (tr.feature_names, tr.label_names) != (te.feature_names, te.label_names):
-                    raise DatasetFormatError(f"{path.name}: split {s} train and test "
-                                             "files have different attributes")
+                tr, te = (
+                    parse_arff(Path(tmp) / f"{key}_{_SEED}_{s}_{part}.arff", meka=True)
+                    for part in ("train", "test")
+                )
+                if (tr.feature_names, tr.label_names) != (
+                    te.feature_names,
+                    te.label_names,
+                ):
+                    raise DatasetFormatError(
+                        f"{path.name}: split {s} train and test "
+                        "files have different attributes"
+                    )
                 out.append((tr, te))
     first = out[0][0]
     for tr, _ in out[1:]:
-        if (tr.feature_names, tr.label_names) != (first.feature_names, first.label_names):
+        if (tr.feature_names, tr.label_names) != (
+            first.feature_names,
+            first.label_names,
+        ):
             raise DatasetFormatError(f"{path.name}: splits have different attributes")
     return out
 
@@ -562,8 +668,9 @@ def _align_labels(theirs: list[str], ours: tuple[str, ...]) -> np.ndarray:
         m = _MEDICAL_LABEL.fullmatch(n)
         code = m.group(1).replace("_", ".") if m else None
         if code not in codes:
-            raise DatasetFormatError(f"label {n!r} of the authors' file has no counterpart "
-                                     "in our copy")
+            raise DatasetFormatError(
+                f"label {n!r} of the authors' file has no counterpart in our copy"
+            )
         idx.append(codes[code])
     if sorted(idx) != list(range(len(ours))):
         raise DatasetFormatError("the authors' labels do not map one-to-one onto ours")
@@ -586,8 +693,9 @@ def reference_folds(name: str, *, download: bool | None = None) -> ReferenceFold
     Parameters
     ----------
     name : str
-        birds, emotions, enron, flags, genbase, llog or medical (the authors' ``enron-f``
-        and ``llog-f`` are accepted too).  scene, yeast and bibtex have no released folds.
+        birds, emotions, enron, flags, genbase, llog or medical (the authors'
+        ``enron-f`` and ``llog-f`` are accepted too).  scene, yeast and bibtex have no
+        released folds.
     download : bool, optional
         Allow downloading the zip (and the dataset) when no local copy exists.
 
@@ -618,8 +726,10 @@ def reference_folds(name: str, *, download: bool | None = None) -> ReferenceFold
     n = Yo.shape[0]
     for s, (tr, te) in enumerate(splits):
         if tr.Y.shape[0] + te.Y.shape[0] != n:
-            raise DatasetFormatError(f"{key} split {s}: {tr.Y.shape[0]} + {te.Y.shape[0]} "
-                                     f"rows, our copy has {n}")
+            raise DatasetFormatError(
+                f"{key} split {s}: {tr.Y.shape[0]} + {te.Y.shape[0]} "
+                f"rows, our copy has {n}"
+            )
     # the ten test folds partition the rows: match their concatenation once
     test_X = np.vstack([_dense(te.X)[:, shared] for _, te in splits])
     test_Y = np.vstack([te.Y for _, te in splits])
@@ -633,8 +743,9 @@ def reference_folds(name: str, *, download: bool | None = None) -> ReferenceFold
         for j, k in enumerate(_row_keys(test_X, test_Y)):
             rows = ours_by_key.get(k)
             if not rows:
-                raise DatasetFormatError(f"{key}: test row {j} (over all folds) matches no "
-                                         "row of our copy")
+                raise DatasetFormatError(
+                    f"{key}: test row {j} (over all folds) matches no row of our copy"
+                )
             order[j] = rows.pop(0)
         match = "exact" if n_dup == 0 else "exact-up-to-duplicates"
     else:
@@ -643,7 +754,8 @@ def reference_folds(name: str, *, download: bool | None = None) -> ReferenceFold
         # names, see ``relabelled``), then pair rows again, label differences first
         first_pass = _nearest_assignment(test_X, test_Y[:, :0], Xo, Yo[:, :0], key)
         agree = test_Y.T.astype(float) @ np.asarray(Y)[first_pass] + (
-            1 - test_Y.T.astype(float)) @ (1 - np.asarray(Y)[first_pass])
+            1 - test_Y.T.astype(float)
+        ) @ (1 - np.asarray(Y)[first_pass])
         _, by_content = linear_sum_assignment(-agree)
         renamed = np.flatnonzero(by_content != label_index)
         label_index = by_content
@@ -651,7 +763,9 @@ def reference_folds(name: str, *, download: bool | None = None) -> ReferenceFold
         order[:] = _nearest_assignment(test_X, test_Y, Xo, Yo, key)
         match = "nearest"
     if sorted(order) != list(range(n)):
-        raise DatasetFormatError(f"{key}: the test folds are not a partition of the rows")
+        raise DatasetFormatError(
+            f"{key}: the test folds are not a partition of the rows"
+        )
     diff = np.zeros(n, dtype=np.int64)
     diff[order] = (test_X != Xo[order]).sum(1)
     ldiff = np.zeros(n, dtype=np.int64)
@@ -661,29 +775,49 @@ def reference_folds(name: str, *, download: bool | None = None) -> ReferenceFold
         stop = start + te.Y.shape[0]
         test_rows = order[start:stop]
         train_rows = np.setdiff1d(np.arange(n), test_rows)
-        out.append(ReferenceSplit(split=s, X_train=tr.X, Y_train=tr.Y, X_test=te.X,
-                                  Y_test=te.Y, train_rows=_train_order(tr, Xo, Yo, shared,
-                                                                       train_rows),
-                                  test_rows=test_rows))
+        out.append(
+            ReferenceSplit(
+                split=s,
+                X_train=tr.X,
+                Y_train=tr.Y,
+                X_test=te.X,
+                Y_test=te.Y,
+                train_rows=_train_order(tr, Xo, Yo, shared, train_rows),
+                test_rows=test_rows,
+            )
+        )
         start = stop
     return ReferenceFolds(
-        dataset=dataset, dataset_key=key, splits=tuple(out),
-        feature_names=tuple(first.feature_names), label_names=tuple(first.label_names),
-        label_index=label_index, feature_index=feature_index, match=match,
-        n_duplicates=n_dup, feature_differences=diff, label_differences=ldiff,
+        dataset=dataset,
+        dataset_key=key,
+        splits=tuple(out),
+        feature_names=tuple(first.feature_names),
+        label_names=tuple(first.label_names),
+        label_index=label_index,
+        feature_index=feature_index,
+        match=match,
+        n_duplicates=n_dup,
+        feature_differences=diff,
+        label_differences=ldiff,
         relabelled=tuple(first.label_names[j] for j in renamed),
     )
 
 
-def _nearest_assignment(Xt: np.ndarray, Yt: np.ndarray, Xo: np.ndarray, Yo: np.ndarray,
-                        key: str) -> np.ndarray:
-    """Our row for each of their rows: ``linear_sum_assignment`` on a lexicographic cost.
+def _nearest_assignment(
+    Xt: np.ndarray, Yt: np.ndarray, Xo: np.ndarray, Yo: np.ndarray, key: str
+) -> np.ndarray:
+    """Our row for each of their rows: ``linear_sum_assignment``, lexicographic cost.
 
     The cost of pairing their row i with our row j is (number of differing labels) *
     (n_features + 1) + (number of differing shared features), so label agreement comes
     first.  Hamming distances of 0/1 matrices are computed by matrix products.
     """
-    for arr, what in ((Xt, "features"), (Xo, "features"), (Yt, "labels"), (Yo, "labels")):
+    for arr, what in (
+        (Xt, "features"),
+        (Xo, "features"),
+        (Yt, "labels"),
+        (Yo, "labels"),
+    ):
         if not np.isin(arr, (0.0, 1.0)).all():
             raise DatasetFormatError(f"{key}: nearest matching needs 0/1 {what}")
 
@@ -698,8 +832,9 @@ def _nearest_assignment(Xt: np.ndarray, Yt: np.ndarray, Xo: np.ndarray, Yo: np.n
     return out
 
 
-def _train_order(tr: ParsedARFF, Xo: np.ndarray, Yo: np.ndarray, shared: np.ndarray,
-                 rows: np.ndarray) -> np.ndarray:
+def _train_order(
+    tr: ParsedARFF, Xo: np.ndarray, Yo: np.ndarray, shared: np.ndarray, rows: np.ndarray
+) -> np.ndarray:
     """The training rows in the order of the authors' train file, where it is exact."""
     if not shared.all():
         return rows
@@ -710,7 +845,8 @@ def _train_order(tr: ParsedARFF, Xo: np.ndarray, Yo: np.ndarray, shared: np.ndar
     for j, k in enumerate(_row_keys(_dense(tr.X)[:, shared], tr.Y)):
         got = pool.get(k)
         if not got:
-            raise DatasetFormatError(f"train row {j} is not among the rows outside its "
-                                     "test fold")
+            raise DatasetFormatError(
+                f"train row {j} is not among the rows outside its test fold"
+            )
         out[j] = got.pop(0)
     return out
