@@ -64,6 +64,21 @@ def test_paper_summary_adds_up():
     for status in ("reproduced", "qualitative", "differs"):
         assert p.loc["all papers", status] == (led["status"] == status).sum()
     assert p.loc["Smith & Jones (2001)", "chapters"] == "a"
+    # Doe's home chapter (b) comes first in reading order
+    assert list(p.index) == ["Doe (2010)", "Smith & Jones (2001)", "all papers"]
+
+
+def test_papers_follow_their_home_chapter():
+    led = _ledgers()
+    extra = led.iloc[[0, 0, 0]].assign(chapter="b", paper_ref="Smith & Jones (2001); Doe (2010)",
+                                        source="Smith & Jones, Table 9")
+    # Smith & Jones now has 4 rows in a and 3 in b: home a; Doe (1 row, home b) comes first
+    # when b is read first, and after when a is
+    both = pd.concat([led, extra], ignore_index=True)
+    assert list(dict.fromkeys(ledger_summary(both, ["b", "a"])["paper"])) == [
+        "Doe (2010)", "Smith & Jones (2001)"]
+    assert list(dict.fromkeys(ledger_summary(both, ["a", "b"])["paper"])) == [
+        "Smith & Jones (2001)", "Doe (2010)"]
 
 
 def test_every_link_of_the_summary_finds_its_ledger_row():

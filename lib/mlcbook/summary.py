@@ -147,7 +147,9 @@ def ledger_summary(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:
     pandas.DataFrame
         Columns ``paper, chapter, claims, n, reproduced, qualitative, differs, verdict,
         reason, rows``; ``rows`` lists the 1-based row numbers in the chapter's ledger.
-        Papers, chapters and groups keep the order of first appearance.
+        A paper's groups come together, papers ordered by their home chapter (the one
+        holding most of their rows); within a paper, chapters and groups keep the order of
+        first appearance.
     """
     frame = _in_order(ledgers, chapters).assign(
         row=lambda f: f.groupby("chapter", sort=False).cumcount() + 1,
@@ -163,7 +165,14 @@ def ledger_summary(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:
                     **counts, "verdict": _verdict(counts), "reason": _reason(rows),
                     "rows": rows["row"].tolist()})
     cols = ["paper", "chapter", "claims", "n", *STATUSES, "verdict", "reason", "rows"]
-    return pd.DataFrame(out, columns=cols)
+    table = pd.DataFrame(out, columns=cols)
+    # papers in the order of their home chapter (the one holding most of their rows)
+    chapter_rank = {c: i for i, c in enumerate(dict.fromkeys(frame["chapter"]))}
+    home = table.groupby(["paper", "chapter"], sort=False)["n"].sum().reset_index()
+    home = home.loc[home.groupby("paper", sort=False)["n"].idxmax()]
+    rank = dict(zip(home["paper"], home["chapter"].map(chapter_rank)))
+    order = table["paper"].map(rank).argsort(kind="stable")
+    return table.iloc[order].reset_index(drop=True)
 
 
 def paper_summary(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:
@@ -177,7 +186,7 @@ def paper_summary(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Index: the papers in order of first appearance, then ``"all papers"``; columns
+        Index: the papers in the order of :func:`ledger_summary`, then ``"all papers"``; columns
         ``chapters`` (comma-separated), ``n`` and one count per status.
     """
     summary = ledger_summary(ledgers, chapters)
@@ -185,6 +194,7 @@ def paper_summary(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:
     table = grouped[["n", *STATUSES]].sum()
     table.insert(0, "chapters", grouped["chapter"].agg(lambda c: ", ".join(dict.fromkeys(c))))
     table.loc["all papers"] = ["", *table[["n", *STATUSES]].sum()]
+    table.index.name = None  # one header row when shown
     return table
 
 
