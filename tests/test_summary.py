@@ -89,7 +89,7 @@ def test_every_link_of_the_summary_finds_its_ledger_row():
     shown = "".join(
         Ledger.from_frame(rows, ch)._repr_html_() for ch, rows in led.groupby("chapter")
     )
-    ids = set(re.findall(r"id='([^']+)'", shown))
+    ids = set(re.findall(r'id="([^"]+)"', shown))
     assert set(targets) <= ids and row_anchor("a", 2) in ids
 
 

@@ -295,7 +295,7 @@ class Ledger:
                      escape(e.ours), self._BADGE[e.status], escape(e.note))
             classes = ("", "", "", "", "", f" class='ledger-{e.status}'", "")
             body.append(
-                f"<tr id='{row_anchor(self.chapter, i)}'>"
+                f'<tr id="{row_anchor(self.chapter, i)}">'
                 + "".join(f"<td data-label='{h}'{c}>{v}</td>"
                           for h, c, v in zip(self._COLUMNS, classes, cells))
                 + "</tr>"
