@@ -8,10 +8,14 @@ scroll sideways. Every chapter offers its notebook (with outputs) for download.
 from __future__ import annotations
 
 import pytest
+import yaml
+
+from mlcbook._paths import project_root
 
 from .conftest import SITE
 from .test_site import PAGES
 
+ROOT = project_root()
 CHAPTERS = ["measures", "losses", "datasets", "dependence", "knn", "blended", "limo"]
 PHONE = {"width": 390, "height": 844}
 
@@ -85,3 +89,17 @@ def test_chapter_offers_its_notebook_for_download(browser, site_url, chapter):
         assert b'"cells"' in body and b'"outputs"' in body, f"{chapter}: {href} is no notebook"
         assert f"{chapter}.ipynb" in href, f"{chapter}: {href} is another page's notebook"
     ctx.close()
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_header_shows_the_package_version_and_no_build_date(page):
+    from importlib.metadata import version
+
+    html = (SITE / page).read_text(encoding="utf-8")
+    assert f"v{version('mlcbook')}" in html, f"{page}: the title does not show the version"
+    # html_last_updated_fmt unset: the theme prints no "Last updated on <build date>"
+    assert "last updated" not in html.lower(), f"{page}: shows a 'last updated' date"
+    repo = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
+    assert "btn-source-repository-button" in html and f'href="{repo}"' in html, (
+        f"{page}: no link to the repository {repo}"
+    )
