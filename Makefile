@@ -61,13 +61,14 @@ book: $(STAMP)
 
 # ---------------------------------------------------------------- checks
 test: $(STAMP)
-	@t0=$$(date +%s); for stage in unit pairs notebooks portable site browser clean-tree; do \
+	@t0=$$(date +%s); for stage in unit pairs notebooks portable site browser pdf pdfcheck clean-tree; do \
 	  s=$$(date +%s); $(MAKE) --no-print-directory $$stage || exit 1; \
 	  echo "make test: stage $$stage took $$(( $$(date +%s) - s )) s"; done; \
 	  echo "make test: all checks passed in $$(( $$(date +%s) - t0 )) s"
 
 unit: $(STAMP)
-	$(BIN)/python -m pytest tests --ignore=tests/browser --ignore=tests/test_notebook_pairs.py -q
+	$(BIN)/python -m pytest tests --ignore=tests/browser --ignore=tests/test_notebook_pairs.py \
+		--ignore=tests/test_pdf.py -q
 
 pairs: $(STAMP)
 	$(BIN)/python -m pytest tests/test_notebook_pairs.py -q
@@ -139,3 +140,26 @@ bench: $(STAMP)
 
 clean:
 	rm -rf _build
+
+# ---------------------------------------------------------------- pdf
+# The whole book as one PDF: the single-page HTML build, printed by Debian's Chromium through
+# Playwright (the site's own MathJax, figures and HTML tables, print CSS; no LaTeX toolchain,
+# no browser download). poppler-utils gives pdfinfo/pdftotext for tests/test_pdf.py.
+PDF := _build/pdf/mlcbook.pdf
+.PHONY: pdf pdfcheck poppler
+
+pdf: $(STAMP) chromium poppler
+	rm -rf _build/singlehtml
+	$(BIN)/jupyter-book build . --builder singlehtml
+	$(BIN)/python book/_ext/print_pdf.py _build/singlehtml $(PDF)
+	@pdfinfo $(PDF) | grep -E '^Pages'
+
+poppler:
+	@command -v pdftotext >/dev/null || { \
+	  echo "installing Debian's poppler-utils for the PDF check"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] && echo "" || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq poppler-utils >/dev/null; }
+
+# checks the PDF that `make pdf` built (fails, never skips, when it is missing)
+pdfcheck: $(STAMP) poppler
+	$(BIN)/python -m pytest tests/test_pdf.py -q

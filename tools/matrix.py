@@ -28,6 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 VERSIONS = ("3.11", "3.12", "3.13")
 UNIT = ["-m", "pytest", "tests", "--ignore=tests/browser", "--ignore=tests/test_notebook_pairs.py",
+        "--ignore=tests/test_pdf.py",
         "-q", "-p", "no:cacheprovider"]
 NBVAL = ["-m", "pytest", "--nbval", "--nbval-current-env", "--nbval-sanitize-with",
          "tests/nbval_sanitize.cfg", "-p", "no:randomly", "-p", "no:cacheprovider", "book", "-q"]

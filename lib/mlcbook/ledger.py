@@ -30,10 +30,12 @@ import numpy as np
 import pandas as pd
 
 from ._io import read_csv_exact
-
 from ._validation import Int, Real, check_name, validate_params
 
-__all__ = ["Ledger", "Entry", "STATUSES", "load_ledgers", "within_tolerance"]
+__all__ = [
+    "Ledger", "Entry", "STATUSES", "load_ledgers", "recheck_statuses", "row_anchor",
+    "within_tolerance",
+]
 
 STATUSES = ("reproduced", "qualitative", "differs")
 
@@ -53,6 +55,15 @@ def _decimals(text: str) -> int | None:
 def within_tolerance(paper: float, ours: float, tol: float) -> bool:
     """``|paper - ours| <= tol``, forgiving the last bits of floating-point rounding."""
     return abs(paper - ours) <= tol * (1 + 1e-9) + 1e-15
+
+
+def row_anchor(chapter: str, row: int) -> str:
+    """HTML id of row ``row`` (1-based, as numbered in the table) of a chapter's ledger.
+
+    >>> row_anchor("losses", 3)
+    'ledger-losses-3'
+    """
+    return f"ledger-{chapter}-{int(row)}"
 
 
 def _is_number(x: Any) -> bool:
@@ -357,19 +368,22 @@ class Ledger:
 
     _BADGE = {"reproduced": "✔ reproduced", "qualitative": "≈ qualitative", "differs": "✘ differs"}
 
+    _COLUMNS = ("#", "claim", "source", "paper", "ours", "status", "note")
+
     def _repr_html_(self) -> str:
-        head = "".join(
-            f"<th>{h}</th>" for h in ("#", "claim", "source", "paper", "ours", "status", "note")
-        )
+        # each row has an id (row_anchor) for links from the summaries, and each cell names
+        # its column (data-label) so that a narrow screen can stack a row's cells
+        head = "".join(f"<th>{h}</th>" for h in self._COLUMNS)
         body = []
         for i, e in enumerate(self.entries, 1):
+            cells = (str(i), escape(e.claim), escape(e.source), escape(e.paper),
+                     escape(e.ours), self._BADGE[e.status], escape(e.note))
+            classes = ("", "", "", "", "", f" class='ledger-{e.status}'", "")
             body.append(
-                "<tr>"
-                f"<td>{i}</td><td>{escape(e.claim)}</td><td>{escape(e.source)}</td>"
-                f"<td>{escape(e.paper)}</td><td>{escape(e.ours)}</td>"
-                f"<td class='ledger-{e.status}'>{self._BADGE[e.status]}</td>"
-                f"<td>{escape(e.note)}</td>"
-                "</tr>"
+                f'<tr id="{row_anchor(self.chapter, i)}">'
+                + "".join(f"<td data-label='{h}'{c}>{v}</td>"
+                          for h, c, v in zip(self._COLUMNS, classes, cells))
+                + "</tr>"
             )
         c = self.counts()
         summary = ", ".join(f"{v} {k}" for k, v in c.items())
