@@ -126,8 +126,8 @@ def main(n: int = N, k: int = K) -> None:
     print(f"n = {n} instances x K = {k} labels, {Y.dtype}; best of {REPEAT}; "
           "ratio = ours / scikit-learn")
     print(f"one-pass limit np.mean(Y != P): {t_limit * 1e3:.1f} ms")
-    print(f"{'measure':<26s} {'kind':<6s} {'ours ms':>10s} {'sklearn ms':>12s} {'ratio':>8s} "
-          f"{'x limit':>8s}")
+    print(f"{'measure':<26s} {'kind':<6s} {'ours ms':>10s} {'sklearn ms':>12s} "
+          f"{'ratio':>8s} {'x limit':>8s}")
     t_all_sk = 0.0
     for name, ours, ref, kind, on_subset in _cases(Y, P, F):
         t_ours = best_of(ours, repeat=REPEAT)

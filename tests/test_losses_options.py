@@ -30,13 +30,22 @@ def _losses(K: int):
         ("owa", lambda Y, S, **kw: L.owa_loss(Y, S, w, **kw)),
         ("polynomial", lambda Y, S, **kw: L.polynomial_loss(Y, S, 2.5, **kw)),
         ("binomial", lambda Y, S, **kw: L.binomial_loss(Y, S, min(2, K), **kw)),
-        ("profile", lambda Y, S, **kw: L.loss_profile(Y, S, "binomial", range(1, K + 1), **kw)),
-        ("covering", lambda Y, S, **kw: L.covering_loss(Y, S, [[0], list(range(K))], **kw)),
+        (
+            "profile",
+            lambda Y, S, **kw: L.loss_profile(Y, S, "binomial", range(1, K + 1), **kw),
+        ),
+        (
+            "covering",
+            lambda Y, S, **kw: L.covering_loss(Y, S, [[0], list(range(K))], **kw),
+        ),
     ]
     if mu is not None:
         out += [
             ("choquet", lambda Y, S, **kw: L.choquet_loss(Y, S, mu, **kw)),
-            ("moebius", lambda Y, S, **kw: L.choquet_loss_moebius(Y, S, L.moebius(mu), **kw)),
+            (
+                "moebius",
+                lambda Y, S, **kw: L.choquet_loss_moebius(Y, S, L.moebius(mu), **kw),
+            ),
         ]
     return out
 
@@ -54,8 +63,9 @@ def test_threshold_equals_the_loss_of_the_binarised_scores(seed):
     for t in (-0.5, 0.0, 0.3):
         P = (D > t).astype(int)
         for name, fn in _losses(Y.shape[1]):
-            np.testing.assert_allclose(fn(Y, D, threshold=t), fn(Y, P), atol=TOL, rtol=0,
-                                       err_msg=name)
+            np.testing.assert_allclose(
+                fn(Y, D, threshold=t), fn(Y, P), atol=TOL, rtol=0, err_msg=name
+            )
     # a score equal to the threshold is not predicted (strictly above)
     assert L.binomial_loss([[1, 0]], [[0.5, 0.5]], 1, threshold=0.5) == 0.5
 
@@ -65,8 +75,9 @@ def test_decision_scores_go_through_the_logistic_function(seed):
     Y, D = _problem(seed)
     S = 1.0 / (1.0 + np.exp(-D))
     for name, fn in _losses(Y.shape[1]):
-        np.testing.assert_allclose(fn(Y, D, scores="decision"), fn(Y, S), atol=TOL, rtol=0,
-                                   err_msg=name)
+        np.testing.assert_allclose(
+            fn(Y, D, scores="decision"), fn(Y, S), atol=TOL, rtol=0, err_msg=name
+        )
 
 
 def test_decision_scores_are_refused_without_an_option():
@@ -76,8 +87,12 @@ def test_decision_scores_are_refused_without_an_option():
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 15), K=st.integers(1, 6),
-       soft=st.booleans())
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(1, 15),
+    K=st.integers(1, 6),
+    soft=st.booleans(),
+)
 def test_hypothesis_integer_weights_equal_repeated_rows(seed, n, K, soft):
     rng = np.random.default_rng(seed)
     Y = (rng.random((n, K)) < 0.5).astype(int)
@@ -86,12 +101,17 @@ def test_hypothesis_integer_weights_equal_repeated_rows(seed, n, K, soft):
     reps[0] = max(reps[0], 1)
     Yr, Sr = np.repeat(Y, reps, axis=0), np.repeat(S, reps, axis=0)
     for name, fn in _losses(K):
-        np.testing.assert_allclose(fn(Y, S, sample_weight=reps), fn(Yr, Sr), atol=TOL,
-                                   rtol=0, err_msg=name)
+        np.testing.assert_allclose(
+            fn(Y, S, sample_weight=reps), fn(Yr, Sr), atol=TOL, rtol=0, err_msg=name
+        )
         per = fn(Y, S, per_instance=True)
-        np.testing.assert_allclose(fn(Y, S, sample_weight=reps),
-                                   np.average(per, weights=reps, axis=0), atol=TOL, rtol=0,
-                                   err_msg=name)
+        np.testing.assert_allclose(
+            fn(Y, S, sample_weight=reps),
+            np.average(per, weights=reps, axis=0),
+            atol=TOL,
+            rtol=0,
+            err_msg=name,
+        )
 
 
 def test_bad_options():

@@ -47,25 +47,41 @@ def test_weighted_classification_measures_equal_sklearn(seed):
     Y, P, _ = random_problem(seed)
     w = weights(seed, len(Y))
     assert M.hamming_loss(Y, P, sample_weight=w) == pytest.approx(
-        skm.hamming_loss(Y, P, sample_weight=w), abs=TOL)
+        skm.hamming_loss(Y, P, sample_weight=w), abs=TOL
+    )
     assert M.subset_accuracy(Y, P, sample_weight=w) == pytest.approx(
-        skm.accuracy_score(Y, P, sample_weight=w), abs=TOL)
+        skm.accuracy_score(Y, P, sample_weight=w), abs=TOL
+    )
     assert M.subset_zero_one_loss(Y, P, sample_weight=w) == pytest.approx(
-        skm.zero_one_loss(Y, P, sample_weight=w), abs=TOL)
+        skm.zero_one_loss(Y, P, sample_weight=w), abs=TOL
+    )
     for zd in (0.0, 1.0):
-        assert M.jaccard_score(Y, P, zero_division=zd, sample_weight=w) == pytest.approx(
-            sk(skm.jaccard_score, Y, P, average="samples", zero_division=zd,
-               sample_weight=w), abs=TOL)
+        assert M.jaccard_score(
+            Y, P, zero_division=zd, sample_weight=w
+        ) == pytest.approx(
+            sk(
+                skm.jaccard_score,
+                Y,
+                P,
+                average="samples",
+                zero_division=zd,
+                sample_weight=w,
+            ),
+            abs=TOL,
+        )
         for avg in ("micro", "macro", "instance"):
             kw = dict(average=AVG_SK[avg], zero_division=zd, sample_weight=w)
             ours = dict(average=avg, zero_division=zd, sample_weight=w)
             assert M.precision(Y, P, **ours) == pytest.approx(
-                sk(skm.precision_score, Y, P, **kw), abs=TOL)
+                sk(skm.precision_score, Y, P, **kw), abs=TOL
+            )
             assert M.recall(Y, P, **ours) == pytest.approx(
-                sk(skm.recall_score, Y, P, **kw), abs=TOL)
+                sk(skm.recall_score, Y, P, **kw), abs=TOL
+            )
             for beta in (0.5, 1.0, 2.0):
                 assert M.f_measure(Y, P, beta, **ours) == pytest.approx(
-                    sk(skm.fbeta_score, Y, P, beta=beta, **kw), abs=TOL)
+                    sk(skm.fbeta_score, Y, P, beta=beta, **kw), abs=TOL
+                )
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -73,15 +89,19 @@ def test_weighted_ranking_measures_equal_sklearn(seed):
     Y, _, F = random_problem(seed, ties=seed % 2 == 0)
     w = weights(seed, len(Y))
     assert M.ranking_loss(Y, F, sample_weight=w) == pytest.approx(
-        skm.label_ranking_loss(Y, F, sample_weight=w), abs=TOL)
+        skm.label_ranking_loss(Y, F, sample_weight=w), abs=TOL
+    )
     assert M.average_precision(Y, F, sample_weight=w) == pytest.approx(
-        skm.label_ranking_average_precision_score(Y, F, sample_weight=w), abs=TOL)
+        skm.label_ranking_average_precision_score(Y, F, sample_weight=w), abs=TOL
+    )
     has = Y.sum(axis=1) > 0
     assert M.coverage(Y[has], F[has], sample_weight=w[has]) == pytest.approx(
-        skm.coverage_error(Y[has], F[has], sample_weight=w[has]) - 1, abs=TOL)
+        skm.coverage_error(Y[has], F[has], sample_weight=w[has]) - 1, abs=TOL
+    )
     one_err = np.array([0.0 if Y[i, np.argmax(F[i])] else 1.0 for i in range(len(Y))])
     assert M.one_error(Y, F, sample_weight=w) == pytest.approx(
-        np.average(one_err, weights=w), abs=TOL)
+        np.average(one_err, weights=w), abs=TOL
+    )
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -89,7 +109,11 @@ def test_weighted_ranking_measures_equal_sklearn(seed):
 def test_weighted_auc_equals_sklearn_where_defined(seed, avg):
     rng = np.random.default_rng(seed)
     n, K = 30, 5
-    F = rng.integers(0, 4, size=(n, K)).astype(float) if seed % 2 else rng.normal(size=(n, K))
+    F = (
+        rng.integers(0, 4, size=(n, K)).astype(float)
+        if seed % 2
+        else rng.normal(size=(n, K))
+    )
     Y = (rng.random((n, K)) < 0.4).astype(int)
     rows = np.arange(n)
     # every instance has a relevant and an irrelevant label, every label a positive
@@ -124,26 +148,48 @@ def test_per_instance_values_match_definitions_and_means(seed):
         assert fn(Y, P) == pytest.approx(v.mean(), abs=TOL)
     prec = np.array([t / p if p else zd for t, p in zip(tp, npr)])
     rec = np.array([t / y if y else zd for t, y in zip(tp, ny)])
-    f2 = np.array([5 * t / (4 * y + p) if 4 * y + p else zd for t, y, p in zip(tp, ny, npr)])
-    np.testing.assert_allclose(M.precision(Y, P, average="instance", per_instance=True),
-                               prec, atol=TOL, rtol=0)
-    np.testing.assert_allclose(M.recall(Y, P, average="instance", per_instance=True),
-                               rec, atol=TOL, rtol=0)
-    np.testing.assert_allclose(M.f_measure(Y, P, 2.0, "instance", per_instance=True),
-                               f2, atol=TOL, rtol=0)
+    f2 = np.array(
+        [5 * t / (4 * y + p) if 4 * y + p else zd for t, y, p in zip(tp, ny, npr)]
+    )
+    np.testing.assert_allclose(
+        M.precision(Y, P, average="instance", per_instance=True), prec, atol=TOL, rtol=0
+    )
+    np.testing.assert_allclose(
+        M.recall(Y, P, average="instance", per_instance=True), rec, atol=TOL, rtol=0
+    )
+    np.testing.assert_allclose(
+        M.f_measure(Y, P, 2.0, "instance", per_instance=True), f2, atol=TOL, rtol=0
+    )
     for fn in (M.ranking_loss, M.one_error, M.coverage, M.average_precision):
         v = fn(Y, F, per_instance=True)
         assert v.shape == (n,)
         # each instance alone gives its own value
-        np.testing.assert_allclose(v, [fn(Y[i], F[i]) for i in range(n)], atol=TOL, rtol=0)
+        np.testing.assert_allclose(
+            v, [fn(Y[i], F[i]) for i in range(n)], atol=TOL, rtol=0
+        )
         assert fn(Y, F) == pytest.approx(v.mean(), abs=TOL)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(n=st.integers(1, 30), K=st.integers(1, 9), seed=st.integers(0, 2**32 - 1),
-       dtype=st.sampled_from([np.int8, np.uint8, np.int16, np.int32, np.int64, np.uint64,
-                              bool, np.float32, np.float64]),
-       fmt=st.sampled_from((None,) + SPARSE_FORMATS))
+@given(
+    n=st.integers(1, 30),
+    K=st.integers(1, 9),
+    seed=st.integers(0, 2**32 - 1),
+    dtype=st.sampled_from(
+        [
+            np.int8,
+            np.uint8,
+            np.int16,
+            np.int32,
+            np.int64,
+            np.uint64,
+            bool,
+            np.float32,
+            np.float64,
+        ]
+    ),
+    fmt=st.sampled_from((None,) + SPARSE_FORMATS),
+)
 def test_hypothesis_every_input_kind_gives_the_same_value(n, K, seed, dtype, fmt):
     """Dtype and sparsity never change a value; integer weights equal repeated rows."""
     Y, P, _ = random_problem(seed, n, K, degenerate=False)
@@ -177,7 +223,8 @@ def test_single_label_column_equals_binary_sklearn():
     Y, P = y[:, None], p[:, None]
     assert M.hamming_loss(Y, P) == pytest.approx(skm.hamming_loss(y, p), abs=TOL)
     assert M.precision(Y, P, average="macro") == pytest.approx(
-        skm.precision_score(y, p), abs=TOL)
+        skm.precision_score(y, p), abs=TOL
+    )
     assert M.f_measure(Y, P, 1.0, "micro") == pytest.approx(skm.f1_score(y, p), abs=TOL)
 
 
@@ -185,9 +232,18 @@ Y0 = np.array([[1, 0, 1], [0, 1, 0]])
 P0 = np.array([[1, 1, 0], [0, 1, 0]])
 
 
-@pytest.mark.parametrize("fn", [M.hamming_loss, M.subset_accuracy, M.jaccard_score,
-                                M.precision, M.recall, M.f_measure,
-                                M.example_based_f_measure])
+@pytest.mark.parametrize(
+    "fn",
+    [
+        M.hamming_loss,
+        M.subset_accuracy,
+        M.jaccard_score,
+        M.precision,
+        M.recall,
+        M.f_measure,
+        M.example_based_f_measure,
+    ],
+)
 def test_bad_sample_weight(fn):
     with pytest.raises(ValueError, match=r"sample_weight must have shape \(2,\)"):
         fn(Y0, P0, sample_weight=[1.0])
@@ -210,9 +266,11 @@ def test_bad_per_instance():
         M.ranking_loss(Y0, np.zeros((2, 3)), per_instance=1)
 
 
-@pytest.mark.parametrize("dtype, bad", [(d, b) for d in (np.int8, np.int16, np.int64)
-                                         for b in (2, -1, 127)]
-                         + [(d, b) for d in (np.uint8, np.uint32) for b in (2, 127)])
+@pytest.mark.parametrize(
+    "dtype, bad",
+    [(d, b) for d in (np.int8, np.int16, np.int64) for b in (2, -1, 127)]
+    + [(d, b) for d in (np.uint8, np.uint32) for b in (2, 127)],
+)
 def test_fast_integer_check_finds_every_non_binary_value(dtype, bad):
     """The one-pass unsigned-view check: negatives and values > 1 are refused."""
     P = np.zeros((3000, 4), dtype=dtype)  # more than one block of the chunked check
@@ -227,7 +285,9 @@ def test_sparse_and_dense_may_be_mixed():
     Y, P, _ = random_problem(4, 20, 5)
     for avg in ("micro", "macro", "instance"):
         assert M.f_measure(sp.csr_matrix(Y), P, 1.0, avg) == pytest.approx(
-            M.f_measure(Y, P, 1.0, avg), abs=TOL)
+            M.f_measure(Y, P, 1.0, avg), abs=TOL
+        )
     w = weights(4, 20)
-    assert M.precision(Y, sp.csc_matrix(P), average="macro", sample_weight=w) == \
-        pytest.approx(M.precision(Y, P, average="macro", sample_weight=w), abs=TOL)
+    assert M.precision(
+        Y, sp.csc_matrix(P), average="macro", sample_weight=w
+    ) == pytest.approx(M.precision(Y, P, average="macro", sample_weight=w), abs=TOL)

@@ -31,7 +31,7 @@ _BLOCK_BYTES = 1 << 20
 
 
 def _labels(A: Any, name: str):
-    """A 0/1 matrix as dense int8 (one validating pass for integer input) or int8 CSR."""
+    """A 0/1 matrix as dense int8 (one checking pass for integer input) or int8 CSR."""
     arr = as_2d(A, name)
     if sp.issparse(arr):
         return check_label_matrix(arr, name)
@@ -61,9 +61,9 @@ def _to_int8(arr: np.ndarray, name: str) -> np.ndarray:
     out = np.empty(arr.shape, dtype=np.int8)
     step = max(1, _BLOCK_BYTES // max(1, arr.shape[1] * arr.dtype.itemsize))
     for lo in range(0, arr.shape[0], step):
-        if u[lo:lo + step].max() > 1:  # negatives are huge as unsigned
+        if u[lo : lo + step].max() > 1:  # negatives are huge as unsigned
             _raise_not_binary(arr, name)
-        out[lo:lo + step] = arr[lo:lo + step]
+        out[lo : lo + step] = arr[lo : lo + step]
     return out
 
 
@@ -78,18 +78,22 @@ def check_pair(Y: Any, P: Any, name_y: str = "Y", name_p: str = "P"):
 
 
 def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
-    """``None`` or a finite, non-negative float64 vector of length ``n`` with a positive sum."""
+    """``None`` or finite non-negative float64 weights of length ``n``, sum > 0."""
     if sample_weight is None:
         return None
     if isinstance(sample_weight, (str, bytes)) or sp.issparse(sample_weight):
-        raise TypeError(f"sample_weight must be a 1-D array of {n} numbers or None, "
-                        f"got {type(sample_weight).__name__}")
+        raise TypeError(
+            f"sample_weight must be a 1-D array of {n} numbers or None, "
+            f"got {type(sample_weight).__name__}"
+        )
     w = np.asarray(sample_weight)
     if w.dtype == object or w.dtype.kind not in "biuf":
         raise TypeError(f"sample_weight must hold real numbers, got dtype {w.dtype}")
     if w.shape != (n,):
-        raise ValueError(f"sample_weight must have shape ({n},), one weight per instance, "
-                         f"got {w.shape}")
+        raise ValueError(
+            f"sample_weight must have shape ({n},), one weight per instance, "
+            f"got {w.shape}"
+        )
     w = w.astype(np.float64)
     if not np.isfinite(w).all():
         raise ValueError("sample_weight must not contain NaN or infinite values")
@@ -134,7 +138,9 @@ def _col_sums(A, w: np.ndarray | None) -> np.ndarray:
     n, K = A.shape
     m = n - n % _BLOCK_ROWS
     # blocks of 127 rows summed in int8 (no overflow), then the block sums in int64
-    head = np.einsum("bij->bj", A[:m].reshape(-1, _BLOCK_ROWS, K)).sum(axis=0, dtype=np.int64)
+    head = np.einsum("bij->bj", A[:m].reshape(-1, _BLOCK_ROWS, K)).sum(
+        axis=0, dtype=np.int64
+    )
     return head + A[m:].sum(axis=0, dtype=np.int64)
 
 
@@ -164,8 +170,11 @@ class Counts:
     @property
     def both(self):
         if self._both is None:
-            self._both = self.Y.multiply(self.P).tocsr() if sp.issparse(self.Y) \
+            self._both = (
+                self.Y.multiply(self.P).tocsr()
+                if sp.issparse(self.Y)
                 else np.bitwise_and(self.Y, self.P)
+            )
         return self._both
 
     def _of(self, A, axis: int | None):

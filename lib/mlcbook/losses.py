@@ -765,7 +765,8 @@ def _family_tables(family: str, params: Iterable[Any], K: int) -> tuple[np.ndarr
 
 
 def loss_profile(
-    Y: Any, S: Any, family: str, params: Iterable[Any], *, per_instance: bool = False, sample_weight: Any = None,
+    Y: Any, S: Any, family: str, params: Iterable[Any], *, per_instance: bool = False,
+    sample_weight: Any = None,
     scores: str = "probability", threshold: float | None = None,
 ) -> np.ndarray:
     """Mean loss for every parameter of a family, in one pass (Sec. 4.3–4.4).
@@ -812,7 +813,8 @@ def loss_profile(
 
 
 def polynomial_loss(
-    Y: Any, S: Any, alpha: float, *, per_instance: bool = False, sample_weight: Any = None,
+    Y: Any, S: Any, alpha: float, *, per_instance: bool = False,
+    sample_weight: Any = None,
     scores: str = "probability", threshold: float | None = None,
 ) -> float | np.ndarray:
     """Polynomial loss: OWA loss with ``v(x) = x**alpha``, ``alpha >= 1`` (eq. 17).
@@ -891,7 +893,8 @@ def covering_capacity(covering: Iterable[Iterable[int]], K: int) -> np.ndarray:
 
 
 def covering_loss(
-    Y: Any, S: Any, covering: Iterable[Iterable[int]], *, per_instance: bool = False, sample_weight: Any = None,
+    Y: Any, S: Any, covering: Iterable[Iterable[int]], *, per_instance: bool = False,
+    sample_weight: Any = None,
     scores: str = "probability", threshold: float | None = None,
 ) -> float | np.ndarray:
     """Normalised covering error: mean over the sets ``T`` of ``max_{i in T} |y_i - s_i|``.

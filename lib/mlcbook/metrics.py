@@ -143,7 +143,7 @@ def _check_flag(value: Any, name: str) -> bool:
     return bool(value)
 
 
-def _finish(v: np.ndarray, w: np.ndarray | None, per_instance: Any) -> float | np.ndarray:
+def _finish(v: np.ndarray, w: np.ndarray | None, per_instance: Any):
     """Per-instance values as float64, or their (weighted) mean."""
     if per_instance:
         return np.asarray(v, dtype=np.float64)
@@ -181,7 +181,7 @@ def _prf(Y, P, which: str, beta: float, average: str, zero_division: float,
         v = _fbeta_from_counts(tp, c.ny(axis), c.np_(axis), beta, zero_division)
     if axis == 1:
         return _finish(v, w, per_instance)
-    return float(np.mean(v))  # per label (weights are in the counts) or one pooled value
+    return float(np.mean(v))  # per label (weights are in the counts), or pooled
 
 
 def _pair_args(Y, P, sample_weight, per_instance):
