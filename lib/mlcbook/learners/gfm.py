@@ -24,10 +24,11 @@ per instance.
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.neighbors import NearestNeighbors
 
 from .._validation import check_label_matrix, check_positive_int
+from ._contract import MultiLabelMixin
 
 __all__ = ["GFM", "gfm_predict"]
 
@@ -72,7 +73,7 @@ def _gfm_from_delta(D: np.ndarray, p_empty: np.ndarray) -> np.ndarray:
     return H
 
 
-class GFM(BaseEstimator):
+class GFM(MultiLabelMixin, ClassifierMixin, BaseEstimator):
     """GFM with k-nearest-neighbour estimates of :math:`P(y_i = 1, s_y = s \\mid x)`.
 
     Parameters
@@ -81,7 +82,16 @@ class GFM(BaseEstimator):
         Number of neighbours (10 in Wu & Zhou 2017).
     batch_size : int
         Test instances processed at once (memory ~ ``batch_size * n_labels**2`` floats).
+
+    Attributes
+    ----------
+    classes_ : list of ndarray
+        ``[0, 1]`` for every label (scikit-learn's multi-label convention).
+    n_features_in_ : int
     """
+
+    _accept_sparse = "csr"
+    _fitted_attr = "nn_"
 
     def __init__(self, k: int = 10, batch_size: int = 256):
         self.k = k
@@ -89,9 +99,12 @@ class GFM(BaseEstimator):
 
     def fit(self, X, Y) -> "GFM":
         k = check_positive_int(self.k, "k")
+        check_positive_int(self.batch_size, "batch_size")
+        X, Y = self._fit_input(X, Y)
         Y = check_label_matrix(Y, "Y", allow_sparse=False).astype(np.float64)
         if k > Y.shape[0]:
-            raise ValueError(f"k must be at most the number of training instances {Y.shape[0]}, got {k}")
+            raise ValueError(f"k={k} must be at most the number of training instances, "
+                             f"n_samples={Y.shape[0]}")
         self.nn_ = NearestNeighbors(n_neighbors=k).fit(X)
         self.Y_ = Y
         self.sizes_ = Y.sum(axis=1).astype(np.int64)
@@ -99,11 +112,18 @@ class GFM(BaseEstimator):
 
     def predict_marginals(self, X) -> np.ndarray:
         """:math:`P(y_j = 1 \\mid x)` under the neighbour estimate (mean neighbour label)."""
+        X = self._predict_input(X)
         neigh = self.nn_.kneighbors(X, return_distance=False)
         return self.Y_[neigh].mean(axis=1)
 
+    def predict_proba(self, X) -> np.ndarray:
+        """The marginals of :meth:`predict_marginals`, the model's scores of each
+        label (GFM's prediction is not a threshold of them)."""
+        return self.predict_marginals(X)
+
     def predict(self, X) -> np.ndarray:
         """The F1-maximising label set of every instance."""
+        X = self._predict_input(X)
         neigh = self.nn_.kneighbors(X, return_distance=False)
         m = self.Y_.shape[1]
         s = np.arange(m + 1)

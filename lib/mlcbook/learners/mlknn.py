@@ -21,15 +21,16 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.neighbors import NearestNeighbors
 
 from .._validation import check_label_matrix, check_positive_int, check_real
+from ._contract import MultiLabelMixin
 
 __all__ = ["MLkNN"]
 
 
-class MLkNN(BaseEstimator):
+class MLkNN(MultiLabelMixin, ClassifierMixin, BaseEstimator):
     """ML-kNN (Zhang & Zhou 2007).
 
     Parameters
@@ -45,7 +46,13 @@ class MLkNN(BaseEstimator):
         :math:`P(H_j^1)`.
     cond_pos_, cond_neg_ : ndarray of shape (n_labels, k + 1)
         :math:`P(E_j^c \\mid H_j^1)` and :math:`P(E_j^c \\mid H_j^0)`.
+    classes_ : list of ndarray
+        ``[0, 1]`` for every label (scikit-learn's multi-label convention).
+    n_features_in_ : int
     """
+
+    _accept_sparse = "csr"
+    _fitted_attr = "nn_"
 
     def __init__(self, k: int = 10, s: float = 1.0):
         self.k = k
@@ -54,10 +61,12 @@ class MLkNN(BaseEstimator):
     def fit(self, X, Y) -> "MLkNN":
         k = check_positive_int(self.k, "k")
         s = check_real(self.s, "s", low=0.0)
+        X, Y = self._fit_input(X, Y)
         Y = check_label_matrix(Y, "Y", allow_sparse=False).astype(np.int64)
         m, l = Y.shape
         if k >= m:
-            raise ValueError(f"k must be smaller than the number of training instances {m}, got {k}")
+            raise ValueError(f"k={k} must be smaller than the number of training "
+                             f"instances, n_samples={m}")
         self.nn_ = NearestNeighbors(n_neighbors=k).fit(X)
         self.Y_ = Y
         neigh = self.nn_.kneighbors(return_distance=False)  # excludes each point itself
@@ -73,6 +82,7 @@ class MLkNN(BaseEstimator):
         return self
 
     def _joint(self, X):
+        X = self._predict_input(X)
         neigh = self.nn_.kneighbors(X, return_distance=False)
         C = self.Y_[neigh].sum(axis=1)
         cols = np.arange(self.Y_.shape[1])[None, :]
