@@ -291,3 +291,16 @@ def test_sparse_and_dense_may_be_mixed():
     assert M.precision(
         Y, sp.csc_matrix(P), average="macro", sample_weight=w
     ) == pytest.approx(M.precision(Y, P, average="macro", sample_weight=w), abs=TOL)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_per_instance_auc_matches_each_instance_alone(seed):
+    Y, _, F = random_problem(seed, ties=seed % 2 == 0)
+    v = M.auc(Y, F, "instance", per_instance=True)
+    assert v.shape == (len(Y),)
+    for i in range(len(Y)):
+        ref = M.auc(Y[i : i + 1], F[i : i + 1], "instance")  # one instance alone
+        assert (np.isnan(v[i]) and np.isnan(ref)) or v[i] == ref
+    assert M.auc(Y, F, "instance") == pytest.approx(np.nanmean(v), abs=TOL)
+    with pytest.raises(ValueError, match="per_instance=True needs average='instance'"):
+        M.auc(Y, F, "macro", per_instance=True)

@@ -745,7 +745,10 @@ def _auc(Y, F, average: str, stats: _RowStats | None = None,
     return _nanmean([_auc_1d(Yb.ravel(), F.ravel(), wf)])
 
 
-def auc(Y: Any, F: Any, average: str = "macro", *, sample_weight: Any = None) -> float:
+def auc(
+    Y: Any, F: Any, average: str = "macro", *, sample_weight: Any = None,
+    per_instance: bool = False,
+) -> float | np.ndarray:
     r"""Area under the ROC curve, averaged per label, per instance or pooled.
 
     For a set of positives :math:`A` and negatives :math:`B` with scores
@@ -773,14 +776,22 @@ def auc(Y: Any, F: Any, average: str = "macro", *, sample_weight: Any = None) ->
         Instance weights: a (positive, negative) pair of instances counts
         ``w_a w_b`` ('macro', 'micro'); 'instance' takes the weighted mean of
         the per-instance AUCs, as scikit-learn does.
+    per_instance : bool, default False
+        With ``average='instance'``: the AUC of every instance (NaN where an
+        instance has no relevant or no irrelevant label).
 
     Returns
     -------
-    float in [0, 1] (or NaN)
+    float in [0, 1] (or NaN), or ndarray of shape (n_samples,)
     """
     Y, F = _check_scores(Y, F)
     average = check_average(average, _AVERAGES_AUC)
     w = _lc.check_sample_weight(sample_weight, Y.shape[0])
+    if _check_flag(per_instance, "per_instance"):
+        if average != "instance":
+            raise ValueError(
+                f"per_instance=True needs average='instance', got {average!r}")
+        return _RowStats(Y, F).auc()
     return _auc(Y, F, average, w=w)
 
 

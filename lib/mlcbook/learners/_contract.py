@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from sklearn.base import is_classifier
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_label_matrix
@@ -99,7 +100,7 @@ class MultiLabelMixin:
                 f"X and Y must have the same number of rows, got "
                 f"{X.shape[0]} and {Y.shape[0]}{hint}"
             )
-        if hasattr(self, "_estimator_type") and self._estimator_type == "classifier":
+        if is_classifier(self):
             self.classes_ = [np.array([0, 1]) for _ in range(Y.shape[1])]
         return X, Y
 
