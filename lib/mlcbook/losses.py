@@ -33,6 +33,20 @@ Representations of a capacity on ``K`` labels
 General capacities are enumerated, so ``K <= MAX_CAPACITY_LABELS``; the
 counting-measure losses (OWA, polynomial, binomial) never enumerate subsets and
 work for any ``K``.
+
+Scores that are not probabilities
+---------------------------------
+The losses are defined on scores in ``[0, 1]`` (eq. 7).  Every loss takes
+
+* ``threshold=t``: the scores are first turned into the binary prediction
+  ``[s > t]`` (strictly above, as scikit-learn's ``predict`` of a linear model
+  with ``t = 0`` on ``decision_function`` and MLkNN's MAP rule with
+  ``t = 0.5`` on posteriors); any finite real scores are accepted;
+* ``scores="decision"``: real-valued decision scores (log-odds), mapped to
+  ``[0, 1]`` by the logistic function ``1 / (1 + exp(-s))`` before the soft
+  loss is taken (ignored when ``threshold`` is given);
+
+and ``sample_weight`` (instance weights of the mean, as in scikit-learn).
 """
 
 from __future__ import annotations
@@ -44,6 +58,7 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.special import expit
 
 from ._validation import (
     as_2d,
@@ -112,14 +127,37 @@ def _check_n_labels_enumerable(K: int, what: str = "a capacity") -> None:
         )
 
 
-def _prepare(Y: Any, S: Any) -> tuple[np.ndarray, np.ndarray, bool]:
-    """Validate ``Y`` (0/1) and ``S`` (scores in [0, 1] or 0/1 predictions).
+_SCORES = ("probability", "decision")
+
+
+def _prepare(
+    Y: Any, S: Any, scores: Any = "probability", threshold: Any = None
+) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Validate ``Y`` (0/1) and ``S``; return ``Y``, the scores in [0, 1] and
+    whether they are binary.
+
+    ``threshold`` given: ``S`` may be any finite reals and becomes ``[S > t]``.
+    ``scores="decision"``: ``S`` may be any finite reals and becomes
+    ``expit(S)``.  Otherwise ``S`` holds scores in [0, 1] or 0/1 predictions.
 
     Returns dense 2-D arrays and whether ``S`` is binary.  Integer/boolean
     arrays are checked with one min/max pass (equivalent to the 0/1 test and
     much cheaper on large inputs); floating scores go through
     :func:`mlcbook._validation.check_score_matrix`.
     """
+    if not isinstance(scores, str) or scores not in _SCORES:
+        raise ValueError(f"scores must be one of {_SCORES}, got {scores!r}")
+    if threshold is not None or scores == "decision":
+        t = None if threshold is None else check_real(threshold, "threshold")
+        Y = _fast_label_matrix(Y, "Y")
+        S_arr = check_score_matrix(S, "S")  # finite reals
+        check_same_shape(Y, S_arr, "Y", "S")
+        if t is not None:
+            return Y, (S_arr > t).astype(np.int8), True
+        S_arr = expit(S_arr)
+        if _is_binary_float(S_arr):  # saturated: |s| > ~37
+            return Y, S_arr.astype(np.int8), True
+        return Y, S_arr, False
     Y = _fast_label_matrix(Y, "Y")
     S_arr = as_2d(S, "S")
     if sp.issparse(S_arr):
@@ -171,6 +209,25 @@ def _fast_label_matrix(Y: Any, name: str) -> np.ndarray:
                 raise ValueError(f"{name} must be binary (0/1), found the value {bad!r}")
         return arr.astype(np.int8, copy=False)
     return check_label_matrix(arr, name, allow_sparse=False)
+
+
+def _check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
+    from ._labelcounts import check_sample_weight
+
+    return check_sample_weight(sample_weight, n)
+
+
+def _check_per_instance(per_instance: Any) -> bool:
+    if not isinstance(per_instance, (bool, np.bool_)):
+        raise TypeError(f"per_instance must be True or False, got {per_instance!r}")
+    return bool(per_instance)
+
+
+def _reduce(losses: np.ndarray, w: np.ndarray | None, per_instance: bool):
+    """Per-instance losses, or their (weighted) mean."""
+    if per_instance:
+        return losses
+    return float(losses.mean() if w is None else np.average(losses, weights=w))
 
 
 def _error_counts(Y: np.ndarray, P: np.ndarray) -> np.ndarray:
@@ -407,7 +464,10 @@ def choquet_integral_moebius(U: Any, m: Any) -> np.ndarray:
     return out
 
 
-def choquet_loss(Y: Any, S: Any, mu: Any, *, per_instance: bool = False) -> float | np.ndarray:
+def choquet_loss(
+    Y: Any, S: Any, mu: Any, *, per_instance: bool = False, sample_weight: Any = None,
+    scores: str = "probability", threshold: float | None = None,
+) -> float | np.ndarray:
     """Choquet-integral loss (eq. 14): ``1 - C_mu(u)``, ``u_i = 1 - |s_i - y_i|``.
 
     Parameters
@@ -421,12 +481,22 @@ def choquet_loss(Y: Any, S: Any, mu: Any, *, per_instance: bool = False) -> floa
         on frozensets; must be normalised and monotone (eq. 9).
     per_instance : bool
         Return the loss of every row instead of the mean.
+    sample_weight : array-like of shape (n,), optional
+        Instance weights of the mean.
+    scores : {"probability", "decision"}, default "probability"
+        ``"decision"``: ``S`` holds real decision scores, mapped to [0, 1] by
+        the logistic function (module docstring).
+    threshold : float, optional
+        Turn ``S`` into the binary prediction ``[S > threshold]`` first; ``S``
+        may then hold any finite reals.
 
     Returns
     -------
     float or ndarray of shape (n,)
     """
-    Y, S, binary = _prepare(Y, S)
+    Y, S, binary = _prepare(Y, S, scores, threshold)
+    w = _check_sample_weight(sample_weight, Y.shape[0])
+    per_instance = _check_per_instance(per_instance)
     K = Y.shape[1]
     _check_n_labels_enumerable(K)
     cap = check_capacity(mu, K)
@@ -441,19 +511,25 @@ def choquet_loss(Y: Any, S: Any, mu: Any, *, per_instance: bool = False) -> floa
         inc = np.diff(Us, axis=1, prepend=0.0)
         losses = 1.0 - np.einsum("ij,ij->i", inc, cap[masks])
     losses = np.clip(losses, 0.0, 1.0)
-    return losses if per_instance else float(losses.mean())
+    return _reduce(losses, w, per_instance)
 
 
-def choquet_loss_moebius(Y: Any, S: Any, m: Any, *, per_instance: bool = False) -> float | np.ndarray:
+def choquet_loss_moebius(
+    Y: Any, S: Any, m: Any, *, per_instance: bool = False, sample_weight: Any = None,
+    scores: str = "probability", threshold: float | None = None,
+) -> float | np.ndarray:
     """The loss of eq. 14 computed from the Moebius form (eq. 13).
 
     ``1 - sum_T m(T) min_{i in T} u_i``; equal to :func:`choquet_loss` with
     ``mu = from_moebius(m)``.  Reference implementation (``O(n 2**K)``).
+    The keyword arguments are those of :func:`choquet_loss`.
     """
-    Y, S, _ = _prepare(Y, S)
+    Y, S, _ = _prepare(Y, S, scores, threshold)
+    w = _check_sample_weight(sample_weight, Y.shape[0])
+    per_instance = _check_per_instance(per_instance)
     losses = 1.0 - choquet_integral_moebius(1.0 - _errors(Y, S), m)
     losses = np.clip(losses, 0.0, 1.0)
-    return losses if per_instance else float(losses.mean())
+    return _reduce(losses, w, per_instance)
 
 
 # --------------------------------------------------------------------- counting measures
@@ -534,7 +610,10 @@ def _check_weights(w: Any, K: int) -> np.ndarray:
     return np.clip(w, 0.0, None)
 
 
-def owa_loss(Y: Any, S: Any, w: Any, *, per_instance: bool = False) -> float | np.ndarray:
+def owa_loss(
+    Y: Any, S: Any, w: Any, *, per_instance: bool = False, sample_weight: Any = None,
+    scores: str = "probability", threshold: float | None = None,
+) -> float | np.ndarray:
     """OWA loss (eq. 16): ``sum_i w_i e_[i]`` with errors sorted decreasingly.
 
     Equal to :func:`choquet_loss` with the counting measure whose weights are
@@ -548,14 +627,24 @@ def owa_loss(Y: Any, S: Any, w: Any, *, per_instance: bool = False) -> float | n
         Non-negative weights summing to 1; ``w[0]`` goes with the largest error.
     per_instance : bool
         Return the loss of every row instead of the mean.
+    sample_weight : array-like of shape (n,), optional
+        Instance weights of the mean.
+    scores : {"probability", "decision"}, default "probability"
+        ``"decision"``: ``S`` holds real decision scores, mapped to [0, 1] by
+        the logistic function (module docstring).
+    threshold : float, optional
+        Turn ``S`` into the binary prediction ``[S > threshold]`` first; ``S``
+        may then hold any finite reals.
     """
-    Y, S, binary = _prepare(Y, S)
+    Y, S, binary = _prepare(Y, S, scores, threshold)
+    sw = _check_sample_weight(sample_weight, Y.shape[0])
+    per_instance = _check_per_instance(per_instance)
     K = Y.shape[1]
     w = _check_weights(w, K)
     table = np.concatenate([[0.0], np.cumsum(w)])
     table[-1] = 1.0
     W = table[:, None]
-    out = _apply_count_table(Y, S, binary, W, w[:, None], per_instance)
+    out = _apply_count_table(Y, S, binary, W, w[:, None], per_instance, sw)
     return out[..., 0] if per_instance else float(out[0])
 
 
@@ -630,7 +719,7 @@ def error_count_losses(family: str, param: float, K: int) -> np.ndarray:
 
 def _apply_count_table(
     Y: np.ndarray, S: np.ndarray, binary: bool, table: np.ndarray, weights: np.ndarray,
-    per_instance: bool,
+    per_instance: bool, sample_weight: np.ndarray | None = None,
 ) -> np.ndarray:
     """Evaluate several counting-measure losses at once.
 
@@ -643,6 +732,10 @@ def _apply_count_table(
         m = _error_counts(Y, S)
         if per_instance:
             return table[m.astype(np.intp)]
+        if sample_weight is not None:  # weighted histogram of the error counts
+            hist = np.bincount(m.astype(np.intp), weights=sample_weight,
+                               minlength=table.shape[0])
+            return hist @ table / sample_weight.sum()
         hist = np.bincount(m.astype(np.intp), minlength=table.shape[0])
         return hist @ table / n
     E = _errors(Y, S)
@@ -650,6 +743,8 @@ def _apply_count_table(
     Wr = weights[::-1]
     if per_instance:
         return np.clip(E @ Wr, 0.0, 1.0)
+    if sample_weight is not None:
+        return np.clip(sample_weight @ E / sample_weight.sum() @ Wr, 0.0, 1.0)
     return np.clip(E.mean(axis=0) @ Wr, 0.0, 1.0)
 
 
@@ -670,7 +765,9 @@ def _family_tables(family: str, params: Iterable[Any], K: int) -> tuple[np.ndarr
 
 
 def loss_profile(
-    Y: Any, S: Any, family: str, params: Iterable[Any], *, per_instance: bool = False
+    Y: Any, S: Any, family: str, params: Iterable[Any], *, per_instance: bool = False,
+    sample_weight: Any = None,
+    scores: str = "probability", threshold: float | None = None,
 ) -> np.ndarray:
     """Mean loss for every parameter of a family, in one pass (Sec. 4.3–4.4).
 
@@ -687,6 +784,14 @@ def loss_profile(
         ``k`` values (1..K) or ``alpha`` values (>= 1, ``inf`` allowed).
     per_instance : bool
         Return an ``(n, P)`` array instead of the ``(P,)`` means.
+    sample_weight : array-like of shape (n,), optional
+        Instance weights of the mean.
+    scores : {"probability", "decision"}, default "probability"
+        ``"decision"``: ``S`` holds real decision scores, mapped to [0, 1] by
+        the logistic function (module docstring).
+    threshold : float, optional
+        Turn ``S`` into the binary prediction ``[S > threshold]`` first; ``S``
+        may then hold any finite reals.
 
     Returns
     -------
@@ -699,30 +804,43 @@ def loss_profile(
     >>> loss_profile(Y, P, "binomial", [1, 2, 3]).round(4)
     array([0.1667, 0.3333, 0.5   ])
     """
-    Y, S, binary = _prepare(Y, S)
+    Y, S, binary = _prepare(Y, S, scores, threshold)
+    w = _check_sample_weight(sample_weight, Y.shape[0])
+    per_instance = _check_per_instance(per_instance)
     K = Y.shape[1]
     table, weights = _family_tables(family, params, K)
-    return _apply_count_table(Y, S, binary, table, weights, per_instance)
+    return _apply_count_table(Y, S, binary, table, weights, per_instance, w)
 
 
-def polynomial_loss(Y: Any, S: Any, alpha: float, *, per_instance: bool = False) -> float | np.ndarray:
+def polynomial_loss(
+    Y: Any, S: Any, alpha: float, *, per_instance: bool = False,
+    sample_weight: Any = None,
+    scores: str = "probability", threshold: float | None = None,
+) -> float | np.ndarray:
     """Polynomial loss: OWA loss with ``v(x) = x**alpha``, ``alpha >= 1`` (eq. 17).
 
     ``alpha = 1`` is the (generalised) Hamming loss; ``alpha -> inf`` tends to
     the subset 0/1 loss (``alpha = inf`` is accepted and gives it exactly).
+    The keyword arguments are those of :func:`loss_profile`.
     """
-    out = loss_profile(Y, S, "polynomial", [alpha], per_instance=per_instance)
+    out = loss_profile(Y, S, "polynomial", [alpha], per_instance=per_instance,
+                       sample_weight=sample_weight, scores=scores, threshold=threshold)
     return out[:, 0] if per_instance else float(out[0])
 
 
-def binomial_loss(Y: Any, S: Any, k: int, *, per_instance: bool = False) -> float | np.ndarray:
+def binomial_loss(
+    Y: Any, S: Any, k: int, *, per_instance: bool = False, sample_weight: Any = None,
+    scores: str = "probability", threshold: float | None = None,
+) -> float | np.ndarray:
     """Binomial loss: counting measure with ``v(j/K) = C(j, k)/C(K, k)`` (eq. 18).
 
     ``k = 1`` is the (generalised) Hamming loss, ``k = K`` the subset 0/1 loss.
     For binary predictions it is the fraction of the ``C(K, k)`` label
-    ``k``-subsets that are not predicted entirely correctly.
+    ``k``-subsets that are not predicted entirely correctly.  The keyword
+    arguments are those of :func:`loss_profile`.
     """
-    out = loss_profile(Y, S, "binomial", [k], per_instance=per_instance)
+    out = loss_profile(Y, S, "binomial", [k], per_instance=per_instance,
+                       sample_weight=sample_weight, scores=scores, threshold=threshold)
     return out[:, 0] if per_instance else float(out[0])
 
 
@@ -775,19 +893,24 @@ def covering_capacity(covering: Iterable[Iterable[int]], K: int) -> np.ndarray:
 
 
 def covering_loss(
-    Y: Any, S: Any, covering: Iterable[Iterable[int]], *, per_instance: bool = False
+    Y: Any, S: Any, covering: Iterable[Iterable[int]], *, per_instance: bool = False,
+    sample_weight: Any = None,
+    scores: str = "probability", threshold: float | None = None,
 ) -> float | np.ndarray:
     """Normalised covering error: mean over the sets ``T`` of ``max_{i in T} |y_i - s_i|``.
 
     For binary predictions this is the fraction of the covering's label sets
     that are not predicted entirely correctly (Amit et al. 2007, divided by the
     number of sets); it equals :func:`choquet_loss` with
-    :func:`covering_capacity` (Sec. 4.1).
+    :func:`covering_capacity` (Sec. 4.1).  The keyword arguments are those of
+    :func:`choquet_loss`.
     """
-    Y, S, _ = _prepare(Y, S)
+    Y, S, _ = _prepare(Y, S, scores, threshold)
+    w = _check_sample_weight(sample_weight, Y.shape[0])
+    per_instance = _check_per_instance(per_instance)
     K = Y.shape[1]
     masks = _check_covering(covering, K)
     E = _errors(Y, S)
     cols = [np.array([i for i in range(K) if mk >> i & 1]) for mk in masks]
     losses = np.mean([E[:, c].max(axis=1) for c in cols], axis=0)
-    return losses if per_instance else float(losses.mean())
+    return _reduce(losses, w, per_instance)

@@ -19,11 +19,17 @@ and from the Apache Hivemall documentation: micro F-beta over *label sets*
 names into a 0/1 matrix).
 
 Where this module and scikit-learn compute the same quantity the values are
-equal (``tests/test_metrics.py`` checks this on random inputs).  Classification
-measures call scikit-learn when there are at least two labels; ranking measures
-and AUCs are computed here by one vectorised sort per row (scikit-learn loops
-over instances in Python for ranking loss, label-ranking average precision and
-per-instance AUC).
+equal (``tests/test_metrics.py`` checks this on random dense and sparse inputs,
+with and without ``sample_weight``).  Classification measures validate each
+matrix once and count in one or two passes with NumPy (private module
+``mlcbook._labelcounts``): scikit-learn's target-type inference alone costs
+30-80 passes over the data.  Ranking measures and AUCs are computed by one
+vectorised sort per row (scikit-learn loops over instances in Python for
+ranking loss, label-ranking average precision and per-instance AUC).
+
+Every measure takes ``sample_weight`` (instance weights, as in scikit-learn)
+and every measure that is a mean over instances can return the per-instance
+values (``per_instance=True``, the name :mod:`mlcbook.losses` uses).
 
 Conventions that differ between sources (documented per function):
 
@@ -50,15 +56,12 @@ Conventions that differ between sources (documented per function):
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn import metrics as skm
-from sklearn.exceptions import UndefinedMetricWarning
-
+from . import _labelcounts as _lc
 from ._validation import (
     check_average,
     check_label_matrix,
@@ -110,15 +113,12 @@ LOWER_IS_BETTER: frozenset[str] = frozenset(
 
 _AVERAGES_F = ("micro", "macro", "instance")
 _AVERAGES_AUC = ("macro", "micro", "instance")
-_SK_AVERAGE = {"micro": "micro", "macro": "macro", "instance": "samples"}
+_divide = _lc.divide
 
 
 # --------------------------------------------------------------------------- validation
 def _check_pair(Y: Any, P: Any, name_y: str = "Y", name_p: str = "P"):
-    Y = check_label_matrix(Y, name_y)
-    P = check_label_matrix(P, name_p)
-    check_same_shape(Y, P, name_y, name_p)
-    return Y, P
+    return _lc.check_pair(Y, P, name_y, name_p)
 
 
 def _check_scores(Y: Any, F: Any, name_y: str = "Y", name_f: str = "F"):
@@ -133,38 +133,24 @@ def _check_zero_division(zero_division: Any) -> float:
 
 
 def _check_beta(beta: Any) -> float:
-    return check_real(beta, "beta", low=0.0, low_inclusive=False)
+    # bounded so that beta**2 and (1 + beta**2) * tp stay finite and informative
+    return check_real(beta, "beta", low=0.0, low_inclusive=False, high=1e100)
+
+
+def _check_flag(value: Any, name: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def _finish(v: np.ndarray, w: np.ndarray | None, per_instance: Any):
+    """Per-instance values as float64, or their (weighted) mean."""
+    if per_instance:
+        return np.asarray(v, dtype=np.float64)
+    return _lc.weighted_mean(v, w)
 
 
 # --------------------------------------------------------------------------- counting
-def _sum(A, axis: int | None) -> np.ndarray:
-    """Row/column sums of a 0/1 matrix (dense or sparse) as a 1-D int64 array."""
-    if sp.issparse(A):
-        s = A.sum(axis=axis, dtype=np.int64)
-        return np.asarray(s).ravel() if axis is not None else np.int64(s)
-    return A.sum(axis=axis, dtype=np.int64)
-
-
-def _tp(Y, P, axis: int | None) -> np.ndarray:
-    if sp.issparse(Y) or sp.issparse(P):
-        Ys = sp.csr_matrix(Y)
-        return _sum(Ys.multiply(P), axis)
-    return _sum(Y & P, axis)
-
-
-def _divide(num, den, zero_division: float) -> np.ndarray:
-    num = np.asarray(num, dtype=np.float64)
-    den = np.asarray(den, dtype=np.float64)
-    out = np.full(np.broadcast(num, den).shape, zero_division, dtype=np.float64)
-    np.divide(num, den, out=out, where=den != 0)
-    return out
-
-
-def _counts(Y, P, axis: int | None):
-    """True positives, true-set sizes and predicted-set sizes along ``axis``."""
-    return _tp(Y, P, axis), _sum(Y, axis), _sum(P, axis)
-
-
 def _fbeta_from_counts(tp, sy, sp_, beta: float, zero_division: float):
     b2 = beta * beta
     # same arithmetic as scikit-learn (and Hivemall's "micro" path)
@@ -173,95 +159,131 @@ def _fbeta_from_counts(tp, sy, sp_, beta: float, zero_division: float):
                    zero_division)
 
 
-def _prf(Y, P, which: str, beta: float, average: str, zero_division: float) -> float:
-    """Precision / recall / F-beta by counting (used when scikit-learn would not
-    read the matrix as multi-label, i.e. with a single label column)."""
+def _counts(Y, P, axis: int | None):
+    """True positives, true-set sizes and predicted-set sizes along ``axis``."""
+    c = _lc.Counts(Y, P)
+    return c.tp(axis), c.ny(axis), c.np_(axis)
+
+
+def _prf(Y, P, which: str, beta: float, average: str, zero_division: float,
+         w: np.ndarray | None, per_instance: bool):
+    """Precision / recall / F-beta from the counts of one axis (no scikit-learn)."""
+    if per_instance and average != "instance":
+        raise ValueError(f"per_instance=True needs average='instance', got {average!r}")
     axis = {"micro": None, "macro": 0, "instance": 1}[average]
-    tp, sy, sp_ = _counts(Y, P, axis)
+    c = _lc.Counts(Y, P, w)
+    tp = c.tp(axis)
     if which == "precision":
-        v = _divide(tp, sp_, zero_division)
+        v = _divide(tp, c.np_(axis), zero_division)
     elif which == "recall":
-        v = _divide(tp, sy, zero_division)
+        v = _divide(tp, c.ny(axis), zero_division)
     else:
-        v = _fbeta_from_counts(tp, sy, sp_, beta, zero_division)
-    return float(np.mean(v))
+        v = _fbeta_from_counts(tp, c.ny(axis), c.np_(axis), beta, zero_division)
+    if axis == 1:
+        return _finish(v, w, per_instance)
+    return float(np.mean(v))  # per label (weights are in the counts), or pooled
 
 
-def _multilabel(Y) -> bool:
-    """scikit-learn reads a matrix as multi-label only with >= 2 columns."""
-    return Y.shape[1] >= 2
+def _pair_args(Y, P, sample_weight, per_instance):
+    Y, P = _check_pair(Y, P)
+    w = _lc.check_sample_weight(sample_weight, Y.shape[0])
+    return Y, P, w, _check_flag(per_instance, "per_instance")
 
 
 # --------------------------------------------------------------------------- example-based
-def hamming_loss(Y: Any, P: Any) -> float:
+def hamming_loss(
+    Y: Any, P: Any, *, sample_weight: Any = None, per_instance: bool = False
+) -> float | np.ndarray:
     r"""Hamming loss: the fraction of wrongly predicted (instance, label) pairs.
 
     .. math:: \mathrm{hloss} = \frac{1}{nK}\sum_{i=1}^n\sum_{j=1}^K [\![p_{ij}\neq y_{ij}]\!]
 
     Zhang & Zhou (2014), Sec. 2.2.2; Wu & Zhou (2017), Table 1.  Equal to
-    :func:`sklearn.metrics.hamming_loss` (which it calls).  Park & Read's
-    *Hamming similarity* (their Eq. 1) is ``1 - hamming_loss``.
+    :func:`sklearn.metrics.hamming_loss` (tested), computed by one count
+    after one validating pass per matrix.  Park & Read's *Hamming similarity*
+    (their Eq. 1) is ``1 - hamming_loss``.
 
     Parameters
     ----------
     Y, P : array-like or sparse matrix of shape (n_samples, n_labels)
         True and predicted 0/1 labels.
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative instance weights: the result is the weighted mean of the
+        per-instance losses, as in scikit-learn.
+    per_instance : bool, default False
+        Return the loss of every instance (shape ``(n_samples,)``) instead.
 
     Returns
     -------
-    float in [0, 1]
+    float in [0, 1], or ndarray of shape (n_samples,)
     """
-    Y, P = _check_pair(Y, P)
-    return float(skm.hamming_loss(Y, P))
+    Y, P, w, per = _pair_args(Y, P, sample_weight, per_instance)
+    c = _lc.Counts(Y, P, w)
+    K = Y.shape[1]
+    if per or w is not None:
+        return _finish(c.err(1) / K, w, per)
+    return c.err(None) / (Y.shape[0] * K)
 
 
-def subset_accuracy(Y: Any, P: Any) -> float:
+def _exact(Y, P) -> np.ndarray:
+    """Per instance: 1.0 if the predicted set equals the true set."""
+    return (_lc.Counts(Y, P).err(1) == 0).astype(np.float64)
+
+
+def subset_accuracy(
+    Y: Any, P: Any, *, sample_weight: Any = None, per_instance: bool = False
+) -> float | np.ndarray:
     r"""Subset accuracy (exact match): the fraction of instances whose predicted
     label set equals the true one.
 
     .. math:: \mathrm{subsetacc} = \frac1n\sum_i [\![\mathbf p_i = \mathbf y_i]\!]
 
     Zhang & Zhou (2014), Sec. 2.2.2; Park & Read's *Exact* (Eq. 2).  Equal to
-    :func:`sklearn.metrics.accuracy_score` on label matrices.
+    :func:`sklearn.metrics.accuracy_score` on label matrices (tested).
 
     Parameters
     ----------
     Y, P : array-like or sparse matrix of shape (n_samples, n_labels)
+    sample_weight : array-like of shape (n_samples,), optional
+    per_instance : bool, default False
+        Return 1.0 / 0.0 for every instance instead of the mean.
 
     Returns
     -------
-    float in [0, 1]
+    float in [0, 1], or ndarray of shape (n_samples,)
     """
-    Y, P = _check_pair(Y, P)
-    return _subset_accuracy(Y, P)
+    Y, P, w, per = _pair_args(Y, P, sample_weight, per_instance)
+    return _finish(_exact(Y, P), w, per)
 
 
-def _subset_accuracy(Y, P) -> float:
-    if sp.issparse(Y) or sp.issparse(P):
-        D = sp.csr_matrix(Y) != sp.csr_matrix(P)
-        wrong = np.diff(D.indptr) > 0
-        return float(1.0 - wrong.mean())
-    return float(np.mean(np.all(Y == P, axis=1)))
-
-
-def subset_zero_one_loss(Y: Any, P: Any) -> float:
+def subset_zero_one_loss(
+    Y: Any, P: Any, *, sample_weight: Any = None, per_instance: bool = False
+) -> float | np.ndarray:
     """Subset 0/1 loss: ``1 - subset_accuracy(Y, P)``.
 
-    Equal to :func:`sklearn.metrics.zero_one_loss` on label matrices.
+    Equal to :func:`sklearn.metrics.zero_one_loss` on label matrices (tested).
 
     Parameters
     ----------
     Y, P : array-like or sparse matrix of shape (n_samples, n_labels)
+    sample_weight : array-like of shape (n_samples,), optional
+    per_instance : bool, default False
+        Return 0.0 / 1.0 for every instance instead of the mean.
 
     Returns
     -------
-    float in [0, 1]
+    float in [0, 1], or ndarray of shape (n_samples,)
     """
-    Y, P = _check_pair(Y, P)
-    return 1.0 - _subset_accuracy(Y, P)
+    Y, P, w, per = _pair_args(Y, P, sample_weight, per_instance)
+    if per:
+        return 1.0 - _exact(Y, P)
+    return 1.0 - _lc.weighted_mean(_exact(Y, P), w)
 
 
-def jaccard_score(Y: Any, P: Any, *, zero_division: float = 1.0) -> float:
+def jaccard_score(
+    Y: Any, P: Any, *, zero_division: float = 1.0, sample_weight: Any = None,
+    per_instance: bool = False,
+) -> float | np.ndarray:
     r"""Example-based accuracy (Jaccard index), averaged over instances.
 
     .. math:: \mathrm{Accuracy}_{exam} = \frac1n\sum_i
@@ -269,7 +291,7 @@ def jaccard_score(Y: Any, P: Any, *, zero_division: float = 1.0) -> float:
 
     Zhang & Zhou (2014), Sec. 2.2.2 (*Accuracy_exam*); Park & Read (2018),
     Eq. 3.  Equal to ``sklearn.metrics.jaccard_score(Y, P, average='samples',
-    zero_division=zero_division)``.
+    zero_division=zero_division)`` (tested).
 
     Parameters
     ----------
@@ -278,34 +300,33 @@ def jaccard_score(Y: Any, P: Any, *, zero_division: float = 1.0) -> float:
         Value for an instance with neither true nor predicted labels.  The
         default 1.0 is Park & Read's convention ("1 if TN = L"); scikit-learn's
         default gives 0.0 and warns.
+    sample_weight : array-like of shape (n_samples,), optional
+    per_instance : bool, default False
+        Return the index of every instance instead of the mean.
 
     Returns
     -------
-    float in [0, 1]
+    float in [0, 1], or ndarray of shape (n_samples,)
     """
-    Y, P = _check_pair(Y, P)
+    Y, P, w, per = _pair_args(Y, P, sample_weight, per_instance)
     zd = _check_zero_division(zero_division)
-    if _multilabel(Y):
-        return _sk_prf(skm.jaccard_score, Y, P, "instance", zd)
-    tp, sy, sp_ = _counts(Y, P, 1)
-    return float(np.mean(_divide(tp, sy + sp_ - tp, zd)))
+    c = _lc.Counts(Y, P)
+    tp = c.tp(1)
+    return _finish(_divide(tp, tp + c.err(1), zd), w, per)
 
 
-def _sk_prf(fn, Y, P, average, zd, **kw) -> float:
-    with warnings.catch_warnings():
-        # scikit-learn warns about ill-defined labels even with a numeric zero_division
-        warnings.simplefilter("ignore", category=UndefinedMetricWarning)
-        return float(fn(Y, P, average=_SK_AVERAGE[average], zero_division=zd, **kw))
-
-
-def precision(Y: Any, P: Any, *, average: str = "micro", zero_division: float = 1.0) -> float:
+def precision(
+    Y: Any, P: Any, *, average: str = "micro", zero_division: float = 1.0,
+    sample_weight: Any = None, per_instance: bool = False,
+) -> float | np.ndarray:
     r"""Precision, micro-, macro- (per label) or instance-averaged.
 
     ``average='instance'`` is Zhang & Zhou's example-based precision
     :math:`\frac1n\sum_i |\mathbf y_i\wedge\mathbf p_i|/|\mathbf p_i|`;
     ``'macro'`` averages the per-label precisions; ``'micro'`` pools the counts
     of the whole matrix.  Equal to :func:`sklearn.metrics.precision_score` with
-    ``average`` = ``'micro'``/``'macro'``/``'samples'``.
+    ``average`` = ``'micro'``/``'macro'``/``'samples'`` (tested, also with
+    ``sample_weight``), computed here from counts.
 
     Parameters
     ----------
@@ -313,26 +334,32 @@ def precision(Y: Any, P: Any, *, average: str = "micro", zero_division: float = 
     average : {'micro', 'macro', 'instance'}
     zero_division : float in [0, 1], default 1.0
         Value when nothing is predicted (for an instance, a label, or at all).
+    sample_weight : array-like of shape (n_samples,), optional
+        Instance weights: they weight the counts (micro, macro) or the mean
+        over instances (instance), as in scikit-learn.
+    per_instance : bool, default False
+        With ``average='instance'``: the precision of every instance.
 
     Returns
     -------
-    float in [0, 1]
+    float in [0, 1], or ndarray of shape (n_samples,)
     """
-    Y, P = _check_pair(Y, P)
+    Y, P, w, per = _pair_args(Y, P, sample_weight, per_instance)
     average = check_average(average, _AVERAGES_F)
     zd = _check_zero_division(zero_division)
-    if _multilabel(Y):
-        return _sk_prf(skm.precision_score, Y, P, average, zd)
-    return _prf(Y, P, "precision", 1.0, average, zd)
+    return _prf(Y, P, "precision", 1.0, average, zd, w, per)
 
 
-def recall(Y: Any, P: Any, *, average: str = "micro", zero_division: float = 1.0) -> float:
+def recall(
+    Y: Any, P: Any, *, average: str = "micro", zero_division: float = 1.0,
+    sample_weight: Any = None, per_instance: bool = False,
+) -> float | np.ndarray:
     r"""Recall, micro-, macro- (per label) or instance-averaged.
 
     ``average='instance'`` is Zhang & Zhou's example-based recall
     :math:`\frac1n\sum_i |\mathbf y_i\wedge\mathbf p_i|/|\mathbf y_i|`.
     Equal to :func:`sklearn.metrics.recall_score` (``'instance'`` is
-    scikit-learn's ``'samples'``).
+    scikit-learn's ``'samples'``; tested).
 
     Parameters
     ----------
@@ -340,17 +367,18 @@ def recall(Y: Any, P: Any, *, average: str = "micro", zero_division: float = 1.0
     average : {'micro', 'macro', 'instance'}
     zero_division : float in [0, 1], default 1.0
         Value when there is no true label (for an instance, a label, or at all).
+    sample_weight : array-like of shape (n_samples,), optional
+    per_instance : bool, default False
+        With ``average='instance'``: the recall of every instance.
 
     Returns
     -------
-    float in [0, 1]
+    float in [0, 1], or ndarray of shape (n_samples,)
     """
-    Y, P = _check_pair(Y, P)
+    Y, P, w, per = _pair_args(Y, P, sample_weight, per_instance)
     average = check_average(average, _AVERAGES_F)
     zd = _check_zero_division(zero_division)
-    if _multilabel(Y):
-        return _sk_prf(skm.recall_score, Y, P, average, zd)
-    return _prf(Y, P, "recall", 1.0, average, zd)
+    return _prf(Y, P, "recall", 1.0, average, zd, w, per)
 
 
 def f_measure(
@@ -360,7 +388,9 @@ def f_measure(
     average: str = "micro",
     *,
     zero_division: float = 1.0,
-) -> float:
+    sample_weight: Any = None,
+    per_instance: bool = False,
+) -> float | np.ndarray:
     r"""F-beta measure, micro-, macro- (per label) or instance-averaged.
 
     For counts :math:`tp`, :math:`|\mathbf y|` (true) and :math:`|\mathbf p|`
@@ -371,8 +401,8 @@ def f_measure(
 
     With ``beta=1`` these are Wu & Zhou's micro-F1, macro-F1 and instance-F1
     (Table 1).  Equal to :func:`sklearn.metrics.fbeta_score` with ``average``
-    ``'micro'``/``'macro'``/``'samples'``.  Micro F-beta is also what Hivemall
-    computes on label sets (:func:`f_measure_label_sets`).
+    ``'micro'``/``'macro'``/``'samples'`` (tested).  Micro F-beta is also what
+    Hivemall computes on label sets (:func:`f_measure_label_sets`).
 
     Note that the instance average (mean of per-instance F) is *not* Zhang &
     Zhou's :math:`F^\beta_{exam}`, which is the weighted harmonic mean of the
@@ -387,22 +417,24 @@ def f_measure(
     zero_division : float in [0, 1], default 1.0
         Value when there is neither a true nor a predicted label (in the
         instance, the label, or the matrix).
+    sample_weight : array-like of shape (n_samples,), optional
+    per_instance : bool, default False
+        With ``average='instance'``: the F-beta of every instance.
 
     Returns
     -------
-    float in [0, 1]
+    float in [0, 1], or ndarray of shape (n_samples,)
     """
-    Y, P = _check_pair(Y, P)
+    Y, P, w, per = _pair_args(Y, P, sample_weight, per_instance)
     b = _check_beta(beta)
     average = check_average(average, _AVERAGES_F)
     zd = _check_zero_division(zero_division)
-    if _multilabel(Y):
-        return _sk_prf(skm.fbeta_score, Y, P, average, zd, beta=b)
-    return _prf(Y, P, "f", b, average, zd)
+    return _prf(Y, P, "f", b, average, zd, w, per)
 
 
 def example_based_f_measure(
-    Y: Any, P: Any, beta: float = 1.0, *, zero_division: float = 1.0
+    Y: Any, P: Any, beta: float = 1.0, *, zero_division: float = 1.0,
+    sample_weight: Any = None,
 ) -> float:
     r"""Zhang & Zhou's example-based :math:`F^\beta_{exam}`.
 
@@ -414,7 +446,8 @@ def example_based_f_measure(
     (Zhang & Zhou 2014, Sec. 2.2.2).  This is the F of the averages, which in
     general differs from the average of per-instance F-values
     (``f_measure(..., average='instance')``, scikit-learn's ``'samples'``,
-    Wu & Zhou's instance-F1).  scikit-learn has no equivalent.
+    Wu & Zhou's instance-F1).  scikit-learn has no equivalent.  Being a
+    function of two averages it has no per-instance values.
 
     Parameters
     ----------
@@ -423,20 +456,22 @@ def example_based_f_measure(
     zero_division : float in [0, 1], default 1.0
         Per-instance precision (recall) of an instance with no predicted (true)
         label; also the result if both averages are 0.
+    sample_weight : array-like of shape (n_samples,), optional
+        Weights of the two averages over instances.
 
     Returns
     -------
     float in [0, 1]
     """
-    Y, P = _check_pair(Y, P)
+    Y, P, w, _ = _pair_args(Y, P, sample_weight, False)
     b = _check_beta(beta)
     zd = _check_zero_division(zero_division)
-    tp, sy, sp_ = _counts(Y, P, 1)
-    prec = float(np.mean(_divide(tp, sp_, zd)))
-    rec = float(np.mean(_divide(tp, sy, zd)))
+    c = _lc.Counts(Y, P)
+    tp = c.tp(1)
+    prec = _lc.weighted_mean(_divide(tp, c.np_(1), zd), w)
+    rec = _lc.weighted_mean(_divide(tp, c.ny(1), zd), w)
     den = b * b * prec + rec
     return float((1 + b * b) * prec * rec / den) if den > 0 else zd
-
 
 # --------------------------------------------------------------------------- ranking
 class _RowStats:
@@ -508,11 +543,19 @@ class _RowStats:
         return out
 
 
+def _score_args(Y, F, sample_weight, per_instance):
+    Y, F = _check_scores(Y, F)
+    w = _lc.check_sample_weight(sample_weight, Y.shape[0])
+    return Y, F, w, _check_flag(per_instance, "per_instance")
+
+
 def _ranking_loss(Y, F) -> np.ndarray:
     return _RowStats(Y, F).ranking_loss()
 
 
-def ranking_loss(Y: Any, F: Any) -> float:
+def ranking_loss(
+    Y: Any, F: Any, *, sample_weight: Any = None, per_instance: bool = False
+) -> float | np.ndarray:
     r"""Ranking loss: the mean fraction of (relevant, irrelevant) label pairs
     that the scores order wrongly.
 
@@ -529,13 +572,17 @@ def ranking_loss(Y: Any, F: Any) -> float:
     ----------
     Y : array-like or sparse matrix of shape (n_samples, n_labels), 0/1
     F : array-like of shape (n_samples, n_labels), real scores
+    sample_weight : array-like of shape (n_samples,), optional
+        Instance weights of the mean (as in scikit-learn).
+    per_instance : bool, default False
+        Return the value of every instance (shape ``(n_samples,)``) instead.
 
     Returns
     -------
-    float in [0, 1]
+    float in [0, 1], or ndarray of shape (n_samples,)
     """
-    Y, F = _check_scores(Y, F)
-    return float(np.mean(_ranking_loss(Y, F)))
+    Y, F, w, per = _score_args(Y, F, sample_weight, per_instance)
+    return _finish(_ranking_loss(Y, F), w, per)
 
 
 def _one_error(Y, F) -> np.ndarray:
@@ -543,7 +590,9 @@ def _one_error(Y, F) -> np.ndarray:
     return 1.0 - np.take_along_axis(Y, top[:, None], axis=1)[:, 0].astype(np.float64)
 
 
-def one_error(Y: Any, F: Any) -> float:
+def one_error(
+    Y: Any, F: Any, *, sample_weight: Any = None, per_instance: bool = False
+) -> float | np.ndarray:
     r"""One-error: the fraction of instances whose top-scored label is irrelevant.
 
     .. math:: \text{one-error} = \frac1n\sum_i [\![\arg\max_j f_j(\mathbf x_i)\notin Y_i^+]\!]
@@ -557,13 +606,17 @@ def one_error(Y: Any, F: Any) -> float:
     ----------
     Y : array-like or sparse matrix of shape (n_samples, n_labels), 0/1
     F : array-like of shape (n_samples, n_labels)
+    sample_weight : array-like of shape (n_samples,), optional
+        Instance weights of the mean (as in scikit-learn).
+    per_instance : bool, default False
+        Return the value of every instance (shape ``(n_samples,)``) instead.
 
     Returns
     -------
-    float in [0, 1]
+    float in [0, 1], or ndarray of shape (n_samples,)
     """
-    Y, F = _check_scores(Y, F)
-    return float(np.mean(_one_error(Y, F)))
+    Y, F, w, per = _score_args(Y, F, sample_weight, per_instance)
+    return _finish(_one_error(Y, F), w, per)
 
 
 def _coverage(Y, F) -> np.ndarray:
@@ -572,7 +625,9 @@ def _coverage(Y, F) -> np.ndarray:
     return np.maximum(cov, 0).astype(np.float64)
 
 
-def coverage(Y: Any, F: Any) -> float:
+def coverage(
+    Y: Any, F: Any, *, sample_weight: Any = None, per_instance: bool = False
+) -> float | np.ndarray:
     r"""Coverage: how far down the ranking one must go, on average, to cover
     every relevant label.
 
@@ -591,20 +646,26 @@ def coverage(Y: Any, F: Any) -> float:
     ----------
     Y : array-like or sparse matrix of shape (n_samples, n_labels), 0/1
     F : array-like of shape (n_samples, n_labels)
+    sample_weight : array-like of shape (n_samples,), optional
+        Instance weights of the mean (as in scikit-learn).
+    per_instance : bool, default False
+        Return the value of every instance (shape ``(n_samples,)``) instead.
 
     Returns
     -------
-    float in [0, n_labels - 1]
+    float in [0, n_labels - 1], or ndarray of shape (n_samples,)
     """
-    Y, F = _check_scores(Y, F)
-    return float(np.mean(_coverage(Y, F)))
+    Y, F, w, per = _score_args(Y, F, sample_weight, per_instance)
+    return _finish(_coverage(Y, F), w, per)
 
 
 def _average_precision(Y, F) -> np.ndarray:
     return _RowStats(Y, F).average_precision()
 
 
-def average_precision(Y: Any, F: Any) -> float:
+def average_precision(
+    Y: Any, F: Any, *, sample_weight: Any = None, per_instance: bool = False
+) -> float | np.ndarray:
     r"""Average precision (label ranking average precision).
 
     .. math:: \mathrm{avgprec} = \frac1n\sum_i\frac1{|Y_i^+|}\sum_{j\in Y_i^+}
@@ -620,46 +681,74 @@ def average_precision(Y: Any, F: Any) -> float:
     ----------
     Y : array-like or sparse matrix of shape (n_samples, n_labels), 0/1
     F : array-like of shape (n_samples, n_labels)
+    sample_weight : array-like of shape (n_samples,), optional
+        Instance weights of the mean (as in scikit-learn).
+    per_instance : bool, default False
+        Return the value of every instance (shape ``(n_samples,)``) instead.
 
     Returns
     -------
-    float in (0, 1]
+    float in (0, 1], or ndarray of shape (n_samples,)
     """
-    Y, F = _check_scores(Y, F)
-    return float(np.mean(_average_precision(Y, F)))
+    Y, F, w, per = _score_args(Y, F, sample_weight, per_instance)
+    return _finish(_average_precision(Y, F), w, per)
 
 
-def _auc_1d(y: np.ndarray, f: np.ndarray) -> float:
+def _auc_1d(y: np.ndarray, f: np.ndarray, w: np.ndarray | None = None) -> float:
     """AUC of one column (ties one half) by sorting the scores and binary search;
-    NaN if ``y`` has no positive or no negative entry."""
-    pos = np.sort(f[y])
-    neg = np.sort(f[~y])
-    if pos.size == 0 or neg.size == 0:
+    NaN if ``y`` has no positive or no negative entry (or zero weight on either).
+
+    With weights ``w`` every (positive, negative) pair counts ``w_a w_b``: the
+    weighted Mann-Whitney statistic, the area under scikit-learn's weighted ROC
+    curve.
+    """
+    if w is None:
+        pos = np.sort(f[y])
+        neg = np.sort(f[~y])
+        if pos.size == 0 or neg.size == 0:
+            return float("nan")
+        lo = np.searchsorted(neg, pos, side="left")   # negatives strictly below
+        hi = np.searchsorted(neg, pos, side="right")  # negatives below or tied
+        good2 = int(lo.sum(dtype=np.int64)) + int(hi.sum(dtype=np.int64))
+        return good2 / (2.0 * pos.size * neg.size)
+    order = np.argsort(f[~y], kind="stable")
+    neg, wn = f[~y][order], w[~y][order]
+    pos, wp = f[y], w[y]
+    if wp.sum() <= 0 or wn.sum() <= 0:
         return float("nan")
-    lo = np.searchsorted(neg, pos, side="left")   # negatives strictly below
-    hi = np.searchsorted(neg, pos, side="right")  # negatives below or tied
-    good2 = int(lo.sum(dtype=np.int64)) + int(hi.sum(dtype=np.int64))
-    return good2 / (2.0 * pos.size * neg.size)
+    cum = np.concatenate([[0.0], np.cumsum(wn)])
+    below = cum[np.searchsorted(neg, pos, side="left")]
+    tied = cum[np.searchsorted(neg, pos, side="right")] - below
+    return float(wp @ (below + 0.5 * tied) / (wp.sum() * wn.sum()))
 
 
-def _nanmean(v) -> float:
+def _nanmean(v, w: np.ndarray | None = None) -> float:
     v = np.asarray(v, dtype=np.float64)
-    v = v[~np.isnan(v)]
+    ok = ~np.isnan(v)
+    if w is not None:
+        ok &= w > 0
+        return float(np.average(v[ok], weights=w[ok])) if ok.any() else float("nan")
+    v = v[ok]
     return float(v.mean()) if v.size else float("nan")
 
 
-def _auc(Y, F, average: str, stats: _RowStats | None = None) -> float:
+def _auc(Y, F, average: str, stats: _RowStats | None = None,
+         w: np.ndarray | None = None) -> float:
     if average == "instance":
-        return _nanmean((stats or _RowStats(Y, F)).auc())
+        return _nanmean((stats or _RowStats(Y, F)).auc(), w)
     Yb = Y.astype(bool, copy=False)
     if average == "macro":
         # a loop over labels (not instances): each column is long, so sorting
         # its values and binary search beats an argsort of the whole matrix
-        return _nanmean([_auc_1d(Yb[:, j], F[:, j]) for j in range(F.shape[1])])
-    return _nanmean([_auc_1d(Yb.ravel(), F.ravel())])
+        return _nanmean([_auc_1d(Yb[:, j], F[:, j], w) for j in range(F.shape[1])])
+    wf = None if w is None else np.repeat(w, F.shape[1])
+    return _nanmean([_auc_1d(Yb.ravel(), F.ravel(), wf)])
 
 
-def auc(Y: Any, F: Any, average: str = "macro") -> float:
+def auc(
+    Y: Any, F: Any, average: str = "macro", *, sample_weight: Any = None,
+    per_instance: bool = False,
+) -> float | np.ndarray:
     r"""Area under the ROC curve, averaged per label, per instance or pooled.
 
     For a set of positives :math:`A` and negatives :math:`B` with scores
@@ -675,21 +764,35 @@ def auc(Y: Any, F: Any, average: str = "macro") -> float:
     no positive or no negative entry have no AUC and are left out of the mean;
     scikit-learn returns NaN in that case.  If none is defined the result is
     NaN.  Equal to ``roc_auc_score(Y, F, average='macro'/'samples'/'micro')``
-    whenever the latter is defined; computed by one vectorised sort.
+    whenever the latter is defined (also with ``sample_weight``); computed by
+    one vectorised sort.
 
     Parameters
     ----------
     Y : array-like or sparse matrix of shape (n_samples, n_labels), 0/1
     F : array-like of shape (n_samples, n_labels)
     average : {'macro', 'micro', 'instance'}
+    sample_weight : array-like of shape (n_samples,), optional
+        Instance weights: a (positive, negative) pair of instances counts
+        ``w_a w_b`` ('macro', 'micro'); 'instance' takes the weighted mean of
+        the per-instance AUCs, as scikit-learn does.
+    per_instance : bool, default False
+        With ``average='instance'``: the AUC of every instance (NaN where an
+        instance has no relevant or no irrelevant label).
 
     Returns
     -------
-    float in [0, 1] (or NaN)
+    float in [0, 1] (or NaN), or ndarray of shape (n_samples,)
     """
     Y, F = _check_scores(Y, F)
     average = check_average(average, _AVERAGES_AUC)
-    return _auc(Y, F, average)
+    w = _lc.check_sample_weight(sample_weight, Y.shape[0])
+    if _check_flag(per_instance, "per_instance"):
+        if average != "instance":
+            raise ValueError(
+                f"per_instance=True needs average='instance', got {average!r}")
+        return _RowStats(Y, F).auc()
+    return _auc(Y, F, average, w=w)
 
 
 # --------------------------------------------------------------------------- label sets

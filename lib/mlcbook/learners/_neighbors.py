@@ -27,9 +27,16 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.spatial.distance import cdist
 
-__all__ = ["is_integer_valued", "nearest_neighbors"]
+__all__ = ["as_float", "is_integer_valued", "nearest_neighbors"]
 
 _CHUNK_CELLS = 1 << 22  # distance-matrix entries per chunk (32 MiB of float64)
+
+
+def as_float(X: Any) -> Any:
+    """``X`` as float64: a CSR matrix if sparse, else a C-contiguous array."""
+    if sp.issparse(X):
+        return sp.csr_matrix(X, dtype=np.float64)
+    return np.ascontiguousarray(X, dtype=np.float64)
 
 
 def is_integer_valued(X: Any) -> bool:

@@ -34,12 +34,13 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import minimize
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import KFold
 from threadpoolctl import threadpool_limits
 
 from .._validation import check_label_matrix, check_positive_int, check_real
 from ..blended import _check_alpha, _check_beta, _objective, _ratio, _sigmoid
+from ._contract import MultiLabelMixin
 
 __all__ = ["BlendedLinearClassifier", "blended_grid", "run_blended_grid", "grid_config",
            "split_and_scale", "load_blended_grid", "GRID_GAMMAS", "GRID_ALPHAS", "GRID_BETAS", "GRID_DATASETS", "DEFAULT_GAMMAS"]
@@ -116,7 +117,7 @@ def _fit_lbfgs(X, T, alpha, beta, gamma, W0, b0, max_iter, tol):
     return np.ascontiguousarray(x[: L * M].reshape(M, L).T), x[L * M:].copy(), int(res.nit)
 
 
-class BlendedLinearClassifier(BaseEstimator):
+class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
     """Linear-logistic multi-label classifier maximising the blended similarity.
 
     Park & Read (2018), Sec. 3: ``z_k = sigmoid(W x_k + b)``; ``W, b`` maximise
@@ -157,7 +158,14 @@ class BlendedLinearClassifier(BaseEstimator):
         Mean held-out similarity for each candidate gamma (``gamma="cv"``).
     n_iter_ : int
         L-BFGS iterations of the final fit.
+    classes_ : list of ndarray
+        ``[0, 1]`` for every label (scikit-learn's multi-label convention).
+    n_features_in_ : int
     """
+
+    _accept_sparse = "csr"
+    _x_dtype = np.float64
+    _fitted_attr = "coef_"
 
     def __init__(
         self,
@@ -226,6 +234,7 @@ class BlendedLinearClassifier(BaseEstimator):
         Y : array-like of shape (n_samples, n_labels), 0/1
         """
         alpha, beta, gammas, cv, max_iter, tol = self._validate_params()
+        X, _ = self._fit_input(X, Y)
         X = _check_X(X)
         T = check_label_matrix(Y, "Y", allow_sparse=False).astype(np.float64)
         if X.shape[0] != T.shape[0]:
@@ -264,12 +273,7 @@ class BlendedLinearClassifier(BaseEstimator):
         return self
 
     def _check_fitted(self, X):
-        if not hasattr(self, "coef_"):
-            raise AttributeError("BlendedLinearClassifier is not fitted yet; call fit first")
-        X = _check_X(X)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, the model was fitted with {self.n_features_in_}")
-        return X
+        return _check_X(self._predict_input(X))
 
     def decision_function(self, X: Any) -> np.ndarray:
         """Linear scores ``W x + b`` (log-odds), shape (n_samples, n_labels)."""

@@ -25,11 +25,11 @@ per instance.
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator
-from sklearn.utils.validation import check_array
+from sklearn.base import BaseEstimator, ClassifierMixin
 
 from .._validation import check_label_matrix, check_positive_int
-from ._neighbors import is_integer_valued, nearest_neighbors
+from ._contract import MultiLabelMixin
+from ._neighbors import as_float, is_integer_valued, nearest_neighbors
 
 __all__ = ["GFM", "gfm_predict"]
 
@@ -74,7 +74,7 @@ def _gfm_from_delta(D: np.ndarray, p_empty: np.ndarray) -> np.ndarray:
     return H
 
 
-class GFM(BaseEstimator):
+class GFM(MultiLabelMixin, ClassifierMixin, BaseEstimator):
     """GFM with k-nearest-neighbour estimates of :math:`P(y_i = 1, s_y = s \\mid x)`.
 
     Parameters
@@ -83,7 +83,16 @@ class GFM(BaseEstimator):
         Number of neighbours (10 in Wu & Zhou 2017).
     batch_size : int
         Test instances processed at once (memory ~ ``batch_size * n_labels**2`` floats).
+
+    Attributes
+    ----------
+    classes_ : list of ndarray
+        ``[0, 1]`` for every label (scikit-learn's multi-label convention).
+    n_features_in_ : int
     """
+
+    _accept_sparse = "csr"
+    _fitted_attr = "X_fit_"
 
     def __init__(self, k: int = 10, batch_size: int = 256):
         self.k = k
@@ -91,10 +100,13 @@ class GFM(BaseEstimator):
 
     def fit(self, X, Y) -> "GFM":
         k = check_positive_int(self.k, "k")
+        check_positive_int(self.batch_size, "batch_size")
+        X, Y = self._fit_input(X, Y)
         Y = check_label_matrix(Y, "Y", allow_sparse=False).astype(np.float64)
         if k > Y.shape[0]:
-            raise ValueError(f"k must be at most the number of training instances {Y.shape[0]}, got {k}")
-        X = check_array(X, accept_sparse="csr", dtype=np.float64, input_name="X")
+            raise ValueError(f"k={k} must be at most the number of training instances, "
+                             f"n_samples={Y.shape[0]}")
+        X = as_float(X)
         self.X_fit_, self.exact_, self.k_ = X, is_integer_valued(X), k
         self.Y_ = Y
         self.sizes_ = Y.sum(axis=1).astype(np.int64)
@@ -102,19 +114,23 @@ class GFM(BaseEstimator):
 
     def kneighbors(self, X) -> np.ndarray:
         """Indices of the neighbours of each row of ``X``, nearest first (ties by index)."""
-        return self._neighbors(X)
-
-    def _neighbors(self, X) -> np.ndarray:
-        X = check_array(X, accept_sparse="csr", dtype=np.float64, input_name="X")
-        return nearest_neighbors(self.X_fit_, X, self.k_, exact=self.exact_ and is_integer_valued(X))
+        X = as_float(self._predict_input(X))
+        return nearest_neighbors(self.X_fit_, X, self.k_,
+                                 exact=self.exact_ and is_integer_valued(X))
 
     def predict_marginals(self, X) -> np.ndarray:
         """:math:`P(y_j = 1 \\mid x)` under the neighbour estimate (mean neighbour label)."""
-        return self.Y_[self._neighbors(X)].mean(axis=1)
+        neigh = self.kneighbors(X)
+        return self.Y_[neigh].mean(axis=1)
+
+    def predict_proba(self, X) -> np.ndarray:
+        """The marginals of :meth:`predict_marginals`, the model's scores of each
+        label (GFM's prediction is not a threshold of them)."""
+        return self.predict_marginals(X)
 
     def predict(self, X) -> np.ndarray:
         """The F1-maximising label set of every instance."""
-        neigh = self._neighbors(X)
+        neigh = self.kneighbors(X)
         m = self.Y_.shape[1]
         s = np.arange(m + 1)
         Wsk = np.zeros((m + 1, m))  # row s_n (0..m), column k-1: 2 / (s_n + k); zero for s_n = 0

@@ -79,11 +79,12 @@ from typing import Any, Sequence
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator
-from sklearn.metrics import pairwise_distances_chunked
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_array, check_is_fitted
 
 from .._validation import check_label_matrix, check_positive_int, check_real
+from ._contract import MultiLabelMixin
+from ._neighbors import as_float, nearest_neighbors
 
 __all__ = [
     "LossMinimizingKNN",
@@ -314,7 +315,7 @@ def _loss_table(family: str, param: Any, K: int) -> np.ndarray:
     return np.asarray(error_count_losses(family, param, K), dtype=np.float64)
 
 
-class LossMinimizingKNN(BaseEstimator):
+class LossMinimizingKNN(MultiLabelMixin, ClassifierMixin, BaseEstimator):
     """Nearest-neighbour minimiser of a counting-measure loss (Hüllermeier et al. 2022, eq. 19).
 
     Parameters
@@ -338,6 +339,8 @@ class LossMinimizingKNN(BaseEstimator):
     n_labels_ : int
         ``K``.
     n_features_in_ : int
+    classes_ : list of ndarray
+        ``[0, 1]`` for every label (scikit-learn's multi-label convention).
 
     Notes
     -----
@@ -345,6 +348,11 @@ class LossMinimizingKNN(BaseEstimator):
     labels, thanks to the consensus rule (module docstring).  Equidistant
     neighbours are taken in training order.  Features are used as given.
     """
+
+    _accept_sparse = "csr"
+    _accept_large_sparse = False  # sparse L1 distances take int32 indices
+    _x_dtype = np.float64
+    _fitted_attr = "X_fit_"
 
     def __init__(
         self,
@@ -375,15 +383,11 @@ class LossMinimizingKNN(BaseEstimator):
         if self.tie_break not in _TIE_BREAKS:
             raise ValueError(f"tie_break must be one of {_TIE_BREAKS}, got {self.tie_break!r}")
         check_positive_int(self.max_free_labels, "max_free_labels", low=0, high=62)
-        X = check_array(X, accept_sparse="csr", dtype=np.float64, input_name="X")
-        Y = check_label_matrix(Y, "Y", allow_sparse=False)
-        if X.shape[0] != Y.shape[0]:
-            raise ValueError(
-                f"X and Y must have the same number of rows, got {X.shape[0]} and {Y.shape[0]}"
-            )
+        X, Y = self._fit_input(X, Y)
         if c > X.shape[0]:
             raise ValueError(
-                f"n_neighbors={c} exceeds the number of training samples {X.shape[0]}"
+                f"n_neighbors={c} exceeds the number of training samples, "
+                f"n_samples={X.shape[0]}"
             )
         self.n_labels_ = Y.shape[1]
         self._check_param(self.param)
@@ -408,32 +412,10 @@ class LossMinimizingKNN(BaseEstimator):
         -------
         ndarray of int, shape (n_queries, n_neighbors)
         """
-        check_is_fitted(self, "X_fit_")
-        X = check_array(X, accept_sparse="csr", dtype=np.float64, input_name="X")
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {X.shape[1]} features, but {type(self).__name__} was fitted with "
-                f"{self.n_features_in_}"
-            )
-        c = self.n_neighbors
-
-        def first_c(D: np.ndarray, start: int) -> np.ndarray:
-            # the c smallest distances per row, ties in training order, without a full sort
-            kth = np.partition(D, c - 1, axis=1)[:, c - 1 : c]
-            r, j = np.nonzero(D <= kth)  # row-major: j ascending within a row
-            order = np.lexsort((j, D[r, j], r))
-            r, j = r[order], j[order]
-            starts = np.searchsorted(r, np.arange(D.shape[0]))
-            return j[starts[:, np.newaxis] + np.arange(c)]
-
-        Xf = self.X_fit_
-        if sp.issparse(X) != sp.issparse(Xf):  # manhattan needs both dense or both sparse
-            X = X.toarray() if sp.issparse(X) else X
-            Xf = Xf.toarray() if sp.issparse(Xf) else Xf
-        chunks = pairwise_distances_chunked(
-            X, Xf, metric="manhattan", reduce_func=first_c, n_jobs=None
-        )
-        return np.vstack(list(chunks)).astype(np.intp)
+        X = self._predict_input(X)
+        # the library's one neighbour policy (fixed-order L1 sums, ties by index)
+        return nearest_neighbors(as_float(self.X_fit_), as_float(X), self.n_neighbors,
+                                 metric="manhattan")
 
     def neighbor_labels(self, X: Any) -> np.ndarray:
         """Label vectors of the neighbours, shape (n_queries, n_neighbors, K)."""

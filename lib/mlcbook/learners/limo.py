@@ -45,10 +45,11 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, ClassifierMixin
 
 from .._progress import progress_enabled
 from .._validation import check_label_matrix, check_positive_int, check_real
+from ._contract import MultiLabelMixin
 from .thresholds import InstanceThreshold, LabelThreshold
 
 __all__ = ["LIMO", "limo_objective"]
@@ -126,7 +127,7 @@ def limo_objective(W, X, Y, lambda1: float = 1.0, lambda2: float = 1.0, *, norma
     return reg + lambda1 * h1 + lambda2 * h2
 
 
-class LIMO(BaseEstimator):
+class LIMO(MultiLabelMixin, ClassifierMixin, BaseEstimator):
     """Label-wise and instance-wise margins optimisation (Wu & Zhou 2017, Algorithm 1).
 
     Parameters
@@ -160,7 +161,14 @@ class LIMO(BaseEstimator):
         The number of iterations run.
     n_updates_ : tuple of int
         Violated (hence applied) label-wise and instance-wise steps.
+    classes_ : list of ndarray
+        ``[0, 1]`` for every label (scikit-learn's multi-label convention).
+    n_features_in_ : int
     """
+
+    _accept_sparse = "csr"
+    _x_dtype = np.float64
+    _fitted_attr = "coef_"
 
     def __init__(
         self,
@@ -193,10 +201,15 @@ class LIMO(BaseEstimator):
         fit_threshold : bool
             Skip the threshold fit when only scores are needed.
         """
+        X, Y = self._fit_input(X, Y)
         X = _as_X(X)
         Y = check_label_matrix(Y, "Y", allow_sparse=False)
-        if X.shape[0] != Y.shape[0]:
-            raise ValueError(f"X and Y must have the same number of rows, got {X.shape[0]} and {Y.shape[0]}")
+        if self.threshold not in ("label", "instance", "shared"):
+            raise ValueError("threshold must be one of ('label', 'instance', "
+                             f"'shared'), got {self.threshold!r}")
+        if self.threshold_measure not in ("f1", "hamming"):
+            raise ValueError("threshold_measure must be one of ('f1', 'hamming'), "
+                             f"got {self.threshold_measure!r}")
         lam1 = check_real(self.lambda1, "lambda1", low=0.0)
         lam2 = check_real(self.lambda2, "lambda2", low=0.0)
         eta = check_real(self.eta, "eta", low=0.0, low_inclusive=False)
@@ -235,15 +248,19 @@ class LIMO(BaseEstimator):
     # --------------------------------------------------------------- predicting
     def decision_function(self, X) -> np.ndarray:
         """Scores :math:`F(x) = \\bar W x`, shape (n_samples, n_labels)."""
-        X = _as_X(X)
-        if X.shape[1] != self.coef_.shape[1]:
-            raise ValueError(f"X must have {self.coef_.shape[1]} features, got {X.shape[1]}")
+        X = _as_X(self._predict_input(X))
         return np.asarray(X @ self.coef_.T)
 
     def predict(self, X) -> np.ndarray:
         """0/1 predictions from the thresholds chosen at fit time."""
-        F = self.decision_function(X)
-        return self.threshold_.predict(F, _as_X(X))
+        X = _as_X(self._predict_input(X))
+        if not hasattr(self, "threshold_"):
+            from sklearn.exceptions import NotFittedError
+
+            raise NotFittedError("LIMO was fitted with fit_threshold=False: call "
+                                 "fit_threshold before predict")
+        F = np.asarray(X @ self.coef_.T)
+        return self.threshold_.predict(F, X)
 
 
 def _run_sgd(X, W, lab, ins, T, eta, lam1, lam2):

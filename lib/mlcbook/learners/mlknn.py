@@ -22,16 +22,16 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator
-from sklearn.utils.validation import check_array
+from sklearn.base import BaseEstimator, ClassifierMixin
 
 from .._validation import check_label_matrix, check_positive_int, check_real
-from ._neighbors import is_integer_valued, nearest_neighbors
+from ._contract import MultiLabelMixin
+from ._neighbors import as_float, is_integer_valued, nearest_neighbors
 
 __all__ = ["MLkNN"]
 
 
-class MLkNN(BaseEstimator):
+class MLkNN(MultiLabelMixin, ClassifierMixin, BaseEstimator):
     """ML-kNN (Zhang & Zhou 2007).
 
     Parameters
@@ -47,7 +47,13 @@ class MLkNN(BaseEstimator):
         :math:`P(H_j^1)`.
     cond_pos_, cond_neg_ : ndarray of shape (n_labels, k + 1)
         :math:`P(E_j^c \\mid H_j^1)` and :math:`P(E_j^c \\mid H_j^0)`.
+    classes_ : list of ndarray
+        ``[0, 1]`` for every label (scikit-learn's multi-label convention).
+    n_features_in_ : int
     """
+
+    _accept_sparse = "csr"
+    _fitted_attr = "X_fit_"
 
     def __init__(self, k: int = 10, s: float = 1.0):
         self.k = k
@@ -56,11 +62,13 @@ class MLkNN(BaseEstimator):
     def fit(self, X, Y) -> "MLkNN":
         k = check_positive_int(self.k, "k")
         s = check_real(self.s, "s", low=0.0)
+        X, Y = self._fit_input(X, Y)
         Y = check_label_matrix(Y, "Y", allow_sparse=False).astype(np.int64)
         m, l = Y.shape
         if k >= m:
-            raise ValueError(f"k must be smaller than the number of training instances {m}, got {k}")
-        X = check_array(X, accept_sparse="csr", dtype=np.float64, input_name="X")
+            raise ValueError(f"k={k} must be smaller than the number of training "
+                             f"instances, n_samples={m}")
+        X = as_float(X)
         self.X_fit_, self.exact_ = X, is_integer_valued(X)
         self.Y_ = Y
         neigh = nearest_neighbors(X, None, k, exact=self.exact_)  # each point leaves itself out
@@ -77,15 +85,12 @@ class MLkNN(BaseEstimator):
 
     def kneighbors(self, X) -> np.ndarray:
         """Indices of the neighbours of each row of ``X``, nearest first (ties by index)."""
-        return self._neighbors(X)
-
-    def _neighbors(self, X):
-        X = check_array(X, accept_sparse="csr", dtype=np.float64, input_name="X")
-        exact = self.exact_ and is_integer_valued(X)
-        return nearest_neighbors(self.X_fit_, X, self.cond_pos_.shape[1] - 1, exact=exact)
+        X = as_float(self._predict_input(X))
+        k = self.cond_pos_.shape[1] - 1
+        return nearest_neighbors(self.X_fit_, X, k, exact=self.exact_ and is_integer_valued(X))
 
     def _joint(self, X):
-        neigh = self._neighbors(X)
+        neigh = self.kneighbors(X)
         C = self.Y_[neigh].sum(axis=1)
         cols = np.arange(self.Y_.shape[1])[None, :]
         p1 = self.prior_[None, :] * self.cond_pos_[cols, C]

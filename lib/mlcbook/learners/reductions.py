@@ -20,9 +20,10 @@ from math import comb
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.tree import DecisionTreeClassifier
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.metaestimators import available_if
 
-from .._validation import check_label_matrix, check_positive_int
+from .._validation import check_label_matrix, check_positive_int, check_real
+from ._contract import MultiLabelMixin
 
 __all__ = ["LabelPowerset", "RAkEL"]
 
@@ -32,7 +33,7 @@ def _dense_labels(Y) -> np.ndarray:
     return np.asarray(Y, dtype=np.int8)
 
 
-class LabelPowerset(ClassifierMixin, BaseEstimator):
+class LabelPowerset(MultiLabelMixin, ClassifierMixin, BaseEstimator):
     """Label powerset: one multi-class problem over the observed label vectors.
 
     Parameters
@@ -45,12 +46,26 @@ class LabelPowerset(ClassifierMixin, BaseEstimator):
     combinations_ : ndarray of shape (n_classes, n_labels)
         The distinct training label vectors; class ``c`` stands for row ``c``.
     estimator_ : fitted classifier
+    classes_ : list of ndarray
+        ``[0, 1]`` for every label (scikit-learn's multi-label convention).
+    n_features_in_ : int
     """
+
+    _accept_sparse = ("csr", "csc")
+    _fitted_attr = "estimator_"
 
     def __init__(self, estimator=None):
         self.estimator = estimator
 
     def fit(self, X, Y):
+        """Fit the base classifier on the label vectors' class codes.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+        Y : array-like of shape (n_samples, n_labels), 0/1
+        """
+        X, Y = self._fit_input(X, Y)
         Y = _dense_labels(Y)
         self.n_labels_ = Y.shape[1]
         self.combinations_, codes = np.unique(Y, axis=0, return_inverse=True)
@@ -64,12 +79,29 @@ class LabelPowerset(ClassifierMixin, BaseEstimator):
 
     def predict(self, X) -> np.ndarray:
         """Binary predictions of shape (n_samples, n_labels)."""
-        check_is_fitted(self, "estimator_")
+        X = self._predict_input(X)
         codes = np.asarray(self.estimator_.predict(X), dtype=np.intp)
         return self.combinations_[codes].astype(np.int64)
 
+    def _base_has_proba(self) -> bool:
+        base = DecisionTreeClassifier() if self.estimator is None else self.estimator
+        return hasattr(base, "predict_proba")
 
-class RAkEL(ClassifierMixin, BaseEstimator):
+    @available_if(_base_has_proba)
+    def predict_proba(self, X) -> np.ndarray:
+        """Marginal probabilities :math:`P(y_j = 1 \\mid x) = \\sum_c P(c \\mid x)\\,
+        [\\![ \\text{combination } c \\text{ holds label } j ]\\!]`.
+
+        Available when the base classifier has ``predict_proba`` (the default
+        decision tree does).  Shape (n_samples, n_labels).
+        """
+        X = self._predict_input(X)
+        proba = np.asarray(self.estimator_.predict_proba(X), dtype=np.float64)
+        codes = np.asarray(self.estimator_.classes_, dtype=np.intp)
+        return proba @ self.combinations_[codes].astype(np.float64)
+
+
+class RAkEL(MultiLabelMixin, ClassifierMixin, BaseEstimator):
     """Random k-labelsets (overlapping variant) with majority voting.
 
     Parameters
@@ -92,7 +124,13 @@ class RAkEL(ClassifierMixin, BaseEstimator):
     ----------
     labelsets_ : list of tuple of int
     members_ : list of LabelPowerset
+    classes_ : list of ndarray
+        ``[0, 1]`` for every label (scikit-learn's multi-label convention).
+    n_features_in_ : int
     """
+
+    _accept_sparse = ("csr", "csc")
+    _fitted_attr = "members_"
 
     def __init__(self, k: int = 3, m: int | None = 10, estimator=None, threshold: float = 0.5, random_state=None):
         self.k = k
@@ -119,9 +157,18 @@ class RAkEL(ClassifierMixin, BaseEstimator):
         return order
 
     def fit(self, X, Y):
+        """Draw the labelsets and fit one label powerset on each.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+        Y : array-like of shape (n_samples, n_labels), 0/1
+        """
         check_positive_int(self.k, "k")
         if self.m is not None:
             check_positive_int(self.m, "m")
+        check_real(self.threshold, "threshold", low=0.0, high=1.0)
+        X, Y = self._fit_input(X, Y)
         Y = _dense_labels(Y)
         self.n_labels_ = Y.shape[1]
         rng = np.random.default_rng(self.random_state)
@@ -136,9 +183,24 @@ class RAkEL(ClassifierMixin, BaseEstimator):
             self.members_.append(LabelPowerset(est).fit(X, Y[:, list(labels)]))
         return self
 
+    def decision_function(self, X) -> np.ndarray:
+        """Fraction of positive votes among the members holding each label (0 for a
+        label in no member): the score that :meth:`predict` thresholds.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_labels), values in [0, 1]
+        """
+        frac, _ = self._votes(X)
+        return frac
+
     def predict(self, X) -> np.ndarray:
         """Binary predictions of shape (n_samples, n_labels) by majority vote."""
-        check_is_fitted(self, "members_")
+        frac, counts = self._votes(X)
+        return ((frac >= self.threshold) & (counts > 0)).astype(np.int64)
+
+    def _votes(self, X):
+        X = self._predict_input(X)
         n = X.shape[0]
         votes = np.zeros((n, self.n_labels_))
         counts = np.zeros(self.n_labels_)
@@ -148,4 +210,4 @@ class RAkEL(ClassifierMixin, BaseEstimator):
             counts[idx] += 1
         with np.errstate(invalid="ignore", divide="ignore"):
             frac = np.where(counts > 0, votes / np.maximum(counts, 1), 0.0)
-        return ((frac >= self.threshold) & (counts > 0)).astype(np.int64)
+        return frac, counts

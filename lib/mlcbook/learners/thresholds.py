@@ -36,11 +36,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator, clone
 from sklearn.svm import SVR
 
 from .._validation import check_average, check_label_matrix, check_same_shape, check_score_matrix
+from ._contract import MultiLabelMixin
 
 __all__ = ["column_thresholds", "row_thresholds", "LabelThreshold", "InstanceThreshold"]
 
@@ -128,34 +128,54 @@ def row_thresholds(F, Y, measure: str = "f1") -> np.ndarray:
     return _best_cuts(F.T.copy(), Y.T.copy(), measure)
 
 
-class LabelThreshold(BaseEstimator):
+class LabelThreshold(MultiLabelMixin, BaseEstimator):
     """Per-label thresholds ``t_j`` chosen on training scores.
+
+    Its "features" are the scores: ``fit(F, Y)`` needs ``F`` of ``Y``'s shape,
+    so ``n_features_in_`` is the number of labels.
 
     Parameters
     ----------
     measure : {'f1', 'hamming'}
     shared : bool
         One threshold for all labels (see :func:`column_thresholds`).
+
+    Attributes
+    ----------
+    thresholds_ : ndarray of shape (n_labels,)
+    n_features_in_ : int
+        The number of labels (columns of ``F``).
     """
+
+    _x_dtype = np.float64
+    _fitted_attr = "thresholds_"
 
     def __init__(self, measure: str = "f1", shared: bool = False):
         self.measure = measure
         self.shared = shared
 
     def fit(self, F, Y) -> "LabelThreshold":
+        """Choose the thresholds on scores ``F`` and labels ``Y`` of one shape."""
+        if not isinstance(self.shared, (bool, np.bool_)):
+            raise TypeError(f"shared must be True or False, got {self.shared!r}")
+        F, Y = self._fit_input(F, Y)
         self.thresholds_ = column_thresholds(F, Y, self.measure, shared=self.shared)
         return self
 
     def predict(self, F, X: Any = None) -> np.ndarray:
         """0/1 predictions ``[F[:, j] > t_j]`` (``X`` is ignored)."""
+        F = self._predict_input(F)
         F = check_score_matrix(F, "F")
-        if F.shape[1] != self.thresholds_.shape[0]:
-            raise ValueError(f"F must have {self.thresholds_.shape[0]} columns, got {F.shape[1]}")
         return (F > self.thresholds_[None, :]).astype(np.int8)
 
 
-class InstanceThreshold(BaseEstimator):
+class InstanceThreshold(MultiLabelMixin, BaseEstimator):
     """Per-instance threshold function ``t(x)`` learned by regression.
+
+    ``fit(F, Y, X)`` and ``predict(F, X)`` take the scores *and* the features,
+    so scikit-learn's ``fit(X, y)`` protocol does not apply as such (see
+    ``tests/test_estimator_checks.py``); ``n_features_in_`` counts the
+    features of ``X``.
 
     Parameters
     ----------
@@ -164,13 +184,25 @@ class InstanceThreshold(BaseEstimator):
     regressor : scikit-learn regressor, optional
         Maps ``x`` to its threshold; default ``SVR(kernel='rbf', C=1, gamma='auto')``,
         the LIBSVM defaults the authors use.
+
+    Attributes
+    ----------
+    regressor_ : fitted regressor
+    train_thresholds_ : ndarray of shape (n_samples,)
+    n_features_in_ : int
+        Features of ``X``.
     """
+
+    _accept_sparse = ("csr", "csc")
+    _fitted_attr = "regressor_"
 
     def __init__(self, measure: str = "f1", regressor: Any = None):
         self.measure = measure
         self.regressor = regressor
 
     def fit(self, F, Y, X) -> "InstanceThreshold":
+        """Learn ``t(x)`` from the best cut of each row of ``(F, Y)``, and ``X``."""
+        X, Y = self._fit_input(X, Y)
         t = row_thresholds(F, Y, self.measure)
         reg = SVR(kernel="rbf", C=1.0, gamma="auto") if self.regressor is None else self.regressor
         self.regressor_ = clone(reg).fit(X, t)
@@ -179,8 +211,10 @@ class InstanceThreshold(BaseEstimator):
 
     def predict(self, F, X) -> np.ndarray:
         """0/1 predictions ``[F[i, j] > t(x_i)]``."""
+        X = self._predict_input(X)
         F = check_score_matrix(F, "F")
-        if (X.shape[0] if sp.issparse(X) else np.asarray(X).shape[0]) != F.shape[0]:
-            raise ValueError("X and F must have the same number of rows")
+        if X.shape[0] != F.shape[0]:
+            raise ValueError("X and F must have the same number of rows, got "
+                             f"{X.shape[0]} and {F.shape[0]}")
         t = np.asarray(self.regressor_.predict(X), dtype=float)
         return (F > t[:, None]).astype(np.int8)
