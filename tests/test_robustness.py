@@ -99,12 +99,6 @@ def test_sparse_duplicates_are_summed_before_the_binary_check(case):
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=TypeError,
-    reason="metrics.hamming_loss hands a sparse single-column Y to "
-    "scikit-learn, which refuses it (metrics.py: not this task's file)",
-)
 def test_sparse_single_column_hamming_loss():
     Y = sp.csr_matrix(np.array([[1], [0]]))
     assert metrics.hamming_loss(Y, np.array([[1], [1]])) == 0.5
@@ -592,11 +586,6 @@ def test_bayes_refuses_before_building_the_loss_table(K):
             bayes.bayes_optimal(support, [0.5, 0.5], lambda Y, P: (Y != P).mean(1))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="losses.py (not this task's file) does not yet declare "
-    "per_instance=Flag(), check=Flag(), tol=Real(0, 1): the lead wires them",
-)
 @pytest.mark.parametrize("call", ["loss_profile", "from_moebius", "check_capacity"])
 def test_losses_flags_and_tolerances_are_declared(call):
     Y = np.array([[1, 0, 1], [0, 1, 1]])

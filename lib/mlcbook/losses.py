@@ -60,6 +60,8 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import expit
 
+from ._validation import Flag, validate_params
+from ._validation import Real as RealIn
 from ._validation import (
     as_2d,
     check_label_matrix,
@@ -301,6 +303,7 @@ def _capacity_array(mu: Any, K: int | None, name: str = "mu") -> np.ndarray:
     return arr
 
 
+@validate_params(tol=RealIn(0, 1))
 def check_capacity(mu: Any, K: int | None = None, *, name: str = "mu", tol: float = _TOL) -> np.ndarray:
     """Validate a capacity (eq. 9) and return it as an array over bitmasks.
 
@@ -370,6 +373,7 @@ def moebius(mu: Any, K: int | None = None) -> np.ndarray:
     return m
 
 
+@validate_params(check=Flag())
 def from_moebius(m: Any, *, check: bool = True) -> np.ndarray:
     """Capacity from its Moebius transform (eq. 10): ``mu(B) = sum_{A ⊆ B} m(A)``.
 
@@ -464,6 +468,7 @@ def choquet_integral_moebius(U: Any, m: Any) -> np.ndarray:
     return out
 
 
+@validate_params(per_instance=Flag())
 def choquet_loss(
     Y: Any, S: Any, mu: Any, *, per_instance: bool = False, sample_weight: Any = None,
     scores: str = "probability", threshold: float | None = None,
@@ -514,6 +519,7 @@ def choquet_loss(
     return _reduce(losses, w, per_instance)
 
 
+@validate_params(per_instance=Flag())
 def choquet_loss_moebius(
     Y: Any, S: Any, m: Any, *, per_instance: bool = False, sample_weight: Any = None,
     scores: str = "probability", threshold: float | None = None,
@@ -610,6 +616,7 @@ def _check_weights(w: Any, K: int) -> np.ndarray:
     return np.clip(w, 0.0, None)
 
 
+@validate_params(per_instance=Flag())
 def owa_loss(
     Y: Any, S: Any, w: Any, *, per_instance: bool = False, sample_weight: Any = None,
     scores: str = "probability", threshold: float | None = None,
@@ -764,6 +771,7 @@ def _family_tables(family: str, params: Iterable[Any], K: int) -> tuple[np.ndarr
     return table, weights
 
 
+@validate_params(per_instance=Flag())
 def loss_profile(
     Y: Any, S: Any, family: str, params: Iterable[Any], *, per_instance: bool = False,
     sample_weight: Any = None,
@@ -812,6 +820,7 @@ def loss_profile(
     return _apply_count_table(Y, S, binary, table, weights, per_instance, w)
 
 
+@validate_params(per_instance=Flag())
 def polynomial_loss(
     Y: Any, S: Any, alpha: float, *, per_instance: bool = False,
     sample_weight: Any = None,
@@ -828,6 +837,7 @@ def polynomial_loss(
     return out[:, 0] if per_instance else float(out[0])
 
 
+@validate_params(per_instance=Flag())
 def binomial_loss(
     Y: Any, S: Any, k: int, *, per_instance: bool = False, sample_weight: Any = None,
     scores: str = "probability", threshold: float | None = None,
@@ -892,6 +902,7 @@ def covering_capacity(covering: Iterable[Iterable[int]], K: int) -> np.ndarray:
     return from_moebius(m)
 
 
+@validate_params(per_instance=Flag())
 def covering_loss(
     Y: Any, S: Any, covering: Iterable[Iterable[int]], *, per_instance: bool = False,
     sample_weight: Any = None,
