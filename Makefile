@@ -127,6 +127,7 @@ table: $(STAMP)
 
 # execute a chapter, write outputs to its paired .ipynb, drop per-cell timing metadata (noise in diffs)
 define execute_chapter
+	touch $(1)  # the .md is the source: jupytext --sync takes the newer file of the pair
 	MLCBOOK_CHAPTER=$(1) MLCBOOK_WRITE_OUTPUTS=1 $(BIN)/jupytext --sync --execute $(1)
 	$(BIN)/python -c 'import sys, nbformat; p = sys.argv[1]; nb = nbformat.read(p, 4); [c.metadata.pop("execution", None) for c in nb.cells]; nbformat.write(nb, p)' $(basename $(1)).ipynb
 endef
