@@ -16,7 +16,8 @@ from .conftest import SITE
 from .test_site import PAGES
 
 ROOT = project_root()
-CHAPTERS = ["measures", "losses", "datasets", "dependence", "knn", "blended", "limo"]
+CHAPTERS = ["measures", "losses", "datasets", "dependence", "knn", "blended", "limo",
+            "own_predictions"]
 PHONE = {"width": 390, "height": 844}
 
 # elements of the article wider than the viewport and not inside a scroll container

@@ -12,7 +12,8 @@ import pytest
 
 from .conftest import SITE
 
-CHAPTERS = ["measures", "losses", "datasets", "dependence", "knn", "blended", "limo"]
+CHAPTERS = ["measures", "losses", "datasets", "dependence", "knn", "blended", "limo",
+            "own_predictions"]
 
 _EXERCISES = """() => {
   const exercises = document.querySelectorAll('.exercise');
