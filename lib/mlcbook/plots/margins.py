@@ -8,7 +8,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-__all__ = ["plot_margins", "plot_limo_synthetic", "plot_relative_performance", "plot_average_ranks"]
+__all__ = ["plot_margins", "plot_limo_synthetic", "plot_relative_performance",
+           "plot_average_ranks",
+           "plot_ours_vs_paper"]
 
 _MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 _GREYS = ["0.0", "0.45", "0.7", "0.25", "0.55", "0.85"]
@@ -49,8 +51,10 @@ def plot_margins(Y, F, *, label_names=None, ax=None):
         a.set_xlabel("score $f_j(x_i)$")
         a.set_title(title, fontsize=10)
         a.grid(axis="x", color="0.9")
-    ax[0].legend(loc="lower left", fontsize=8, frameon=False)
-    fig.tight_layout()
+    # Above the panels, so that the legend never covers a point.
+    handles, labels = ax[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper center", ncol=2, fontsize=9, frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 0.9))
     return fig
 
 
@@ -122,4 +126,46 @@ def plot_average_ranks(ranks: pd.DataFrame, *, ax=None):
     fig, ax = _dot_plot(ranks, xlabel="average rank over the datasets (smaller is better)",
                         spread=0.1, ax=ax)
     _finish_dot_plot(fig, ax)
+    return fig
+
+
+def plot_ours_vs_paper(ours_mean: pd.DataFrame, ours_std: pd.DataFrame,
+                       paper_mean: pd.DataFrame, paper_std: pd.DataFrame, *,
+                       title: str = "", ncols: int = 4):
+    """Our mean ± std against the paper's, one panel per measure (Table B.3).
+
+    All four frames have one row per method and one column per measure (same
+    labels).  In each panel a method's row shows our mean (filled circle) and the
+    paper's (open square), each with a bar of ± one standard deviation over the
+    replications; the paper's square is drawn slightly below ours.  A missing paper
+    value (NaN) draws nothing.
+    """
+    frames = {"ours_std": ours_std, "paper_mean": paper_mean, "paper_std": paper_std}
+    for name, f in frames.items():
+        same = f.index.equals(ours_mean.index) and f.columns.equals(ours_mean.columns)
+        if not same:
+            raise ValueError(f"{name} must have the index and columns of ours_mean")
+    measures, methods = list(ours_mean.columns), list(ours_mean.index)
+    nrows = int(np.ceil(len(measures) / ncols))
+    size = (2.5 * ncols, 0.3 * len(methods) * nrows + 1.4)
+    fig, axes = plt.subplots(nrows, ncols, figsize=size, sharey=True, squeeze=False)
+    y = np.arange(len(methods))
+    for ax, k in zip(axes.flat, measures):
+        ax.errorbar(ours_mean[k], y - 0.12, xerr=ours_std[k], fmt="o", color="0.0",
+                    ms=5, capsize=2, lw=1, label="ours")
+        ax.errorbar(paper_mean[k], y + 0.12, xerr=paper_std[k], fmt="s", mfc="white",
+                    mec="0.35", color="0.35", ms=5, capsize=2, lw=1, label="paper")
+        ax.set_title(str(k), fontsize=9)
+        ax.tick_params(labelsize=7)
+        ax.grid(axis="x", color="0.9")
+        ax.margins(x=0.15)
+    axes[0, 0].set_yticks(y, methods)
+    axes[0, 0].invert_yaxis()
+    for ax in list(axes.flat)[len(measures):]:
+        ax.set_visible(False)
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper right", ncol=2, fontsize=9, frameon=False)
+    if title:
+        fig.suptitle(title, fontsize=10, x=0.02, ha="left")
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
     return fig
