@@ -43,12 +43,20 @@ def _pooled(K: int = 4) -> pd.DataFrame:
             f = 40.0 if (d == "d2" and name == "c") else 1.0
             for k in range(1, K + 1):
                 loss = scale * f * (lo + (hi - lo) * (k - 1) / (K - 1))
-                rows.append({"dataset": d, "learner": name, "family": "binomial",
-                             "param": k, "K": K, "x": (k - 1) / (K - 1), "loss": loss})
+                rows.append({
+                    "dataset": d,
+                    "learner": name,
+                    "family": "binomial",
+                    "param": k,
+                    "K": K,
+                    "x": (k - 1) / (K - 1),
+                    "loss": loss,
+                })
     return pd.DataFrame(rows)
 
 
 # --- ratio axis ticks --------------------------------------------------------------
+
 
 @settings(max_examples=60, deadline=None)
 @given(st.floats(1e-3, 0.99), st.floats(1.01, 1e3))
@@ -75,10 +83,12 @@ def test_ratio_ticks_rejects_bad_range(lo, hi):
 
 # --- Figs 2-3: shared limits, labelled ticks, off-scale note ------------------------
 
+
 def test_ratio_grid_shares_limits_and_names_off_scale_lines():
     pooled = _pooled()
-    fig = plot_ratio_grid(pooled, [("a", "b"), ("a", "c")], "binomial", ncols=2,
-                          ylim=(0.5, 2.0))
+    fig = plot_ratio_grid(
+        pooled, [("a", "b"), ("a", "c")], "binomial", ncols=2, ylim=(0.5, 2.0)
+    )
     axes = [ax for ax in fig.axes if ax.get_visible()]
     assert len(axes) == 2
     for ax in axes:
@@ -109,6 +119,7 @@ def test_ratio_grid_default_limits_cover_every_panel():
 
 # --- Fig. 1: highlighted learners ---------------------------------------------------
 
+
 def test_loss_curves_highlight_black_others_one_grey_entry():
     pooled = _pooled()
     _, ax = plt.subplots()
@@ -129,6 +140,7 @@ def test_loss_curves_rejects_unknown_highlight():
 
 # --- blended heatmaps: one shared grey scale ----------------------------------------
 
+
 def _grid() -> pd.DataFrame:
     rng = np.random.default_rng(0)
     rows = []
@@ -136,10 +148,19 @@ def _grid() -> pd.DataFrame:
         for a in (1e-5, 0.5, 1.0):
             for b in (1.0, 2.0, 4.0):
                 v = level - spread * rng.random(6)
-                rows.append({"dataset": d, "alpha": a, "beta": b,
-                             **{f"{p}_{m}": v[i] for i, (p, m) in enumerate(
-                                 (p, m) for p in ("train", "test")
-                                 for m in ("hamming", "jaccard", "exact"))}})
+                rows.append({
+                    "dataset": d,
+                    "alpha": a,
+                    "beta": b,
+                    **{
+                        f"{p}_{m}": v[i]
+                        for i, (p, m) in enumerate(
+                            (p, m)
+                            for p in ("train", "test")
+                            for m in ("hamming", "jaccard", "exact")
+                        )
+                    },
+                })
     return pd.DataFrame(rows)
 
 
@@ -150,8 +171,9 @@ def test_blended_heatmaps_share_one_scale_of_distance_to_best():
     assert len(images) == 6
     assert {im.get_clim() for im in images} == {(-0.1, 0.0)}
     # the first panel (hamming, dataset x) shows score - best, beta rows x alpha columns
-    sub = df[df.dataset == "x"].pivot(index="beta", columns="alpha",
-                                      values="test_hamming")
+    sub = df[df.dataset == "x"].pivot(
+        index="beta", columns="alpha", values="test_hamming"
+    )
     V = sub.to_numpy()
     np.testing.assert_allclose(images[0].get_array(), V - V.max())
     titles = [ax.get_title() for ax in fig.axes if ax.get_images()]
@@ -166,6 +188,7 @@ def test_blended_heatmaps_reject_non_negative_vmin():
 
 # --- margins: legend clear of the points --------------------------------------------
 
+
 def test_margins_legend_does_not_cover_the_panels():
     Y = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0], [0, 0, 1]])
     F = np.array([[0.9, 0.2, 0.6], [0.1, 0.5, 0.3], [0.8, 0.7, 0.65], [0.2, 0.3, 0.95]])
@@ -179,6 +202,7 @@ def test_margins_legend_does_not_cover_the_panels():
 
 
 # --- Table B.3: ours against the paper ----------------------------------------------
+
 
 def test_ours_vs_paper_draws_means_and_std_bars():
     idx, cols = ["m1", "m2"], ["k1", "k2", "k3"]

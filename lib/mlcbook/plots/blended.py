@@ -1,4 +1,5 @@
-"""Figures of Park & Read (2018): the blended similarity's limits and the alpha x beta heatmaps.
+"""Figures of Park & Read (2018): the blended similarity's limits and the
+alpha x beta heatmaps.
 
 Grey scales and line styles/markers only, so the figures survive black-and-white print.
 """
@@ -16,7 +17,9 @@ _STYLES = ("-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)))
 _MARKERS = ("o", "s", "^", "D", "v", "x")
 
 
-def plot_blended_limits(ax_alpha: Any, ax_beta: Any, t, y, *, alphas=None, betas=None) -> None:
+def plot_blended_limits(
+    ax_alpha: Any, ax_beta: Any, t, y, *, alphas=None, betas=None
+) -> None:
     """How the blended similarity of one prediction moves between its limits.
 
     Left (``ax_alpha``): ``s(y, t; alpha, 1)`` against alpha, with the Hamming
@@ -46,8 +49,14 @@ def plot_blended_limits(ax_alpha: Any, ax_beta: Any, t, y, *, alphas=None, betas
     ax_alpha.legend(loc="lower right", fontsize=8)
     for i, a in enumerate((1e-5, 0.5, 1.0)):
         s_b = [blended_similarity(t, y, a, b) for b in betas]
-        ax_beta.plot(betas, s_b, linestyle=_STYLES[i], marker=_MARKERS[i], color="k",
-                     label=rf"$\alpha={a:g}$")
+        ax_beta.plot(
+            betas,
+            s_b,
+            linestyle=_STYLES[i],
+            marker=_MARKERS[i],
+            color="k",
+            label=rf"$\alpha={a:g}$",
+        )
     e = blended_similarity(t, y, 1.0, np.inf)
     ax_beta.axhline(e, color="0.5", lw=1, ls=":", label=f"Exact = {e:.0f}")
     ax_beta.set_xscale("log", base=2)
@@ -96,11 +105,14 @@ def plot_blended_heatmaps(
         raise TypeError(f"df must be a pandas DataFrame, got {type(df).__name__}")
     if not (np.isfinite(vmin) and vmin < 0):
         raise ValueError(f"vmin must be a finite negative number, got {vmin!r}")
-    datasets = list(dict.fromkeys(df["dataset"])) if datasets is None else list(datasets)
+    datasets = (
+        list(dict.fromkeys(df["dataset"])) if datasets is None else list(datasets)
+    )
     nr, nc = len(metrics), len(datasets)
     size = (figsize_per[0] * nc + 0.9, figsize_per[1] * nr)
-    fig, axes = plt.subplots(nr, nc, figsize=size,
-                             squeeze=False, constrained_layout=True)
+    fig, axes = plt.subplots(
+        nr, nc, figsize=size, squeeze=False, constrained_layout=True
+    )
     im = None
     for i, m in enumerate(metrics):
         for j, d in enumerate(datasets):
@@ -111,15 +123,23 @@ def plot_blended_heatmaps(
             M = M.reindex(sorted(M.columns), axis=1)
             V = M.to_numpy(float)
             best = np.nanmax(V)
-            im = ax.imshow(V - best, origin="lower", aspect="auto", cmap=cmap,
-                           vmin=vmin, vmax=0.0, interpolation="nearest")
+            im = ax.imshow(
+                V - best,
+                origin="lower",
+                aspect="auto",
+                cmap=cmap,
+                vmin=vmin,
+                vmax=0.0,
+                interpolation="nearest",
+            )
             k = np.unravel_index(np.nanargmax(V), M.shape)
             ax.plot(k[1], k[0], "o", mfc="none", mec="white", mew=1.8, ms=7)
             ax.plot(k[1], k[0], "o", mfc="none", mec="black", mew=0.8, ms=9)
             alphas = list(M.columns)
             ax.set_xticks(range(0, len(alphas), 2))
-            ax.set_xticklabels([f"{a:.1f}" if a >= 0.05 else "0" for a in alphas[::2]],
-                               fontsize=7)
+            ax.set_xticklabels(
+                [f"{a:.1f}" if a >= 0.05 else "0" for a in alphas[::2]], fontsize=7
+            )
             ax.set_yticks(range(len(M.index)))
             ax.set_yticklabels([f"{int(np.log2(b))}" for b in M.index], fontsize=7)
             if i == nr - 1:
@@ -131,6 +151,9 @@ def plot_blended_heatmaps(
     cb = fig.colorbar(im, ax=axes, shrink=0.6, extend="min")
     cb.set_label("score minus the panel's best", fontsize=8)
     cb.ax.tick_params(labelsize=7)
-    fig.suptitle(f"{part.capitalize()} similarity of the model optimised with "
-                 r"$(\alpha, \beta)$", fontsize=10)
+    fig.suptitle(
+        f"{part.capitalize()} similarity of the model optimised with "
+        r"$(\alpha, \beta)$",
+        fontsize=10,
+    )
     return fig

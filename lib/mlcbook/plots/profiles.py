@@ -20,8 +20,19 @@ import pandas as pd
 
 __all__ = ["plot_loss_curves", "plot_ratio_curves", "plot_ratio_grid", "ratio_ticks"]
 
-_LINES = ["-", "--", ":", "-.", (0, (5, 1, 1, 1)), (0, (1, 1)), (0, (7, 2)),
-          (0, (3, 1, 1, 1, 1, 1)), (0, (4, 2, 1, 2)), (0, (8, 1, 2, 1)), (0, (2, 2))]
+_LINES = [
+    "-",
+    "--",
+    ":",
+    "-.",
+    (0, (5, 1, 1, 1)),
+    (0, (1, 1)),
+    (0, (7, 2)),
+    (0, (3, 1, 1, 1, 1, 1)),
+    (0, (4, 2, 1, 2)),
+    (0, (8, 1, 2, 1)),
+    (0, (2, 2)),
+]
 _MARKERS = ["o", "s", "^", "D", "v", "x", "P", "*", "<", ">", "h"]
 _FAMILY_LABEL = {"binomial": "$k$", "polynomial": r"$\alpha$"}
 
@@ -45,13 +56,24 @@ def _check_family(family: str) -> str:
 
 def _other_style() -> dict[str, Any]:
     """Learners that are not highlighted: thin light-grey lines without markers."""
-    return {"linestyle": "-", "marker": None, "color": "0.72", "linewidth": 0.9,
-            "zorder": 1}
+    return {
+        "linestyle": "-",
+        "marker": None,
+        "color": "0.72",
+        "linewidth": 0.9,
+        "zorder": 1,
+    }
 
 
-def plot_loss_curves(pooled: pd.DataFrame, dataset: str, family: str, *,
-                     learners: Sequence[str] | None = None,
-                     highlight: Sequence[str] | None = None, ax=None):
+def plot_loss_curves(
+    pooled: pd.DataFrame,
+    dataset: str,
+    family: str,
+    *,
+    learners: Sequence[str] | None = None,
+    highlight: Sequence[str] | None = None,
+    ax=None,
+):
     """Loss against the family parameter for each learner on ``dataset`` (Fig. 1).
 
     Parameters
@@ -72,7 +94,9 @@ def plot_loss_curves(pooled: pd.DataFrame, dataset: str, family: str, *,
     sub = pooled[(pooled["dataset"] == dataset) & (pooled["family"] == family)]
     if sub.empty:
         raise ValueError(f"no rows for dataset {dataset!r} and family {family!r}")
-    learners = list(dict.fromkeys(sub["learner"])) if learners is None else list(learners)
+    learners = (
+        list(dict.fromkeys(sub["learner"])) if learners is None else list(learners)
+    )
     highlight = learners if highlight is None else list(highlight)
     unknown = sorted(set(highlight) - set(learners))
     if unknown:
@@ -91,8 +115,13 @@ def plot_loss_curves(pooled: pd.DataFrame, dataset: str, family: str, *,
         cur = sub[sub["learner"] == name].sort_values("param")
         style = _style(i)
         style.update(color="black", linewidth=1.6, markersize=5, zorder=3)
-        ax.plot(cur["param"], cur["loss"], label=name,
-                markevery=max(1, len(cur) // 10), **style)
+        ax.plot(
+            cur["param"],
+            cur["loss"],
+            label=name,
+            markevery=max(1, len(cur) // 10),
+            **style,
+        )
     if family == "polynomial":
         ax.set_xscale("log")
     else:
@@ -105,9 +134,11 @@ def plot_loss_curves(pooled: pd.DataFrame, dataset: str, family: str, *,
 
 
 def _powers(base: float, lo: float, hi: float) -> np.ndarray:
-    e = np.arange(np.ceil(np.log(lo) / np.log(base) - 1e-9),
-                  np.floor(np.log(hi) / np.log(base) + 1e-9) + 1)
-    return base ** e
+    e = np.arange(
+        np.ceil(np.log(lo) / np.log(base) - 1e-9),
+        np.floor(np.log(hi) / np.log(base) + 1e-9) + 1,
+    )
+    return base**e
 
 
 def ratio_ticks(lo: float, hi: float, *, max_ticks: int = 7) -> np.ndarray:
@@ -131,7 +162,7 @@ def ratio_ticks(lo: float, hi: float, *, max_ticks: int = 7) -> np.ndarray:
     if len(p2) > max_ticks:
         return _powers(4.0, lo, hi)
     mantissas = (1, 1.1, 1.2, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9)
-    nice = sorted({m * 10.0 ** q for m in mantissas for q in range(-4, 5)})
+    nice = sorted({m * 10.0**q for m in mantissas for q in range(-4, 5)})
     cand = np.array([t for t in nice if lo * (1 - 1e-9) <= t <= hi * (1 + 1e-9)])
     if len(cand) > max_ticks:
         idx = np.linspace(0, len(cand) - 1, max_ticks - 1)
@@ -143,9 +174,15 @@ def ratio_ticks(lo: float, hi: float, *, max_ticks: int = 7) -> np.ndarray:
     return cand
 
 
-def plot_ratio_curves(ratios: pd.DataFrame, family: str, *,
-                      datasets: Sequence[str] | None = None, ax=None,
-                      legend: bool = True, ylim: tuple[float, float] | None = None):
+def plot_ratio_curves(
+    ratios: pd.DataFrame,
+    family: str,
+    *,
+    datasets: Sequence[str] | None = None,
+    ax=None,
+    legend: bool = True,
+    ylim: tuple[float, float] | None = None,
+):
     """Ratio of two learners' losses against the normalised parameter (Figs 2–3).
 
     Parameters
@@ -165,14 +202,21 @@ def plot_ratio_curves(ratios: pd.DataFrame, family: str, *,
     sub = ratios[ratios["family"] == family]
     if sub.empty:
         raise ValueError(f"no rows for family {family!r}")
-    datasets = list(dict.fromkeys(sub["dataset"])) if datasets is None else list(datasets)
+    datasets = (
+        list(dict.fromkeys(sub["dataset"])) if datasets is None else list(datasets)
+    )
     if ax is None:
         _, ax = plt.subplots(figsize=(4, 3.2))
     for i, name in enumerate(datasets):
         cur = sub[sub["dataset"] == name].sort_values("x")
         # At most ~8 markers per line, so that datasets with many labels stay legible.
-        ax.plot(cur["x"], cur["ratio"], label=name, markevery=max(1, len(cur) // 8),
-                **_style(i))
+        ax.plot(
+            cur["x"],
+            cur["ratio"],
+            label=name,
+            markevery=max(1, len(cur) // 8),
+            **_style(i),
+        )
     ax.axhline(1.0, color="black", linewidth=0.8)
     # Ratios on a log axis: 2 and 1/2 are equally far from 1; plain tick labels.
     ax.set_yscale("log")
@@ -189,10 +233,16 @@ def plot_ratio_curves(ratios: pd.DataFrame, family: str, *,
         if r.size and (r.min() < ylim[0] or r.max() > ylim[1]):
             off.append(f"{name} {r.min():.3g}–{r.max():.3g}")
     if off:
-        ax.text(0.02, 0.03, "off scale: " + "; ".join(off), transform=ax.transAxes,
-                fontsize=7, va="bottom", ha="left",
-                bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8,
-                      "pad": 1})
+        ax.text(
+            0.02,
+            0.03,
+            "off scale: " + "; ".join(off),
+            transform=ax.transAxes,
+            fontsize=7,
+            va="bottom",
+            ha="left",
+            bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 1},
+        )
     ax.yaxis.set_major_locator(FixedLocator(ratio_ticks(*ylim)))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     ax.yaxis.set_minor_locator(NullLocator())
@@ -211,10 +261,15 @@ def plot_ratio_curves(ratios: pd.DataFrame, family: str, *,
     return ax
 
 
-def plot_ratio_grid(pooled: pd.DataFrame, pairs: Sequence[tuple[str, str]],
-                    family: str, *,
-                    ncols: int = 3, datasets: Sequence[str] | None = None,
-                    ylim: tuple[float, float] | None = None):
+def plot_ratio_grid(
+    pooled: pd.DataFrame,
+    pairs: Sequence[tuple[str, str]],
+    family: str,
+    *,
+    ncols: int = 3,
+    datasets: Sequence[str] | None = None,
+    ylim: tuple[float, float] | None = None,
+):
     """A grid of :func:`plot_ratio_curves`, one panel per ``(first, second)`` pair.
 
     The ratio is ``loss(second) / loss(first)``; a shared legend names the datasets.
@@ -228,15 +283,17 @@ def plot_ratio_grid(pooled: pd.DataFrame, pairs: Sequence[tuple[str, str]],
     family = _check_family(family)
     ratios = [loss_ratios(pooled, first, second) for first, second in pairs]
     if ylim is None:
-        r = np.concatenate([q.loc[q["family"] == family, "ratio"].to_numpy(float)
-                            for q in ratios])
+        r = np.concatenate(
+            [q.loc[q["family"] == family, "ratio"].to_numpy(float) for q in ratios]
+        )
         r = r[np.isfinite(r) & (r > 0)]
         lo, hi = min(r.min(), 1.0), max(r.max(), 1.0)
         pad = (hi / lo) ** 0.04
         ylim = (lo / pad, hi * pad)
     nrows = int(np.ceil(len(pairs) / ncols))
-    fig, axes = plt.subplots(nrows, ncols, figsize=(3.3 * ncols, 2.8 * nrows),
-                             squeeze=False)
+    fig, axes = plt.subplots(
+        nrows, ncols, figsize=(3.3 * ncols, 2.8 * nrows), squeeze=False
+    )
     for ax, q in zip(axes.flat, ratios):
         plot_ratio_curves(q, family, datasets=datasets, ax=ax, legend=False, ylim=ylim)
     for k, ax in enumerate(axes.flat):
@@ -245,8 +302,14 @@ def plot_ratio_grid(pooled: pd.DataFrame, pairs: Sequence[tuple[str, str]],
         elif k % ncols:
             ax.set_ylabel("")
     handles, labels = axes.flat[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 5),
-               fontsize=9, frameon=False)
+    fig.legend(
+        handles,
+        labels,
+        loc="lower center",
+        ncol=min(len(labels), 5),
+        fontsize=9,
+        frameon=False,
+    )
     nleg = int(np.ceil(len(labels) / 5))
     fig.tight_layout(rect=(0, 0.035 * nleg * 4 / nrows, 1, 1))
     return fig
