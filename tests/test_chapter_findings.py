@@ -8,6 +8,7 @@ import csv
 import re
 from collections import Counter
 
+import pandas as pd
 import pytest
 
 from mlcbook._paths import project_root
@@ -46,3 +47,29 @@ def test_findings_box_matches_the_ledger(name):
     assert n == sum(ledger.values())
     # every verdict the ledger holds is quoted with its count, and no other
     assert quoted == ledger, (dict(quoted), dict(ledger))
+
+
+# The chapters of Hüllermeier's study, Park & Read and Wu & Zhou word their box as one
+# sentence: "Of the **N** ledger rows, **a** are *reproduced*, ...".
+COUNTS_SENTENCE = re.compile(
+    r"Of the \*\*(\d+)\*\* ledger rows, \*\*(\d+)\*\* are \*reproduced\*,\s+"
+    r"\*\*(\d+)\*\* \*qualitative\* and \*\*(\d+)\*\* \*differ\*"
+)
+# chapters whose box uses this wording (others may word theirs differently)
+CHAPTERS_SENTENCE = ["dependence", "blended", "limo"]
+
+
+@pytest.mark.parametrize("name", CHAPTERS_SENTENCE)
+def test_findings_sentence_counts_match_the_ledger(name):
+    text = (BOOK / f"{name}.md").read_text(encoding="utf-8")
+    found = COUNTS_SENTENCE.findall(text)
+    assert len(found) == 1, f"{name}.md: expected one findings sentence, got {found}"
+    total, rep, qual, diff = map(int, found[0])
+    status = pd.read_csv(BOOK / "_ledgers" / f"{name}.csv")["status"]
+    counts = status.value_counts()
+    assert (total, rep, qual, diff) == (
+        len(status),
+        int(counts.get("reproduced", 0)),
+        int(counts.get("qualitative", 0)),
+        int(counts.get("differs", 0)),
+    )

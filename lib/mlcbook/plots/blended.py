@@ -1,4 +1,5 @@
-"""Figures of Park & Read (2018): the blended similarity's limits and the alpha x beta heatmaps.
+"""Figures of Park & Read (2018): the blended similarity's limits and the
+alpha x beta heatmaps.
 
 Grey scales and line styles/markers only, so the figures survive black-and-white print.
 """
@@ -16,7 +17,9 @@ _STYLES = ("-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)))
 _MARKERS = ("o", "s", "^", "D", "v", "x")
 
 
-def plot_blended_limits(ax_alpha: Any, ax_beta: Any, t, y, *, alphas=None, betas=None) -> None:
+def plot_blended_limits(
+    ax_alpha: Any, ax_beta: Any, t, y, *, alphas=None, betas=None
+) -> None:
     """How the blended similarity of one prediction moves between its limits.
 
     Left (``ax_alpha``): ``s(y, t; alpha, 1)`` against alpha, with the Hamming
@@ -46,8 +49,14 @@ def plot_blended_limits(ax_alpha: Any, ax_beta: Any, t, y, *, alphas=None, betas
     ax_alpha.legend(loc="lower right", fontsize=8)
     for i, a in enumerate((1e-5, 0.5, 1.0)):
         s_b = [blended_similarity(t, y, a, b) for b in betas]
-        ax_beta.plot(betas, s_b, linestyle=_STYLES[i], marker=_MARKERS[i], color="k",
-                     label=rf"$\alpha={a:g}$")
+        ax_beta.plot(
+            betas,
+            s_b,
+            linestyle=_STYLES[i],
+            marker=_MARKERS[i],
+            color="k",
+            label=rf"$\alpha={a:g}$",
+        )
     e = blended_similarity(t, y, 1.0, np.inf)
     ax_beta.axhline(e, color="0.5", lw=1, ls=":", label=f"Exact = {e:.0f}")
     ax_beta.set_xscale("log", base=2)
@@ -63,21 +72,26 @@ def plot_blended_heatmaps(
     metrics=("hamming", "jaccard", "exact"),
     datasets=None,
     cmap: str = "Greys",
-    figsize_per: tuple[float, float] = (2.3, 2.0),
+    figsize_per: tuple[float, float] = (2.0, 1.75),
+    vmin: float = -0.1,
 ):
     """The alpha x beta heatmaps of Figs. 1 (``part='train'``) and 2 (``part='test'``).
 
-    One row of panels per measure, one column per dataset; each panel shows the
-    score of the model optimised with (alpha, beta): alpha on the x axis (1e-5 drawn
-    as 0), log2 beta on the y axis, darker = higher (as in the paper).  Each panel
-    has its own colour scale (its colour bar), and the best cell is marked with a
-    white-edged circle.
+    One row of panels per measure, one column per dataset; each panel shows, for
+    the model optimised with (alpha, beta), its score *minus the best score of the
+    panel*: alpha on the x axis (1e-5 drawn as 0), log2 beta on the y axis.  All
+    panels share one grey scale from ``vmin`` (white; lower values are clipped to
+    it) to 0 (black, the best cell, also circled), so equal shades mean equal
+    distances to the best setting in every panel and in both figures.  The best
+    score itself is printed in each panel's title.
 
     Parameters
     ----------
     df : DataFrame
         Rows of :func:`mlcbook.learners.blended.blended_grid` with a ``dataset`` column.
     part : {'train', 'test'}
+    vmin : float < 0
+        The shortfall drawn white (the lower end of the shared grey scale).
 
     Returns
     -------
@@ -89,34 +103,57 @@ def plot_blended_heatmaps(
         raise ValueError(f"part must be 'train' or 'test', got {part!r}")
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"df must be a pandas DataFrame, got {type(df).__name__}")
-    datasets = list(dict.fromkeys(df["dataset"])) if datasets is None else list(datasets)
+    if not (np.isfinite(vmin) and vmin < 0):
+        raise ValueError(f"vmin must be a finite negative number, got {vmin!r}")
+    datasets = (
+        list(dict.fromkeys(df["dataset"])) if datasets is None else list(datasets)
+    )
     nr, nc = len(metrics), len(datasets)
-    fig, axes = plt.subplots(nr, nc, figsize=(figsize_per[0] * nc, figsize_per[1] * nr),
-                             squeeze=False, constrained_layout=True)
+    size = (figsize_per[0] * nc + 0.9, figsize_per[1] * nr)
+    fig, axes = plt.subplots(
+        nr, nc, figsize=size, squeeze=False, constrained_layout=True
+    )
+    im = None
     for i, m in enumerate(metrics):
         for j, d in enumerate(datasets):
             ax = axes[i, j]
             sub = df[df["dataset"] == d]
-            M = sub.pivot(index="beta", columns="alpha", values=f"{part}_{m}").sort_index()
+            M = sub.pivot(index="beta", columns="alpha", values=f"{part}_{m}")
+            M = M.sort_index()
             M = M.reindex(sorted(M.columns), axis=1)
-            im = ax.imshow(M.to_numpy(), origin="lower", aspect="auto", cmap=cmap,
-                           interpolation="nearest")
-            k = np.unravel_index(np.nanargmax(M.to_numpy()), M.shape)
+            V = M.to_numpy(float)
+            best = np.nanmax(V)
+            im = ax.imshow(
+                V - best,
+                origin="lower",
+                aspect="auto",
+                cmap=cmap,
+                vmin=vmin,
+                vmax=0.0,
+                interpolation="nearest",
+            )
+            k = np.unravel_index(np.nanargmax(V), M.shape)
             ax.plot(k[1], k[0], "o", mfc="none", mec="white", mew=1.8, ms=7)
             ax.plot(k[1], k[0], "o", mfc="none", mec="black", mew=0.8, ms=9)
             alphas = list(M.columns)
             ax.set_xticks(range(0, len(alphas), 2))
-            ax.set_xticklabels([f"{a:.1f}" if a >= 0.05 else "0" for a in alphas[::2]], fontsize=7)
+            ax.set_xticklabels(
+                [f"{a:.1f}" if a >= 0.05 else "0" for a in alphas[::2]], fontsize=7
+            )
             ax.set_yticks(range(len(M.index)))
             ax.set_yticklabels([f"{int(np.log2(b))}" for b in M.index], fontsize=7)
             if i == nr - 1:
                 ax.set_xlabel(r"$\alpha$", fontsize=8)
             if j == 0:
-                ax.set_ylabel(rf"{m.capitalize()}" + "\n" + r"$\log_2\beta$", fontsize=8)
-            if i == 0:
-                ax.set_title(d.capitalize(), fontsize=9)
-            cb = fig.colorbar(im, ax=ax, shrink=0.85)
-            cb.ax.tick_params(labelsize=6)
-    fig.suptitle(f"{part.capitalize()} similarity of the model optimised with "
-                 r"$(\alpha, \beta)$", fontsize=10)
+                ax.set_ylabel(m.capitalize() + "\n" + r"$\log_2\beta$", fontsize=8)
+            head = f"{d.capitalize()}\n" if i == 0 else ""
+            ax.set_title(f"{head}best {best:.3f}", fontsize=8)
+    cb = fig.colorbar(im, ax=axes, shrink=0.6, extend="min")
+    cb.set_label("score minus the panel's best", fontsize=8)
+    cb.ax.tick_params(labelsize=7)
+    fig.suptitle(
+        f"{part.capitalize()} similarity of the model optimised with "
+        r"$(\alpha, \beta)$",
+        fontsize=10,
+    )
     return fig

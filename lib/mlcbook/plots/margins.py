@@ -8,7 +8,13 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-__all__ = ["plot_margins", "plot_limo_synthetic", "plot_relative_performance", "plot_average_ranks"]
+__all__ = [
+    "plot_margins",
+    "plot_limo_synthetic",
+    "plot_relative_performance",
+    "plot_average_ranks",
+    "plot_ours_vs_paper",
+]
 
 _MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 _GREYS = ["0.0", "0.45", "0.7", "0.25", "0.55", "0.85"]
@@ -25,32 +31,62 @@ def plot_margins(Y, F, *, label_names=None, ax=None):
     Y = np.asarray(Y, dtype=bool)
     F = np.asarray(F, dtype=float)
     if ax is None:
-        fig, ax = plt.subplots(1, 2, figsize=(9, 0.45 * max(Y.shape) + 1.6), sharex=True)
+        fig, ax = plt.subplots(
+            1, 2, figsize=(9, 0.45 * max(Y.shape) + 1.6), sharex=True
+        )
     else:
         fig = ax[0].figure
     names = label_names or [chr(ord("A") + j) for j in range(Y.shape[1])]
-    for k, (A, B, title, lab) in enumerate(
-        [(Y, F, "label-wise margin $\\gamma_i^{label}$", "instance"),
-         (Y.T, F.T, "instance-wise margin $\\gamma_j^{inst}$", "label")]
-    ):
+    for k, (A, B, title, lab) in enumerate([
+        (Y, F, "label-wise margin $\\gamma_i^{label}$", "instance"),
+        (Y.T, F.T, "instance-wise margin $\\gamma_j^{inst}$", "label"),
+    ]):
         a = ax[k]
         for r in range(A.shape[0]):
             pos, neg = B[r, A[r]], B[r, ~A[r]]
-            a.plot(pos, np.full(pos.size, r), "o", color="0.1", ms=7, label="relevant" if r == 0 else None)
-            a.plot(neg, np.full(neg.size, r), "o", mfc="white", mec="0.1", ms=7,
-                   label="irrelevant" if r == 0 else None)
+            a.plot(
+                pos,
+                np.full(pos.size, r),
+                "o",
+                color="0.1",
+                ms=7,
+                label="relevant" if r == 0 else None,
+            )
+            a.plot(
+                neg,
+                np.full(neg.size, r),
+                "o",
+                mfc="white",
+                mec="0.1",
+                ms=7,
+                label="irrelevant" if r == 0 else None,
+            )
             if pos.size and neg.size:
                 lo, hi = neg.max(), pos.min()
-                a.plot([lo, hi], [r + 0.25, r + 0.25], "-" if hi > lo else ":", color="0.3", lw=2)
-                a.text(max(lo, hi) + 0.03, r + 0.25, f"{hi - lo:+.2f}", va="center", fontsize=8)
+                a.plot(
+                    [lo, hi],
+                    [r + 0.25, r + 0.25],
+                    "-" if hi > lo else ":",
+                    color="0.3",
+                    lw=2,
+                )
+                a.text(
+                    max(lo, hi) + 0.03,
+                    r + 0.25,
+                    f"{hi - lo:+.2f}",
+                    va="center",
+                    fontsize=8,
+                )
         ticks = [f"x{r + 1}" for r in range(A.shape[0])] if lab == "instance" else names
         a.set_yticks(range(A.shape[0]), ticks)
         a.invert_yaxis()
         a.set_xlabel("score $f_j(x_i)$")
         a.set_title(title, fontsize=10)
         a.grid(axis="x", color="0.9")
-    ax[0].legend(loc="lower left", fontsize=8, frameon=False)
-    fig.tight_layout()
+    # Above the panels, so that the legend never covers a point.
+    handles, labels = ax[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper center", ncol=2, fontsize=9, frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 0.9))
     return fig
 
 
@@ -65,9 +101,16 @@ def plot_limo_synthetic(X, Y, *, label_names=("A", "B", "C", "D"), ax=None):
     keys = ["".join(n for n, y in zip(label_names, row) if y) or "{}" for row in Y]
     for k, key in enumerate(sorted(set(keys))):
         sel = np.array([s == key for s in keys])
-        ax.scatter(X[sel, 0], X[sel, 1], s=9, marker=_MARKERS[k % len(_MARKERS)],
-                   facecolors="none" if k % 2 else _GREYS[k % len(_GREYS)],
-                   edgecolors=_GREYS[k % len(_GREYS)], linewidths=0.7, label="{" + ",".join(key) + "}")
+        ax.scatter(
+            X[sel, 0],
+            X[sel, 1],
+            s=9,
+            marker=_MARKERS[k % len(_MARKERS)],
+            facecolors="none" if k % 2 else _GREYS[k % len(_GREYS)],
+            edgecolors=_GREYS[k % len(_GREYS)],
+            linewidths=0.7,
+            label="{" + ",".join(key) + "}",
+        )
     ax.axhline(0, color="0.3", lw=0.8)
     ax.axvline(0, color="0.3", lw=0.8)
     ax.set_xlim(-1, 1)
@@ -75,13 +118,19 @@ def plot_limo_synthetic(X, Y, *, label_names=("A", "B", "C", "D"), ax=None):
     ax.set_aspect("equal")
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
-    ax.legend(title="label set", loc="upper left", bbox_to_anchor=(1.02, 1), fontsize=8, frameon=False)
+    ax.legend(
+        title="label set",
+        loc="upper left",
+        bbox_to_anchor=(1.02, 1),
+        fontsize=8,
+        frameon=False,
+    )
     fig.tight_layout()
     return fig
 
 
 def _dot_plot(table: pd.DataFrame, *, xlabel: str, spread: float, ax):
-    """One row per measure, one marker per method (shared by Figs 2-4); returns (fig, ax)."""
+    """One row per measure, one marker per method (Figs 2-4); returns (fig, ax)."""
     if ax is None:
         fig, ax = plt.subplots(figsize=(6.4, 0.42 * len(table) + 1.3))
     else:
@@ -89,8 +138,16 @@ def _dot_plot(table: pd.DataFrame, *, xlabel: str, spread: float, ax):
     n = len(table.columns)
     for k, col in enumerate(table.columns):
         off = (k - (n - 1) / 2) * spread
-        ax.plot(table[col].to_numpy(), np.arange(len(table)) + off, _MARKERS[k % len(_MARKERS)],
-                color=_GREYS[k % len(_GREYS)], mec="0.0", ms=7, label=col, linestyle="none")
+        ax.plot(
+            table[col].to_numpy(),
+            np.arange(len(table)) + off,
+            _MARKERS[k % len(_MARKERS)],
+            color=_GREYS[k % len(_GREYS)],
+            mec="0.0",
+            ms=7,
+            label=col,
+            linestyle="none",
+        )
     ax.set_yticks(range(len(table)), [str(i).replace("_", " ") for i in table.index])
     ax.set_xlabel(xlabel)
     ax.invert_yaxis()
@@ -109,8 +166,12 @@ def plot_relative_performance(rel: pd.DataFrame, *, title: str = "", ax=None):
     ``rel`` has one row per measure and one column per method.  The best value is
     drawn on the left, as in the paper.
     """
-    fig, ax = _dot_plot(rel, xlabel="relative value (1 = best of the compared, 0 = worst)",
-                        spread=0.12, ax=ax)
+    fig, ax = _dot_plot(
+        rel,
+        xlabel="relative value (1 = best of the compared, 0 = worst)",
+        spread=0.12,
+        ax=ax,
+    )
     ax.set_xlim(1.08, -0.08)
     ax.set_title(title, fontsize=10)
     _finish_dot_plot(fig, ax)
@@ -119,7 +180,79 @@ def plot_relative_performance(rel: pd.DataFrame, *, title: str = "", ax=None):
 
 def plot_average_ranks(ranks: pd.DataFrame, *, ax=None):
     """Fig. 4 of the paper: average rank (1 = best) per measure and method."""
-    fig, ax = _dot_plot(ranks, xlabel="average rank over the datasets (smaller is better)",
-                        spread=0.1, ax=ax)
+    fig, ax = _dot_plot(
+        ranks,
+        xlabel="average rank over the datasets (smaller is better)",
+        spread=0.1,
+        ax=ax,
+    )
     _finish_dot_plot(fig, ax)
+    return fig
+
+
+def plot_ours_vs_paper(
+    ours_mean: pd.DataFrame,
+    ours_std: pd.DataFrame,
+    paper_mean: pd.DataFrame,
+    paper_std: pd.DataFrame,
+    *,
+    title: str = "",
+    ncols: int = 4,
+):
+    """Our mean ± std against the paper's, one panel per measure (Table B.3).
+
+    All four frames have one row per method and one column per measure (same
+    labels).  In each panel a method's row shows our mean (filled circle) and the
+    paper's (open square), each with a bar of ± one standard deviation over the
+    replications; the paper's square is drawn slightly below ours.  A missing paper
+    value (NaN) draws nothing.
+    """
+    frames = {"ours_std": ours_std, "paper_mean": paper_mean, "paper_std": paper_std}
+    for name, f in frames.items():
+        same = f.index.equals(ours_mean.index) and f.columns.equals(ours_mean.columns)
+        if not same:
+            raise ValueError(f"{name} must have the index and columns of ours_mean")
+    measures, methods = list(ours_mean.columns), list(ours_mean.index)
+    nrows = int(np.ceil(len(measures) / ncols))
+    size = (2.5 * ncols, 0.3 * len(methods) * nrows + 1.4)
+    fig, axes = plt.subplots(nrows, ncols, figsize=size, sharey=True, squeeze=False)
+    y = np.arange(len(methods))
+    for ax, k in zip(axes.flat, measures):
+        ax.errorbar(
+            ours_mean[k],
+            y - 0.12,
+            xerr=ours_std[k],
+            fmt="o",
+            color="0.0",
+            ms=5,
+            capsize=2,
+            lw=1,
+            label="ours",
+        )
+        ax.errorbar(
+            paper_mean[k],
+            y + 0.12,
+            xerr=paper_std[k],
+            fmt="s",
+            mfc="white",
+            mec="0.35",
+            color="0.35",
+            ms=5,
+            capsize=2,
+            lw=1,
+            label="paper",
+        )
+        ax.set_title(str(k), fontsize=9)
+        ax.tick_params(labelsize=7)
+        ax.grid(axis="x", color="0.9")
+        ax.margins(x=0.15)
+    axes[0, 0].set_yticks(y, methods)
+    axes[0, 0].invert_yaxis()
+    for ax in list(axes.flat)[len(measures) :]:
+        ax.set_visible(False)
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper right", ncol=2, fontsize=9, frameon=False)
+    if title:
+        fig.suptitle(title, fontsize=10, x=0.02, ha="left")
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
     return fig

@@ -18,10 +18,21 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["plot_loss_curves", "plot_ratio_curves", "plot_ratio_grid"]
+__all__ = ["plot_loss_curves", "plot_ratio_curves", "plot_ratio_grid", "ratio_ticks"]
 
-_LINES = ["-", "--", ":", "-.", (0, (5, 1, 1, 1)), (0, (1, 1)), (0, (7, 2)), (0, (3, 1, 1, 1, 1, 1)),
-          (0, (4, 2, 1, 2)), (0, (8, 1, 2, 1)), (0, (2, 2))]
+_LINES = [
+    "-",
+    "--",
+    ":",
+    "-.",
+    (0, (5, 1, 1, 1)),
+    (0, (1, 1)),
+    (0, (7, 2)),
+    (0, (3, 1, 1, 1, 1, 1)),
+    (0, (4, 2, 1, 2)),
+    (0, (8, 1, 2, 1)),
+    (0, (2, 2)),
+]
 _MARKERS = ["o", "s", "^", "D", "v", "x", "P", "*", "<", ">", "h"]
 _FAMILY_LABEL = {"binomial": "$k$", "polynomial": r"$\alpha$"}
 
@@ -43,8 +54,26 @@ def _check_family(family: str) -> str:
     return family
 
 
-def plot_loss_curves(pooled: pd.DataFrame, dataset: str, family: str, *, learners: Sequence[str] | None = None,
-                     ax=None):
+def _other_style() -> dict[str, Any]:
+    """Learners that are not highlighted: thin light-grey lines without markers."""
+    return {
+        "linestyle": "-",
+        "marker": None,
+        "color": "0.72",
+        "linewidth": 0.9,
+        "zorder": 1,
+    }
+
+
+def plot_loss_curves(
+    pooled: pd.DataFrame,
+    dataset: str,
+    family: str,
+    *,
+    learners: Sequence[str] | None = None,
+    highlight: Sequence[str] | None = None,
+    ax=None,
+):
     """Loss against the family parameter for each learner on ``dataset`` (Fig. 1).
 
     Parameters
@@ -54,6 +83,9 @@ def plot_loss_curves(pooled: pd.DataFrame, dataset: str, family: str, *, learner
     family : {'binomial', 'polynomial'}
         The polynomial axis is logarithmic.
     learners : the learners to draw, in legend order (default: all, table order)
+    highlight : learners to draw in black with their own line style and marker;
+        the others are thin grey lines sharing one legend entry ("other learners").
+        Default: every learner is highlighted.
     ax : matplotlib Axes, optional
     """
     import matplotlib.pyplot as plt
@@ -62,12 +94,34 @@ def plot_loss_curves(pooled: pd.DataFrame, dataset: str, family: str, *, learner
     sub = pooled[(pooled["dataset"] == dataset) & (pooled["family"] == family)]
     if sub.empty:
         raise ValueError(f"no rows for dataset {dataset!r} and family {family!r}")
-    learners = list(dict.fromkeys(sub["learner"])) if learners is None else list(learners)
+    learners = (
+        list(dict.fromkeys(sub["learner"])) if learners is None else list(learners)
+    )
+    highlight = learners if highlight is None else list(highlight)
+    unknown = sorted(set(highlight) - set(learners))
+    if unknown:
+        raise ValueError(f"highlight names learners that are not drawn: {unknown}")
     if ax is None:
         _, ax = plt.subplots(figsize=(5.5, 4))
-    for i, name in enumerate(learners):
+    n_other = 0
+    for name in learners:
+        if name in highlight:
+            continue
         cur = sub[sub["learner"] == name].sort_values("param")
-        ax.plot(cur["param"], cur["loss"], label=name, **_style(i))
+        label = "other learners" if n_other == 0 else None
+        ax.plot(cur["param"], cur["loss"], label=label, **_other_style())
+        n_other += 1
+    for i, name in enumerate(highlight):
+        cur = sub[sub["learner"] == name].sort_values("param")
+        style = _style(i)
+        style.update(color="black", linewidth=1.6, markersize=5, zorder=3)
+        ax.plot(
+            cur["param"],
+            cur["loss"],
+            label=name,
+            markevery=max(1, len(cur) // 10),
+            **style,
+        )
     if family == "polynomial":
         ax.set_xscale("log")
     else:
@@ -79,8 +133,56 @@ def plot_loss_curves(pooled: pd.DataFrame, dataset: str, family: str, *, learner
     return ax
 
 
-def plot_ratio_curves(ratios: pd.DataFrame, family: str, *, datasets: Sequence[str] | None = None, ax=None,
-                      legend: bool = True):
+def _powers(base: float, lo: float, hi: float) -> np.ndarray:
+    e = np.arange(
+        np.ceil(np.log(lo) / np.log(base) - 1e-9),
+        np.floor(np.log(hi) / np.log(base) + 1e-9) + 1,
+    )
+    return base**e
+
+
+def ratio_ticks(lo: float, hi: float, *, max_ticks: int = 7) -> np.ndarray:
+    """Labelled ticks for a logarithmic ratio axis from ``lo`` to ``hi``.
+
+    In order of preference: powers of two (…, 1/4, 1/2, 1, 2, 4, …) when four to
+    ``max_ticks`` of them fall in the range; powers of ten when at least three do;
+    powers of four when the powers of two are too many; otherwise "nice" numbers
+    (1, 1.1, 1.2, 1.25, 1.5, 2, 2.5, 3, …, 9 times a power of ten) thinned to at
+    most ``max_ticks``, evenly on the log scale.  1 is included whenever it lies
+    in the range and a power is used, or it is one of the nice numbers kept.
+    """
+    if not (np.isfinite(lo) and np.isfinite(hi) and 0 < lo < hi):
+        raise ValueError(f"need 0 < lo < hi (finite), got lo={lo!r}, hi={hi!r}")
+    p2 = _powers(2.0, lo, hi)
+    if 4 <= len(p2) <= max_ticks:
+        return p2
+    p10 = _powers(10.0, lo, hi)
+    if len(p10) >= 3:
+        return p10[:: int(np.ceil(len(p10) / max_ticks))]
+    if len(p2) > max_ticks:
+        return _powers(4.0, lo, hi)
+    mantissas = (1, 1.1, 1.2, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9)
+    nice = sorted({m * 10.0**q for m in mantissas for q in range(-4, 5)})
+    cand = np.array([t for t in nice if lo * (1 - 1e-9) <= t <= hi * (1 + 1e-9)])
+    if len(cand) > max_ticks:
+        idx = np.linspace(0, len(cand) - 1, max_ticks - 1)
+        idx = np.unique(np.round(idx).astype(int))
+        keep = set(cand[idx])
+        if lo <= 1 <= hi:
+            keep.add(1.0)
+        cand = np.array(sorted(keep))
+    return cand
+
+
+def plot_ratio_curves(
+    ratios: pd.DataFrame,
+    family: str,
+    *,
+    datasets: Sequence[str] | None = None,
+    ax=None,
+    legend: bool = True,
+    ylim: tuple[float, float] | None = None,
+):
     """Ratio of two learners' losses against the normalised parameter (Figs 2–3).
 
     Parameters
@@ -88,35 +190,62 @@ def plot_ratio_curves(ratios: pd.DataFrame, family: str, *, datasets: Sequence[s
     ratios : DataFrame from :func:`mlcbook.experiments.loss_ratios` (one pair)
     family : {'binomial', 'polynomial'}
         Binomial: x = (k-1)/(K-1) in [0, 1]; polynomial: x = alpha on a log axis.
-        The ratio axis is logarithmic.
+        The ratio axis is logarithmic, labelled by :func:`ratio_ticks`.
     datasets : order of the lines (default: table order)
+    ylim : limits of the ratio axis (default: the data's range); a line leaving
+        the limits is cut at the panel's edge.
     """
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
     family = _check_family(family)
     sub = ratios[ratios["family"] == family]
     if sub.empty:
         raise ValueError(f"no rows for family {family!r}")
-    datasets = list(dict.fromkeys(sub["dataset"])) if datasets is None else list(datasets)
+    datasets = (
+        list(dict.fromkeys(sub["dataset"])) if datasets is None else list(datasets)
+    )
     if ax is None:
         _, ax = plt.subplots(figsize=(4, 3.2))
     for i, name in enumerate(datasets):
         cur = sub[sub["dataset"] == name].sort_values("x")
         # At most ~8 markers per line, so that datasets with many labels stay legible.
-        ax.plot(cur["x"], cur["ratio"], label=name, markevery=max(1, len(cur) // 8), **_style(i))
+        ax.plot(
+            cur["x"],
+            cur["ratio"],
+            label=name,
+            markevery=max(1, len(cur) // 8),
+            **_style(i),
+        )
     ax.axhline(1.0, color="black", linewidth=0.8)
     # Ratios on a log axis: 2 and 1/2 are equally far from 1; plain tick labels.
-    from matplotlib.ticker import FormatStrFormatter
-
     ax.set_yscale("log")
-    ax.yaxis.set_major_formatter(FormatStrFormatter("%.3g"))
-    lo, hi = ax.get_ylim()
-    if hi / lo < 4:  # label minor ticks only on a short axis, else they collide
-        ax.yaxis.set_minor_formatter(FormatStrFormatter("%.2g"))
-    else:
-        from matplotlib.ticker import NullFormatter
-
-        ax.yaxis.set_minor_formatter(NullFormatter())
+    if ylim is None:
+        r = sub["ratio"].to_numpy(float)
+        r = r[np.isfinite(r) & (r > 0)]
+        lo, hi = (min(r.min(), 1.0), max(r.max(), 1.0)) if r.size else (0.5, 2.0)
+        pad = (hi / lo) ** 0.05 if hi > lo else 1.1
+        ylim = (lo / pad, hi * pad)
+    ax.set_ylim(*ylim)
+    off = []  # lines that leave the shared limits are named with their range
+    for name in datasets:
+        r = sub.loc[sub["dataset"] == name, "ratio"].to_numpy(float)
+        if r.size and (r.min() < ylim[0] or r.max() > ylim[1]):
+            off.append(f"{name} {r.min():.3g}–{r.max():.3g}")
+    if off:
+        ax.text(
+            0.02,
+            0.03,
+            "off scale: " + "; ".join(off),
+            transform=ax.transAxes,
+            fontsize=7,
+            va="bottom",
+            ha="left",
+            bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 1},
+        )
+    ax.yaxis.set_major_locator(FixedLocator(ratio_ticks(*ylim)))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_locator(NullLocator())
     if family == "polynomial":
         ax.set_xscale("log")
         ax.set_xlabel(r"$\alpha$")
@@ -128,27 +257,59 @@ def plot_ratio_curves(ratios: pd.DataFrame, family: str, *, datasets: Sequence[s
     ax.set_title(pair, fontsize=10)
     ax.grid(True, color="0.85", linewidth=0.6)
     if legend:
-        ax.legend(fontsize=7, ncol=1, frameon=False)
+        ax.legend(fontsize=8, ncol=1, frameon=False)
     return ax
 
 
-def plot_ratio_grid(pooled: pd.DataFrame, pairs: Sequence[tuple[str, str]], family: str, *, ncols: int = 3,
-                    datasets: Sequence[str] | None = None):
+def plot_ratio_grid(
+    pooled: pd.DataFrame,
+    pairs: Sequence[tuple[str, str]],
+    family: str,
+    *,
+    ncols: int = 3,
+    datasets: Sequence[str] | None = None,
+    ylim: tuple[float, float] | None = None,
+):
     """A grid of :func:`plot_ratio_curves`, one panel per ``(first, second)`` pair.
 
     The ratio is ``loss(second) / loss(first)``; a shared legend names the datasets.
+    All panels share the ratio axis ``ylim`` (default: the range over all panels),
+    so that their slopes can be compared.
     """
     import matplotlib.pyplot as plt
 
     from ..experiments import loss_ratios
 
+    family = _check_family(family)
+    ratios = [loss_ratios(pooled, first, second) for first, second in pairs]
+    if ylim is None:
+        r = np.concatenate(
+            [q.loc[q["family"] == family, "ratio"].to_numpy(float) for q in ratios]
+        )
+        r = r[np.isfinite(r) & (r > 0)]
+        lo, hi = min(r.min(), 1.0), max(r.max(), 1.0)
+        pad = (hi / lo) ** 0.04
+        ylim = (lo / pad, hi * pad)
     nrows = int(np.ceil(len(pairs) / ncols))
-    fig, axes = plt.subplots(nrows, ncols, figsize=(3.6 * ncols, 2.9 * nrows), squeeze=False)
-    for ax, (first, second) in zip(axes.flat, pairs):
-        plot_ratio_curves(loss_ratios(pooled, first, second), family, datasets=datasets, ax=ax, legend=False)
-    for ax in list(axes.flat)[len(pairs):]:
-        ax.set_visible(False)
+    fig, axes = plt.subplots(
+        nrows, ncols, figsize=(3.3 * ncols, 2.8 * nrows), squeeze=False
+    )
+    for ax, q in zip(axes.flat, ratios):
+        plot_ratio_curves(q, family, datasets=datasets, ax=ax, legend=False, ylim=ylim)
+    for k, ax in enumerate(axes.flat):
+        if k >= len(pairs):
+            ax.set_visible(False)
+        elif k % ncols:
+            ax.set_ylabel("")
     handles, labels = axes.flat[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 9), fontsize=8, frameon=False)
-    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    fig.legend(
+        handles,
+        labels,
+        loc="lower center",
+        ncol=min(len(labels), 5),
+        fontsize=9,
+        frameon=False,
+    )
+    nleg = int(np.ceil(len(labels) / 5))
+    fig.tight_layout(rect=(0, 0.035 * nleg * 4 / nrows, 1, 1))
     return fig

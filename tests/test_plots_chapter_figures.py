@@ -1,0 +1,228 @@
+"""Figures of the dependence, blended and margins chapters: what they must show.
+
+The checks read back the drawn artists (line data, image arrays, colour limits,
+legend texts) and compare them with values computed here from the inputs.
+"""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from mlcbook.plots import (  # noqa: E402
+    plot_blended_heatmaps,
+    plot_loss_curves,
+    plot_margins,
+    plot_ours_vs_paper,
+    plot_ratio_grid,
+    ratio_ticks,
+)
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+def _pooled(K: int = 4) -> pd.DataFrame:
+    """A pooled-profile frame: three learners on two datasets, binomial k = 1..K."""
+    rows = []
+    losses = {"a": (0.1, 0.5), "b": (0.12, 0.4), "c": (0.2, 0.9)}
+    for d, scale in (("d1", 1.0), ("d2", 0.01)):
+        for name, (lo, hi) in losses.items():
+            # d2: learner c is 40 times worse than a -> far off a (0.5, 2) ratio axis
+            f = 40.0 if (d == "d2" and name == "c") else 1.0
+            for k in range(1, K + 1):
+                loss = scale * f * (lo + (hi - lo) * (k - 1) / (K - 1))
+                rows.append({
+                    "dataset": d,
+                    "learner": name,
+                    "family": "binomial",
+                    "param": k,
+                    "K": K,
+                    "x": (k - 1) / (K - 1),
+                    "loss": loss,
+                })
+    return pd.DataFrame(rows)
+
+
+# --- ratio axis ticks --------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(1e-3, 0.99), st.floats(1.01, 1e3))
+def test_ratio_ticks_lie_in_range_include_one_and_are_few(lo, hi):
+    t = ratio_ticks(lo, hi)
+    assert np.all(t >= lo * (1 - 1e-9)) and np.all(t <= hi * (1 + 1e-9))
+    assert np.any(np.isclose(t, 1.0))  # 1 lies in every range drawn here
+    assert 1 <= len(t) <= 7 and np.all(np.diff(t) > 0)
+
+
+def test_ratio_ticks_known_ranges():
+    # powers of two when four or more fit; nice numbers otherwise
+    np.testing.assert_allclose(ratio_ticks(0.25, 4), [0.25, 0.5, 1, 2, 4])
+    np.testing.assert_allclose(ratio_ticks(0.01, 100), [0.01, 0.1, 1, 10, 100])
+    np.testing.assert_allclose(ratio_ticks(0.9, 1.1), [0.9, 1, 1.1])
+    assert np.any(ratio_ticks(0.5, 2) > 1)  # the issue: no labelled tick above 1
+
+
+@pytest.mark.parametrize("lo, hi", [(0, 2), (2, 1), (np.nan, 2), (0.5, np.inf)])
+def test_ratio_ticks_rejects_bad_range(lo, hi):
+    with pytest.raises(ValueError, match="lo"):
+        ratio_ticks(lo, hi)
+
+
+# --- Figs 2-3: shared limits, labelled ticks, off-scale note ------------------------
+
+
+def test_ratio_grid_shares_limits_and_names_off_scale_lines():
+    pooled = _pooled()
+    fig = plot_ratio_grid(
+        pooled, [("a", "b"), ("a", "c")], "binomial", ncols=2, ylim=(0.5, 2.0)
+    )
+    axes = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(axes) == 2
+    for ax in axes:
+        np.testing.assert_allclose(ax.get_ylim(), (0.5, 2.0))
+        ticks = ax.get_yticks()
+        labels = [t.get_text() for t in ax.get_yticklabels()]
+        assert any(v > 1 for v in ticks) and all(labels)
+    texts = [t.get_text() for t in axes[1].texts]
+    # c/a on d2 is 40 * (0.2 + ...)/(0.1 + ...): 80 at k=1, 72 at k=K
+    assert texts == ["off scale: d2 72–80"]
+    assert len(axes[0].texts) == 0
+    # the drawn ratio of the first line equals b/a on d1, point by point
+    line = axes[0].get_lines()[0]
+    K = 4
+    a = np.array([0.1 + 0.4 * (k - 1) / (K - 1) for k in range(1, K + 1)])
+    b = np.array([0.12 + 0.28 * (k - 1) / (K - 1) for k in range(1, K + 1)])
+    np.testing.assert_allclose(line.get_ydata(), b / a, rtol=1e-12)  # same floats
+
+
+def test_ratio_grid_default_limits_cover_every_panel():
+    pooled = _pooled()
+    fig = plot_ratio_grid(pooled, [("a", "b"), ("a", "c")], "binomial", ncols=2)
+    lims = {tuple(np.round(ax.get_ylim(), 12)) for ax in fig.axes if ax.get_visible()}
+    assert len(lims) == 1
+    lo, hi = lims.pop()
+    assert lo < 1.0 and hi > 80  # largest ratio c/a on d2 is 80
+
+
+# --- Fig. 1: highlighted learners ---------------------------------------------------
+
+
+def test_loss_curves_highlight_black_others_one_grey_entry():
+    pooled = _pooled()
+    _, ax = plt.subplots()
+    plot_loss_curves(pooled, "d1", "binomial", highlight=["c", "a"], ax=ax)
+    labels = ax.get_legend_handles_labels()[1]
+    assert labels == ["other learners", "c", "a"]
+    lines = {ln.get_label(): ln for ln in ax.get_lines()}
+    assert matplotlib.colors.to_hex(lines["c"].get_color()) == "#000000"
+    assert lines["c"].get_linestyle() != lines["a"].get_linestyle()
+    assert lines["c"].get_marker() != lines["a"].get_marker()
+    assert lines["other learners"].get_linewidth() < lines["a"].get_linewidth()
+
+
+def test_loss_curves_rejects_unknown_highlight():
+    with pytest.raises(ValueError, match="highlight"):
+        plot_loss_curves(_pooled(), "d1", "binomial", highlight=["zz"])
+
+
+# --- blended heatmaps: one shared grey scale ----------------------------------------
+
+
+def _grid() -> pd.DataFrame:
+    rng = np.random.default_rng(0)
+    rows = []
+    for d, level, spread in (("x", 0.5, 0.2), ("y", 0.9997, 0.0003)):
+        for a in (1e-5, 0.5, 1.0):
+            for b in (1.0, 2.0, 4.0):
+                v = level - spread * rng.random(6)
+                rows.append({
+                    "dataset": d,
+                    "alpha": a,
+                    "beta": b,
+                    **{
+                        f"{p}_{m}": v[i]
+                        for i, (p, m) in enumerate(
+                            (p, m)
+                            for p in ("train", "test")
+                            for m in ("hamming", "jaccard", "exact")
+                        )
+                    },
+                })
+    return pd.DataFrame(rows)
+
+
+def test_blended_heatmaps_share_one_scale_of_distance_to_best():
+    df = _grid()
+    fig = plot_blended_heatmaps(df, "test", vmin=-0.1)
+    images = [im for ax in fig.axes for im in ax.get_images()]
+    assert len(images) == 6
+    assert {im.get_clim() for im in images} == {(-0.1, 0.0)}
+    # the first panel (hamming, dataset x) shows score - best, beta rows x alpha columns
+    sub = df[df.dataset == "x"].pivot(
+        index="beta", columns="alpha", values="test_hamming"
+    )
+    V = sub.to_numpy()
+    np.testing.assert_allclose(images[0].get_array(), V - V.max())
+    titles = [ax.get_title() for ax in fig.axes if ax.get_images()]
+    assert titles[0] == f"X\nbest {sub.to_numpy().max():.3f}"
+    assert len(fig.axes) == 7  # six panels and one shared colour bar
+
+
+def test_blended_heatmaps_reject_non_negative_vmin():
+    with pytest.raises(ValueError, match="vmin"):
+        plot_blended_heatmaps(_grid(), "test", vmin=0.0)
+
+
+# --- margins: legend clear of the points --------------------------------------------
+
+
+def test_margins_legend_does_not_cover_the_panels():
+    Y = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0], [0, 0, 1]])
+    F = np.array([[0.9, 0.2, 0.6], [0.1, 0.5, 0.3], [0.8, 0.7, 0.65], [0.2, 0.3, 0.95]])
+    fig = plot_margins(Y, F)
+    fig.canvas.draw()
+    assert all(ax.get_legend() is None for ax in fig.axes)
+    (legend,) = fig.legends
+    box = legend.get_window_extent()
+    for ax in fig.axes:
+        assert not box.overlaps(ax.get_window_extent())
+
+
+# --- Table B.3: ours against the paper ----------------------------------------------
+
+
+def test_ours_vs_paper_draws_means_and_std_bars():
+    idx, cols = ["m1", "m2"], ["k1", "k2", "k3"]
+    om = pd.DataFrame([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]], index=idx, columns=cols)
+    os_ = om * 0.1
+    pm, ps = om + 0.05, om * 0.2
+    fig = plot_ours_vs_paper(om, os_, pm, ps, ncols=2)
+    ax = fig.axes[1]  # measure k2
+    assert ax.get_title() == "k2"
+    ours, paper = ax.containers
+    np.testing.assert_allclose(np.asarray(ours.lines[0].get_xdata(), float), om["k2"])
+    np.testing.assert_allclose(np.asarray(paper.lines[0].get_xdata(), float), pm["k2"])
+    # error bar of the paper's first method spans mean +- std
+    seg = paper.lines[2][0].get_segments()[0]
+    m, s = pm.loc["m1", "k2"], ps.loc["m1", "k2"]
+    np.testing.assert_allclose(sorted(seg[:, 0]), [m - s, m + s])
+    assert sum(ax.get_visible() for ax in fig.axes) == 3
+
+
+def test_ours_vs_paper_rejects_misaligned_frames():
+    om = pd.DataFrame([[0.1]], index=["m"], columns=["k"])
+    with pytest.raises(ValueError, match="paper_std"):
+        plot_ours_vs_paper(om, om, om, om.rename(index={"m": "z"}))
