@@ -15,3 +15,10 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("ci" if os.environ.get("CI") else "local")
+
+
+def _boomer_param(name):
+    """A learner name as a test parameter, marked ``boomer`` when it needs mlrl-boomer."""
+    import pytest
+
+    return pytest.param(name, marks=pytest.mark.boomer) if name.startswith("BOOMER") else name

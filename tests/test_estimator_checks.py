@@ -298,7 +298,8 @@ def test_common_checks_pass_or_are_listed_with_a_reason(estimator, expected):
     stale = sorted(n for n in expected if n in ran and n not in failed)
     assert not stale, f"listed as not applicable but passing: {stale}"
     n_passed = sum(status == "passed" for _, status, _ in results)
-    assert n_passed >= 11  # the fit-free checks pass for every estimator
+    # the fit-free checks pass for every estimator (11 in scikit-learn 1.7's suite, 10 in 1.9's)
+    assert n_passed >= 10
 
 
 def test_reasons_are_given_for_every_listed_check():

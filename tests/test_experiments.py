@@ -147,6 +147,7 @@ def test_dask_backend_gives_the_same_table():
 
 @pytest.mark.slow
 @pytest.mark.recompute
+@pytest.mark.boomer  # the study includes BOOMER-1 and BOOMER-K
 def test_committed_table_recomputes_for_one_dataset():
     """Every learner and fold on flags-12 (110 cells, about 5 s) against the committed table.
 

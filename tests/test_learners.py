@@ -4,6 +4,8 @@ from itertools import combinations
 
 import numpy as np
 import pytest
+
+from .conftest import _boomer_param
 from sklearn.tree import DecisionTreeClassifier
 
 from mlcbook.learners import LabelPowerset, RAkEL, learner_config, learner_names, make_learner
@@ -24,7 +26,7 @@ def test_registry_has_the_paper_configurations():
     assert {"RAkEL-k2-m10", "RAkEL-k5-m10"} <= set(names)
 
 
-@pytest.mark.parametrize("name", learner_names())
+@pytest.mark.parametrize("name", [_boomer_param(n) for n in learner_names()])
 def test_every_learner_fits_and_predicts_binary_matrices(name):
     X, Y = _toy()
     est = make_learner(name, random_state=0)
@@ -36,7 +38,9 @@ def test_every_learner_fits_and_predicts_binary_matrices(name):
     assert set(np.unique(P)) <= {0, 1}
 
 
-@pytest.mark.parametrize("name", ["CC", "RAkEL-k2-m10", "EPCT", "BOOMER-K"])
+@pytest.mark.parametrize(
+    "name", [_boomer_param(n) for n in ("CC", "RAkEL-k2-m10", "EPCT", "BOOMER-K")]
+)
 def test_learners_are_seeded(name):
     X, Y = _toy(seed=1)
 

@@ -121,6 +121,7 @@ def test_log_grid_is_keyed_by_its_specification_and_behaves_like_the_array():
         LogGrid(0, float("inf"), 3)
 
 
+@pytest.mark.boomer  # the study's specification describes the BOOMER learners
 def test_the_key_is_the_same_in_another_process_and_on_another_cpu():
     """Hash seeds and SIMD code paths must not reach the key (sets, logspace floats)."""
     code = ("from mlcbook.results import config_hash, LogGrid\n"
@@ -148,6 +149,7 @@ def test_canonical_form_round_trips_through_json(config):
     assert json.loads(json.dumps(results.canonical(config))) == config
 
 
+@pytest.mark.boomer  # the dependence chapter builds the study's specification
 def test_a_chapter_with_a_stale_table_fails_at_once_and_writes_nothing(tmp_path):
     """Execute the dependence chapter against a staged copy of its table whose
     provenance has another key: the cell that loads it fails with the command that
