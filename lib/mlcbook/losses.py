@@ -219,12 +219,6 @@ def _check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
     return check_sample_weight(sample_weight, n)
 
 
-def _check_per_instance(per_instance: Any) -> bool:
-    if not isinstance(per_instance, (bool, np.bool_)):
-        raise TypeError(f"per_instance must be True or False, got {per_instance!r}")
-    return bool(per_instance)
-
-
 def _reduce(losses: np.ndarray, w: np.ndarray | None, per_instance: bool):
     """Per-instance losses, or their (weighted) mean."""
     if per_instance:
@@ -501,7 +495,6 @@ def choquet_loss(
     """
     Y, S, binary = _prepare(Y, S, scores, threshold)
     w = _check_sample_weight(sample_weight, Y.shape[0])
-    per_instance = _check_per_instance(per_instance)
     K = Y.shape[1]
     _check_n_labels_enumerable(K)
     cap = check_capacity(mu, K)
@@ -532,7 +525,6 @@ def choquet_loss_moebius(
     """
     Y, S, _ = _prepare(Y, S, scores, threshold)
     w = _check_sample_weight(sample_weight, Y.shape[0])
-    per_instance = _check_per_instance(per_instance)
     losses = 1.0 - choquet_integral_moebius(1.0 - _errors(Y, S), m)
     losses = np.clip(losses, 0.0, 1.0)
     return _reduce(losses, w, per_instance)
@@ -645,7 +637,6 @@ def owa_loss(
     """
     Y, S, binary = _prepare(Y, S, scores, threshold)
     sw = _check_sample_weight(sample_weight, Y.shape[0])
-    per_instance = _check_per_instance(per_instance)
     K = Y.shape[1]
     w = _check_weights(w, K)
     table = np.concatenate([[0.0], np.cumsum(w)])
@@ -814,7 +805,6 @@ def loss_profile(
     """
     Y, S, binary = _prepare(Y, S, scores, threshold)
     w = _check_sample_weight(sample_weight, Y.shape[0])
-    per_instance = _check_per_instance(per_instance)
     K = Y.shape[1]
     table, weights = _family_tables(family, params, K)
     return _apply_count_table(Y, S, binary, table, weights, per_instance, w)
@@ -918,7 +908,6 @@ def covering_loss(
     """
     Y, S, _ = _prepare(Y, S, scores, threshold)
     w = _check_sample_weight(sample_weight, Y.shape[0])
-    per_instance = _check_per_instance(per_instance)
     K = Y.shape[1]
     masks = _check_covering(covering, K)
     E = _errors(Y, S)
