@@ -12,27 +12,13 @@ import shutil
 import subprocess
 
 import pytest
-import yaml
 
 from mlcbook._paths import project_root
 
+from .toc import toc_files
+
 ROOT = project_root()
 PDF = ROOT / "_build" / "pdf" / "mlcbook.pdf"
-
-
-def _toc_files() -> list[str]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    files = [toc["root"]]
-
-    def walk(entries):
-        for e in entries or []:
-            if "file" in e:
-                files.append(e["file"])
-            walk(e.get("sections"))
-
-    for part in toc.get("parts", []):
-        walk(part.get("chapters"))
-    return files
 
 
 def _title(doc: str) -> str:
@@ -54,7 +40,7 @@ def pages() -> list[str]:
 
 def test_pdf_is_newer_than_every_page_source():
     assert PDF.exists(), f"{PDF.relative_to(ROOT)} is missing: run `make pdf` first"
-    sources = [ROOT / f"{doc}{ext}" for doc in _toc_files() for ext in (".ipynb", ".md")]
+    sources = [ROOT / f"{doc}{ext}" for doc in toc_files() for ext in (".ipynb", ".md")]
     stale = [s.name for s in sources if s.exists() and s.stat().st_mtime > PDF.stat().st_mtime]
     assert not stale, f"the PDF is older than {stale[:5]}: run `make pdf` again"
 
@@ -64,7 +50,7 @@ def _starts(pages: list[str]) -> dict[str, int]:
     that begins with its title."""
     tops = [" ".join([ln.strip() for ln in p.splitlines() if ln.strip()][:4]) for p in pages]
     starts, after = {}, 0
-    for doc in _toc_files():
+    for doc in toc_files():
         title = _title(doc)
         where = [k for k in range(after, len(tops)) if tops[k].startswith(title)]
         assert where, f"{title!r} ({doc}) begins no page of the PDF after page {after + 1}"
@@ -75,7 +61,7 @@ def _starts(pages: list[str]) -> dict[str, int]:
 def test_every_page_of_the_toc_starts_a_pdf_page_in_reading_order(pages):
     # each page of the book begins on a new PDF page (print CSS), in the order of _toc.yml
     starts = _starts(pages)
-    assert len(starts) == len(_toc_files()) and len(pages) > len(starts)
+    assert len(starts) == len(toc_files()) and len(pages) > len(starts)
 
 
 CHAPTERS = ("measures", "losses", "datasets", "dependence", "knn", "blended", "limo")

@@ -7,32 +7,16 @@ from pathlib import Path
 from urllib.parse import unquote, urljoin, urlparse
 
 import pytest
-import yaml
 
 from mlcbook._paths import project_root
 
+from ..toc import toc_files
 from .conftest import SITE
 
 ROOT = project_root()
 
 
-def _toc_pages() -> list[str]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    files = [toc["root"]]
-
-    def walk(entries):
-        for e in entries or []:
-            if "file" in e:
-                files.append(e["file"])
-            walk(e.get("sections"))
-
-    walk(toc.get("chapters"))
-    for part in toc.get("parts", []):
-        walk(part.get("chapters"))
-    return [f + ".html" for f in files]
-
-
-PAGES = _toc_pages()
+PAGES = [f + ".html" for f in toc_files()]
 
 
 def test_every_toc_page_was_built():
