@@ -42,7 +42,8 @@ def atomic_write(path: str | Path, mode: str = "w", **open_kwargs: Any) -> Itera
     Raises
     ------
     OSError
-        Re-raised with the target path named when the folder cannot be written.
+        With the original errno and reason, naming the target rather than the temporary
+        file, when the folder cannot be created or written.
     """
     if mode not in ("w", "wb"):
         raise ValueError(f"mode must be 'w' or 'wb', got {mode!r}")
@@ -50,10 +51,11 @@ def atomic_write(path: str | Path, mode: str = "w", **open_kwargs: Any) -> Itera
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as err:
+    except OSError as err:  # same errno and reason; names the target, not the temp file
         raise OSError(
-            f"cannot write {path}: {err.strerror or err}; check that its folder is a writable "
-            "directory (or point the cache elsewhere with the documented environment variable)"
+            err.errno,
+            f"{err.strerror or err} (cannot write {path}: its folder must be a writable "
+            "directory)",
         ) from err
     try:
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions

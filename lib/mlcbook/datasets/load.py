@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -14,6 +12,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from .._io import atomic_write
 from .._validation import Flag, validate_params
 from .arff import DatasetFormatError, ParsedARFF, parse_arff, read_mulan_labels
 from .fetch import cache_dir, cache_write_error, fetch_file, sweep_stale_temporaries
@@ -110,22 +109,11 @@ def _save_npz(path: Path, p: ParsedARFF) -> None:
         arrays["X"] = p.X
     what = f"the parsed arrays {path.name} (or pass cache=False)"
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         sweep_stale_temporaries(path.parent)
-        fd, tmp = tempfile.mkstemp(
-            prefix=f".{path.name}.", suffix=".tmp", dir=path.parent
-        )
-    except OSError as exc:
-        raise cache_write_error(exc, what) from exc
-    try:
-        with os.fdopen(fd, "wb") as f:
+        with atomic_write(path, "wb") as f:  # unique temp file, removed on any exit
             np.savez(f, **arrays)
-        Path(tmp).replace(path)
     except OSError as exc:
         raise cache_write_error(exc, what) from exc
-    finally:  # any exit, including KeyboardInterrupt
-        if os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def _read_npz(path: Path) -> ParsedARFF:
