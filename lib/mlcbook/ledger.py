@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._io import read_csv_exact
+from ._io import atomic_write, read_csv_exact
 from ._validation import Int, Real, check_name, validate_params
 
 __all__ = [
@@ -323,7 +323,6 @@ class Ledger:
         last bits may differ between CPUs) — and a difference raises, so no check
         writes into the repository.
         """
-        from ._io import atomic_write
         from ._paths import project_root
 
         check_name(self.chapter, "chapter")
@@ -441,9 +440,8 @@ def recheck_statuses(
         raise ValueError(f"committed and recomputed must align, got {old.shape} and {new.shape}")
     rows = []
     for _, r in ledger.iterrows():
-        ours = pd.to_numeric(pd.Series([r.get("ours_value")]), errors="coerce").iloc[0]
-        paper = pd.to_numeric(pd.Series([r.get("paper_value")]), errors="coerce").iloc[0]
-        tol = pd.to_numeric(pd.Series([r.get("tol")]), errors="coerce").iloc[0]
+        ours, paper, tol = (float(pd.to_numeric(r.get(c), errors="coerce"))
+                            for c in ("ours_value", "paper_value", "tol"))
         if not (np.isfinite(ours) and np.isfinite(paper) and np.isfinite(tol)):
             continue
         hit = np.flatnonzero(np.isclose(old, ours, rtol=match_rtol, atol=0.0))
