@@ -22,9 +22,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import best_of, ratio_line  # noqa: E402
 
 from mlcbook.datasets import load_dataset  # noqa: E402
+from mlcbook.experiments.knn_fig4 import consensus_summary  # noqa: E402
 from mlcbook.learners.knn import (  # noqa: E402
     LossMinimizingKNN,
-    consensus_summary,
     l1_preprocessor,
     minimize_summed_loss,
 )

@@ -18,13 +18,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import best_of, ratio_line  # noqa: E402
 
 from mlcbook.learners._neighbors import nearest_neighbors  # noqa: E402
-from mlcbook.learners.limo import _scaled_split  # noqa: E402
+from mlcbook.experiments.limo import scaled_split  # noqa: E402
 
 
 def main() -> None:
     os.environ["MLCBOOK_PROGRESS"] = "0"
     for name in ("medical", "cal500", "bibtex"):
-        Xtr, Xte, _, _ = _scaled_split(name, 0)
+        Xtr, Xte, _, _ = scaled_split(name, 0)
         ours = best_of(lambda: nearest_neighbors(Xtr, Xte, 10), repeat=3)
         nn = NearestNeighbors(n_neighbors=10).fit(Xtr)
         ref = best_of(lambda: nn.kneighbors(Xte, return_distance=False), repeat=3)

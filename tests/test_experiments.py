@@ -74,7 +74,7 @@ def test_evaluation_agrees_with_the_losses_module():
 
 
 def test_cache_reuses_cells_and_is_invalidated_by_configuration(tmp_path, monkeypatch):
-    import mlcbook.experiments as ex
+    import mlcbook.experiments.study as ex
 
     calls = []
     real = ex._fit_predict
@@ -106,7 +106,7 @@ def test_cache_reuses_cells_and_is_invalidated_by_configuration(tmp_path, monkey
 
 @pytest.mark.parametrize("damage", [b"", b"PK\x03\x04 truncated", b"not a zip at all"])
 def test_a_corrupt_cache_cell_is_discarded_and_refitted(tmp_path, monkeypatch, damage):
-    import mlcbook.experiments as ex
+    import mlcbook.experiments.study as ex
 
     calls = []
     real = ex._fit_predict

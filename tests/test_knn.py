@@ -15,7 +15,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import MinMaxScaler
 
 from mlcbook.learners import LossMinimizingKNN, consensus_mask, minimize_summed_loss
-from mlcbook.learners.knn import TIE_TOL, l1_preprocessor, loss_matrix, surrogate_target_losses
+from mlcbook.experiments.knn_fig4 import loss_matrix, surrogate_target_losses
+from mlcbook.learners.knn import TIE_TOL, l1_preprocessor
 from mlcbook.losses import binomial_loss, error_count_losses, polynomial_loss
 
 
@@ -320,22 +321,24 @@ def _committed(name):
                                             ("knn_fig4_lexicographic", "lexicographic")])
 @pytest.mark.recompute
 def test_committed_fig4_tables_match_a_recomputation(name, tie_break):
-    from mlcbook.learners.knn import fig4_table
+    from mlcbook.experiments.knn_fig4 import fig4_table
 
     saved = _committed(name)
     saved = saved[saved["dataset"] == "flags"].reset_index(drop=True)
-    fresh = fig4_table(["flags"], tie_break=tie_break).drop(columns="n_free")
+    # through the runner (no cache: the cells are computed afresh)
+    fresh = fig4_table(["flags"], tie_break=tie_break, cache_dir=False).drop(columns="n_free")
     # integer predictions of an exact minimiser; losses are means of exact values: 1e-12
     pd.testing.assert_frame_equal(fresh, saved, check_dtype=False, rtol=0, atol=1e-12)
 
 
 @pytest.mark.recompute
 def test_committed_consensus_table_matches_a_recomputation():
-    from mlcbook.learners.knn import consensus_summary
+    from mlcbook.experiments.knn_fig4 import consensus_summary
 
     saved = _committed("knn_consensus")
     saved = saved[saved["dataset"] == "emotions"].reset_index(drop=True)
-    pd.testing.assert_frame_equal(consensus_summary(["emotions"]), saved, check_dtype=False,
+    pd.testing.assert_frame_equal(consensus_summary(["emotions"], cache_dir=False), saved,
+                                  check_dtype=False,
                                   rtol=0, atol=1e-12)
 
 

@@ -131,10 +131,11 @@ def test_table2_pattern():
 # ------------------------------------------------------- committed result tables
 @pytest.mark.recompute
 def test_committed_synthetic_table_recomputes():
-    """Replication 0 of the synthetic study: LIMO is SGD, so the measures are compared
-    within ``LIMO_SYNTHETIC_ATOL`` (measured spread, ``tests/tolerances.py``)."""
+    """Replication 0 of the synthetic study, through the runner: LIMO is SGD, so the
+    measures are compared within ``LIMO_SYNTHETIC_ATOL`` (measured spread,
+    ``tests/tolerances.py``)."""
     from mlcbook._paths import results_dir
-    from mlcbook.learners.limo import synthetic_replication
+    from mlcbook.experiments.limo import synthetic_table
 
     from .tolerances import LIMO_SYNTHETIC_ATOL
 
@@ -142,7 +143,7 @@ def test_committed_synthetic_table_recomputes():
     assert path.exists(), "data/results/limo_synthetic.csv is committed with the chapter"
     saved = read_csv_exact(path)
     saved = saved[saved["replication"] == 0].reset_index(drop=True)
-    new = pd.DataFrame(synthetic_replication(0))[saved.columns]
+    new = synthetic_table(1, cache_dir=False)[saved.columns]
     keys = ["replication", "method", "threshold"]
     pd.testing.assert_frame_equal(new[keys], saved[keys], check_dtype=False)
     meas = [c for c in saved.columns if c not in keys]
@@ -151,7 +152,7 @@ def test_committed_synthetic_table_recomputes():
 
 @pytest.mark.recompute
 def test_committed_benchmark_unit_recomputes():
-    """Medical, replication 0, every method, against the committed benchmark table.
+    """Medical, replication 0, every method (through the runner), against the committed table.
 
     ML-kNN and GFM are exact (integer neighbour counts, closed-form measures:
     relative 1e-9); BR (liblinear) within its measured machine-to-machine spread
@@ -161,7 +162,7 @@ def test_committed_benchmark_unit_recomputes():
     such a mean keeps its status.
     """
     from mlcbook._paths import project_root, results_dir
-    from mlcbook.learners.limo import LIMO_VARIANTS, benchmark_unit
+    from mlcbook.experiments.limo import LIMO_VARIANTS, benchmark_table
     from mlcbook.ledger import recheck_statuses
 
     from .tolerances import BR_ATOL, CLOSED_FORM_RTOL, LIMO_SEED_RANGE
@@ -171,7 +172,7 @@ def test_committed_benchmark_unit_recomputes():
     table = read_csv_exact(path)
     mask = ((table["dataset"] == "medical") & (table["replication"] == 0)).to_numpy()
     saved = table[mask].reset_index(drop=True)
-    new = pd.DataFrame(benchmark_unit("medical", 0))
+    new = benchmark_table(["medical"], 1, cache_dir=False)
     assert list(new["method"]) == list(saved["method"])
     meas = list(LIMO_SEED_RANGE)
     sgd = new["method"].isin(list(LIMO_VARIANTS)).to_numpy()
@@ -195,7 +196,7 @@ def test_committed_benchmark_unit_recomputes():
 
 
 def test_benchmark_cells_are_memoised_and_a_corrupt_entry_is_recomputed(tmp_path, monkeypatch):
-    import mlcbook.learners.limo as L
+    import mlcbook.experiments.limo as L
 
     monkeypatch.setenv("MLCBOOK_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("MLCBOOK_RECOMPUTE", raising=False)
@@ -205,9 +206,9 @@ def test_benchmark_cells_are_memoised_and_a_corrupt_entry_is_recomputed(tmp_path
     monkeypatch.setattr(L, "benchmark_cell", lambda *a, **k: calls.append(a) or real(*a, **k))
     first = L.benchmark_table(["cal500"], 2)
     assert len(calls) == 4 and list(first["method"]) == ["ML-kNN", "GFM", "GFM-marg"] * 2
-    entries = sorted(tmp_path.rglob("*.json"))
+    entries = sorted(tmp_path.rglob("*.npz"))
     assert len(entries) == 4
-    entries[0].write_text('[{"truncated": ')
+    entries[0].write_bytes(b"PK\x03\x04 truncated")
     with pytest.warns(RuntimeWarning, match="corrupt cache entry"):
         again = L.benchmark_table(["cal500"], 2)
     assert len(calls) == 5  # only the damaged cell

@@ -5,7 +5,7 @@ from .limo import LIMO, limo_objective
 from .mlknn import MLkNN
 from .thresholds import InstanceThreshold, LabelThreshold, column_thresholds, row_thresholds
 from .knn import LossMinimizingKNN, consensus_mask, minimize_summed_loss
-from .blended import BlendedLinearClassifier, blended_grid, run_blended_grid
+from .blended import BlendedLinearClassifier
 from .reductions import LabelPowerset, RAkEL
 from .boomer import BOOMER_VARIANTS, make_boomer
 from .registry import LEARNERS, learner_config, learner_names, make_learner

@@ -78,11 +78,13 @@ from numbers import Integral, Real
 from typing import Any, Sequence
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.validation import check_array, check_is_fitted
+from sklearn.compose import ColumnTransformer
+from sklearn.preprocessing import MinMaxScaler, OneHotEncoder
+from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_label_matrix, check_positive_int, check_real
+from .._validation import check_positive_int, check_real
+from ..losses import error_count_losses
 from ._contract import MultiLabelMixin
 from ._neighbors import as_float, nearest_neighbors
 
@@ -91,10 +93,6 @@ __all__ = [
     "minimize_summed_loss",
     "consensus_mask",
     "l1_preprocessor",
-    "surrogate_target_losses",
-    "loss_matrix",
-    "fig4_table",
-    "consensus_summary",
 ]
 
 #: Summed losses within this absolute distance of the minimum count as ties.
@@ -310,8 +308,6 @@ def _search(codes: np.ndarray, T: np.ndarray, f: int, tie_break: str) -> np.ndar
 
 
 def _loss_table(family: str, param: Any, K: int) -> np.ndarray:
-    from ..losses import error_count_losses
-
     return np.asarray(error_count_losses(family, param, K), dtype=np.float64)
 
 
@@ -460,7 +456,7 @@ class LossMinimizingKNN(MultiLabelMixin, ClassifierMixin, BaseEstimator):
 
 
 # ---------------------------------------------------------------------------
-# The experiment of Fig. 4
+# Features for the L1 distance (the experiment itself: mlcbook.experiments.knn_fig4)
 # ---------------------------------------------------------------------------
 def l1_preprocessor(n_features: int, nominal: dict[int, int] | None = None):
     """Feature map under which the L1 distance follows Weka's convention.
@@ -483,9 +479,6 @@ def l1_preprocessor(n_features: int, nominal: dict[int, int] | None = None):
     -------
     sklearn.compose.ColumnTransformer (unfitted)
     """
-    from sklearn.compose import ColumnTransformer
-    from sklearn.preprocessing import MinMaxScaler, OneHotEncoder
-
     nominal = dict(nominal or {})
     numeric = [j for j in range(n_features) if j not in nominal]
     parts = [("numeric", MinMaxScaler(), numeric)]
@@ -499,160 +492,3 @@ def l1_preprocessor(n_features: int, nominal: dict[int, int] | None = None):
     return ColumnTransformer(
         parts, transformer_weights={"numeric": 1.0, "nominal": 0.5}, sparse_threshold=0.0
     )
-
-
-def surrogate_target_losses(
-    X: Any,
-    Y: Any,
-    *,
-    nominal: dict[int, int] | None = None,
-    n_splits: int = 10,
-    seed: int = 0,
-    n_neighbors: int = 9,
-    tie_break: str = "hamming",
-) -> "pd.DataFrame":
-    """Fig. 4 for one dataset: mean target loss for every surrogate and target binomial ``k``.
-
-    ``n_splits``-fold cross-validation (shuffled with ``seed``); in each fold
-    the features are mapped by :func:`l1_preprocessor` fitted on the training
-    part, the neighbours are searched once and :class:`LossMinimizingKNN`
-    predicts for every surrogate ``k = 1..K`` at once; each prediction is then
-    scored with every target binomial loss (:func:`mlcbook.losses.loss_profile`).
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per (fold, surrogate ``k``, target ``k``): columns ``fold``,
-        ``n_test``, ``surrogate_k``, ``target_k``, ``loss`` (mean over the
-        fold's test instances), ``n_free`` (mean number of labels left free
-        by the consensus rule in the fold).
-    """
-    import pandas as pd
-    from sklearn.model_selection import KFold
-
-    from ..losses import loss_profile
-
-    X = check_array(X, accept_sparse="csr", dtype=np.float64, input_name="X")
-    if sp.issparse(X):
-        X = X.toarray()
-    Y = check_label_matrix(Y, "Y", allow_sparse=False)
-    if X.shape[0] != Y.shape[0]:
-        raise ValueError(f"X and Y must have the same number of rows, got {X.shape[0]} and {Y.shape[0]}")
-    K = Y.shape[1]
-    ks = list(range(1, K + 1))
-    rows = []
-    folds = KFold(n_splits=n_splits, shuffle=True, random_state=seed).split(X)
-    for fold, (tr, te) in enumerate(folds):
-        prep = l1_preprocessor(X.shape[1], nominal).fit(X[tr])
-        est = LossMinimizingKNN(n_neighbors=n_neighbors, tie_break=tie_break)
-        est.fit(prep.transform(X[tr]), Y[tr])
-        N = est.neighbor_labels(prep.transform(X[te]))
-        n_free = float((K - consensus_mask(N).sum(axis=1)).mean())
-        T = np.vstack([_loss_table("binomial", k, K) for k in ks])
-        P = minimize_summed_loss(N, T, tie_break=tie_break, max_free_labels=est.max_free_labels)
-        for s, k_s in enumerate(ks):
-            prof = loss_profile(Y[te], P[s], "binomial", ks)
-            for k_t, val in zip(ks, prof):
-                rows.append((fold, len(te), k_s, k_t, float(val), n_free))
-    return pd.DataFrame(rows, columns=["fold", "n_test", "surrogate_k", "target_k", "loss", "n_free"])
-
-
-def loss_matrix(table: "pd.DataFrame") -> "pd.DataFrame":
-    """Pool a :func:`surrogate_target_losses` table: mean target loss over all test instances.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Rows: target ``k``; columns: surrogate ``k``.
-    """
-    t = table.assign(w=table["loss"] * table["n_test"])
-    g = t.groupby(["target_k", "surrogate_k"])[["w", "n_test"]].sum()
-    return (g["w"] / g["n_test"]).unstack("surrogate_k")
-
-
-def fig4_table(
-    datasets: Sequence[str],
-    *,
-    tie_break: str = "hamming",
-    n_splits: int = 10,
-    seed: int = 0,
-    n_neighbors: int = 9,
-) -> "pd.DataFrame":
-    """The experiment of Fig. 4 on several datasets (:func:`mlcbook.datasets.load_dataset`).
-
-    Nominal features are taken from the dataset's ``info.nominal`` and
-    one-hot encoded by :func:`l1_preprocessor`.
-
-    Returns
-    -------
-    pandas.DataFrame
-        :func:`surrogate_target_losses` rows with a leading ``dataset`` column.
-    """
-    import pandas as pd
-
-    from ..datasets import load_dataset
-
-    frames = []
-    for name in datasets:
-        X, Y, info = load_dataset(name)
-        nominal = {info.feature_names.index(f): len(c) for f, c in info.nominal.items()}
-        t = surrogate_target_losses(X, Y, nominal=nominal, n_splits=n_splits, seed=seed,
-                                    n_neighbors=n_neighbors, tie_break=tie_break)
-        frames.append(t.assign(dataset=name))
-    out = pd.concat(frames, ignore_index=True)
-    return out[["dataset"] + [c for c in out.columns if c != "dataset"]]
-
-
-def fig4_config(datasets: Sequence[str], tie_break: str | None = None, *, n_splits: int = 10,
-                seed: int = 0, n_neighbors: int = 9) -> dict:
-    """The specification of a :func:`fig4_table` (or, without ``tie_break``, of a
-    :func:`consensus_summary`) table: the key of ``results.load_or_compute``."""
-    from ..results import dataset_fingerprints
-
-    config = {
-        "experiment": "Hüllermeier et al. (2022) Fig. 4", "datasets": list(datasets),
-        "data": dataset_fingerprints(list(datasets)), "family": "binomial",
-        "n_splits": n_splits, "seed": seed, "n_neighbors": n_neighbors, "distance": "L1",
-        "features": "numeric min-max on training folds; nominal one-hot x 1/2",
-    }
-    if tie_break is not None:
-        config["tie_break"] = tie_break
-    return config
-
-
-def consensus_summary(
-    datasets: Sequence[str], *, n_splits: int = 10, seed: int = 0, n_neighbors: int = 9
-) -> "pd.DataFrame":
-    """Reach of the consensus rule under the cross-validation of :func:`fig4_table`.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per dataset: ``K``, ``fixed_fraction`` (share of query-label
-        pairs fixed by the rule), ``mean_free``, ``max_free`` (labels left to
-        search per query), ``mean_candidates`` (mean ``2**f``) and
-        ``all_candidates`` (``2**K``).
-    """
-    import pandas as pd
-    from sklearn.model_selection import KFold
-
-    from ..datasets import load_dataset
-
-    rows = []
-    for name in datasets:
-        X, Y, info = load_dataset(name)
-        X = check_array(X, accept_sparse="csr", dtype=np.float64, input_name="X")
-        X = X.toarray() if sp.issparse(X) else X
-        Y = check_label_matrix(Y, "Y", allow_sparse=False)
-        nominal = {info.feature_names.index(f): len(c) for f, c in info.nominal.items()}
-        K = Y.shape[1]
-        free = []
-        for tr, te in KFold(n_splits=n_splits, shuffle=True, random_state=seed).split(X):
-            prep = l1_preprocessor(X.shape[1], nominal).fit(X[tr])
-            est = LossMinimizingKNN(n_neighbors=n_neighbors).fit(prep.transform(X[tr]), Y[tr])
-            free.append(est.n_free_labels(prep.transform(X[te])))
-        free = np.concatenate(free)
-        rows.append((name, K, 1.0 - free.mean() / K, free.mean(), int(free.max()),
-                     float(np.mean(2.0 ** free)), 2 ** K))
-    return pd.DataFrame(rows, columns=["dataset", "K", "fixed_fraction", "mean_free", "max_free",
-                                       "mean_candidates", "all_candidates"])

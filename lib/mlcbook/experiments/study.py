@@ -15,26 +15,17 @@ polynomial loss :math:`\\ell_{poly}` on a grid of :math:`\\alpha \\in [1, 1000]`
   cluster unchanged), evaluated into a tidy table.
 * :func:`pooled_profiles` / :func:`loss_ratios` — the curves of Figs 1–3.
 
-Cache
------
-Each fitted cell's test-fold predictions are stored in
-``data/cache/experiments/<dataset>/<learner>/<key>.npz`` (git-ignored), where
-``key`` hashes the dataset checksum, the learner's full configuration (class
-and every parameter, nested base learners included), the fold, the fold
-scheme, and the versions of scikit-learn and mlrl-boomer.  A re-run only fits
-the cells whose key changed.  Files are written atomically by the calling
-process as results arrive, so an interrupted run keeps what it finished.
+Cells run through :mod:`mlcbook.experiments.runner`: each (dataset, learner, fold)
+cell's test-fold predictions are cached under ``data/cache/experiments/study/``
+(git-ignored), keyed by the dataset's checksum, the learner's full configuration
+(class and every parameter, nested base learners included), the fold, the fold
+scheme, and the versions of scikit-learn and mlrl-boomer.  A re-run only fits the
+cells whose key changed; an interrupted run keeps what it finished.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import json
-import os
-import time
-import warnings
-import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
@@ -43,30 +34,28 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from joblib import Parallel, delayed
 from sklearn.base import clone
 from sklearn.model_selection import KFold
 
-from ._paths import data_dir
-from ._progress import progress
-from ._validation import check_label_matrix, check_positive_int
-from ._io import atomic_write
-from .losses import loss_profile
-from .results import LogGrid, canonical, dataset_fingerprints
+from .._validation import check_label_matrix, check_positive_int
+from ..datasets import load_dataset
+from ..learners.registry import learner_config, learner_names, make_learner
+from ..losses import loss_profile
+from ..results import LogGrid, dataset_fingerprints
+from .runner import Cell, Spec, run
 
 __all__ = [
     "ALPHAS",
     "DATASETS",
     "STUDY_LEARNERS",
-    "cache_key",
     "cross_val_predictions",
     "cv_folds",
     "dataset_checksum",
-    "default_cache_dir",
     "evaluate_predictions",
     "loss_ratios",
     "pooled_profiles",
     "run_study",
+    "study_cell",
     "study_config",
 ]
 
@@ -83,12 +72,6 @@ STUDY_LEARNERS: tuple[str, ...] = ("BR", "CC", "LP", "RAkEL-k2-m10", "RAkEL-k5-m
 ALPHAS: LogGrid = LogGrid(0, 3, 25)
 
 _VERSIONED = ("scikit-learn", "mlrl-boomer")
-
-
-def default_cache_dir() -> Path:
-    """``data/cache/experiments`` (git-ignored); ``MLCBOOK_EXPERIMENT_CACHE`` overrides."""
-    env = os.environ.get("MLCBOOK_EXPERIMENT_CACHE")
-    return Path(env) if env else data_dir() / "cache" / "experiments"
 
 
 def dataset_checksum(X: Any, Y: Any) -> str:
@@ -130,22 +113,6 @@ def _versions() -> dict[str, str | None]:
     return out
 
 
-def cache_key(checksum: str, estimator: Any, fold: int, n_folds: int, seed: int) -> str:
-    """Hash of everything one cell's predictions depend on."""
-    from .learners.registry import learner_config
-
-    payload = {
-        "dataset": checksum,
-        "learner": learner_config(estimator),
-        "fold": int(fold),
-        "n_folds": int(n_folds),
-        "cv_seed": int(seed),
-        "versions": _versions(),
-    }
-    text = json.dumps(canonical(payload), sort_keys=True, separators=(",", ":"), allow_nan=False)
-    return hashlib.sha256(text.encode()).hexdigest()[:24]
-
-
 def _fit_predict(estimator: Any, X: Any, Y: np.ndarray, train: np.ndarray, test: np.ndarray) -> np.ndarray:
     """Fit a clone on the training rows, return 0/1 predictions (int8) for the test rows."""
     est = clone(estimator)
@@ -160,35 +127,11 @@ def _fit_predict(estimator: Any, X: Any, Y: np.ndarray, train: np.ndarray, test:
     return (P > 0).astype(np.int8)
 
 
-def _timed(estimator: Any, X: Any, Y: np.ndarray, train: np.ndarray, test: np.ndarray) -> tuple[np.ndarray, float]:
-    # Looked up at call time, so tests can count calls by patching ``_fit_predict``.
-    start = time.process_time()
-    P = _fit_predict(estimator, X, Y, train, test)
-    return P, time.process_time() - start
-
-
-def _cache_path(folder: Path, dataset: str, learner: str, key: str) -> Path:
-    return folder / dataset / learner / f"{key}.npz"
-
-
-def _load_cell(path: Path) -> np.ndarray | None:
-    """A cached cell, or None; a corrupt entry is removed (with a warning) and refitted."""
-    if not path.exists():
-        return None
-    try:
-        with np.load(path) as f:
-            return f["P"].astype(np.int8)
-    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as err:
-        warnings.warn(f"discarding the corrupt cache entry {path} ({err}); it is refitted",
-                      RuntimeWarning, stacklevel=2)
-        with contextlib.suppress(OSError):
-            path.unlink()
-        return None
-
-
-def _save_cell(path: Path, P: np.ndarray, test: np.ndarray, seconds: float = np.nan) -> None:
-    with atomic_write(path, "wb") as fh:
-        np.savez_compressed(fh, P=P, test=test, cpu_seconds=np.float64(seconds))
+def study_cell(dataset: str, learner: str, fold: int, *, estimator: Any, X: Any, Y: np.ndarray,
+               train: np.ndarray, test: np.ndarray) -> np.ndarray:
+    """One cell of the study: the fold's test predictions of one learner on one dataset."""
+    # looked up at call time, so tests can count fits by patching ``_fit_predict``
+    return _fit_predict(estimator, X, Y, train, test)
 
 
 def _as_inputs(X: Any, Y: Any) -> tuple[Any, np.ndarray]:
@@ -205,31 +148,36 @@ def _as_inputs(X: Any, Y: Any) -> tuple[Any, np.ndarray]:
     return X, Yc
 
 
-def _run_cells(cells: list[dict], data: Mapping[str, tuple], *, n_jobs: int, cache_dir: Path | None,
-               desc: str) -> dict[tuple[str, str, int], np.ndarray]:
-    """Predictions of every cell: from the cache, else fitted in parallel (and cached)."""
-    out: dict[tuple[str, str, int], np.ndarray] = {}
-    todo = []
-    for c in cells:
-        cid = (c["dataset"], c["learner"], c["fold"])
-        if cache_dir is not None:
-            P = _load_cell(_cache_path(cache_dir, c["dataset"], c["learner"], c["key"]))
-            if P is not None and P.shape == (len(c["test"]), data[c["dataset"]][1].shape[1]):
-                out[cid] = P
-                continue
-        todo.append(c)
-    if not todo:
-        return out
-    # Cheap datasets first: an interrupted run leaves whole datasets in the cache.
-    todo.sort(key=lambda c: c["cost"])
-    jobs = (delayed(_timed)(c["estimator"], data[c["dataset"]][0], data[c["dataset"]][1], c["train"], c["test"])
-            for c in todo)
-    results = Parallel(n_jobs=n_jobs, return_as="generator")(jobs)
-    for c, (P, seconds) in progress(zip(todo, results), desc=desc, total=len(todo)):
-        if cache_dir is not None:
-            _save_cell(_cache_path(cache_dir, c["dataset"], c["learner"], c["key"]), P, c["test"], seconds)
-        out[(c["dataset"], c["learner"], c["fold"])] = P
-    return out
+def _spec(data: Mapping[str, tuple[Any, np.ndarray]], estimators: Mapping[str, Any],
+          fold_ids: Sequence[int], n_folds: int, seed: int) -> tuple[Spec, dict]:
+    """The study as a runner spec: datasets x learners x folds."""
+    splits = {d: cv_folds(X.shape[0], n_folds, seed) for d, (X, _) in data.items()}
+    checksums = {d: dataset_checksum(X, Y) for d, (X, Y) in data.items()}
+    configs = {name: learner_config(est) for name, est in estimators.items()}
+
+    def inputs(c: Cell) -> dict:
+        X, Y = data[c["dataset"]]
+        tr, te = splits[c["dataset"]][c["fold"]]
+        return dict(estimator=estimators[c["learner"]], X=X, Y=Y, train=tr, test=te)
+
+    def check(c: Cell, P: Any) -> None:
+        n_test = len(splits[c["dataset"]][c["fold"]][1])
+        shape = (n_test, data[c["dataset"]][1].shape[1])
+        if not isinstance(P, np.ndarray) or P.shape != shape:
+            raise ValueError(f"predictions of shape {getattr(P, 'shape', None)}, expected {shape}")
+
+    def cost(c: Cell) -> float:
+        X, Y = data[c["dataset"]]
+        return float(X.shape[0] * X.shape[1] * Y.shape[1])
+
+    spec = Spec(
+        "study", study_cell,
+        {"dataset": list(data), "learner": list(estimators), "fold": [int(f) for f in fold_ids]},
+        key={"n_folds": int(n_folds), "cv_seed": int(seed), "versions": _versions()},
+        cell_key=lambda c: {"data": checksums[c["dataset"]], "learner": configs[c["learner"]]},
+        inputs=inputs, check=check, cost=cost,
+    )
+    return spec, splits
 
 
 def cross_val_predictions(
@@ -249,7 +197,7 @@ def cross_val_predictions(
         joblib workers (the active ``joblib.parallel_config`` backend is used).
     cache_dir : path, True/None (default folder) or False (no cache)
     dataset, learner : str
-        Names used for the cache folders.
+        Names of the cell's coordinates (and cache folders).
 
     Returns
     -------
@@ -260,17 +208,15 @@ def cross_val_predictions(
     """
     X, Yc = _as_inputs(X, Y)
     learner = learner or type(estimator).__name__
-    folder = None if cache_dir is False else (default_cache_dir() if cache_dir in (None, True) else Path(cache_dir))
-    checksum = dataset_checksum(X, Yc)
-    folds = cv_folds(X.shape[0], n_folds, seed)
-    cells = [dict(dataset=dataset, learner=learner, fold=f, train=tr, test=te, estimator=estimator, cost=0,
-                  key=cache_key(checksum, estimator, f, n_folds, seed)) for f, (tr, te) in enumerate(folds)]
-    got = _run_cells(cells, {dataset: (X, Yc)}, n_jobs=n_jobs, cache_dir=folder, desc=f"{dataset}/{learner}")
+    n_folds = check_positive_int(n_folds, "n_folds", low=2)
+    spec, splits = _spec({dataset: (X, Yc)}, {learner: estimator}, range(n_folds), n_folds, seed)
+    got = run(spec, n_jobs=n_jobs, cache_dir=cache_dir, desc=f"{dataset}/{learner}")
     P = np.zeros_like(Yc, dtype=np.int8)
     fold_of = np.empty(X.shape[0], dtype=np.int64)
-    for f, (_, te) in enumerate(folds):
-        P[te] = got[(dataset, learner, f)]
-        fold_of[te] = f
+    for c, Pc in got.items():
+        te = splits[dataset][c["fold"]][1]
+        P[te] = Pc
+        fold_of[te] = c["fold"]
     return P, fold_of
 
 
@@ -293,13 +239,6 @@ def evaluate_predictions(Y: Any, P: Any, alphas: Iterable[float] = ALPHAS) -> pd
         "param": np.concatenate([ks.astype(float), alphas]),
         "loss": np.concatenate([lb, lp]),
     })
-
-
-def _load_named(name: str) -> tuple[Any, np.ndarray]:
-    from .datasets import load_dataset
-
-    X, Y, _ = load_dataset(name)
-    return X, Y
 
 
 def run_study(
@@ -340,8 +279,6 @@ def run_study(
         Columns ``dataset, K, learner, fold, n_test, family, param, loss``: the
         mean loss over the fold's test rows; one row per parameter.
     """
-    from .learners.registry import learner_names, make_learner
-
     n_folds = check_positive_int(n_folds, "n_folds", low=2)
     if learners is None:
         learners = learner_names()
@@ -352,28 +289,15 @@ def run_study(
     if isinstance(datasets, Mapping):
         data = {name: _as_inputs(*xy[:2]) for name, xy in datasets.items()}
     else:
-        data = {name: _as_inputs(*_load_named(name)) for name in datasets}
+        data = {name: _as_inputs(*load_dataset(name)[:2]) for name in datasets}
     fold_ids = list(range(n_folds)) if folds is None else [int(f) for f in folds]
-    folder = None if cache_dir is False else (default_cache_dir() if cache_dir in (None, True) else Path(cache_dir))
-
-    cells, split = [], {}
-    for dname, (X, Y) in data.items():
-        checksum = dataset_checksum(X, Y)
-        split[dname] = cv_folds(X.shape[0], n_folds, seed)
-        cost = X.shape[0] * X.shape[1] * Y.shape[1]
-        for lname, est in estimators.items():
-            for f in fold_ids:
-                tr, te = split[dname][f]
-                cells.append(dict(dataset=dname, learner=lname, fold=f, train=tr, test=te, estimator=est,
-                                  cost=cost,
-                                  key=cache_key(checksum, est, f, n_folds, seed)))
-    got = _run_cells(cells, data, n_jobs=n_jobs, cache_dir=folder, desc="cells")
-
+    spec, splits = _spec(data, estimators, fold_ids, n_folds, seed)
     frames = []
-    for c in cells:
+    for c, P in run(spec, n_jobs=n_jobs, cache_dir=cache_dir, desc="cells").items():
         Y = data[c["dataset"]][1]
-        ev = evaluate_predictions(Y[c["test"]], got[(c["dataset"], c["learner"], c["fold"])], alphas)
-        ev.insert(0, "n_test", len(c["test"]))
+        test = splits[c["dataset"]][c["fold"]][1]
+        ev = evaluate_predictions(Y[test], P, alphas)
+        ev.insert(0, "n_test", len(test))
         ev.insert(0, "fold", c["fold"])
         ev.insert(0, "learner", c["learner"])
         ev.insert(0, "K", Y.shape[1])
@@ -432,8 +356,6 @@ def study_config(
     :class:`~mlcbook.results.LogGrid` or a list of float literals), never as
     computed floats.
     """
-    from .learners.registry import learner_config, learner_names, make_learner
-
     learners = list(learner_names() if learners is None else learners)
     return {
         "datasets": list(datasets),
