@@ -29,7 +29,8 @@ def brute_force(N: np.ndarray, table: np.ndarray, tie_break: str = "hamming") ->
     for q in range(n):
         m = (cands[:, None, :] != N[q][None]).sum(axis=2)  # (2**K, c)
         total = table[m].sum(axis=1)
-        tied = np.flatnonzero(total <= total.min() + TIE_TOL)
+        # the library's tie rule: within TIE_TOL of the largest summed loss, c * max(L)
+        tied = np.flatnonzero(total <= total.min() + TIE_TOL * c * np.abs(table).max())
         ham = m.sum(axis=1)
         if tie_break == "hamming":
             keys = [(ham[j], j) for j in tied]

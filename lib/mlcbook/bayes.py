@@ -37,6 +37,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import losses as _losses
+from ._consensus import TIE_TOL, consensus_mask, tied
 from ._validation import Flag, Real, check_label_matrix, validate_params
 
 __all__ = [
@@ -235,7 +236,7 @@ def _too_many_minimisers(count: str) -> ValueError:
 
 @validate_params(prune=Flag(), atol=Real(low=0.0, high=1.0))
 def bayes_optimal(
-    support: Any, probs: Any, loss: Any, *, prune: bool = True, atol: float = 1e-12
+    support: Any, probs: Any, loss: Any, *, prune: bool = True, atol: float = TIE_TOL
 ) -> BayesOptimal:
     """All risk minimisers over ``{0,1}^K`` and the minimal risk.
 
@@ -256,7 +257,8 @@ def bayes_optimal(
         Fix the labels on which all support points agree (exact for capacity
         losses, see the module docstring).
     atol : float
-        Candidates whose risk is within ``atol`` of the minimum are ties.
+        Candidates whose risk is within ``atol`` of the minimum are ties (default
+        :data:`mlcbook._consensus.TIE_TOL`: a risk lies in [0, 1], see that module).
 
     Returns
     -------
@@ -285,11 +287,11 @@ def bayes_optimal(
         allc = ((np.arange(1 << K)[:, None] >> np.arange(K)) & 1).astype(np.int8)
         r = _risk_rows(allc, Ysup, p, kern)
         rmin = float(r.min())
-        best = allc[r <= rmin + atol]
+        best = allc[tied(r, rmin, rtol=atol)]
         return BayesOptimal(_sorted_rows(best), rmin)
 
     if prune:
-        consensus = np.all(Ysup == Ysup[0], axis=0)
+        consensus = consensus_mask(Ysup, axis=0)
     else:
         consensus = np.zeros(K, dtype=bool)
     free = np.flatnonzero(~consensus)
@@ -331,7 +333,7 @@ def bayes_optimal(
         raise _too_many_minimisers(f"about {near.size}")
     exact = _direct_risks(zs[near], ycodes, p, g)
     rmin = float(exact.min())
-    winners = zs[near][exact <= rmin + atol]
+    winners = zs[near][tied(exact, rmin, rtol=atol)]
 
     reduced = np.repeat(base[None, :], winners.size, axis=0)
     if Kf:
@@ -346,7 +348,7 @@ def bayes_optimal(
     if (1 << fixed.size) > MAX_MINIMISERS:
         top = reduced.copy()
         top[:, fixed] ^= 1
-        if (_risk_rows(top, Ysup, p, kern) <= rmin + atol).any():
+        if tied(_risk_rows(top, Ysup, p, kern), rmin, rtol=atol).any():
             raise _too_many_minimisers(f"at least 2**{fixed.size}")
     found = [reduced]
     n_found = reduced.shape[0]
@@ -363,7 +365,7 @@ def bayes_optimal(
                 continue
             rs = _risk_rows(np.stack([c for c, _ in kids]), Ysup, p, kern)
             for (child, pos), rv in zip(kids, rs):
-                if rv <= rmin + atol:
+                if tied(rv, rmin, rtol=atol):
                     found.append(child[None, :])
                     stack.append((child, pos))
                     n_found += 1

@@ -41,7 +41,8 @@ returns.
 
 Tie-break (deterministic)
 -------------------------
-Candidates whose summed loss lies within ``1e-9`` of the minimum are tied.
+Candidates whose summed loss lies within ``TIE_TOL * c * max(L)`` of the minimum are
+tied (:mod:`mlcbook._consensus`, where the tolerance is justified).
 Among tied candidates the prediction is the first in the order
 
 1. ``tie_break="hamming"`` (default): smallest summed number of errors
@@ -84,6 +85,8 @@ from sklearn.preprocessing import MinMaxScaler, OneHotEncoder
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_positive_int, check_real
+from .. import _consensus
+from .._consensus import TIE_TOL
 from ..losses import error_count_losses
 from ._contract import MultiLabelMixin
 from ._neighbors import as_float, nearest_neighbors
@@ -95,8 +98,6 @@ __all__ = [
     "l1_preprocessor",
 ]
 
-#: Summed losses within this absolute distance of the minimum count as ties.
-TIE_TOL = 1e-9
 #: Upper bound on free labels per query accepted by default (2**20 candidates).
 MAX_FREE_LABELS = 20
 # Largest block the exact search may need for one query: 2**f candidates times
@@ -121,8 +122,7 @@ def consensus_mask(neighbor_labels: np.ndarray) -> np.ndarray:
     ndarray of bool, shape (n_queries, K)
         True where the consensus rule fixes the label.
     """
-    N = np.asarray(neighbor_labels)
-    return (N == N[:, :1, :]).all(axis=1)
+    return _consensus.consensus_mask(neighbor_labels, axis=1)
 
 
 def _check_tables(loss_tables: Any, K: int) -> np.ndarray:
@@ -257,6 +257,7 @@ def _search(codes: np.ndarray, T: np.ndarray, f: int, tie_break: str) -> np.ndar
     """
     n_q, c = codes.shape
     n_p = T.shape[0]
+    scale = c * float(np.abs(T).max())  # the largest summed loss
     n_cand = 1 << f
     width = f + 1  # at most f errors on the free labels
     Tw = T[:, :width]
@@ -300,7 +301,7 @@ def _search(codes: np.ndarray, T: np.ndarray, f: int, tie_break: str) -> np.ndar
             agree = ~np.bitwise_or.reduce(cq ^ cq[:, :1], axis=1) & (n_cand - 1)
             viol = np.bitwise_count((cand64 ^ cq[:, :1]) & agree[:, np.newaxis]).astype(np.int64)
             key = viol * n_cand + cand64
-        tied = total <= total.min(axis=2, keepdims=True) + TIE_TOL
+        tied = _consensus.tied(total, total.min(axis=2, keepdims=True), scale)
         kt = np.int32 if key.max() < np.iinfo(np.int32).max else np.int64
         keyed = np.where(tied, key.astype(kt)[np.newaxis], np.iinfo(kt).max)
         out[:, q0:q1] = keyed.argmin(axis=2)
