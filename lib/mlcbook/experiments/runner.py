@@ -216,6 +216,12 @@ def _encode(result: Any) -> dict[str, np.ndarray]:
                     f"got {type(result).__name__}")
 
 
+def _check_result(result: Any) -> None:
+    if not isinstance(result, (pd.DataFrame, np.ndarray, Mapping)):
+        raise TypeError("a cell must return a DataFrame, an ndarray or a mapping of arrays, "
+                        f"got {type(result).__name__}")
+
+
 def _decode(f: Any) -> Any:
     kind = str(f["__kind__"])
     if kind == "table":
@@ -303,6 +309,7 @@ def iter_results(spec: Spec, *, n_jobs: int = 1, cache_dir: str | Path | bool | 
             for c, _ in todo)
     results = Parallel(n_jobs=int(n_jobs), return_as="generator")(jobs)
     for (c, path), result in progress(zip(todo, results), desc=desc or spec.name, total=len(todo)):
+        _check_result(result)
         if spec.check is not None:
             spec.check(c, result)
         if path is not None:
