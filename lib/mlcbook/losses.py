@@ -60,6 +60,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import expit
 
+from ._labelcounts import check_sample_weight
 from ._validation import Flag, validate_params
 from ._validation import Real as RealIn
 from ._validation import (
@@ -214,8 +215,6 @@ def _fast_label_matrix(Y: Any, name: str) -> np.ndarray:
 
 
 def _check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
-    from ._labelcounts import check_sample_weight
-
     return check_sample_weight(sample_weight, n)
 
 

@@ -23,6 +23,7 @@ quantify over the pairs only).
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from ._validation import (
     Int,
@@ -35,6 +36,7 @@ from ._validation import (
     check_score_matrix,
     validate_params,
 )
+from .metrics import WU_ZHOU_MEASURES, all_measures, auc
 
 __all__ = [
     "effective_scores",
@@ -238,10 +240,6 @@ def table2_check(Y_list, n_draws: int = 20, seed: int = 0):
       Hamming loss -- so that the bound of Theorem 4 or 5 holds with
       :math:`\\epsilon = 1`.  (With error-free thresholds every kind reaches ``H = Y``.)
     """
-    import pandas as pd
-
-    from .metrics import WU_ZHOU_MEASURES, all_measures
-
     ranking = ("ranking_loss", "average_precision", "one_error", "coverage", "instance_auc",
                "macro_auc", "micro_auc")
     families = {"label-wise": ("t(x)",), "inst-wise": ("t_j",), "double": ("t(x)", "t_j")}
@@ -296,9 +294,6 @@ def micro_auc_growth(sizes=(20, 200, 2000), n_labels: int = 4, density: float = 
     entry) of ``m`` instances; the mean and minimum micro-AUC over ``n_draws``
     predictors built by :func:`effective_scores` (``'double'``).
     """
-    import pandas as pd
-
-    from .metrics import auc
 
     sizes = [check_positive_int(m, "sizes", low=2, high=10**7) for m in sizes]
     rng = np.random.default_rng(seed)

@@ -46,6 +46,7 @@ import pandas as pd
 
 from ._io import atomic_write, atomic_write_text, read_csv_exact
 from ._paths import results_dir
+from .datasets import get_spec
 
 __all__ = [
     "LogGrid",
@@ -203,8 +204,6 @@ def dataset_fingerprints(names: Sequence[str]) -> dict[str, dict[str, str]]:
 
     Part of an experiment's specification: a changed data file changes the key.
     """
-    from .datasets import get_spec
-
     return {str(n): dict(sorted(get_spec(n).sha256.items())) for n in names}
 
 

@@ -10,6 +10,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from .._validation import Int, OneOf, check_label_matrix, validate_params
+from .load import load_dataset
 
 __all__ = ["dataset_statistics", "label_statistics", "STATISTICS_COLUMNS"]
 
@@ -89,8 +90,6 @@ def dataset_statistics(data: Any, subset: str = "all") -> pd.DataFrame:
     dataset
     toy          3       3                      2     1.666667
     """
-    from .load import load_dataset
-
     rows: dict[str, dict] = {}
     if isinstance(data, str):
         data = [data]

@@ -94,6 +94,7 @@ from ._neighbors import as_float, nearest_neighbors
 __all__ = [
     "LossMinimizingKNN",
     "minimize_summed_loss",
+    "TIE_TOL",
     "consensus_mask",
     "l1_preprocessor",
 ]

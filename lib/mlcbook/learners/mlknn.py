@@ -21,7 +21,6 @@ equal distances broken by training index); ties of the MAP rule predict 0.
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from .._validation import check_label_matrix, check_positive_int, check_real

@@ -11,6 +11,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..blended import blended_similarity
+
 __all__ = ["plot_blended_limits", "plot_blended_heatmaps"]
 
 _STYLES = ("-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)))
@@ -33,7 +35,6 @@ def plot_blended_limits(
     t, y : array-like of shape (n_labels,)
         Truth and prediction (0/1 or undetermined scores in [0, 1]).
     """
-    from ..blended import blended_similarity
 
     alphas = np.linspace(0, 1, 101) if alphas is None else np.asarray(alphas, float)
     betas = 2.0 ** np.arange(0, 8) if betas is None else np.asarray(betas, float)

@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..experiments.study import loss_ratios
+
 __all__ = ["plot_loss_curves", "plot_ratio_curves", "plot_ratio_grid", "ratio_ticks"]
 
 _LINES = [
@@ -278,7 +280,6 @@ def plot_ratio_grid(
     """
     import matplotlib.pyplot as plt
 
-    from ..experiments import loss_ratios
 
     family = _check_family(family)
     ratios = [loss_ratios(pooled, first, second) for first, second in pairs]
