@@ -225,3 +225,35 @@ def test_cell_lookup():
     assert c["fold"] == 2 and str(c) == "a/2" and c.as_dict() == {"dataset": "a", "fold": 2}
     with pytest.raises(KeyError):
         c["learner"]
+
+
+# ------------------------------------------------- the study modules refuse before work
+def test_study_specs_refuse_bad_arguments_before_any_work():
+    from mlcbook.datasets import UnknownDatasetError
+    from mlcbook.experiments.knn_fig4 import fig4_table
+    from mlcbook.experiments.limo import benchmark_table, synthetic_table
+
+    with pytest.raises(ValueError, match="replications"):
+        benchmark_table(["medical"], 0)
+    with pytest.raises(ValueError, match="replications has no number"):
+        benchmark_table(["medical"], {"cal500": 1})
+    with pytest.raises(ValueError, match="replications"):
+        synthetic_table(-1)
+    with pytest.raises(ValueError, match="tie_break"):
+        fig4_table(["flags"], tie_break="random")
+    with pytest.raises(UnknownDatasetError):
+        fig4_table(["no-such-data"])
+
+
+def test_benchmark_cells_take_their_parameters_from_the_committed_configuration():
+    """The configuration that keys the committed table is the one the cells compute."""
+    from mlcbook.experiments.limo import benchmark_config, benchmark_spec
+
+    config = benchmark_config(["medical"], 2)
+    s = benchmark_spec(["medical"], 2)
+    assert s.params == {"eta": config["limo"]["eta"], "n_epochs": config["limo"]["n_epochs"],
+                        "k": config["knn"], "C": config["br_C"]}
+    assert [c.as_dict() for c in cells(s)][:2] == [
+        {"dataset": "medical", "replication": 0, "method": "BR"},
+        {"dataset": "medical", "replication": 0, "method": "ML-kNN"}]
+    assert len(cells(s)) == 2 * len(config["methods"])

@@ -39,6 +39,8 @@ __all__ = [
     "surrogate_target_losses",
 ]
 
+#: the tie-breaks of :class:`~mlcbook.learners.LossMinimizingKNN` (one committed table each)
+TIE_BREAKS = ("hamming", "nearest", "lexicographic")
 _COLUMNS = ["fold", "n_test", "surrogate_k", "target_k", "loss", "n_free"]
 
 
@@ -171,6 +173,9 @@ def _protocol(config: dict) -> dict:
 def fig4_spec(datasets: Sequence[str], tie_break: str = "hamming", *, n_splits: int = 10,
               seed: int = 0, n_neighbors: int = 9) -> Spec:
     """Fig. 4 as a runner spec: datasets x folds, parameters read from :func:`fig4_config`."""
+    if tie_break not in TIE_BREAKS:
+        raise ValueError(f"tie_break must be one of {TIE_BREAKS}, got {tie_break!r}")
+    check_positive_int(n_neighbors, "n_neighbors")
     config = fig4_config(datasets, tie_break, n_splits=n_splits, seed=seed, n_neighbors=n_neighbors)
     params = {k: config[k] for k in ("n_splits", "seed", "n_neighbors", "tie_break")}
     return Spec(

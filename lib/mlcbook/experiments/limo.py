@@ -24,6 +24,7 @@ from sklearn.multiclass import OneVsRestClassifier
 from sklearn.preprocessing import MaxAbsScaler
 from sklearn.svm import LinearSVC
 
+from .._validation import check_positive_int
 from ..datasets import load_dataset
 from ..datasets.synthetic import make_limo_synthetic
 from ..learners.gfm import GFM
@@ -177,8 +178,12 @@ def benchmark_unit(name: str, replication: int, methods: Sequence[str] = BENCHMA
 
 def _reps(datasets: Sequence[str], replications: int | Mapping[str, int]) -> dict[str, int]:
     if isinstance(replications, Mapping):
-        return {d: int(replications[d]) for d in datasets}
-    return {d: int(replications) for d in datasets}
+        missing = [d for d in datasets if d not in replications]
+        if missing:
+            raise ValueError(f"replications has no number for the datasets {missing}")
+        return {d: check_positive_int(replications[d], f"replications[{d!r}]") for d in datasets}
+    n = check_positive_int(replications, "replications")
+    return {d: n for d in datasets}
 
 
 def benchmark_config(datasets: Sequence[str] = BENCHMARK_DATASETS,
@@ -249,6 +254,7 @@ def benchmark_table(datasets: Sequence[str] = BENCHMARK_DATASETS,
 
 def synthetic_config(replications: int = 10) -> dict:
     """Everything the synthetic tables depend on."""
+    replications = check_positive_int(replications, "replications")
     return {
         "experiment": "Wu & Zhou (2017) Sec. 5.1",
         "data": "make_limo_synthetic(2000, seed=replication), quadrant design v1",
