@@ -57,7 +57,9 @@ def consensus_mask(labels: Any, axis: int = -2) -> np.ndarray:
     """
     L = np.asarray(labels)
     if L.ndim < 2 or L.shape[axis] == 0:
-        raise ValueError(f"labels must have at least one vector along axis {axis}, got shape {L.shape}")
+        raise ValueError(
+            f"labels must have at least one vector along axis {axis}, got shape {L.shape}"
+        )
     first = np.take(L, [0], axis=axis)
     return (L == first).all(axis=axis)
 

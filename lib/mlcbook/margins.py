@@ -303,7 +303,7 @@ def micro_auc_growth(sizes=(20, 200, 2000), n_labels: int = 4, density: float = 
         for _ in range(n_draws):
             Y = random_label_matrix(m, n_labels, density, int(rng.integers(2**32)))
             F = effective_scores(Y, "double", int(rng.integers(2**32)))
-            vals.append(auc(Y, F, average="micro"))
+            vals.append(float(auc(Y, F, average="micro")))
         rows.append({"m": m, "mean micro-AUC": float(np.mean(vals)), "min micro-AUC": float(np.min(vals))})
     return pd.DataFrame(rows)
 

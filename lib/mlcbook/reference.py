@@ -75,7 +75,6 @@ from scipy.optimize import linear_sum_assignment
 
 from . import _paths
 from .datasets import fetch as _fetch
-from .datasets import load_dataset
 from .datasets.arff import DatasetFormatError, ParsedARFF, parse_arff
 from .datasets.fetch import ChecksumError, DataNotFoundError, DownloadError, sha256_of
 

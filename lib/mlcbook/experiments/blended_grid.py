@@ -74,7 +74,11 @@ def _scores(Y: np.ndarray, P: np.ndarray) -> dict:
 
 
 def blended_grid(
-    Xtr: Any, Ytr: Any, Xte: Any, Yte: Any, *,
+    Xtr: Any,
+    Ytr: Any,
+    Xte: Any,
+    Yte: Any,
+    *,
     alphas: Sequence[float] = GRID_ALPHAS,
     betas: Sequence[float] = GRID_BETAS,
     gammas: Sequence[float] = GRID_GAMMAS,
@@ -99,21 +103,41 @@ def blended_grid(
         One row per (alpha, beta): ``alpha, beta, gamma, n_iter, fit_seconds`` and
         ``{train,test}_{hamming,jaccard,exact}`` of the 0/1 predictions.
     """
-    sel = BlendedLinearClassifier(alpha=1.0, beta=1.0, gamma="cv", gammas=tuple(gammas), cv=cv,
-                                  max_iter=max_iter, tol=tol, random_state=seed).fit(Xtr, Ytr)
+    sel = BlendedLinearClassifier(
+        alpha=1.0,
+        beta=1.0,
+        gamma="cv",
+        gammas=tuple(gammas),
+        cv=cv,
+        max_iter=max_iter,
+        tol=tol,
+        random_state=seed,
+    ).fit(Xtr, Ytr)
     gamma = sel.gamma_
     init = sel._warm_[("init", "full")]  # the logistic starting point, shared by all alphas
     rows = []
     for alpha in progress(list(alphas), desc=desc or "alpha"):
-        clf = BlendedLinearClassifier(alpha=alpha, beta=betas[0], gamma=gamma, max_iter=max_iter,
-                                      tol=tol, warm_start=True, random_state=seed)
+        clf = BlendedLinearClassifier(
+            alpha=alpha,
+            beta=betas[0],
+            gamma=gamma,
+            max_iter=max_iter,
+            tol=tol,
+            warm_start=True,
+            random_state=seed,
+        )
         clf._warm_ = {("init", "full"): init}
         for beta in betas:
             t0 = time.perf_counter()
             clf.set_params(beta=beta).fit(Xtr, Ytr)
             dt = time.perf_counter() - t0
-            row = {"alpha": float(alpha), "beta": float(beta), "gamma": clf.gamma_,
-                   "n_iter": clf.n_iter_, "fit_seconds": dt}
+            row = {
+                "alpha": float(alpha),
+                "beta": float(beta),
+                "gamma": clf.gamma_,
+                "n_iter": clf.n_iter_,
+                "fit_seconds": dt,
+            }
             for part, X, Y in (("train", Xtr, Ytr), ("test", Xte, Yte)):
                 for k, v in _scores(Y, clf.predict(X)).items():
                     row[f"{part}_{k}"] = v
@@ -121,34 +145,71 @@ def blended_grid(
     return pd.DataFrame(rows)
 
 
-def grid_config(datasets: Sequence[str] = GRID_DATASETS, *, seed: int = 0,
-                alphas: Sequence[float] = GRID_ALPHAS, betas: Sequence[float] = GRID_BETAS,
-                gammas: Sequence[float] = GRID_GAMMAS, cv: int = 3, max_iter: int = 200,
-                tol: float = 1e-6) -> dict:
+def grid_config(
+    datasets: Sequence[str] = GRID_DATASETS,
+    *,
+    seed: int = 0,
+    alphas: Sequence[float] = GRID_ALPHAS,
+    betas: Sequence[float] = GRID_BETAS,
+    gammas: Sequence[float] = GRID_GAMMAS,
+    cv: int = 3,
+    max_iter: int = 200,
+    tol: float = 1e-6,
+) -> dict:
     """The specification (the key of :func:`mlcbook.results.load_or_compute`) of the grid.
 
     The alpha, beta and gamma grids are Python float literals (``GRID_ALPHAS`` is
     built with ``round``, which is correctly rounded on every machine).
     """
-    return {"experiment": "park-read-2018-sec4", "datasets": list(datasets),
-            "data": dataset_fingerprints(list(datasets)), "seed": seed,
-            "split": "50/50 train_test_split(shuffle, random_state=seed); dense X standardised",
-            "alphas": [float(a) for a in alphas], "betas": [float(b) for b in betas],
-            "gammas": [float(g) for g in gammas], "cv": cv, "max_iter": max_iter, "tol": tol,
-            "gamma_choice": "once per dataset: CV of the alpha=1, beta=1 model; warm start along beta",
-            "init": "per-label logistic regression (C=1) at beta=1"}
+    return {
+        "experiment": "park-read-2018-sec4",
+        "datasets": list(datasets),
+        "data": dataset_fingerprints(list(datasets)),
+        "seed": seed,
+        "split": "50/50 train_test_split(shuffle, random_state=seed); dense X standardised",
+        "alphas": [float(a) for a in alphas],
+        "betas": [float(b) for b in betas],
+        "gammas": [float(g) for g in gammas],
+        "cv": cv,
+        "max_iter": max_iter,
+        "tol": tol,
+        "gamma_choice": "once per dataset: CV of the alpha=1, beta=1 model; warm start along beta",
+        "init": "per-label logistic regression (C=1) at beta=1",
+    }
 
 
 _PARAMS = ("seed", "alphas", "betas", "gammas", "cv", "max_iter", "tol")
 
 
-def grid_cell(dataset: str, *, seed: int, alphas: Sequence[float], betas: Sequence[float],
-              gammas: Sequence[float], cv: int, max_iter: int, tol: float) -> pd.DataFrame:
-    """One dataset's grid: loaded, split by :func:`split_and_scale`, run by :func:`blended_grid`."""
+def grid_cell(
+    dataset: str,
+    *,
+    seed: int,
+    alphas: Sequence[float],
+    betas: Sequence[float],
+    gammas: Sequence[float],
+    cv: int,
+    max_iter: int,
+    tol: float,
+) -> pd.DataFrame:
+    """One dataset's grid: loaded, split by :func:`split_and_scale`, fitted by
+    :func:`blended_grid`."""
     X, Y, _ = load_dataset(dataset)
     Xtr, Xte, Ytr, Yte = split_and_scale(X, Y, seed=seed)
-    df = blended_grid(Xtr, Ytr, Xte, Yte, alphas=alphas, betas=betas, gammas=gammas, cv=cv,
-                      max_iter=max_iter, tol=tol, seed=seed, desc=dataset)
+    df = blended_grid(
+        Xtr,
+        Ytr,
+        Xte,
+        Yte,
+        alphas=alphas,
+        betas=betas,
+        gammas=gammas,
+        cv=cv,
+        max_iter=max_iter,
+        tol=tol,
+        seed=seed,
+        desc=dataset,
+    )
     df.insert(0, "dataset", dataset)
     return df
 
@@ -159,37 +220,57 @@ def grid_spec(datasets: Sequence[str] = GRID_DATASETS, *, seed: int = 0, **kw: A
     params = {k: config[k] for k in _PARAMS}
     protocol = {k: v for k, v in config.items() if k not in ("datasets", "data", *_PARAMS)}
     return Spec(
-        "blended_grid", grid_cell, {"dataset": list(datasets)}, params=params, key=protocol,
+        "blended_grid",
+        grid_cell,
+        {"dataset": list(datasets)},
+        params=params,
+        key=protocol,
         cell_key=lambda c: {"data": config["data"][c["dataset"]]},
         table=("blended_grid", *(f"blended_grid_{d}" for d in datasets)),
     )
 
 
-def run_blended_grid(datasets: Sequence[str] = GRID_DATASETS, *, seed: int = 0, n_jobs: int = 1,
-                     cache_dir: Any = None, **kw: Any) -> pd.DataFrame:
+def run_blended_grid(
+    datasets: Sequence[str] = GRID_DATASETS,
+    *,
+    seed: int = 0,
+    n_jobs: int = 1,
+    cache_dir: Any = None,
+    **kw: Any,
+) -> pd.DataFrame:
     """The whole experiment of Sec. 4 on the named datasets (a tidy DataFrame).
 
     Each dataset is loaded with :func:`mlcbook.datasets.load_dataset`, split by
     :func:`split_and_scale`, and run through :func:`blended_grid`; ``kw`` are the
     grid's settings (``alphas, betas, gammas, cv, max_iter, tol``).
     """
-    return table(grid_spec(datasets, seed=seed, **kw), n_jobs=n_jobs, cache_dir=cache_dir,
-                 desc="blended grid")
+    return table(
+        grid_spec(datasets, seed=seed, **kw),
+        n_jobs=n_jobs,
+        cache_dir=cache_dir,
+        desc="blended grid",
+    )
 
 
-def load_blended_grid(datasets: Sequence[str] = GRID_DATASETS, *, seed: int = 0,
-                      **kw: Any) -> pd.DataFrame:
+def load_blended_grid(
+    datasets: Sequence[str] = GRID_DATASETS, *, seed: int = 0, **kw: Any
+) -> pd.DataFrame:
     """The committed grid ``data/results/blended_grid.csv``, or compute it.
 
     Each dataset's grid is cached on its own (``blended_grid_<name>.csv``, so a
     long run keeps what it has finished); the union is ``blended_grid.csv``.
     ``make reproduce`` (``MLCBOOK_RECOMPUTE=1``) recomputes everything.
     """
-    def one(name: str) -> pd.DataFrame:
-        return load_or_compute(f"blended_grid_{name}",
-                               lambda: run_blended_grid([name], seed=seed, **kw),
-                               grid_config([name], seed=seed, **kw))
 
-    return load_or_compute("blended_grid",
-                           lambda: pd.concat([one(n) for n in datasets], ignore_index=True),
-                           grid_config(datasets, seed=seed, **kw))
+    def one(name: str) -> pd.DataFrame:
+        return load_or_compute(
+            f"blended_grid_{name}",
+            lambda: run_blended_grid([name], seed=seed, **kw),
+            grid_config([name], seed=seed, **kw),
+        )
+
+    return load_or_compute(
+        "blended_grid",
+        lambda: pd.concat([one(n) for n in datasets], ignore_index=True),
+        grid_config(datasets, seed=seed, **kw),
+    )

@@ -50,7 +50,9 @@ def _as_data(X: Any, Y: Any) -> tuple[np.ndarray, np.ndarray]:
         X = X.toarray()
     Y = check_label_matrix(Y, "Y", allow_sparse=False)
     if X.shape[0] != Y.shape[0]:
-        raise ValueError(f"X and Y must have the same number of rows, got {X.shape[0]} and {Y.shape[0]}")
+        raise ValueError(
+            f"X and Y must have the same number of rows, got {X.shape[0]} and {Y.shape[0]}"
+        )
     return X, Y
 
 
@@ -59,17 +61,31 @@ def _folds(n: int, n_splits: int, seed: int) -> list[tuple[np.ndarray, np.ndarra
     return list(KFold(n_splits=n_splits, shuffle=True, random_state=seed).split(np.zeros((n, 1))))
 
 
-def _neighbour_labels(X: np.ndarray, Y: np.ndarray, tr: np.ndarray, te: np.ndarray,
-                      nominal: dict[int, int] | None, n_neighbors: int,
-                      tie_break: str = "hamming") -> tuple[LossMinimizingKNN, np.ndarray]:
+def _neighbour_labels(
+    X: np.ndarray,
+    Y: np.ndarray,
+    tr: np.ndarray,
+    te: np.ndarray,
+    nominal: dict[int, int] | None,
+    n_neighbors: int,
+    tie_break: str = "hamming",
+) -> tuple[LossMinimizingKNN, np.ndarray]:
     prep = l1_preprocessor(X.shape[1], nominal).fit(X[tr])
     est = LossMinimizingKNN(n_neighbors=n_neighbors, tie_break=tie_break)
     est.fit(prep.transform(X[tr]), Y[tr])
     return est, est.neighbor_labels(prep.transform(X[te]))
 
 
-def _fold_rows(X: np.ndarray, Y: np.ndarray, fold: int, tr: np.ndarray, te: np.ndarray,
-               nominal: dict[int, int] | None, n_neighbors: int, tie_break: str) -> list[tuple]:
+def _fold_rows(
+    X: np.ndarray,
+    Y: np.ndarray,
+    fold: int,
+    tr: np.ndarray,
+    te: np.ndarray,
+    nominal: dict[int, int] | None,
+    n_neighbors: int,
+    tie_break: str,
+) -> list[tuple]:
     """One fold of Fig. 4: (fold, n_test, surrogate k, target k, loss, mean free labels)."""
     K = Y.shape[1]
     ks = list(range(1, K + 1))
@@ -140,14 +156,25 @@ def _named(name: str) -> tuple[np.ndarray, np.ndarray, dict[int, int]]:
     return X, Y, nominal
 
 
-def fig4_config(datasets: Sequence[str], tie_break: str | None = None, *, n_splits: int = 10,
-                seed: int = 0, n_neighbors: int = 9) -> dict:
+def fig4_config(
+    datasets: Sequence[str],
+    tie_break: str | None = None,
+    *,
+    n_splits: int = 10,
+    seed: int = 0,
+    n_neighbors: int = 9,
+) -> dict:
     """The specification of a :func:`fig4_table` (or, without ``tie_break``, of a
     :func:`consensus_summary`) table: the key of ``results.load_or_compute``."""
     config = {
-        "experiment": "Hüllermeier et al. (2022) Fig. 4", "datasets": list(datasets),
-        "data": dataset_fingerprints(list(datasets)), "family": "binomial",
-        "n_splits": n_splits, "seed": seed, "n_neighbors": n_neighbors, "distance": "L1",
+        "experiment": "Hüllermeier et al. (2022) Fig. 4",
+        "datasets": list(datasets),
+        "data": dataset_fingerprints(list(datasets)),
+        "family": "binomial",
+        "n_splits": n_splits,
+        "seed": seed,
+        "n_neighbors": n_neighbors,
+        "distance": "L1",
         "features": "numeric min-max on training folds; nominal one-hot x 1/2",
     }
     if tie_break is not None:
@@ -155,8 +182,9 @@ def fig4_config(datasets: Sequence[str], tie_break: str | None = None, *, n_spli
     return config
 
 
-def fig4_cell(dataset: str, fold: int, *, n_splits: int, seed: int, n_neighbors: int,
-              tie_break: str) -> pd.DataFrame:
+def fig4_cell(
+    dataset: str, fold: int, *, n_splits: int, seed: int, n_neighbors: int, tie_break: str
+) -> pd.DataFrame:
     """One (dataset, fold) cell of Fig. 4: :func:`surrogate_target_losses` rows of that fold."""
     X, Y, nominal = _named(dataset)
     tr, te = _folds(X.shape[0], n_splits, seed)[fold]
@@ -170,18 +198,31 @@ def _protocol(config: dict) -> dict:
     return {k: v for k, v in config.items() if k not in ("datasets", "data")}
 
 
-def fig4_spec(datasets: Sequence[str], tie_break: str = "hamming", *, n_splits: int = 10,
-              seed: int = 0, n_neighbors: int = 9) -> Spec:
+def fig4_spec(
+    datasets: Sequence[str],
+    tie_break: str = "hamming",
+    *,
+    n_splits: int = 10,
+    seed: int = 0,
+    n_neighbors: int = 9,
+) -> Spec:
     """Fig. 4 as a runner spec: datasets x folds, parameters read from :func:`fig4_config`."""
     if tie_break not in TIE_BREAKS:
         raise ValueError(f"tie_break must be one of {TIE_BREAKS}, got {tie_break!r}")
     check_positive_int(n_neighbors, "n_neighbors")
-    config = fig4_config(datasets, tie_break, n_splits=n_splits, seed=seed, n_neighbors=n_neighbors)
+    config = fig4_config(
+        datasets, tie_break, n_splits=n_splits, seed=seed, n_neighbors=n_neighbors
+    )
     params = {k: config[k] for k in ("n_splits", "seed", "n_neighbors", "tie_break")}
     return Spec(
-        "knn_fig4", fig4_cell,
-        {"dataset": list(datasets), "fold": range(check_positive_int(n_splits, "n_splits", low=2))},
-        params=params, key={k: v for k, v in _protocol(config).items() if k not in params},
+        "knn_fig4",
+        fig4_cell,
+        {
+            "dataset": list(datasets),
+            "fold": range(check_positive_int(n_splits, "n_splits", low=2)),
+        },
+        params=params,
+        key={k: v for k, v in _protocol(config).items() if k not in params},
         cell_key=lambda c: {"data": config["data"][c["dataset"]]},
     )
 
@@ -219,15 +260,37 @@ def consensus_cell(dataset: str, *, n_splits: int, seed: int, n_neighbors: int) 
         _, N = _neighbour_labels(X, Y, tr, te, nominal, n_neighbors)
         free.append(K - consensus_mask(N).sum(axis=1))
     free = np.concatenate(free)
-    row = (dataset, K, 1.0 - free.mean() / K, free.mean(), int(free.max()),
-           float(np.mean(2.0 ** free)), 2 ** K)
-    return pd.DataFrame([row], columns=["dataset", "K", "fixed_fraction", "mean_free", "max_free",
-                                        "mean_candidates", "all_candidates"])
+    row = (
+        dataset,
+        K,
+        1.0 - free.mean() / K,
+        free.mean(),
+        int(free.max()),
+        float(np.mean(2.0**free)),
+        2**K,
+    )
+    return pd.DataFrame(
+        [row],
+        columns=[
+            "dataset",
+            "K",
+            "fixed_fraction",
+            "mean_free",
+            "max_free",
+            "mean_candidates",
+            "all_candidates",
+        ],
+    )
 
 
 def consensus_summary(
-    datasets: Sequence[str], *, n_splits: int = 10, seed: int = 0, n_neighbors: int = 9,
-    n_jobs: int = 1, cache_dir: Any = None,
+    datasets: Sequence[str],
+    *,
+    n_splits: int = 10,
+    seed: int = 0,
+    n_neighbors: int = 9,
+    n_jobs: int = 1,
+    cache_dir: Any = None,
 ) -> pd.DataFrame:
     """Reach of the consensus rule under the cross-validation of :func:`fig4_table`.
 
@@ -242,8 +305,11 @@ def consensus_summary(
     config = fig4_config(datasets, n_splits=n_splits, seed=seed, n_neighbors=n_neighbors)
     params = {k: config[k] for k in ("n_splits", "seed", "n_neighbors")}
     spec = Spec(
-        "knn_consensus", consensus_cell, {"dataset": list(datasets)},
-        params=params, key={k: v for k, v in _protocol(config).items() if k not in params},
+        "knn_consensus",
+        consensus_cell,
+        {"dataset": list(datasets)},
+        params=params,
+        key={k: v for k, v in _protocol(config).items() if k not in params},
         cell_key=lambda c: {"data": config["data"][c["dataset"]]},
     )
     return table(spec, n_jobs=n_jobs, cache_dir=cache_dir, desc="consensus")

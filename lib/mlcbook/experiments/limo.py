@@ -67,11 +67,13 @@ BENCHMARK_DATASETS: tuple[str, ...] = ("cal500", "medical", "enron", "bibtex")
 SYNTHETIC_LAMBDA = 100.0
 
 
-def split_indices(n: int, replication: int, train_fraction: float = 0.7) -> tuple[np.ndarray, np.ndarray]:
+def split_indices(
+    n: int, replication: int, train_fraction: float = 0.7
+) -> tuple[np.ndarray, np.ndarray]:
     """Random train/test split of replication ``replication`` (seeded by it)."""
     rng = np.random.default_rng(20170000 + int(replication))
     perm = rng.permutation(n)
-    n_train = int(round(train_fraction * n))
+    n_train = round(train_fraction * n)
     return np.sort(perm[:n_train]), np.sort(perm[n_train:])
 
 
@@ -88,9 +90,17 @@ def _measures(Y: np.ndarray, F: np.ndarray, P_by_measure: dict) -> dict:
     return out
 
 
-def limo_benchmark_predictions(Xtr: Any, Ytr: np.ndarray, Xte: Any, lambda1: float, lambda2: float, *,
-                               eta: float = 0.01, random_state: Any = None,
-                               n_epochs: int = 10) -> tuple[np.ndarray, dict]:
+def limo_benchmark_predictions(
+    Xtr: Any,
+    Ytr: np.ndarray,
+    Xte: Any,
+    lambda1: float,
+    lambda2: float,
+    *,
+    eta: float = 0.01,
+    random_state: Any = None,
+    n_epochs: int = 10,
+) -> tuple[np.ndarray, dict]:
     """Scores and the thresholded predictions LIMO is evaluated with on benchmark data.
 
     The thresholds follow the authors' released experiment script (``demo.m``):
@@ -105,7 +115,12 @@ def limo_benchmark_predictions(Xtr: Any, Ytr: np.ndarray, Xte: Any, lambda1: flo
     P_ham = InstanceThreshold("hamming").fit(Ftr, Ytr, Xtr).predict(Fte, Xte)
     P_macro = LabelThreshold("f1").fit(Ftr, Ytr).predict(Fte)
     P_shared = LabelThreshold("f1", shared=True).fit(Ftr, Ytr).predict(Fte)
-    return Fte, {"hamming_loss": P_ham, "macro_f1": P_macro, "micro_f1": P_shared, "instance_f1": P_shared}
+    return Fte, {
+        "hamming_loss": P_ham,
+        "macro_f1": P_macro,
+        "micro_f1": P_shared,
+        "instance_f1": P_shared,
+    }
 
 
 def scaled_split(name: str, replication: int) -> tuple[Any, Any, np.ndarray, np.ndarray]:
@@ -120,8 +135,17 @@ def scaled_split(name: str, replication: int) -> tuple[Any, Any, np.ndarray, np.
     return Xtr, Xte, Y[tr], Y[te]
 
 
-def benchmark_cell(name: str, replication: int, method: str, *, eta: float = 0.01, k: int = 10,
-                   C: float = 1.0, n_epochs: int = 10, data: tuple | None = None) -> list[dict]:
+def benchmark_cell(
+    name: str,
+    replication: int,
+    method: str,
+    *,
+    eta: float = 0.01,
+    k: int = 10,
+    C: float = 1.0,
+    n_epochs: int = 10,
+    data: tuple | None = None,
+) -> list[dict]:
     """One method on one 70/30 split of one dataset: its rows of eleven measures.
 
     Features are scaled to [-1, 1] per column (``MaxAbsScaler`` fitted on the training
@@ -163,14 +187,16 @@ def benchmark_cell(name: str, replication: int, method: str, *, eta: float = 0.0
         add("GFM-marg", g.predict_marginals(Xte), Pby, sec)
     else:
         l1, l2 = LIMO_VARIANTS[method]
-        F, Pby = limo_benchmark_predictions(Xtr, Ytr, Xte, l1, l2, eta=eta,
-                                            random_state=int(replication), n_epochs=n_epochs)
+        F, Pby = limo_benchmark_predictions(
+            Xtr, Ytr, Xte, l1, l2, eta=eta, random_state=int(replication), n_epochs=n_epochs
+        )
         add(method, F, Pby, time.perf_counter() - t0)
     return rows
 
 
-def benchmark_unit(name: str, replication: int, methods: Sequence[str] = BENCHMARK_METHODS,
-                   **kw: Any) -> list[dict]:
+def benchmark_unit(
+    name: str, replication: int, methods: Sequence[str] = BENCHMARK_METHODS, **kw: Any
+) -> list[dict]:
     """All ``methods`` on one 70/30 split of one dataset (:func:`benchmark_cell` each)."""
     data = scaled_split(name, replication)
     return [r for m in methods for r in benchmark_cell(name, replication, m, data=data, **kw)]
@@ -186,8 +212,9 @@ def _reps(datasets: Sequence[str], replications: int | Mapping[str, int]) -> dic
     return {d: n for d in datasets}
 
 
-def benchmark_config(datasets: Sequence[str] = BENCHMARK_DATASETS,
-                     replications: int | Mapping[str, int] = 10) -> dict:
+def benchmark_config(
+    datasets: Sequence[str] = BENCHMARK_DATASETS, replications: int | Mapping[str, int] = 10
+) -> dict:
     """Everything the benchmark table depends on (the key of ``load_or_compute``).
 
     ``replications`` is a number for every dataset or a dict ``dataset -> number``.
@@ -199,10 +226,17 @@ def benchmark_config(datasets: Sequence[str] = BENCHMARK_DATASETS,
         "replications": _reps(datasets, replications),
         "split": "70/30, seed 20170000 + replication",
         "methods": list(BENCHMARK_METHODS),
-        "limo": {"eta": 0.01, "lambda": 1.0, "n_epochs": 10, "init_std": "1/sqrt(d)",
-                 "sampling": "Algorithm 1 (weighted)"},
-        "knn": 10, "neighbours": "euclidean, equal distances by training index",
-        "br_C": 1.0, "scaling": "MaxAbsScaler(train)",
+        "limo": {
+            "eta": 0.01,
+            "lambda": 1.0,
+            "n_epochs": 10,
+            "init_std": "1/sqrt(d)",
+            "sampling": "Algorithm 1 (weighted)",
+        },
+        "knn": 10,
+        "neighbours": "euclidean, equal distances by training index",
+        "br_C": 1.0,
+        "scaling": "MaxAbsScaler(train)",
         "thresholds": "hamming: t(x) SVR; macro-F1: t_j; micro/instance-F1: shared t",
     }
 
@@ -212,8 +246,9 @@ def _benchmark_rows(dataset: str, replication: int, method: str, **params: Any) 
     return pd.DataFrame(benchmark_cell(dataset, replication, method, **params))
 
 
-def benchmark_spec(datasets: Sequence[str] = BENCHMARK_DATASETS,
-                   replications: int | Mapping[str, int] = 10) -> Spec:
+def benchmark_spec(
+    datasets: Sequence[str] = BENCHMARK_DATASETS, replications: int | Mapping[str, int] = 10
+) -> Spec:
     """The benchmark as a runner spec: datasets x replications x methods.
 
     The cells' parameters are read from :func:`benchmark_config`; a cell's key holds
@@ -223,22 +258,35 @@ def benchmark_spec(datasets: Sequence[str] = BENCHMARK_DATASETS,
     config = benchmark_config(datasets, replications)
     reps = config["replications"]
     protocol = {k: v for k, v in config.items() if k not in ("datasets", "replications", "data")}
-    params = {"eta": config["limo"]["eta"], "n_epochs": config["limo"]["n_epochs"],
-              "k": config["knn"], "C": config["br_C"]}
+    params = {
+        "eta": config["limo"]["eta"],
+        "n_epochs": config["limo"]["n_epochs"],
+        "k": config["knn"],
+        "C": config["br_C"],
+    }
     return Spec(
-        "limo_benchmark", _benchmark_rows,
-        {"dataset": list(datasets), "replication": range(max(reps.values(), default=0)),
-         "method": list(config["methods"])},
-        params=params, key=protocol,
+        "limo_benchmark",
+        _benchmark_rows,
+        {
+            "dataset": list(datasets),
+            "replication": range(max(reps.values(), default=0)),
+            "method": list(config["methods"]),
+        },
+        params=params,
+        key=protocol,
         cell_key=lambda c: {"data": config["data"][c["dataset"]]},
         include=lambda c: c["replication"] < reps[c["dataset"]],
         table="limo_benchmark",
     )
 
 
-def benchmark_table(datasets: Sequence[str] = BENCHMARK_DATASETS,
-                    replications: int | Mapping[str, int] = 10, *, n_jobs: int = 1,
-                    cache_dir: Any = None) -> pd.DataFrame:
+def benchmark_table(
+    datasets: Sequence[str] = BENCHMARK_DATASETS,
+    replications: int | Mapping[str, int] = 10,
+    *,
+    n_jobs: int = 1,
+    cache_dir: Any = None,
+) -> pd.DataFrame:
     """The long table of Sec. 5.2: one row per dataset, replication and method.
 
     Every (dataset, replication, method) cell is memoised by the runner
@@ -248,8 +296,12 @@ def benchmark_table(datasets: Sequence[str] = BENCHMARK_DATASETS,
     table``) unless ``MLCBOOK_RESUME=1`` says that it was filled by the same,
     interrupted recomputation.
     """
-    return table(benchmark_spec(datasets, replications), n_jobs=n_jobs, cache_dir=cache_dir,
-                 desc="LIMO benchmark")
+    return table(
+        benchmark_spec(datasets, replications),
+        n_jobs=n_jobs,
+        cache_dir=cache_dir,
+        desc="LIMO benchmark",
+    )
 
 
 def synthetic_config(replications: int = 10) -> dict:
@@ -262,13 +314,17 @@ def synthetic_config(replications: int = 10) -> dict:
         "test_fraction": 0.5,
         "lambda": SYNTHETIC_LAMBDA,
         "limo": {"eta": 0.01, "n_epochs": 10, "init_std": "1/sqrt(d)", "intercept": False},
-        "thresholds": {"t": "per-label t_j", "t(x)": "per-instance, RBF-SVR",
-                       "optimised": "hamming for Hamming loss, F1 for the F-measures"},
+        "thresholds": {
+            "t": "per-label t_j",
+            "t(x)": "per-instance, RBF-SVR",
+            "optimised": "hamming for Hamming loss, F1 for the F-measures",
+        },
     }
 
 
-def synthetic_replication(replication: int, lam: float = SYNTHETIC_LAMBDA, *, eta: float = 0.01,
-                          n_epochs: int = 10) -> list[dict]:
+def synthetic_replication(
+    replication: int, lam: float = SYNTHETIC_LAMBDA, *, eta: float = 0.01, n_epochs: int = 10
+) -> list[dict]:
     """LIMO-inst, LIMO-label and LIMO on one draw of the synthetic data (50 % held out).
 
     One row per (variant, thresholding) with the eleven measures: ``threshold`` is
@@ -292,8 +348,12 @@ def synthetic_replication(replication: int, lam: float = SYNTHETIC_LAMBDA, *, et
                     P[measure] = LabelThreshold(measure).fit(Ftr, Ytr).predict(Fte)
                 else:
                     P[measure] = InstanceThreshold(measure).fit(Ftr, Ytr, Xtr).predict(Fte, Xte)
-            Pby = {"hamming_loss": P["hamming"], "macro_f1": P["f1"], "micro_f1": P["f1"],
-                   "instance_f1": P["f1"]}
+            Pby = {
+                "hamming_loss": P["hamming"],
+                "macro_f1": P["f1"],
+                "micro_f1": P["f1"],
+                "instance_f1": P["f1"],
+            }
             r = {"replication": int(replication), "method": name, "threshold": tname}
             r.update(_measures(Yte, Fte, Pby))
             rows.append(r)
@@ -308,14 +368,23 @@ def synthetic_spec(replications: int = 10) -> Spec:
     """The synthetic study as a runner spec: one cell per replication."""
     config = synthetic_config(replications)
     return Spec(
-        "limo_synthetic", _synthetic_rows, {"replication": range(config["replications"])},
-        params={"lam": config["lambda"], "eta": config["limo"]["eta"],
-                "n_epochs": config["limo"]["n_epochs"]},
+        "limo_synthetic",
+        _synthetic_rows,
+        {"replication": range(config["replications"])},
+        params={
+            "lam": config["lambda"],
+            "eta": config["limo"]["eta"],
+            "n_epochs": config["limo"]["n_epochs"],
+        },
         key={k: v for k, v in config.items() if k != "replications"},
         table="limo_synthetic",
     )
 
 
-def synthetic_table(replications: int = 10, *, n_jobs: int = 1, cache_dir: Any = None) -> pd.DataFrame:
+def synthetic_table(
+    replications: int = 10, *, n_jobs: int = 1, cache_dir: Any = None
+) -> pd.DataFrame:
     """All replications of :func:`synthetic_replication` as one long table."""
-    return table(synthetic_spec(replications), n_jobs=n_jobs, cache_dir=cache_dir, desc="synthetic")
+    return table(
+        synthetic_spec(replications), n_jobs=n_jobs, cache_dir=cache_dir, desc="synthetic"
+    )

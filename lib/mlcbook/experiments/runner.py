@@ -33,6 +33,7 @@ The cache folder is ``data/cache/experiments`` (git-ignored);
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import os
 import re
@@ -157,7 +158,9 @@ class Spec:
                 raise TypeError(f"axes[{axis!r}] must be a sequence of values, got {values!r}")
         for name in ("params", "key"):
             if not isinstance(getattr(self, name), Mapping):
-                raise TypeError(f"{name} must be a mapping, got {type(getattr(self, name)).__name__}")
+                raise TypeError(
+                    f"{name} must be a mapping, got {type(getattr(self, name)).__name__}"
+                )
         clash = set(self.axes) & set(self.params)
         if clash:
             raise ValueError(f"params repeat the axes {sorted(clash)}")
@@ -172,17 +175,25 @@ class Spec:
 def cells(spec: Spec) -> list[Cell]:
     """The spec's cells: the product of its axes (first axis slowest), filtered."""
     names = list(spec.axes)
-    out = [Cell(tuple(zip(names, values)))
-           for values in itertools.product(*(list(spec.axes[a]) for a in names))]
+    out = [
+        Cell(tuple(zip(names, values)))
+        for values in itertools.product(*(list(spec.axes[a]) for a in names))
+    ]
     return [c for c in out if spec.include(c)] if spec.include is not None else out
 
 
 def cell_key(spec: Spec, cell: Cell) -> str:
     """The hash of everything one cell's result depends on."""
-    return config_hash({
-        "experiment": spec.name, "format": _FORMAT, "cell": cell.as_dict(),
-        "params": dict(spec.params), "key": dict(spec.key), "cell_key": dict(spec.cell_key(cell)),
-    })
+    return config_hash(
+        {
+            "experiment": spec.name,
+            "format": _FORMAT,
+            "cell": cell.as_dict(),
+            "params": dict(spec.params),
+            "key": dict(spec.key),
+            "cell_key": dict(spec.cell_key(cell)),
+        }
+    )
 
 
 def cell_path(spec: Spec, cell: Cell, folder: str | Path) -> Path:
@@ -194,14 +205,18 @@ def cell_path(spec: Spec, cell: Cell, folder: str | Path) -> Path:
 # --------------------------------------------------------------------------- the format
 def _encode(result: Any) -> dict[str, np.ndarray]:
     if isinstance(result, pd.DataFrame):
-        out = {"__kind__": np.array("table"),
-               "__columns__": np.array([str(c) for c in result.columns], dtype=str)}
+        out = {
+            "__kind__": np.array("table"),
+            "__columns__": np.array([str(c) for c in result.columns], dtype=str),
+        }
         for i, col in enumerate(result.columns):
             a = result[col].to_numpy()
             if a.dtype == object or a.dtype.kind in "OUST":
                 if not all(isinstance(v, str) for v in a):
-                    raise TypeError(f"column {col!r} of a cell's table holds values other than "
-                                    "numbers and strings; the cache stores no pickles")
+                    raise TypeError(
+                        f"column {col!r} of a cell's table holds values other than "
+                        "numbers and strings; the cache stores no pickles"
+                    )
                 a = a.astype(str)
             out[f"c{i}"] = a
         return out
@@ -212,14 +227,18 @@ def _encode(result: Any) -> dict[str, np.ndarray]:
         for k, v in result.items():
             out[f"a:{k}"] = np.asarray(v)
         return out
-    raise TypeError("a cell must return a DataFrame, an ndarray or a mapping of arrays, "
-                    f"got {type(result).__name__}")
+    raise TypeError(
+        "a cell must return a DataFrame, an ndarray or a mapping of arrays, "
+        f"got {type(result).__name__}"
+    )
 
 
 def _check_result(result: Any) -> None:
     if not isinstance(result, (pd.DataFrame, np.ndarray, Mapping)):
-        raise TypeError("a cell must return a DataFrame, an ndarray or a mapping of arrays, "
-                        f"got {type(result).__name__}")
+        raise TypeError(
+            "a cell must return a DataFrame, an ndarray or a mapping of arrays, "
+            f"got {type(result).__name__}"
+        )
 
 
 def _decode(f: Any) -> Any:
@@ -236,7 +255,7 @@ def _decode(f: Any) -> Any:
 
 def save(path: Path, result: Any) -> None:
     """Write one cell's result to ``path`` atomically."""
-    arrays = _encode(result)
+    arrays: dict[str, Any] = _encode(result)
     with atomic_write(path, "wb") as fh:
         np.savez_compressed(fh, **arrays)
 
@@ -252,8 +271,11 @@ def load(path: Path, check: Callable[[Any], None] | None = None) -> Any | None:
             check(result)
         return result
     except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as err:
-        warnings.warn(f"discarding the corrupt cache entry {path} ({err}); it is recomputed",
-                      RuntimeWarning, stacklevel=3)
+        warnings.warn(
+            f"discarding the corrupt cache entry {path} ({err}); it is recomputed",
+            RuntimeWarning,
+            stacklevel=3,
+        )
         with contextlib.suppress(OSError):
             path.unlink()
         return None
@@ -271,7 +293,9 @@ def _folder(cache_dir: str | Path | bool | None) -> Path | None:
         return default_cache_dir()
     if isinstance(cache_dir, (str, os.PathLike)):
         return Path(cache_dir)
-    raise TypeError(f"cache_dir must be a path, True/None (default folder) or False, got {cache_dir!r}")
+    raise TypeError(
+        f"cache_dir must be a path, True/None (default folder) or False, got {cache_dir!r}"
+    )
 
 
 def _trusted(spec: Spec, resume: bool | None) -> bool:
@@ -283,8 +307,14 @@ def _trusted(spec: Spec, resume: bool | None) -> bool:
     return os.environ.get("MLCBOOK_RESUME") == "1"
 
 
-def iter_results(spec: Spec, *, n_jobs: int = 1, cache_dir: str | Path | bool | None = None,
-                 resume: bool | None = None, desc: str | None = None) -> Iterator[tuple[Cell, Any]]:
+def iter_results(
+    spec: Spec,
+    *,
+    n_jobs: int = 1,
+    cache_dir: str | Path | bool | None = None,
+    resume: bool | None = None,
+    desc: str | None = None,
+) -> Iterator[tuple[Cell, Any]]:
     """``(cell, result)`` for the cached cells, then for the others as they finish."""
     if not isinstance(spec, Spec):
         raise TypeError(f"spec must be a Spec, got {type(spec).__name__}")
@@ -292,33 +322,42 @@ def iter_results(spec: Spec, *, n_jobs: int = 1, cache_dir: str | Path | bool | 
         raise ValueError(f"n_jobs must be a non-zero int (-1: all cores), got {n_jobs!r}")
     folder = _folder(cache_dir)
     read = folder is not None and _trusted(spec, resume)
-    todo = []
+    todo: list[tuple[Cell, Path | None]] = []
+    check_cell, cost = spec.check, spec.cost
     for c in cells(spec):
         path = cell_path(spec, c, folder) if folder is not None else None
-        check = None if spec.check is None else (lambda r, c=c: spec.check(c, r))
-        got = load(path, check) if read else None
+        check = None if check_cell is None else functools.partial(check_cell, c)
+        got = load(path, check) if read and path is not None else None
         if got is not None:
             yield c, got
         else:
             todo.append((c, path))
     if not todo:
         return
-    if spec.cost is not None:
-        todo.sort(key=lambda cp: spec.cost(cp[0]))  # stable: ties keep the spec's order
-    jobs = (delayed(_call)(spec.compute, {**c.as_dict(), **spec.params, **spec.inputs(c)})
-            for c, _ in todo)
+    if cost is not None:
+        todo.sort(key=lambda cp: cost(cp[0]))  # stable: ties keep the spec's order
+    jobs = (
+        delayed(_call)(spec.compute, {**c.as_dict(), **spec.params, **spec.inputs(c)})
+        for c, _ in todo
+    )
     results = Parallel(n_jobs=int(n_jobs), return_as="generator")(jobs)
     for (c, path), result in progress(zip(todo, results), desc=desc or spec.name, total=len(todo)):
         _check_result(result)
-        if spec.check is not None:
-            spec.check(c, result)
+        if check_cell is not None:
+            check_cell(c, result)
         if path is not None:
             save(path, result)
         yield c, result
 
 
-def run(spec: Spec, *, n_jobs: int = 1, cache_dir: str | Path | bool | None = None,
-        resume: bool | None = None, desc: str | None = None) -> dict[Cell, Any]:
+def run(
+    spec: Spec,
+    *,
+    n_jobs: int = 1,
+    cache_dir: str | Path | bool | None = None,
+    resume: bool | None = None,
+    desc: str | None = None,
+) -> dict[Cell, Any]:
     """Every cell's result, in the spec's order, computing only what the cache lacks.
 
     Parameters

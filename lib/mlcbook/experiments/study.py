@@ -60,11 +60,32 @@ __all__ = [
 ]
 
 #: The nine datasets of the paper's Table 2 (flags with its 12 labels).
-DATASETS: tuple[str, ...] = ("birds", "emotions", "enron", "flags-12", "genbase", "llog", "medical", "scene", "yeast")
+DATASETS: tuple[str, ...] = (
+    "birds",
+    "emotions",
+    "enron",
+    "flags-12",
+    "genbase",
+    "llog",
+    "medical",
+    "scene",
+    "yeast",
+)
 
 #: The learners of the study.
-STUDY_LEARNERS: tuple[str, ...] = ("BR", "CC", "LP", "RAkEL-k2-m10", "RAkEL-k5-m10", "RAkEL-k2-m2K",
-                                   "RAkEL-k5-m2K", "PCT", "EPCT", "BOOMER-1", "BOOMER-K")
+STUDY_LEARNERS: tuple[str, ...] = (
+    "BR",
+    "CC",
+    "LP",
+    "RAkEL-k2-m10",
+    "RAkEL-k5-m10",
+    "RAkEL-k2-m2K",
+    "RAkEL-k5-m2K",
+    "PCT",
+    "EPCT",
+    "BOOMER-1",
+    "BOOMER-K",
+)
 
 #: Log grid of the polynomial loss parameter, 1 <= alpha <= 1000 (8 points a decade),
 #: identified by its specification ``"logspace(0, 3, 25)"`` (its floats differ in the
@@ -80,7 +101,12 @@ def dataset_checksum(X: Any, Y: Any) -> str:
     if sp.issparse(X):
         X = sp.csr_matrix(X)
         X.sort_indices()
-        parts = [np.asarray(X.shape), X.indptr.astype(np.int64), X.indices.astype(np.int64), X.data.astype(np.float64)]
+        parts = [
+            np.asarray(X.shape),
+            X.indptr.astype(np.int64),
+            X.indices.astype(np.int64),
+            X.data.astype(np.float64),
+        ]
     else:
         Xa = np.ascontiguousarray(X, dtype=np.float64)
         parts = [np.asarray(Xa.shape), Xa]
@@ -90,7 +116,9 @@ def dataset_checksum(X: Any, Y: Any) -> str:
     return h.hexdigest()
 
 
-def cv_folds(n_samples: int, n_folds: int = 10, seed: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
+def cv_folds(
+    n_samples: int, n_folds: int = 10, seed: int = 0
+) -> list[tuple[np.ndarray, np.ndarray]]:
     """The paired folds: ``KFold(n_folds, shuffle=True, random_state=seed)``.
 
     Returns
@@ -104,7 +132,7 @@ def cv_folds(n_samples: int, n_folds: int = 10, seed: int = 0) -> list[tuple[np.
 
 
 def _versions() -> dict[str, str | None]:
-    out = {}
+    out: dict[str, str | None] = {}
     for pkg in _VERSIONED:
         try:
             out[pkg] = metadata.version(pkg)
@@ -113,7 +141,9 @@ def _versions() -> dict[str, str | None]:
     return out
 
 
-def _fit_predict(estimator: Any, X: Any, Y: np.ndarray, train: np.ndarray, test: np.ndarray) -> np.ndarray:
+def _fit_predict(
+    estimator: Any, X: Any, Y: np.ndarray, train: np.ndarray, test: np.ndarray
+) -> np.ndarray:
     """Fit a clone on the training rows, return 0/1 predictions (int8) for the test rows."""
     est = clone(estimator)
     est.fit(X[train], Y[train])
@@ -122,13 +152,24 @@ def _fit_predict(estimator: Any, X: Any, Y: np.ndarray, train: np.ndarray, test:
         P = P.toarray()
     P = np.asarray(P)
     if P.shape != (len(test), Y.shape[1]):
-        raise ValueError(f"{type(estimator).__name__}.predict returned shape {P.shape}, "
-                         f"expected {(len(test), Y.shape[1])}")
+        raise ValueError(
+            f"{type(estimator).__name__}.predict returned shape {P.shape}, "
+            f"expected {(len(test), Y.shape[1])}"
+        )
     return (P > 0).astype(np.int8)
 
 
-def study_cell(dataset: str, learner: str, fold: int, *, estimator: Any, X: Any, Y: np.ndarray,
-               train: np.ndarray, test: np.ndarray) -> np.ndarray:
+def study_cell(
+    dataset: str,
+    learner: str,
+    fold: int,
+    *,
+    estimator: Any,
+    X: Any,
+    Y: np.ndarray,
+    train: np.ndarray,
+    test: np.ndarray,
+) -> np.ndarray:
     """One cell of the study: the fold's test predictions of one learner on one dataset."""
     # looked up at call time, so tests can count fits by patching ``_fit_predict``
     return _fit_predict(estimator, X, Y, train, test)
@@ -144,12 +185,19 @@ def _as_inputs(X: Any, Y: Any) -> tuple[Any, np.ndarray]:
         if X.ndim != 2:
             raise ValueError(f"X must be 2-D, got shape {X.shape}")
     if X.shape[0] != Yc.shape[0]:
-        raise ValueError(f"X and Y must have the same number of rows, got {X.shape[0]} and {Yc.shape[0]}")
+        raise ValueError(
+            f"X and Y must have the same number of rows, got {X.shape[0]} and {Yc.shape[0]}"
+        )
     return X, Yc
 
 
-def _spec(data: Mapping[str, tuple[Any, np.ndarray]], estimators: Mapping[str, Any],
-          fold_ids: Sequence[int], n_folds: int, seed: int) -> tuple[Spec, dict]:
+def _spec(
+    data: Mapping[str, tuple[Any, np.ndarray]],
+    estimators: Mapping[str, Any],
+    fold_ids: Sequence[int],
+    n_folds: int,
+    seed: int,
+) -> tuple[Spec, dict]:
     """The study as a runner spec: datasets x learners x folds."""
     splits = {d: cv_folds(X.shape[0], n_folds, seed) for d, (X, _) in data.items()}
     checksums = {d: dataset_checksum(X, Y) for d, (X, Y) in data.items()}
@@ -171,18 +219,29 @@ def _spec(data: Mapping[str, tuple[Any, np.ndarray]], estimators: Mapping[str, A
         return float(X.shape[0] * X.shape[1] * Y.shape[1])
 
     spec = Spec(
-        "study", study_cell,
+        "study",
+        study_cell,
         {"dataset": list(data), "learner": list(estimators), "fold": [int(f) for f in fold_ids]},
         key={"n_folds": int(n_folds), "cv_seed": int(seed), "versions": _versions()},
         cell_key=lambda c: {"data": checksums[c["dataset"]], "learner": configs[c["learner"]]},
-        inputs=inputs, check=check, cost=cost,
+        inputs=inputs,
+        check=check,
+        cost=cost,
     )
     return spec, splits
 
 
 def cross_val_predictions(
-    X: Any, Y: Any, estimator: Any, *, n_folds: int = 10, seed: int = 0, n_jobs: int = 1,
-    cache_dir: str | Path | None | bool = None, dataset: str = "data", learner: str | None = None,
+    X: Any,
+    Y: Any,
+    estimator: Any,
+    *,
+    n_folds: int = 10,
+    seed: int = 0,
+    n_jobs: int = 1,
+    cache_dir: str | Path | bool | None = None,
+    dataset: str = "data",
+    learner: str | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Out-of-sample binary predictions of one learner under the paired folds.
 
@@ -234,11 +293,13 @@ def evaluate_predictions(Y: Any, P: Any, alphas: Iterable[float] = ALPHAS) -> pd
     alphas = np.asarray(alphas if isinstance(alphas, LogGrid) else list(alphas), dtype=float)
     lb = loss_profile(Yc, P, "binomial", ks)
     lp = loss_profile(Yc, P, "polynomial", alphas)
-    return pd.DataFrame({
-        "family": ["binomial"] * K + ["polynomial"] * len(alphas),
-        "param": np.concatenate([ks.astype(float), alphas]),
-        "loss": np.concatenate([lb, lp]),
-    })
+    return pd.DataFrame(
+        {
+            "family": ["binomial"] * K + ["polynomial"] * len(alphas),
+            "param": np.concatenate([ks.astype(float), alphas]),
+            "loss": np.concatenate([lb, lp]),
+        }
+    )
 
 
 def run_study(
@@ -251,7 +312,7 @@ def run_study(
     folds: Iterable[int] | None = None,
     alphas: Iterable[float] = ALPHAS,
     n_jobs: int = 1,
-    cache_dir: str | Path | None | bool = None,
+    cache_dir: str | Path | bool | None = None,
 ) -> pd.DataFrame:
     """Paired CV of every learner on every dataset, as a tidy loss table.
 
@@ -315,11 +376,17 @@ def pooled_profiles(table: pd.DataFrame) -> pd.DataFrame:
     ``x``: ``(k-1)/(K-1)`` for the binomial family, ``alpha`` for the polynomial one.
     """
     t = table.assign(w=table["loss"] * table["n_test"])
-    g = t.groupby(["dataset", "K", "learner", "family", "param"], sort=False)[["w", "n_test"]].sum().reset_index()
+    g = (
+        t.groupby(["dataset", "K", "learner", "family", "param"], sort=False)[["w", "n_test"]]
+        .sum()
+        .reset_index()
+    )
     g["loss"] = g["w"] / g["n_test"]
     g = g.drop(columns=["w", "n_test"])
     K = g["K"].astype(float)
-    g["x"] = np.where(g["family"] == "binomial", (g["param"] - 1) / np.maximum(K - 1, 1), g["param"])
+    g["x"] = np.where(
+        g["family"] == "binomial", (g["param"] - 1) / np.maximum(K - 1, 1), g["param"]
+    )
     return g
 
 
@@ -360,7 +427,10 @@ def study_config(
     return {
         "datasets": list(datasets),
         "data": dataset_fingerprints(list(datasets)),
-        "learners": {name: learner_config(make_learner(name, random_state=random_state)) for name in learners},
+        "learners": {
+            name: learner_config(make_learner(name, random_state=random_state))
+            for name in learners
+        },
         "n_folds": int(n_folds),
         "cv_seed": int(seed),
         "random_state": int(random_state),
