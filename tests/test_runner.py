@@ -257,3 +257,14 @@ def test_benchmark_cells_take_their_parameters_from_the_committed_configuration(
         {"dataset": "medical", "replication": 0, "method": "BR"},
         {"dataset": "medical", "replication": 0, "method": "ML-kNN"}]
     assert len(cells(s)) == 2 * len(config["methods"])
+
+
+def test_the_consensus_table_called_by_the_chapter_writes_no_cache(tmp_path, monkeypatch):
+    from mlcbook.experiments.knn_fig4 import consensus_summary
+
+    monkeypatch.setenv("MLCBOOK_EXPERIMENT_CACHE", str(tmp_path))
+    a = consensus_summary(["flags"], n_splits=3)
+    assert not list(tmp_path.rglob("*"))
+    b = consensus_summary(["flags"], n_splits=3, cache_dir=tmp_path)
+    assert len(list(tmp_path.rglob("*.npz"))) == 1
+    pd.testing.assert_frame_equal(a, b)

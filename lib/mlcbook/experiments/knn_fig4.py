@@ -290,9 +290,12 @@ def consensus_summary(
     seed: int = 0,
     n_neighbors: int = 9,
     n_jobs: int = 1,
-    cache_dir: Any = None,
+    cache_dir: Any = False,
 ) -> pd.DataFrame:
     """Reach of the consensus rule under the cross-validation of :func:`fig4_table`.
+
+    Seconds per dataset, and called by the chapter's exercises: no cache unless
+    ``cache_dir`` asks for one (a chapter writes nothing).
 
     Returns
     -------
