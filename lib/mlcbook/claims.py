@@ -45,8 +45,15 @@ from ._io import read_csv_exact
 from .ledger import KINDS, row_anchor
 
 __all__ = [
-    "PAPERS", "COLUMNS", "SEPARATOR", "load_inventory", "load_extras", "parse_refs",
-    "resolve", "coverage", "problems",
+    "PAPERS",
+    "COLUMNS",
+    "SEPARATOR",
+    "load_inventory",
+    "load_extras",
+    "parse_refs",
+    "resolve",
+    "coverage",
+    "problems",
 ]
 
 #: the inventories, by file name (paper key), and the paper each covers as the ledgers
@@ -77,8 +84,9 @@ def _folder(folder: str | Path | None) -> Path:
 def _read(path: Path, columns: tuple[str, ...]) -> pd.DataFrame:
     frame = read_csv_exact(path, dtype=str, keep_default_na=False)
     if tuple(frame.columns) != columns:
-        raise ValueError(f"{path.name} must have the columns {list(columns)}, "
-                         f"got {list(frame.columns)}")
+        raise ValueError(
+            f"{path.name} must have the columns {list(columns)}, got {list(frame.columns)}"
+        )
     return frame.apply(lambda c: c.str.strip())
 
 
@@ -112,14 +120,21 @@ def load_inventory(folder: str | Path | None = None) -> pd.DataFrame:
         bad += [f"{w}: empty {col}" for w in where[inv[col] == ""]]
     dup = inv["id"][inv["id"].duplicated() & (inv["id"] != "")]
     bad += [f"id {i} is used twice" for i in sorted(set(dup))]
-    bad += [f"{w}: kind {k!r} is not one of {KINDS}"
-            for w, k in zip(where, inv["kind"]) if k not in KINDS]
+    bad += [
+        f"{w}: kind {k!r} is not one of {KINDS}"
+        for w, k in zip(where, inv["kind"])
+        if k not in KINDS
+    ]
     both = (inv["ledger"] != "") & (inv["not_reproduced"] != "")
-    bad += [f"{w}: has both a ledger reference and a reason for not reproducing it"
-            for w in where[both]]
+    bad += [
+        f"{w}: has both a ledger reference and a reason for not reproducing it"
+        for w in where[both]
+    ]
     none = (inv["ledger"] == "") & (inv["not_reproduced"] == "") & (inv["todo"] == "")
-    bad += [f"{w}: needs a ledger reference, a reason for not reproducing it, or a todo"
-            for w in where[none]]
+    bad += [
+        f"{w}: needs a ledger reference, a reason for not reproducing it, or a todo"
+        for w in where[none]
+    ]
     for w, refs in zip(where, inv["ledger"]):
         try:
             parse_refs(refs)
@@ -138,7 +153,8 @@ def load_extras(folder: str | Path | None = None) -> pd.DataFrame:
     extras = _read(path, ("ledger", "why"))
     empty = extras["why"] == ""
     if empty.any():
-        raise ValueError(f"extra.csv: say why each row is extra: {extras['ledger'][empty].tolist()}")
+        rows = extras["ledger"][empty].tolist()
+        raise ValueError(f"extra.csv: say why each row is extra: {rows}")
     for ref in extras["ledger"]:
         if len(parse_refs(ref)) != 1:
             raise ValueError(f"extra.csv: one ledger reference per line, got {ref!r}")
@@ -203,13 +219,19 @@ def resolve(inventory: pd.DataFrame, ledgers: pd.DataFrame) -> pd.DataFrame:
         for chapter, claim in parse_refs(r.ledger):
             hit = found.get((chapter, claim))
             n = 0 if hit is None else len(hit)
-            one = hit.iloc[0] if n == 1 else None
-            out.append({
-                "paper": r.paper, "id": r.id, "chapter": chapter, "ledger_claim": claim,
-                "matches": n, "row": None if one is None else int(one["row"]),
-                "anchor": "" if one is None else row_anchor(chapter, int(one["row"])),
-                "status": "" if one is None else one["status"],
-            })
+            one = hit.iloc[0] if hit is not None and n == 1 else None
+            out.append(
+                {
+                    "paper": r.paper,
+                    "id": r.id,
+                    "chapter": chapter,
+                    "ledger_claim": claim,
+                    "matches": n,
+                    "row": None if one is None else int(one["row"]),
+                    "anchor": "" if one is None else row_anchor(chapter, int(one["row"])),
+                    "status": "" if one is None else one["status"],
+                }
+            )
     cols = ["paper", "id", "chapter", "ledger_claim", "matches", "row", "anchor", "status"]
     table = pd.DataFrame(out, columns=cols)
     table["row"] = table["row"].astype("Int64")
@@ -258,15 +280,19 @@ def coverage(inventory: pd.DataFrame, ledgers: pd.DataFrame) -> pd.DataFrame:
         raise TypeError("inventory must be the DataFrame returned by load_inventory")
     state = _states(inventory, ledgers)
     kinds = ["ledger", "not reproduced", "pending", "missing"]
-    table = (pd.crosstab(inventory["paper"], state).reindex(columns=kinds, fill_value=0)
-             .reindex([p for p in PAPERS.values() if p in set(inventory["paper"])]))
+    table = (
+        pd.crosstab(inventory["paper"], state)
+        .reindex(columns=kinds, fill_value=0)
+        .reindex([p for p in PAPERS.values() if p in set(inventory["paper"])])
+    )
     table.loc["all papers"] = table.sum()
     table = table.rename(columns={"ledger": "with ledger row"})
     table.insert(0, "claims", table.sum(axis=1))
     total = table["claims"].where(table["claims"] > 0)
     table["ledger %"] = (100 * table["with ledger row"] / total).round(1)
     table["accounted %"] = (
-        100 * (table["with ledger row"] + table["not reproduced"]) / total).round(1)
+        100 * (table["with ledger row"] + table["not reproduced"]) / total
+    ).round(1)
     table.index.name = None
     table.columns.name = None
     return table
@@ -295,17 +321,19 @@ def problems(
             out.append(f"{ref} matches {r.matches} ledger rows")
     states = _states(inventory, ledgers)
     stale = inventory[(states == "ledger") & (inventory["todo"] != "")]
-    out += [f"{r.paper} {r.id}: its ledger row exists now; drop the todo"
-            for r in stale.itertuples()]
+    out += [
+        f"{r.paper} {r.id}: its ledger row exists now; drop the todo" for r in stale.itertuples()
+    ]
     rows = _ledger_rows(ledgers)
     keys = set(zip(rows["chapter"], rows["claim"]))
     claimed = set(zip(refs["chapter"], refs["ledger_claim"]))
     extra = {ref for cell in extras["ledger"] for ref in parse_refs(cell)}
     out += [f"extra {c}:{t!r} matches no ledger row" for c, t in sorted(extra - keys)]
-    out += [f"extra {c}:{t!r} is also a claim's ledger row" for c, t in
-            sorted(extra & claimed)]
+    out += [f"extra {c}:{t!r} is also a claim's ledger row" for c, t in sorted(extra & claimed)]
     for r in rows.itertuples():
         if (r.chapter, r.claim) not in claimed | extra:
-            out.append(f"ledger row {r.chapter} {r.row} {r.claim!r} is referred to by no "
-                       "claim (add it to a paper's inventory or to extra.csv)")
+            out.append(
+                f"ledger row {r.chapter} {r.row} {r.claim!r} is referred to by no "
+                "claim (add it to a paper's inventory or to extra.csv)"
+            )
     return out
