@@ -217,3 +217,46 @@ def test_coverage_and_resolve_refuse_other_input():
         C.resolve(_inventory(), [])
     with pytest.raises(ValueError, match="lacks the columns"):
         C.resolve(_inventory(), pd.DataFrame({"claim": []}))
+
+
+def test_suggest_relinks_pairs_reworded_rows_one_to_one_most_similar_first():
+    led = _ledgers(
+        ("a", "marginal probability of each label (exact)", "reproduced"),
+        ("a", "joint mode of the example", "reproduced"),
+        ("a", "something else entirely", "reproduced"),
+        ("b", "marginal probability of each label", "reproduced"),
+    )
+    inv = _inventory(
+        ("1", "T1", "c", "number", "a:marginal probability of each label", "", ""),
+        ("2", "T1", "c", "number", "a:joint mode of the examples", "", ""),
+        ("3", "T1", "c", "number", "b:marginal probability of each label", "", ""),
+    )
+    sug = C.suggest_relinks(inv, led, NO_EXTRAS)
+    assert sug[["chapter", "old", "new", "row"]].values.tolist() == [
+        ["a", "joint mode of the examples", "joint mode of the example", 2],
+        ["a", "marginal probability of each label",
+         "marginal probability of each label (exact)", 1],
+    ]
+    # b's row resolves already; 'something else entirely' is below the cutoff for both
+    assert sug["similarity"].is_monotonic_decreasing
+    with pytest.raises(ValueError, match="cutoff"):
+        C.suggest_relinks(inv, led, NO_EXTRAS, cutoff=2)
+
+
+def test_relink_rewrites_references_and_leaves_the_rest_byte_for_byte(tmp_path):
+    import shutil
+
+    for path in FOLDER.glob("*.csv"):
+        shutil.copy(path, tmp_path / path.name)
+    before = {p.name: p.read_bytes() for p in tmp_path.glob("*.csv")}
+    assert C.relink(pd.DataFrame(columns=["chapter", "old", "new"]), tmp_path) == 0
+    assert {p.name: p.read_bytes() for p in tmp_path.glob("*.csv")} == before
+    pairs = pd.DataFrame({"chapter": ["losses"], "old": ["marginal probability of each label"],
+                          "new": ["marginal probability of each label, renamed"]})
+    assert C.relink(pairs, tmp_path) == 1
+    inv = C.load_inventory(tmp_path)
+    assert (inv["ledger"] == "losses:marginal probability of each label, renamed").sum() == 1
+    changed = [n for n, b in before.items() if (tmp_path / n).read_bytes() != b]
+    assert changed == ["huellermeier-2022.csv"]
+    with pytest.raises(TypeError, match="pairs must be a DataFrame"):
+        C.relink({"old": []}, tmp_path)

@@ -37,6 +37,8 @@ resolve to exactly one ledger row and every ledger row no claim refers to.
 
 from __future__ import annotations
 
+import csv
+import difflib
 from pathlib import Path
 
 import pandas as pd
@@ -54,6 +56,8 @@ __all__ = [
     "resolve",
     "coverage",
     "problems",
+    "suggest_relinks",
+    "relink",
 ]
 
 #: the inventories, by file name (paper key), and the paper each covers as the ledgers
@@ -337,3 +341,90 @@ def problems(
                 "claim (add it to a paper's inventory or to extra.csv)"
             )
     return out
+
+
+def suggest_relinks(
+    inventory: pd.DataFrame,
+    ledgers: pd.DataFrame,
+    extras: pd.DataFrame | None = None,
+    cutoff: float = 0.6,
+) -> pd.DataFrame:
+    """Pair each reference that matches no row with the renamed row it most likely means.
+
+    When a chapter rewords a row's claim text, the inventory's reference stops resolving
+    and the reworded row is claimed by nobody.  Within each chapter, the references
+    that match no row (of the inventory and of ``extras``) are paired one to one with
+    the rows no reference matches, most similar first (:class:`difflib.SequenceMatcher`
+    ratio of the two texts, at least ``cutoff``).  The pairs are suggestions for a person
+    to read, and :func:`relink` applies them.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``chapter``, ``old`` (the reference's claim text), ``new`` (the row's claim
+        text), ``row`` and ``similarity``, most similar first.
+    """
+    if not 0.0 <= cutoff <= 1.0:
+        raise ValueError(f"cutoff must lie in [0, 1], got {cutoff!r}")
+    extras = load_extras() if extras is None else extras
+    rows = _ledger_rows(ledgers)
+    keys = set(zip(rows["chapter"], rows["claim"]))
+    refs = {ref for cell in inventory["ledger"] for ref in parse_refs(cell)}
+    refs |= {ref for cell in extras["ledger"] for ref in parse_refs(cell)}
+    dangling = sorted(refs - keys)
+    unclaimed = [
+        (c, t, r)
+        for c, t, r in zip(rows["chapter"], rows["claim"], rows["row"])
+        if (c, t) not in refs
+    ]
+    pairs = []
+    for chapter, old in dangling:
+        for c, new, row in unclaimed:
+            if c == chapter:
+                ratio = difflib.SequenceMatcher(None, old, new).ratio()
+                if ratio >= cutoff:
+                    pairs.append((ratio, chapter, old, new, int(row)))
+    used_old: set[tuple[str, str]] = set()
+    used_new: set[tuple[str, str]] = set()
+    out = []
+    for ratio, chapter, old, new, row in sorted(pairs, key=lambda p: -p[0]):
+        if (chapter, old) in used_old or (chapter, new) in used_new:
+            continue
+        used_old.add((chapter, old))
+        used_new.add((chapter, new))
+        out.append(
+            {"chapter": chapter, "old": old, "new": new, "row": row, "similarity": round(ratio, 3)}
+        )
+    return pd.DataFrame(out, columns=["chapter", "old", "new", "row", "similarity"])
+
+
+def relink(pairs: pd.DataFrame, folder: str | Path | None = None) -> int:
+    """Rewrite the references ``chapter:old`` as ``chapter:new`` in every inventory file.
+
+    ``pairs`` has the columns ``chapter``, ``old`` and ``new`` (e.g. the reviewed output of
+    :func:`suggest_relinks`).  The paper files and ``extra.csv`` of ``folder`` are
+    rewritten in place (each atomically); the number of references changed is returned.
+    """
+    from ._io import atomic_write
+
+    if not isinstance(pairs, pd.DataFrame) or not {"chapter", "old", "new"} <= set(pairs.columns):
+        raise TypeError("pairs must be a DataFrame with the columns chapter, old and new")
+    folder = _folder(folder)
+    mapping = {(c, o): n for c, o, n in zip(pairs["chapter"], pairs["old"], pairs["new"])}
+    changed = 0
+    files = [folder / f"{key}.csv" for key in PAPERS] + [folder / "extra.csv"]
+    for path in files:
+        if not path.exists():
+            continue
+        columns = COLUMNS if path.name != "extra.csv" else ("ledger", "why")
+        frame = _read(path, columns)
+        cells = []
+        for cell in frame["ledger"]:
+            refs = parse_refs(cell)
+            new = [(c, mapping.get((c, t), t)) for c, t in refs]
+            changed += sum(a != b for a, b in zip(refs, new))
+            cells.append(SEPARATOR.join(f"{c}:{t}" for c, t in new))
+        frame["ledger"] = cells
+        with atomic_write(path, "w", newline="") as fh:
+            frame.to_csv(fh, index=False, quoting=csv.QUOTE_MINIMAL, lineterminator="\n")
+    return changed
