@@ -1,6 +1,7 @@
 """The claims inventory (book/_claims) against the saved ledgers, and mlcbook.claims itself."""
 
 import csv
+import re
 
 import pandas as pd
 import pytest
@@ -81,6 +82,22 @@ def test_resolved_rows_carry_the_ledger_anchor_and_status(inventory, ledgers):
         assert rows.loc[r.row - 1, "claim"] == r.ledger_claim
         assert rows.loc[r.row - 1, "status"] == r.status
         assert r.anchor == f"ledger-{r.chapter}-{r.row}"
+
+
+def test_a_numeric_claim_quotes_the_value_its_ledger_row_holds(inventory, ledgers):
+    # a reference pointed at the wrong row shows up here: a number (or spread) claim
+    # whose row resolves quotes the paper's printed value that the row records
+    refs = C.resolve(inventory, ledgers)
+    refs = refs[refs["matches"] == 1].drop(columns="paper")
+    rows = ledgers.assign(row=ledgers.groupby("chapter").cumcount() + 1)
+    both = refs.merge(rows[["chapter", "row", "paper"]], on=["chapter", "row"]).merge(
+        inventory[["id", "claim", "kind"]], on="id"
+    )
+    numeric = both[both["kind"].isin(["number", "spread"])
+                   & both["paper"].str.fullmatch(r"-?\d+(\.\d+)?")]
+    assert len(numeric) > 150
+    for r in numeric.itertuples():
+        assert re.search(rf"(?<![\d.]){re.escape(r.paper)}(?!\d)", r.claim), (r.id, r.paper)
 
 
 # ----------------------------------------------------------------- the functions, on toys
