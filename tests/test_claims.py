@@ -277,3 +277,19 @@ def test_relink_rewrites_references_and_leaves_the_rest_byte_for_byte(tmp_path):
     assert changed == ["huellermeier-2022.csv"]
     with pytest.raises(TypeError, match="pairs must be a DataFrame"):
         C.relink({"old": []}, tmp_path)
+
+
+def test_a_reference_must_point_at_a_row_about_its_own_paper():
+    # a chapter drawing on several papers names each row's paper at the head of its
+    # source (summary.row_paper); a claim of one paper checked by a row of another fails
+    led = pd.DataFrame({
+        "chapter": ["m", "m"], "claim": ["x", "y"], "status": ["reproduced"] * 2,
+        "paper_ref": ["Hivemall; Wu & Zhou (2017)"] * 2,
+        "source": ["Hivemall guide, fmeasure", "Wu & Zhou, Table 1"],
+    })
+    inv = _inventory(("1", "T1", "c", "number", "m:x", "", ""),
+                     ("2", "T1", "c", "number", "m:y", "", ""))
+    out = C.problems(inv, led, NO_EXTRAS)
+    assert out == ["Hivemall 2 -> m:'y' is a row about Wu & Zhou (2017) (by its source), "
+                   "not Hivemall"]
+    assert C.resolve(inv, led)["row_paper"].tolist() == ["Hivemall", "Wu & Zhou (2017)"]

@@ -193,7 +193,24 @@ def _ledger_rows(ledgers: pd.DataFrame) -> pd.DataFrame:
     rows = ledgers[["chapter", "claim", "status"]].astype(str).copy()
     rows["claim"] = rows["claim"].str.strip()
     rows["row"] = rows.groupby("chapter", sort=False).cumcount() + 1
+    # the paper a row is about, from its chapter's paper_ref and its source (as the
+    # summaries count it); unknown ("") when the ledgers do not carry those columns
+    if {"paper_ref", "source"} <= set(ledgers.columns):
+        rows["paper"] = [
+            _row_paper(str(p), str(s)) for p, s in zip(ledgers["paper_ref"], ledgers["source"])
+        ]
+    else:
+        rows["paper"] = ""
     return rows
+
+
+def _row_paper(paper_ref: str, source: str) -> str:
+    from .summary import row_paper
+
+    try:
+        return row_paper(paper_ref, source)
+    except ValueError:  # a source naming none of the chapter's papers
+        return "?"
 
 
 def resolve(inventory: pd.DataFrame, ledgers: pd.DataFrame) -> pd.DataFrame:
@@ -212,8 +229,10 @@ def resolve(inventory: pd.DataFrame, ledgers: pd.DataFrame) -> pd.DataFrame:
     pandas.DataFrame
         One line per reference: ``paper``, ``id``, ``chapter``, ``ledger_claim``,
         ``matches`` (how many rows of the chapter have that claim text), and for a
-        unique match its ``row`` (1-based), ``anchor`` (:func:`mlcbook.ledger.row_anchor`)
-        and ``status``.
+        unique match its ``row`` (1-based), ``anchor`` (:func:`mlcbook.ledger.row_anchor`),
+        ``status`` and ``row_paper``, the paper the row is about by its source
+        (:func:`mlcbook.summary.row_paper`; empty when the ledgers lack ``paper_ref`` or
+        ``source``).
     """
     rows = _ledger_rows(ledgers)
     index = rows.groupby(["chapter", "claim"], sort=False)
@@ -234,9 +253,20 @@ def resolve(inventory: pd.DataFrame, ledgers: pd.DataFrame) -> pd.DataFrame:
                     "row": None if one is None else int(one["row"]),
                     "anchor": "" if one is None else row_anchor(chapter, int(one["row"])),
                     "status": "" if one is None else one["status"],
+                    "row_paper": "" if one is None else one["paper"],
                 }
             )
-    cols = ["paper", "id", "chapter", "ledger_claim", "matches", "row", "anchor", "status"]
+    cols = [
+        "paper",
+        "id",
+        "chapter",
+        "ledger_claim",
+        "matches",
+        "row",
+        "anchor",
+        "status",
+        "row_paper",
+    ]
     table = pd.DataFrame(out, columns=cols)
     table["row"] = table["row"].astype("Int64")
     return table
@@ -309,6 +339,7 @@ def problems(
 
     * a reference that matches no ledger row, unless its claim has a ``todo`` (pending);
     * a reference that matches several rows (make the claim texts unique);
+    * a reference to a row whose source names another paper;
     * a pending claim whose row now exists (drop its ``todo``);
     * a ledger row that no claim refers to and that ``extras`` does not list;
     * an extra that matches no row, or that a claim refers to as well.
@@ -323,6 +354,8 @@ def problems(
             out.append(f"{ref} matches no ledger row")
         elif r.matches > 1:
             out.append(f"{ref} matches {r.matches} ledger rows")
+        elif r.matches == 1 and r.row_paper not in ("", r.paper):
+            out.append(f"{ref} is a row about {r.row_paper} (by its source), not {r.paper}")
     states = _states(inventory, ledgers)
     stale = inventory[(states == "ledger") & (inventory["todo"] != "")]
     out += [
