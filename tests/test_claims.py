@@ -293,3 +293,19 @@ def test_a_reference_must_point_at_a_row_about_its_own_paper():
     assert out == ["Hivemall 2 -> m:'y' is a row about Wu & Zhou (2017) (by its source), "
                    "not Hivemall"]
     assert C.resolve(inv, led)["row_paper"].tolist() == ["Hivemall", "Wu & Zhou (2017)"]
+
+
+def test_clear_done_todos_drops_only_the_todos_of_claims_now_checked(tmp_path):
+    for i, key in enumerate(C.PAPERS):
+        _write(tmp_path, key, [(f"K{i}", "T1", "c", "number", "a:x", "", "")])
+    _write(tmp_path, "hivemall", [
+        ("Z1", "T1", "c", "number", "a:x", "", "helper adds it"),      # done now
+        ("Z2", "T1", "c", "number", "a:later", "", "helper adds it"),  # still pending
+        ("Z3", "T1", "c", "number", "", "", "compute it in chapter a"),  # missing
+    ])
+    assert C.clear_done_todos(LED, tmp_path) == 1
+    inv = C.load_inventory(tmp_path).set_index("id")
+    assert inv.loc[["Z1", "Z2", "Z3"], "todo"].tolist() == [
+        "", "helper adds it", "compute it in chapter a"
+    ]
+    assert C.clear_done_todos(LED, tmp_path) == 0

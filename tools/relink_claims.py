@@ -4,8 +4,9 @@
     python tools/relink_claims.py --apply         # rewrite book/_claims with them
     python tools/relink_claims.py --map pairs.csv --apply   # add reviewed pairs by hand
 
-Run it after merging a chapter whose ledger rows were reworded, read the pairs, then
-apply them and run tests/test_claims.py.  A file given with --map (columns chapter, old,
+Run it after merging a chapter whose ledger rows were reworded or added, read the pairs,
+then apply them (which also drops the todo of every pending claim whose row now exists)
+and run tests/test_claims.py.  A file given with --map (columns chapter, old,
 new) is applied as well, for rewordings too different for the similarity to find.
 """
 
@@ -13,7 +14,13 @@ import argparse
 
 import pandas as pd
 
-from mlcbook.claims import load_inventory, problems, relink, suggest_relinks
+from mlcbook.claims import (
+    clear_done_todos,
+    load_inventory,
+    problems,
+    relink,
+    suggest_relinks,
+)
 from mlcbook.ledger import load_ledgers
 
 
@@ -33,6 +40,7 @@ def main() -> None:
         print(pairs.to_string() if len(pairs) else "no suggestions")
     if args.apply:
         print(f"{relink(pairs)} references rewritten")
+        print(f"{clear_done_todos(ledgers)} todos dropped (their rows exist now)")
         left = problems(load_inventory(), ledgers)
         print("\n".join(left) if left else "the inventory and the ledgers match")
 

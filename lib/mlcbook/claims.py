@@ -58,6 +58,7 @@ __all__ = [
     "problems",
     "suggest_relinks",
     "relink",
+    "clear_done_todos",
 ]
 
 #: the inventories, by file name (paper key), and the paper each covers as the ledgers
@@ -431,6 +432,13 @@ def suggest_relinks(
     return pd.DataFrame(out, columns=["chapter", "old", "new", "row", "similarity"])
 
 
+def _write(path: Path, frame: pd.DataFrame) -> None:
+    from ._io import atomic_write
+
+    with atomic_write(path, "w", newline="") as fh:
+        frame.to_csv(fh, index=False, quoting=csv.QUOTE_MINIMAL, lineterminator="\n")
+
+
 def relink(pairs: pd.DataFrame, folder: str | Path | None = None) -> int:
     """Rewrite the references ``chapter:old`` as ``chapter:new`` in every inventory file.
 
@@ -438,8 +446,6 @@ def relink(pairs: pd.DataFrame, folder: str | Path | None = None) -> int:
     :func:`suggest_relinks`).  The paper files and ``extra.csv`` of ``folder`` are
     rewritten in place (each atomically); the number of references changed is returned.
     """
-    from ._io import atomic_write
-
     if not isinstance(pairs, pd.DataFrame) or not {"chapter", "old", "new"} <= set(pairs.columns):
         raise TypeError("pairs must be a DataFrame with the columns chapter, old and new")
     folder = _folder(folder)
@@ -458,6 +464,25 @@ def relink(pairs: pd.DataFrame, folder: str | Path | None = None) -> int:
             changed += sum(a != b for a, b in zip(refs, new))
             cells.append(SEPARATOR.join(f"{c}:{t}" for c, t in new))
         frame["ledger"] = cells
-        with atomic_write(path, "w", newline="") as fh:
-            frame.to_csv(fh, index=False, quoting=csv.QUOTE_MINIMAL, lineterminator="\n")
+        _write(path, frame)
     return changed
+
+
+def clear_done_todos(ledgers: pd.DataFrame, folder: str | Path | None = None) -> int:
+    """Drop the ``todo`` of every claim whose ledger references all resolve now.
+
+    A pending claim (a reference plus a ``todo`` saying who adds the row) is done once
+    its row exists; :func:`problems` reports it until its ``todo`` goes.  The paper files
+    of ``folder`` are rewritten in place; the number of claims changed is returned.
+    """
+    folder = _folder(folder)
+    inventory = load_inventory(folder)
+    done = inventory[(_states(inventory, ledgers) == "ledger") & (inventory["todo"] != "")]
+    for key, paper in PAPERS.items():
+        ids = set(done.loc[done["paper"] == paper, "id"])
+        if ids:
+            path = folder / f"{key}.csv"
+            frame = _read(path, COLUMNS)
+            frame.loc[frame["id"].isin(ids), "todo"] = ""
+            _write(path, frame)
+    return len(done)
