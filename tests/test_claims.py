@@ -89,7 +89,13 @@ def test_a_numeric_claim_quotes_the_value_its_ledger_row_holds(inventory, ledger
     # whose row resolves quotes the paper's printed value that the row records
     refs = C.resolve(inventory, ledgers)
     refs = refs[refs["matches"] == 1].drop(columns="paper")
-    rows = ledgers.assign(row=ledgers.groupby("chapter").cumcount() + 1)
+    # the paper's values as printed: read every column as text ("0.580", not 0.58)
+    text = pd.concat(
+        [pd.read_csv(f, dtype=str, keep_default_na=False)
+         for f in sorted((project_root() / "book" / "_ledgers").glob("*.csv"))],
+        ignore_index=True,
+    )
+    rows = text.assign(row=text.groupby("chapter").cumcount() + 1)
     both = refs.merge(rows[["chapter", "row", "paper"]], on=["chapter", "row"]).merge(
         inventory[["id", "claim", "kind"]], on="id"
     )
