@@ -58,8 +58,9 @@ def authors_best_f1_threshold(value, truth) -> tuple[float, float]:
     value = np.asarray(value, dtype=float).ravel()
     truth = np.asarray(truth).ravel()
     if value.shape != truth.shape:
-        raise ValueError(f"value and truth must have one length, got {value.shape} "
-                         f"and {truth.shape}")
+        raise ValueError(
+            f"value and truth must have one length, got {value.shape} and {truth.shape}"
+        )
     order = np.argsort(value, kind="stable")  # sortrows(block, 1): stable on ties
     v, g = value[order], truth[order] == 1
     n, tp = v.size, int(g.sum())
@@ -86,6 +87,7 @@ def authors_best_f1_threshold(value, truth) -> tuple[float, float]:
 # ---------------------------------------------------------------------------
 # thresholding rules: (Ftr, Ytr, Xtr, Fte, Yte, Xte, variant) -> 0/1 predictions
 # ---------------------------------------------------------------------------
+
 
 def _per_label(Ftr, Ytr, Xtr, Fte, Yte, Xte, variant):
     return LabelThreshold("f1").fit(Ftr, Ytr).predict(Fte)
@@ -126,8 +128,7 @@ def _text_on_test(Ftr, Ytr, Xtr, Fte, Yte, Xte, variant):
 
 
 def _authors_per_label(Ftr, Ytr, Xtr, Fte, Yte, Xte, variant):
-    t = np.array([authors_best_f1_threshold(Ftr[:, j], Ytr[:, j])[0]
-                  for j in range(Ftr.shape[1])])
+    t = np.array([authors_best_f1_threshold(Ftr[:, j], Ytr[:, j])[0] for j in range(Ftr.shape[1])])
     return (Fte >= t[None, :]).astype(np.int8)
 
 
@@ -138,8 +139,11 @@ Rule = Callable[..., np.ndarray]
 HYPOTHESES: dict[str, tuple[Rule, float, str]] = {
     "code": (_per_label, 1.0, "t_j max. training F1 per label (demo.m); 0/0 = 1"),
     "code, 0/0=0": (_per_label, 0.0, "as code, macro-F1 with 0/0 = 0 (Macro_F1.m)"),
-    "authors' cut, 0/0=0": (_authors_per_label, 0.0,
-                            "best_f1_threshold.m transcribed, >= (limo_predict.m)"),
+    "authors' cut, 0/0=0": (
+        _authors_per_label,
+        0.0,
+        "best_f1_threshold.m transcribed, >= (limo_predict.m)",
+    ),
     "shared t": (_shared, 1.0, "one threshold max. training micro-F1"),
     "t(x) F1": (_per_instance, 1.0, "t(x) regressed on training instance-F1 cuts"),
     "t(x) Hamming": (_hamming_tx, 1.0, "t(x) of demo.m's Hamming-loss predictions"),
@@ -150,14 +154,17 @@ HYPOTHESES: dict[str, tuple[Rule, float, str]] = {
     "t_j on test": (_per_label_on_test, 1.0, "t_j max. F1 on the test part itself"),
     "t_j on test, 0/0=0": (_per_label_on_test, 0.0, "as t_j on test, 0/0 = 0"),
     "t(x) on test": (_per_instance_on_test, 1.0, "t(x) fitted on the test part"),
-    "mixed, 0/0=0": (_text_on_test, 0.0,
-                     "t(x) (training) for LIMO-label, t_j on test otherwise; 0/0 = 0"),
+    "mixed, 0/0=0": (
+        _text_on_test,
+        0.0,
+        "t(x) (training) for LIMO-label, t_j on test otherwise; 0/0 = 0",
+    ),
 }
 
 
 def _variant_scores(data, replication: int) -> dict:
     """Training and test scores of the three variants, as the committed benchmark."""
-    Xtr, Xte, Ytr, Yte = data
+    Xtr, Xte, Ytr, _ = data
     out = {}
     for name, (l1, l2) in LIMO_VARIANTS.items():
         model = LIMO(l1, l2, eta=0.01, n_epochs=10, random_state=int(replication))
@@ -166,8 +173,7 @@ def _variant_scores(data, replication: int) -> dict:
     return out
 
 
-def threshold_hypotheses_cell(name: str, replication: int,
-                              hypotheses=None) -> list[dict]:
+def threshold_hypotheses_cell(name: str, replication: int, hypotheses=None) -> list[dict]:
     """Every hypothesis on one 70/30 split of one dataset: F1 rows per variant.
 
     Parameters
@@ -198,11 +204,14 @@ def threshold_hypotheses_cell(name: str, replication: int,
         for key in keys:
             rule, zd, _ = HYPOTHESES[key]
             P = rule(Ftr, Ytr, Xtr, Fte, Yte, Xte, method)
-            row = {"dataset": name, "replication": int(replication),
-                   "method": method, "hypothesis": key}
+            row = {
+                "dataset": name,
+                "replication": int(replication),
+                "method": method,
+                "hypothesis": key,
+            }
             for avg in ("macro", "micro", "instance"):
-                row[f"{avg}_f1"] = float(f_measure(Yte, P, average=avg,
-                                                   zero_division=zd))
+                row[f"{avg}_f1"] = float(f_measure(Yte, P, average=avg, zero_division=zd))
             rows.append(row)
     return rows
 
@@ -210,8 +219,7 @@ def threshold_hypotheses_cell(name: str, replication: int,
 THRESHOLD_DATASETS: tuple[str, ...] = ("cal500", "medical", "enron")
 
 
-def threshold_hypotheses_config(datasets=THRESHOLD_DATASETS,
-                                replications: int = 10) -> dict:
+def threshold_hypotheses_config(datasets=THRESHOLD_DATASETS, replications: int = 10) -> dict:
     """Everything :func:`threshold_hypotheses_table` depends on (its table key)."""
     from .results import dataset_fingerprints
 
@@ -226,8 +234,9 @@ def threshold_hypotheses_config(datasets=THRESHOLD_DATASETS,
     }
 
 
-def threshold_hypotheses_table(datasets=THRESHOLD_DATASETS,
-                               replications: int = 10) -> pd.DataFrame:
+def threshold_hypotheses_table(
+    datasets=THRESHOLD_DATASETS, replications: int = 10
+) -> pd.DataFrame:
     """:func:`threshold_hypotheses_cell` over datasets and replications 0..r-1."""
     from ._progress import progress
 

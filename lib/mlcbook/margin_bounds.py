@@ -80,8 +80,10 @@ def threshold_bound_draws(Y, errors: int = 1, n_draws: int = 20, seed=0) -> pd.D
     rng = np.random.default_rng(seed)
     rows = []
     for d in range(n_draws):
-        for thm, kind, fam, axis in (("Thm 4", "label-wise", "t(x)", 1),
-                                     ("Thm 5", "inst-wise", "t_j", 0)):
+        for thm, kind, fam, axis in (
+            ("Thm 4", "label-wise", "t(x)", 1),
+            ("Thm 5", "inst-wise", "t_j", 0),
+        ):
             F = effective_scores(Y, kind, int(rng.integers(2**32)))
             H = threshold_with_errors(F, Y, fam, int(rng.integers(2**32)), errors=errors)
             eps = (H != Y).sum(axis=axis)
@@ -92,8 +94,7 @@ def threshold_bound_draws(Y, errors: int = 1, n_draws: int = 20, seed=0) -> pd.D
                 rows.append((d, thm, f"{avg}-F1", v, f1_bound, v >= f1_bound - 1e-12))
             v, b = float(hamming_loss(Y, H)), eps.sum() / (m * l)
             rows.append((d, thm, "Hamming loss", v, b, v <= b + 1e-12))
-    return pd.DataFrame(rows, columns=["draw", "theorem", "measure", "value", "bound",
-                                       "holds"])
+    return pd.DataFrame(rows, columns=["draw", "theorem", "measure", "value", "bound", "holds"])
 
 
 def micro_f1_counterexample() -> dict:
@@ -114,7 +115,10 @@ def micro_f1_counterexample() -> dict:
     H = (F > t[:, None]).astype(np.int8)
     eps = (H != Y).sum(axis=1)
     return {
-        "Y": Y, "F": F, "H": H, "errors": eps,
+        "Y": Y,
+        "F": F,
+        "H": H,
+        "errors": eps,
         "bound": f1_error_bound(Y.sum(axis=1), eps),
         "instance_f1": float(f_measure(Y, H, average="instance")),
         "micro_f1": float(f_measure(Y, H, average="micro")),
@@ -135,8 +139,11 @@ def inequality2(a: float, n: int) -> dict:
         :math:`= (1 - a/2)[1-(1-a)^n]`, the value the paper gives the event.
     """
     hit = 1.0 - (1.0 - a) ** n
-    return {"p_c_gt_b": 1.0 - 1.0 / (2.0 * (n + 1)), "p_event": (1.0 - a) * hit,
-            "paper_rhs": (1.0 - a / 2.0) * hit}
+    return {
+        "p_c_gt_b": 1.0 - 1.0 / (2.0 * (n + 1)),
+        "p_event": (1.0 - a) * hit,
+        "paper_rhs": (1.0 - a / 2.0) * hit,
+    }
 
 
 @validate_params(a=Real(0.0, 1.0), n=Int(1, 10**4), draws=Int(1, 10**7), seed=Seed())
@@ -146,5 +153,4 @@ def inequality2_monte_carlo(a: float, n: int, draws: int = 200_000, seed=0) -> d
     M = rng.random((draws, n)).min(axis=1)
     B = rng.random(draws) * M
     C = rng.random(draws)
-    return {"p_c_gt_b": float((C > B).mean()),
-            "p_event": float(((C >= a) & (M <= a)).mean())}
+    return {"p_c_gt_b": float((C > B).mean()), "p_event": float(((C >= a) & (M <= a)).mean())}
