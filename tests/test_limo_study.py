@@ -13,6 +13,7 @@ from mlcbook.learners import column_thresholds
 from mlcbook.limo_study import (
     HYPOTHESES,
     authors_best_f1_threshold,
+    epochs_cell,
     threshold_hypotheses_cell,
 )
 
@@ -106,3 +107,22 @@ def test_code_hypothesis_gives_the_committed_benchmark():
     zero = rows[rows.hypothesis == "code, 0/0=0"].set_index("method")
     assert (zero.macro_f1 <= code.macro_f1 + 1e-15).all()
     assert set(rows.hypothesis) == set(HYPOTHESES)
+
+
+@pytest.mark.slow
+def test_ten_epochs_give_the_committed_benchmark():
+    rows = pd.DataFrame(epochs_cell("medical", 2, 10))
+    bench = pd.read_csv(results_dir() / "limo_benchmark.csv")
+    bench = bench[(bench.dataset == "medical") & (bench.replication == 2)]
+    both = rows.merge(bench, on=["dataset", "replication", "method"], suffixes=("", "_c"))
+    assert len(both) == 3
+    for k in ("hamming_loss", "ranking_loss", "coverage", "macro_f1", "micro_auc"):
+        # same seeds and code path; 1e-12 absorbs summation order and the CSV's digits
+        np.testing.assert_allclose(both[k], both[f"{k}_c"], rtol=0, atol=1e-12)
+
+
+def test_epochs_cell_refuses_bad_input():
+    with pytest.raises(ValueError, match="n_epochs"):
+        epochs_cell("medical", 0, 0)
+    with pytest.raises(ValueError, match="replication"):
+        epochs_cell("medical", -2, 10)
