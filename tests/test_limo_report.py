@@ -99,3 +99,29 @@ def test_synthetic_claims_count_replications():
     claims = R.synthetic_claims(syn)
     assert len(claims) == 6
     assert all(0 <= hits <= n == syn.replication.nunique() for _, _, hits, n in claims)
+
+
+def _epochs_frame(values_10, values_30):
+    keys = [k for k in R.B3_ORDER if not k.endswith("f1")]
+    rows = []
+    for e, vals in ((10, values_10), (30, values_30)):
+        for m in R.VARIANTS:
+            rows.append({"dataset": "bibtex", "method": m, "n_epochs": e,
+                         **{k: vals(m, k) for k in keys}})
+    return pd.DataFrame(rows)
+
+
+def test_epochs_comparison_and_cause_follow_the_spread_rule():
+    p = R.paper_b3()
+    pb = p[p.dataset == "bibtex"].set_index(["method", "measure"])
+
+    def paper_plus(shift):
+        return lambda m, k: float(pb.loc[(m, k), "mean"]) + shift * (
+            float(pb.loc[(m, k), "std"]) + 0.01)
+
+    cmp = R.epochs_comparison(_epochs_frame(paper_plus(5), paper_plus(0)), p)
+    assert len(cmp) == 3 * 8
+    assert not cmp["within std, 10"].any() and cmp["within std, 30"].all()
+    assert R.passes_cause(cmp).kind == "tested"
+    cmp = R.epochs_comparison(_epochs_frame(paper_plus(5), paper_plus(5)), p)
+    assert R.passes_cause(cmp).kind == "unknown"
