@@ -280,7 +280,7 @@ def epochs_cell(name: str, replication: int, n_epochs: int) -> list[dict]:
     return rows
 
 
-EPOCH_GRID: dict = {"datasets": ("bibtex", "enron"), "replications": 3, "epochs": (10, 30)}
+EPOCH_GRID: dict = {"datasets": ("bibtex",), "replications": 1, "epochs": (10, 30)}
 
 
 def epochs_config(grid: dict = EPOCH_GRID) -> dict:
