@@ -125,3 +125,19 @@ def test_epochs_comparison_and_cause_follow_the_spread_rule():
     assert R.passes_cause(cmp).kind == "tested"
     cmp = R.epochs_comparison(_epochs_frame(paper_plus(5), paper_plus(5)), p)
     assert R.passes_cause(cmp).kind == "unknown"
+
+
+def test_account_check_reads_the_best_hypothesis_off_a_dataset():
+    thr = pd.read_csv(results_dir() / "limo_thresholds.csv")
+    p = R.paper_b3()
+    chk = R.account_check(thr, thr[thr.dataset == "enron"], p, "enron")
+    assert len(chk) == 9
+    best = R.best_per_variant(R.hypotheses_summary(thr, p))
+    for v in R.VARIANTS:  # macro-F1: the overall best hypothesis, all run on enron
+        assert chk.loc[("macro-F1", v), "hypothesis"] == best[v][0]
+        want = thr[(thr.dataset == "enron") & (thr.method == v)
+                   & (thr.hypothesis == best[v][0])].macro_f1.mean()
+        assert chk.loc[("macro-F1", v), "account"] == pytest.approx(want, abs=1e-15)
+    cause = R.account_cause(chk, "enron")
+    n_in = int(chk["account within std"].sum())
+    assert (cause.kind == "tested") == (n_in >= 0.75 * 9 and n_in > chk["code within std"].sum())
