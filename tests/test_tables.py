@@ -4,7 +4,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from mlcbook.tables import curve_summary, ranked, ranks, robustness
+from mlcbook.tables import curve_summary, ranked, ranks, robustness, surrogate_readings
 
 
 def test_ties_at_the_printed_precision_are_shown_and_ordered_by_name():
@@ -141,3 +141,36 @@ def test_robustness_bad_input():
         robustness(t, lambda s: True, resamples=0)
     with pytest.raises(TypeError, match="callable"):
         robustness(t, True)
+
+
+# ----------------------------------------------------------- surrogate_readings
+def test_surrogate_readings_of_a_hand_made_table():
+    # K = 4; rows: target k, columns: surrogate k
+    L = pd.DataFrame([[0.20, 0.10, 0.30, 0.40],   # best 2, above the target 1
+                      [0.30, 0.20, 0.20, 0.50],   # best 2 (tie 2/3 -> smaller k)
+                      [0.60, 0.40, 0.50, 0.45],   # best 2
+                      [0.90, 0.70, 0.65, 0.66]],  # best 3
+                     index=range(1, 5), columns=range(1, 5))
+    r = surrogate_readings(L)
+    assert r["K"] == 4
+    assert r["best k non-decreasing"] is True
+    assert r["best k at target K"] == 3
+    # k <= 2 at target 4: min(0.90, 0.70) = 0.70, best 0.65
+    assert r["excess of best k <= K/2 at target K"] == pytest.approx(0.05, abs=1e-12)
+    assert r["targets with best k > target"] == 1  # target 1 only
+    # at target 4 the Hamming surrogate (0.90) is worst: rank 1; subset 0/1 (0.66): 3
+    assert r["Hamming surrogate rank at target K (1 = worst)"] == 1
+    assert r["subset 0/1 surrogate rank at target K (1 = worst)"] == 3
+    assert r["rows where subset 0/1 surrogate is worst"] == 2  # targets 1 and 2
+
+
+def test_surrogate_readings_falling_best_and_bad_input():
+    L = pd.DataFrame([[0.3, 0.1], [0.2, 0.4]], index=[1, 2], columns=[1, 2])
+    r = surrogate_readings(L)
+    assert r["best k non-decreasing"] is False and r["targets with best k > target"] == 1
+    with pytest.raises(ValueError, match="k = 1..K"):
+        surrogate_readings(L.set_axis([0, 1]))
+    with pytest.raises(ValueError, match="finite"):
+        surrogate_readings(L.where(L > 0.2))
+    with pytest.raises(TypeError, match="DataFrame"):
+        surrogate_readings(L.to_numpy())

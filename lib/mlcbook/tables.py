@@ -2,7 +2,8 @@
 
 Rankings at the printed precision (:func:`ranked`, :func:`ranks`), the summary of a
 pair's loss-ratio curves (:func:`curve_summary`), and how robust a claim is over
-folds or resamples (:func:`robustness`).
+folds or resamples (:func:`robustness`), and the readings of a surrogate-by-target loss
+table (:func:`surrogate_readings`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["ranked", "ranks", "curve_summary", "robustness"]
+__all__ = ["ranked", "ranks", "curve_summary", "robustness", "surrogate_readings"]
 
 
 def ranked(values: pd.Series | Mapping[str, float], decimals: int = 3) -> str:
@@ -201,3 +202,48 @@ def robustness(
 def _check_decimals(decimals: Any) -> None:
     if isinstance(decimals, bool) or not isinstance(decimals, int) or decimals < 0:
         raise ValueError(f"decimals must be a non-negative int, got {decimals!r}")
+
+
+def surrogate_readings(losses: pd.DataFrame) -> pd.Series:
+    """What Hüllermeier et al. (Sec. 6, Fig. 4) read off one surrogate-by-target table.
+
+    Parameters
+    ----------
+    losses : DataFrame
+        Mean target loss: rows are the target ``k = 1..K``, columns the surrogate
+        ``k = 1..K`` (e.g. :func:`mlcbook.learners.knn.loss_matrix`).  The best
+        surrogate of a row is its smallest loss; ties go to the smaller ``k``.
+
+    Returns
+    -------
+    Series with
+        ``K``; ``best k non-decreasing`` (the best surrogate never falls as the
+        target grows); ``best k at target K``; ``excess of best k <= K/2 at target
+        K`` (how much worse the best surrogate with ``k <= K/2`` is on the subset
+        0/1 target); ``targets with best k > target``; ``Hamming surrogate rank at
+        target K (1 = worst)`` and ``subset 0/1 surrogate rank at target K (1 =
+        worst)`` (1 + the number of surrogates strictly worse); ``rows where subset
+        0/1 surrogate is worst``.
+    """
+    if not isinstance(losses, pd.DataFrame):
+        raise TypeError(f"losses must be a DataFrame, got {type(losses).__name__}")
+    K = losses.shape[0]
+    ks = list(range(1, K + 1))
+    if K == 0 or list(losses.index) != ks or list(losses.columns) != ks:
+        raise ValueError("losses must have rows and columns k = 1..K (target, surrogate)")
+    if not np.isfinite(losses.to_numpy(dtype=float)).all():
+        raise ValueError("losses must be finite")
+    best = losses.idxmin(axis=1).astype(int)  # first minimum: the smaller k on ties
+    last = losses.loc[K]
+    return pd.Series({
+        "K": K,
+        "best k non-decreasing": bool((np.diff(best.to_numpy()) >= 0).all()),
+        "best k at target K": int(best[K]),
+        "excess of best k <= K/2 at target K":
+            float(last[last.index <= K / 2].min() - last.min()),
+        "targets with best k > target": int((best > best.index).sum()),
+        "Hamming surrogate rank at target K (1 = worst)": int((last > last[1]).sum()) + 1,
+        "subset 0/1 surrogate rank at target K (1 = worst)":
+            int((last > last[K]).sum()) + 1,
+        "rows where subset 0/1 surrogate is worst": int((losses.idxmax(axis=1) == K).sum()),
+    }, dtype=object)
