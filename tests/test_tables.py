@@ -14,9 +14,15 @@ def test_ties_at_the_printed_precision_are_shown_and_ordered_by_name():
     assert ranked(s, decimals=0) == "a = b = c = d"
 
 
-@given(st.dictionaries(st.text(min_size=1, max_size=3),
-                       st.floats(-1e6, 1e6, allow_nan=False), min_size=1, max_size=8),
-       st.floats(-1e-9, 1e-9))
+@given(
+    st.dictionaries(
+        st.text(min_size=1, max_size=3),
+        st.floats(-1e6, 1e6, allow_nan=False),
+        min_size=1,
+        max_size=8,
+    ),
+    st.floats(-1e-9, 1e-9),
+)
 def test_last_bit_perturbations_do_not_change_the_printed_ranking(values, eps):
     """A perturbation far below the printed precision leaves the text as it was,
     except where it pushes a value across a rounding boundary (excluded here)."""
@@ -75,7 +81,10 @@ def _pooled():
     rows = []
     # d1: first 0.2, 0.4, 0.5; second 0.3, 0.4, 0.4 -> ratio 1.5, 1.0, 0.8 (falls)
     # d2: first 0.1, 0.2; second 0.05, 0.2 -> ratio 0.5, 1.0 (rises)
-    for d, a, b in [("d1", [0.2, 0.4, 0.5], [0.3, 0.4, 0.4]), ("d2", [0.1, 0.2], [0.05, 0.2])]:
+    for d, a, b in [
+        ("d1", [0.2, 0.4, 0.5], [0.3, 0.4, 0.4]),
+        ("d2", [0.1, 0.2], [0.05, 0.2]),
+    ]:
         for k, (x, y) in enumerate(zip(a, b), 1):
             rows += [(d, "A", "binomial", k, x), (d, "B", "binomial", k, y)]
     rows.append(("d1", "A", "polynomial", 1.0, 0.2))
@@ -87,7 +96,9 @@ def test_curve_summary_by_hand():
     s = curve_summary(_pooled().sample(frac=1, random_state=1), "A", "B")
     assert list(s.index) in (["d1", "d2"], ["d2", "d1"])
     s = s.loc[["d1", "d2"]]
-    np.testing.assert_allclose(s.start, [1.5, 0.5], rtol=1e-12)  # exact ratios, rounding only
+    np.testing.assert_allclose(
+        s.start, [1.5, 0.5], rtol=1e-12
+    )  # exact ratios, rounding only
     np.testing.assert_allclose(s.end, [0.8, 1.0], rtol=1e-12)
     np.testing.assert_allclose(s["min"], [0.8, 0.5], rtol=1e-12)
     np.testing.assert_allclose(s["max"], [1.5, 1.0], rtol=1e-12)
@@ -108,8 +119,12 @@ def test_curve_summary_bad_input():
 # ------------------------------------------------------------------- robustness
 def _folds():
     # fold f holds values f - 1 and f + 1: mean f; folds 0..4
-    return pd.DataFrame({"fold": np.repeat(np.arange(5), 2),
-                         "v": np.ravel([[f - 1, f + 1] for f in range(5)])})
+    return pd.DataFrame(
+        {
+            "fold": np.repeat(np.arange(5), 2),
+            "v": np.ravel([[f - 1, f + 1] for f in range(5)]),
+        }
+    )
 
 
 def test_robustness_over_each_fold():
@@ -146,11 +161,16 @@ def test_robustness_bad_input():
 # ----------------------------------------------------------- surrogate_readings
 def test_surrogate_readings_of_a_hand_made_table():
     # K = 4; rows: target k, columns: surrogate k
-    L = pd.DataFrame([[0.20, 0.10, 0.30, 0.40],   # best 2, above the target 1
-                      [0.30, 0.20, 0.20, 0.50],   # best 2 (tie 2/3 -> smaller k)
-                      [0.60, 0.40, 0.50, 0.45],   # best 2
-                      [0.90, 0.70, 0.65, 0.66]],  # best 3
-                     index=range(1, 5), columns=range(1, 5))
+    L = pd.DataFrame(
+        [
+            [0.20, 0.10, 0.30, 0.40],  # best 2, above the target 1
+            [0.30, 0.20, 0.20, 0.50],  # best 2 (tie 2/3 -> smaller k)
+            [0.60, 0.40, 0.50, 0.45],  # best 2
+            [0.90, 0.70, 0.65, 0.66],
+        ],  # best 3
+        index=range(1, 5),
+        columns=range(1, 5),
+    )
     r = surrogate_readings(L)
     assert r["K"] == 4
     assert r["best k non-decreasing"] is True
@@ -167,7 +187,9 @@ def test_surrogate_readings_of_a_hand_made_table():
 def test_surrogate_readings_falling_best_and_bad_input():
     L = pd.DataFrame([[0.3, 0.1], [0.2, 0.4]], index=[1, 2], columns=[1, 2])
     r = surrogate_readings(L)
-    assert r["best k non-decreasing"] is False and r["targets with best k > target"] == 1
+    assert (
+        r["best k non-decreasing"] is False and r["targets with best k > target"] == 1
+    )
     with pytest.raises(ValueError, match="k = 1..K"):
         surrogate_readings(L.set_axis([0, 1]))
     with pytest.raises(ValueError, match="finite"):

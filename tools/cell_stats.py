@@ -22,19 +22,35 @@ MAX_LINES, MAX_COLS = 15, 88
 def chapters(rev: str | None) -> dict[str, str]:
     if rev is None:
         return {p.stem: p.read_text() for p in sorted((ROOT / "book").glob("*.md"))}
-    names = subprocess.run(["git", "ls-tree", "--name-only", rev, "book/"], cwd=ROOT,
-                           check=True, capture_output=True, text=True).stdout.split()
-    return {Path(n).stem: subprocess.run(["git", "show", f"{rev}:{n}"], cwd=ROOT,
-                                         check=True, capture_output=True, text=True).stdout
-            for n in sorted(names) if n.endswith(".md")}
+    names = subprocess.run(
+        ["git", "ls-tree", "--name-only", rev, "book/"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    return {
+        Path(n).stem: subprocess.run(
+            ["git", "show", f"{rev}:{n}"],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+        for n in sorted(names)
+        if n.endswith(".md")
+    }
 
 
 def main(rev: str | None = None) -> None:
     print(f"{'chapter':16} cells lines longest over-{MAX_LINES} over-{MAX_COLS}col")
     total = 0
     for name, text in chapters(rev).items():
-        cells = [c.source.splitlines() for c in jupytext.reads(text, fmt="md:myst").cells
-                 if c.cell_type == "code"]
+        cells = [
+            c.source.splitlines()
+            for c in jupytext.reads(text, fmt="md:myst").cells
+            if c.cell_type == "code"
+        ]
         if not cells:
             continue
         lines = sum(map(len, cells))
@@ -42,7 +58,10 @@ def main(rev: str | None = None) -> None:
         longest = max(map(len, cells))
         long_cells = sum(len(c) > MAX_LINES for c in cells)
         wide = sum(any(len(line) > MAX_COLS for line in c) for c in cells)
-        print(f"{name:16} {len(cells):5d} {lines:5d} {longest:7d} {long_cells:7d} {wide:11d}")
+        print(
+            f"{name:16} {len(cells):5d} {lines:5d} {longest:7d} {long_cells:7d}"
+            f" {wide:11d}"
+        )
     print(f"{'all':16} {'':5} {total:5d}")
 
 

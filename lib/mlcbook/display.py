@@ -19,24 +19,25 @@ import pandas as pd
 from ._validation import Flag, Int, OneOf, validate_params
 from .metrics import WU_ZHOU_MEASURES
 
-__all__ = ["MEASURE_NAMES", "measure_name", "measure_names", "printed_decimals",
-           "side_by_side"]
+__all__ = ["MEASURE_NAMES", "measure_name", "measure_names", "printed_decimals", "side_by_side"]
 
 #: Display name of each of the eleven measures of :data:`mlcbook.metrics.WU_ZHOU_MEASURES`
 #: (the keys of :func:`mlcbook.metrics.all_measures`), as Wu & Zhou's Table 1 names them.
-MEASURE_NAMES: Mapping[str, str] = MappingProxyType({
-    "hamming_loss": "Hamming loss",
-    "ranking_loss": "ranking loss",
-    "one_error": "one-error",
-    "coverage": "coverage",
-    "average_precision": "average precision",
-    "macro_f1": "macro-F1",
-    "instance_f1": "instance-F1",
-    "micro_f1": "micro-F1",
-    "macro_auc": "macro-AUC",
-    "instance_auc": "instance-AUC",
-    "micro_auc": "micro-AUC",
-})
+MEASURE_NAMES: Mapping[str, str] = MappingProxyType(
+    {
+        "hamming_loss": "Hamming loss",
+        "ranking_loss": "ranking loss",
+        "one_error": "one-error",
+        "coverage": "coverage",
+        "average_precision": "average precision",
+        "macro_f1": "macro-F1",
+        "instance_f1": "instance-F1",
+        "micro_f1": "micro-F1",
+        "macro_auc": "macro-AUC",
+        "instance_auc": "instance-AUC",
+        "micro_auc": "micro-AUC",
+    }
+)
 
 # shorter forms for narrow tables and figure axes; names not listed are short already
 _SHORT = {"average_precision": "avg. precision"}
@@ -62,8 +63,7 @@ def measure_name(key: str, *, short: bool = False) -> str:
     return _SHORT.get(key, MEASURE_NAMES[key]) if short else MEASURE_NAMES[key]
 
 
-def measure_names(keys: Iterable[str] = WU_ZHOU_MEASURES, *, short: bool = False
-                  ) -> list[str]:
+def measure_names(keys: Iterable[str] = WU_ZHOU_MEASURES, *, short: bool = False) -> list[str]:
     """Display names of several measure keys (default: all eleven, in Table 1's order)."""
     return [measure_name(k, short=short) for k in keys]
 
@@ -100,8 +100,14 @@ def _or(value: int | None, default: int) -> int:
 
 
 @validate_params(layout=OneOf(("columns", "rows")), decimals=Int(0, 17), agreement=Flag())
-def side_by_side(paper: pd.DataFrame, ours: pd.DataFrame, *, layout: str = "columns",
-                 decimals: int = 3, agreement: bool = False) -> pd.DataFrame:
+def side_by_side(
+    paper: pd.DataFrame,
+    ours: pd.DataFrame,
+    *,
+    layout: str = "columns",
+    decimals: int = 3,
+    agreement: bool = False,
+) -> pd.DataFrame:
     """The paper's printed table beside ours, ours at the paper's printed precision.
 
     Parameters
@@ -141,22 +147,35 @@ def side_by_side(paper: pd.DataFrame, ours: pd.DataFrame, *, layout: str = "colu
         raise ValueError(
             "paper and ours must have the same index and columns, got "
             f"{list(paper.index)} x {list(paper.columns)} and "
-            f"{list(ours.index)} x {list(ours.columns)}")
+            f"{list(ours.index)} x {list(ours.columns)}"
+        )
     printed = paper.map(lambda v: "" if v is None else str(v))
     shown = pd.DataFrame(
-        [[_shown(ours.iat[i, j], _or(printed_decimals(printed.iat[i, j]), decimals))
-          for j in range(ours.shape[1])] for i in range(ours.shape[0])],
-        index=ours.index, columns=ours.columns)
-    same = [f"{int((printed.iloc[i] == shown.iloc[i]).sum())}/{ours.shape[1]}"
-            for i in range(ours.shape[0])]
+        [
+            [
+                _shown(ours.iat[i, j], _or(printed_decimals(printed.iat[i, j]), decimals))
+                for j in range(ours.shape[1])
+            ]
+            for i in range(ours.shape[0])
+        ],
+        index=ours.index,
+        columns=ours.columns,
+    )
+    same = [
+        f"{int((printed.iloc[i] == shown.iloc[i]).sum())}/{ours.shape[1]}"
+        for i in range(ours.shape[0])
+    ]
     if layout == "columns":
         out = pd.concat({"paper": printed, "ours": shown}, axis=1).swaplevel(axis=1)
         out = out[[(c, side) for c in ours.columns for side in ("paper", "ours")]]
         if agreement:
             out[("same", "")] = same
         return out
-    out = pd.concat({"paper": printed, "ours": shown}).swaplevel().sort_index(
-        level=0, sort_remaining=False)
+    out = (
+        pd.concat({"paper": printed, "ours": shown})
+        .swaplevel()
+        .sort_index(level=0, sort_remaining=False)
+    )
     out = out.reindex(pd.MultiIndex.from_product([ours.index, ["paper", "ours"]]))
     if agreement:
         out["same"] = [s for pair in zip([""] * len(same), same) for s in pair]

@@ -95,8 +95,9 @@ def ranks(
     )
 
 
-def curve_summary(pooled: pd.DataFrame, first: str, second: str,
-                  family: str = "binomial") -> pd.DataFrame:
+def curve_summary(
+    pooled: pd.DataFrame, first: str, second: str, family: str = "binomial"
+) -> pd.DataFrame:
     """Each dataset's curve of ``loss(second) / loss(first)`` along a loss family, in short.
 
     The ratio curves of Hüllermeier et al.'s Figs 2-3 (one per dataset), summarised
@@ -177,8 +178,9 @@ def robustness(
         raise ValueError(f"table must be a DataFrame with a column {by!r}")
     if not callable(holds):
         raise TypeError("holds must be callable: holds(sub_table) -> bool or mapping")
-    if resamples is not None and (isinstance(resamples, bool)
-                                  or not isinstance(resamples, int) or resamples < 1):
+    if resamples is not None and (
+        isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 1
+    ):
         raise ValueError(f"resamples must be None or an int >= 1, got {resamples!r}")
     groups = dict(tuple(table.groupby(by, sort=True)))
     if not groups:
@@ -189,8 +191,12 @@ def robustness(
     else:
         rng = np.random.default_rng(seed)
         draws = [rng.integers(0, len(keys), len(keys)) for _ in range(resamples)]
-        parts = (pd.concat([groups[keys[j]].assign(**{by: i}) for i, j in enumerate(d)],
-                           ignore_index=True) for d in draws)
+        parts = (
+            pd.concat(
+                [groups[keys[j]].assign(**{by: i}) for i, j in enumerate(d)], ignore_index=True
+            )
+            for d in draws
+        )
     results = [holds(p) for p in parts]
     trials = len(results)
     if all(isinstance(r, Mapping) for r in results):
@@ -235,15 +241,18 @@ def surrogate_readings(losses: pd.DataFrame) -> pd.Series:
         raise ValueError("losses must be finite")
     best = losses.idxmin(axis=1).astype(int)  # first minimum: the smaller k on ties
     last = losses.loc[K]
-    return pd.Series({
-        "K": K,
-        "best k non-decreasing": bool((np.diff(best.to_numpy()) >= 0).all()),
-        "best k at target K": int(best[K]),
-        "excess of best k <= K/2 at target K":
-            float(last[last.index <= K / 2].min() - last.min()),
-        "targets with best k > target": int((best > best.index).sum()),
-        "Hamming surrogate rank at target K (1 = worst)": int((last > last[1]).sum()) + 1,
-        "subset 0/1 surrogate rank at target K (1 = worst)":
-            int((last > last[K]).sum()) + 1,
-        "rows where subset 0/1 surrogate is worst": int((losses.idxmax(axis=1) == K).sum()),
-    }, dtype=object)
+    return pd.Series(
+        {
+            "K": K,
+            "best k non-decreasing": bool((np.diff(best.to_numpy()) >= 0).all()),
+            "best k at target K": int(best[K]),
+            "excess of best k <= K/2 at target K": float(
+                last[last.index <= K / 2].min() - last.min()
+            ),
+            "targets with best k > target": int((best > best.index).sum()),
+            "Hamming surrogate rank at target K (1 = worst)": int((last > last[1]).sum()) + 1,
+            "subset 0/1 surrogate rank at target K (1 = worst)": int((last > last[K]).sum()) + 1,
+            "rows where subset 0/1 surrogate is worst": int((losses.idxmax(axis=1) == K).sum()),
+        },
+        dtype=object,
+    )
