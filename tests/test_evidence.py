@@ -66,7 +66,9 @@ def test_f_beta_combination_by_hand():
     ref = _by_sets(Y, P)
     p, r = ref["Precision_exam"], ref["Recall_exam"]
     # the F of the averages (Zhang & Zhou's formula) computed from the set counts
-    assert M.example_based_f_measure(Y, P, 2.0) == pytest.approx(5 * p * r / (4 * p + r), abs=1e-12)
+    assert M.example_based_f_measure(Y, P, 2.0) == pytest.approx(
+        5 * p * r / (4 * p + r), abs=1e-12
+    )
     rows = E.add_f_beta_combination(_led())
     assert [e.status for e in rows] == ["reproduced", "reproduced"]
     assert "another quantity" in rows[1].note
@@ -85,8 +87,13 @@ def test_subset_accuracy_strictness_holds_and_follows_accuracy_to_the_q():
 
 @pytest.mark.parametrize(
     "kw, err",
-    [({"accuracy": 1.0}, ValueError), ({"qs": (4, 2)}, ValueError), ({"qs": (1,)}, ValueError),
-     ({"seed": -1}, ValueError), ({"n": 2.5}, TypeError)],
+    [
+        ({"accuracy": 1.0}, ValueError),
+        ({"qs": (4, 2)}, ValueError),
+        ({"qs": (1,)}, ValueError),
+        ({"seed": -1}, ValueError),
+        ({"n": 2.5}, TypeError),
+    ],
 )
 def test_subset_accuracy_strictness_refuses_bad_input(kw, err):
     with pytest.raises(err):
@@ -94,8 +101,13 @@ def test_subset_accuracy_strictness_refuses_bad_input(kw, err):
 
 
 def test_every_function_refuses_a_ledger_that_is_not_one():
-    for f in (E.add_example_based_definitions, E.add_one_error_definition, E.add_moebius_pair,
-              E.add_worked_errors, PR.add_confusion_sums):
+    for f in (
+        E.add_example_based_definitions,
+        E.add_one_error_definition,
+        E.add_moebius_pair,
+        E.add_worked_errors,
+        PR.add_confusion_sums,
+    ):
         with pytest.raises(TypeError, match="led must be"):
             f(object())
 
@@ -138,9 +150,12 @@ def test_rescaling_consistency_rows():
 
 @pytest.mark.parametrize(
     "paper, cols, err",
-    [({"m": [("0.1", "1.00"), ("0.2", "1.00")]}, ["a", "b"], ValueError),
-     ({"m": [("0.1", "0.00"), ("0.2", "1.00")]}, ["a"], ValueError),
-     ([("0.1", "0.00")], ["a"], TypeError), ({}, [], TypeError)],
+    [
+        ({"m": [("0.1", "1.00"), ("0.2", "1.00")]}, ["a", "b"], ValueError),
+        ({"m": [("0.1", "0.00"), ("0.2", "1.00")]}, ["a"], ValueError),
+        ([("0.1", "0.00")], ["a"], TypeError),
+        ({}, [], TypeError),
+    ],
 )
 def test_rescaling_refuses_bad_tables(paper, cols, err):
     with pytest.raises(err):
@@ -171,8 +186,12 @@ def test_bayes_modes_by_enumeration():
 
 def test_identity_rows_are_reproduced_and_see_a_broken_identity(monkeypatch):
     led = _led()
-    rows = [E.add_moebius_pair(led, trials=3), E.add_additive_choquet(led, n=20),
-            E.add_owa_counting(led, n=20), *E.add_family_special_cases(led, n=30)]
+    rows = [
+        E.add_moebius_pair(led, trials=3),
+        E.add_additive_choquet(led, n=20),
+        E.add_owa_counting(led, n=20),
+        *E.add_family_special_cases(led, n=30),
+    ]
     assert [r.status for r in rows] == ["reproduced"] * 5
     assert all(r.tol == 1e-12 and r.paper == "0" for r in rows)
     led.check()
@@ -212,8 +231,11 @@ def test_empty_prediction_hamming_is_the_density():
     from mlcbook.datasets import dataset_statistics
 
     rng = np.random.default_rng(2)
-    Ys = {"a": (rng.random((40, 10)) < 0.05).astype(int), "b": (rng.random((40, 4)) < 0.3).astype(int),
-          "c": (rng.random((40, 20)) < 0.02).astype(int)}
+    Ys = {
+        "a": (rng.random((40, 10)) < 0.05).astype(int),
+        "b": (rng.random((40, 4)) < 0.3).astype(int),
+        "c": (rng.random((40, 20)) < 0.02).astype(int),
+    }
     stats = dataset_statistics(Ys)
     e = E.add_empty_prediction_hamming(_led(), stats)
     for name, Y in Ys.items():
@@ -289,3 +311,100 @@ def test_grid_readings_refuse_bad_grids():
         PR.add_slashdot_test_corner(_led(), g[g["dataset"] == "emotions"])
     with pytest.raises(TypeError, match="cause"):
         PR.add_diagonal_reading(_led(), g, cause="no reason")
+
+
+# ------------------------------------------------------------------ Sec. 6 (knn)
+from mlcbook.evidence import dependence as DEP  # noqa: E402
+from mlcbook.evidence import knn as KNN  # noqa: E402
+
+
+def _toy_neighbors(seed=0, n=40, c=5, K=4):
+    rng = np.random.default_rng(seed)
+    return (rng.random((n, c, K)) < 0.4).astype(np.int8)
+
+
+def _brute_minimisers(N, k):
+    """All minimisers of the summed binomial-k loss over {0,1}^K, by enumeration."""
+    K = N.shape[1]
+    cands = np.array(list(itertools.product([0, 1], repeat=K)))
+    loss = L.error_count_losses("binomial", k, K)
+    totals = [sum(loss[int((c != y).sum())] for y in N) for c in cands]
+    best = min(totals)
+    return {tuple(c) for c, t in zip(cands, totals) if t <= best + 1e-12}
+
+
+def test_tied_mode_and_k_invariance_by_enumeration():
+    N = _toy_neighbors()
+    ties = KNN._tied_mode(N)
+    P = KNN._predictions(N)
+    K = N.shape[2]
+    for q in range(len(N)):
+        full = _brute_minimisers(N[q], K)  # k = K: subset 0/1
+        assert ties[q] == (len(full) > 1)
+        for k in range(1, K + 1):
+            assert tuple(P[k - 1, q]) in _brute_minimisers(N[q], k)
+    led = _led()
+    e = KNN.add_tied_modes(led, {"toy": N}, unknown("toy"))
+    assert f"toy {ties.mean():.2f}" in e.ours
+    same = (P[:-1] == P[-1][None]).all(axis=2).mean()
+    e = KNN.add_k_invariance(led, {"toy": N}, unknown("toy"))
+    assert f"toy {same:.2f}" in e.ours
+
+
+def test_consensus_exactness_rows():
+    nb = {"a": _toy_neighbors(1), "b": _toy_neighbors(2, K=6)}
+    e = KNN.add_consensus_exactness(_led(), nb, sample={"b": 10})
+    assert e.status == "reproduced"
+    assert e.paper == f"{40 * 4 + 10 * 6} of {40 * 4 + 10 * 6} (query, k)"
+    assert "b 10 sampled queries" in e.claim
+
+
+@pytest.mark.parametrize(
+    "bad, err",
+    [
+        ({}, TypeError),
+        ([1], TypeError),
+        ({"a": np.full((2, 3, 4), 2)}, ValueError),
+        ({"a": np.zeros((2, 3))}, ValueError),
+    ],
+)
+def test_knn_readings_refuse_bad_neighbors(bad, err):
+    with pytest.raises(err):
+        KNN.add_tied_modes(_led(), bad)
+
+
+def test_polynomial_trends_on_a_toy_table():
+    # two datasets, two folds; LP's and CC's losses fall relative to BR's as alpha grows
+    rows = []
+    for d, fold, learner, alpha in itertools.product(
+        ["x", "y"], [0, 1], ["BR", "LP", "CC"], [1.0, 10.0, 1000.0]
+    ):
+        base = {"BR": 0.2, "LP": 0.22, "CC": 0.21}[learner]
+        grow = {"BR": 0.3, "LP": 0.1, "CC": 0.2}[learner] * math.log10(alpha)
+        rows.append(
+            {
+                "dataset": d,
+                "K": 3,
+                "learner": learner,
+                "fold": fold,
+                "n_test": 10,
+                "family": "polynomial",
+                "param": alpha,
+                "loss": base + grow,
+            }
+        )
+    t = pd.DataFrame(rows)
+    g = DEP.polynomial_gains(t)
+    # by hand: LP/BR from 0.22/0.2 = 1.1 to 0.52/1.1 = 0.4727
+    lp = g[(g.pair == "LP/BR") & (g.dataset == "x")].iloc[0]
+    assert lp.start == pytest.approx(1.1) and lp.end == pytest.approx(0.52 / 1.1)
+    e = DEP.add_polynomial_trends(_led(), t)
+    assert e.status == "reproduced" and (e.hits, e.trials) == (2, 2)
+    # BR gaining instead: the rule fails, and a differing row needs its cause
+    flipped = t.assign(learner=t.learner.map({"BR": "LP", "LP": "BR", "CC": "CC"}))
+    with pytest.raises(ValueError, match="differs"):
+        DEP.add_polynomial_trends(_led(), flipped)
+    with pytest.raises(ValueError, match="lacks"):
+        DEP.polynomial_gains(t.drop(columns="n_test"))
+    with pytest.raises(ValueError, match="polynomial"):
+        DEP.polynomial_gains(t.assign(family="binomial"))

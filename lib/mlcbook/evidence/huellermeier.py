@@ -9,8 +9,6 @@ result to a ledger as a rule-based row.  Identities are rows of the largest
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pandas as pd
 from scipy.stats import binom
@@ -89,8 +87,10 @@ def add_bayes_modes(
             marginal = (p @ support > 0.5).astype(np.int8)
             joint = support[np.argmax(p)]
             hits += bool(
-                len(ham) == 1 and len(sub) == 1
-                and np.array_equal(ham[0], marginal) and np.array_equal(sub[0], joint)
+                len(ham) == 1
+                and len(sub) == 1
+                and np.array_equal(ham[0], marginal)
+                and np.array_equal(sub[0], joint)
             )
             total += 1
     return led.exact(
@@ -166,11 +166,11 @@ def add_owa_counting(led: Ledger, *, seed: int = 0, n: int = 200, K_max: int = 8
     for K, ss in zip(range(1, K_max + 1), np.random.SeedSequence(seed).spawn(K_max)):
         rng = np.random.default_rng(ss)
         v = np.concatenate([[0.0], np.sort(rng.random(K - 1)), [1.0]])
-        w = L.owa_weights(v, K)
+        w = L.owa_weights(v.tolist(), K)
         Y = rng.integers(0, 2, (n, K))
         S = rng.random((n, K))
         a = L.owa_loss(Y, S, w, per_instance=True)
-        b = L.choquet_loss(Y, S, L.counting_measure(v, K), per_instance=True)
+        b = L.choquet_loss(Y, S, L.counting_measure(v.tolist(), K), per_instance=True)
         gap = max(gap, float(np.abs(a - b).max()), abs(float(w.sum()) - 1.0))
     return _identity(
         led,
@@ -192,8 +192,7 @@ def add_worked_errors(led: Ledger) -> Entry:
     s = np.array([0.2, 0.3, 0.9, 0.1, 0.4, 0.3])
     errors = np.abs(y - s)
     return led.exact(
-        "worked example: label errors |y - s| of y = (0,1,1,0,0,0), "
-        "s = (0.2,0.3,0.9,0.1,0.4,0.3)",
+        "worked example: label errors |y - s| of y = (0,1,1,0,0,0), s = (0.2,0.3,0.9,0.1,0.4,0.3)",
         "Sec. 4.2",
         paper="0.2, 0.7, 0.1, 0.1, 0.4, 0.3",
         ours=", ".join(f"{round(float(e), 12):g}" for e in errors),

@@ -184,13 +184,11 @@ def _diagonal(panel: pd.DataFrame) -> np.ndarray:
     nb, na = panel.shape
     mask = np.zeros((nb, na), dtype=bool)
     for j in range(nb):
-        mask[j, int(round(j * (na - 1) / (nb - 1)))] = True
+        mask[j, round(j * (na - 1) / (nb - 1))] = True
     return mask
 
 
-def add_diagonal_reading(
-    led: Ledger, grid: pd.DataFrame, cause: Cause | None = None
-) -> Entry:
+def add_diagonal_reading(led: Ledger, grid: pd.DataFrame, cause: Cause | None = None) -> Entry:
     """Figs. 1-2: Jaccard stays high as alpha and beta grow together (the diagonal).
 
     Per dataset and half: the mean Jaccard of the diagonal cells (one per beta, alpha
@@ -221,9 +219,7 @@ def add_diagonal_reading(
     )
 
 
-def add_slashdot_test_corner(
-    led: Ledger, grid: pd.DataFrame, cause: Cause | None = None
-) -> Entry:
+def add_slashdot_test_corner(led: Ledger, grid: pd.DataFrame, cause: Cause | None = None) -> Entry:
     """Fig. 2: on Slashdot's test half the lower-left corner still has a high Jaccard.
 
     The corner (alpha -> 0, smallest beta) against the median of the other cells, on
@@ -244,8 +240,7 @@ def add_slashdot_test_corner(
     return led.qualitative(
         "Slashdot test: the lower-left corner is still high, less dramatically",
         "Sec. 5, Fig. 2",
-        paper="not as dramatic as on training, but the corner is still high relative "
-        "to the rest",
+        paper="not as dramatic as on training, but the corner is still high relative to the rest",
         evidence=f"test corner {ct:.3f} vs median of the rest {mt:.3f} ({ct - mt:+.3f}); "
         f"training {cs:.3f} vs {ms:.3f} ({cs - ms:+.3f})",
         agrees=(agrees := bool(ct > mt and ct - mt < cs - ms)),
@@ -301,9 +296,7 @@ def _best_alpha(df: pd.DataFrame, col: str, base: tuple[float, float]) -> float:
     return float(df[df[col] == best].sort_values(["beta", "alpha"])["alpha"].iloc[0])
 
 
-def add_exact_alpha_count(
-    led: Ledger, grid: pd.DataFrame, cause: Cause | None = None
-) -> Entry:
+def add_exact_alpha_count(led: Ledger, grid: pd.DataFrame, cause: Cause | None = None) -> Entry:
     """Table 4: the optimal alpha for Exact is <= 0.2 in most rows (9 of the paper's 12).
 
     Compared on the rows we have: the paper's count over them (from

@@ -12,7 +12,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -107,9 +106,7 @@ def rescaling_ranges(
                 f"paper[{measure!r}] must print exactly one rescaled 1 and one 0, got {rel}"
             )
         b, w = ones[0], zeros[0]
-        box = [
-            (float(a) - _half_unit(a), float(a) + _half_unit(a)) for a, _ in cells
-        ]
+        box = [(float(a) - _half_unit(a), float(a) + _half_unit(a)) for a, _ in cells]
         tie = box[b][0] <= box[w][1] and box[w][0] <= box[b][1]
         lower = measure in low_better
         # the column printed 1 must be able to be the better one of the two anchors

@@ -81,8 +81,9 @@ SKLEARN_NAMES = {
 def add_example_based_definitions(led: Ledger, *, seed: int = 0, draws: int = 20) -> list[Entry]:
     """Five rows: each of Zhang & Zhou's five example-based measures is scikit-learn's.
 
-    ``draws`` seeded random pairs (n = 50, K = 2..9 in turn, as scikit-learn reads K = 1 as binary; empty label sets
-    included, scored with zero_division = 1 on both sides); each row holds the
+    ``draws`` seeded random pairs (n = 50, K = 2..9 in turn, as scikit-learn reads
+    K = 1 as binary; empty label sets included, scored with zero_division = 1 on
+    both sides); each row holds the
     largest |mlcbook - scikit-learn| over the draws against 0 within
     :data:`IDENTITY_TOL`.
     """
@@ -119,15 +120,15 @@ def add_f_beta_combination(led: Ledger, *, seed: int = 0) -> list[Entry]:
     """
     led = check_ledger(led)
     Y, P = random_label_pair(200, 6, seed=seed)
-    prec = M.precision(Y, P, average="instance")
-    rec = M.recall(Y, P, average="instance")
+    prec = float(M.precision(Y, P, average="instance"))
+    rec = float(M.recall(Y, P, average="instance"))
     gap = max(
         abs(M.example_based_f_measure(Y, P, b) - (1 + b * b) * prec * rec / (b * b * prec + rec))
         for b in (0.5, 1.0, 2.0)
     )
     f1 = M.example_based_f_measure(Y, P, 1.0)
     harmonic = abs(f1 - 2 * prec * rec / (prec + rec))
-    other = abs(f1 - M.f_measure(Y, P, average="instance"))
+    other = abs(f1 - float(M.f_measure(Y, P, average="instance")))
     return [
         led.number(
             "F^beta_exam = (1+b^2) P R / (b^2 P + R) of the averaged Precision_exam and "
@@ -139,8 +140,7 @@ def add_f_beta_combination(led: Ledger, *, seed: int = 0) -> list[Entry]:
             digits=12,
         ),
         led.number(
-            "F^1_exam is the harmonic mean of Precision_exam and Recall_exam "
-            "(|difference|)",
+            "F^1_exam is the harmonic mean of Precision_exam and Recall_exam (|difference|)",
             SOURCE + ", F^beta_exam",
             paper="0",
             ours=identity_gap(harmonic),
@@ -152,9 +152,7 @@ def add_f_beta_combination(led: Ledger, *, seed: int = 0) -> list[Entry]:
     ]
 
 
-@validate_params(
-    seed=Seed(), n=Int(10, 10**6), resamples=Int(1, 1000)
-)
+@validate_params(seed=Seed(), n=Int(10, 10**6), resamples=Int(1, 1000))
 def add_subset_accuracy_strictness(
     led: Ledger,
     *,
@@ -192,9 +190,7 @@ def add_subset_accuracy_strictness(
     seqs = np.random.SeedSequence(seed).spawn(resamples + 1)
     acc, ham = curve(np.random.default_rng(seqs[0]))
     holds = bool(np.all(np.diff(acc) < 0))
-    hits = sum(
-        bool(np.all(np.diff(curve(np.random.default_rng(s))[0]) < 0)) for s in seqs[1:]
-    )
+    hits = sum(bool(np.all(np.diff(curve(np.random.default_rng(s))[0]) < 0)) for s in seqs[1:])
     shown = ", ".join(f"q={q}: {a:.3f}" for q, a in zip(qs, acc))
     return led.ordering(
         "subset accuracy is overly strict when q is large (falls with q at a fixed "
