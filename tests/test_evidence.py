@@ -356,7 +356,7 @@ def test_consensus_exactness_rows():
     e = KNN.add_consensus_exactness(_led(), nb, sample={"b": 10})
     assert e.status == "reproduced"
     assert e.paper == f"{40 * 4 + 10 * 6} of {40 * 4 + 10 * 6} (query, k)"
-    assert "b 10 sampled queries" in e.claim
+    assert "b 10 sampled queries" in e.note
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ from .. import losses as L
 from .. import metrics as M
 from .._validation import Int, Seed, validate_params
 from ..bayes import bayes_optimal
-from ..ledger import Entry, Ledger
+from ..ledger import Cause, Entry, Ledger
 from ._common import IDENTITY_TOL, check_ledger, identity_gap
 
 __all__ = [
@@ -262,14 +262,17 @@ def add_profile_ordering(led: Ledger, *, q: float = 0.2, p_b: float = 0.5) -> En
     )
 
 
-def add_empty_prediction_hamming(led: Ledger, stats: pd.DataFrame) -> Entry:
+def add_empty_prediction_hamming(
+    led: Ledger, stats: pd.DataFrame, cause: Cause | None = None
+) -> Entry:
     """Sec. 1 and 3: predicting no label has a low Hamming loss on typical data.
 
     The Hamming loss of the empty prediction is the label density, cardinality / K.
     ``stats`` has one row per dataset (its index names it) and the columns
     ``labels`` and ``cardinality`` (:func:`mlcbook.datasets.dataset_statistics`).
     The reading agrees when the value is below 0.5 (better than predicting every
-    label) on every dataset and below 0.1 on most of them.
+    label) on every dataset and below 0.1 on most of them; ``cause`` goes to the row
+    only if it differs.
     """
     led = check_ledger(led)
     if not isinstance(stats, pd.DataFrame):
@@ -290,4 +293,5 @@ def add_empty_prediction_hamming(led: Ledger, stats: pd.DataFrame) -> Entry:
         evidence=f"Hamming loss of the empty prediction: {shown}; below 0.1 on {low} of "
         f"{len(density)}, below 0.5 on {int((density < 0.5).sum())} of {len(density)}",
         agrees=agrees,
+        cause=None if agrees else cause,
     )
