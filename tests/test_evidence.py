@@ -408,3 +408,22 @@ def test_polynomial_trends_on_a_toy_table():
         DEP.polynomial_gains(t.drop(columns="n_test"))
     with pytest.raises(ValueError, match="polynomial"):
         DEP.polynomial_gains(t.assign(family="binomial"))
+
+
+def test_fig4_neighbor_labels_follow_the_committed_protocol():
+    # the consensus reach of these neighbours is the committed knn_consensus row, which
+    # consensus_summary computed under the Fig. 4 folds and features
+    from mlcbook._io import read_csv_exact
+    from mlcbook._paths import results_dir
+    from mlcbook.learners.knn import consensus_mask
+
+    N = KNN.fig4_neighbor_labels("flags-12")
+    committed = read_csv_exact(results_dir() / "knn_consensus.csv").set_index("dataset")
+    row = committed.loc["flags-12"]
+    assert N.shape == (194, 9, int(row["K"]))
+    free = N.shape[2] - consensus_mask(N).sum(axis=1)
+    # 1e-12: a mean of 194 small integers, summed in another order
+    assert free.mean() == pytest.approx(row["mean_free"], abs=1e-12)
+    assert int(free.max()) == row["max_free"]
+    with pytest.raises(ValueError):
+        KNN.fig4_neighbor_labels("flags-12", n_splits=1)
