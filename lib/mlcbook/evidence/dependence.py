@@ -29,6 +29,18 @@ def polynomial_gains(
     pooled (each instance counted once).  ``gains`` is True when the ratio at the
     largest alpha is below the one at the smallest by more than a relative 1e-9
     (the second learner gains).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Columns ``dataset, K, learner, fold, n_test, family, param, loss``.
+    pairs : sequence of (str, str)
+        ``(first, second)`` learners; the ratio is second/first.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``pair, dataset, alpha_first, alpha_last, start, end, gains``.
     """
     if not isinstance(table, pd.DataFrame):
         raise TypeError(f"table must be a pandas DataFrame, got {type(table).__name__}")
@@ -73,6 +85,20 @@ def add_polynomial_trends(led: Ledger, table: pd.DataFrame, cause: Cause | None 
     alpha = 1 on most datasets (more than half), on the pooled folds; robustness:
     on how many folds, each taken alone, the rule holds too.  ``cause`` goes to the
     row only if it differs.
+
+    Parameters
+    ----------
+    led : mlcbook.ledger.Ledger
+        The chapter's ledger; the rows are appended to it.
+    table : pandas.DataFrame
+        The per-fold losses of the learner study (see :func:`polynomial_gains`).
+    cause : mlcbook.ledger.Cause, optional
+        The chapter's cause, given to the row only if it differs (required then).
+
+    Returns
+    -------
+    Entry
+        The row added.
     """
     led = check_ledger(led)
     gains = polynomial_gains(table)

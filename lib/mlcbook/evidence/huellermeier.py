@@ -273,6 +273,20 @@ def add_empty_prediction_hamming(
     The reading agrees when the value is below 0.5 (better than predicting every
     label) on every dataset and below 0.1 on most of them; ``cause`` goes to the row
     only if it differs.
+
+    Parameters
+    ----------
+    led : mlcbook.ledger.Ledger
+        The chapter's ledger; the rows are appended to it.
+    stats : pandas.DataFrame
+        One row per dataset, with the columns ``labels`` and ``cardinality``.
+    cause : mlcbook.ledger.Cause, optional
+        The chapter's cause, given to the row only if it differs (required then).
+
+    Returns
+    -------
+    Entry
+        The row added.
     """
     led = check_ledger(led)
     if not isinstance(stats, pd.DataFrame):

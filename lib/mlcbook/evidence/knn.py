@@ -92,6 +92,22 @@ def add_consensus_exactness(
     (all ``2**K`` candidates; tie-break 'hamming' in both).  ``sample`` limits a
     dataset to that many seeded queries (the brute force costs ``2**K`` per query:
     2**19 for birds); the note says which.
+
+    Parameters
+    ----------
+    led : mlcbook.ledger.Ledger
+        The chapter's ledger; the rows are appended to it.
+    neighbors : mapping of str to ndarray of shape (n_queries, c, K)
+        Per dataset, the 0/1 neighbour label vectors (:func:`fig4_neighbor_labels`).
+    sample : mapping of str to int, optional
+        Datasets to check on that many seeded queries only.
+    seed : int
+        Seed of those samples.
+
+    Returns
+    -------
+    Entry
+        The row added.
     """
     led = check_ledger(led)
     neighbors = _check_neighbors(neighbors)
@@ -126,6 +142,20 @@ def add_k_invariance(
     Per dataset: the share of (query, k < K) pairs whose prediction equals the
     query's prediction at k = K.  "Often" is read as at least half of the pairs, on
     most datasets.  ``cause`` goes to the row only if it differs.
+
+    Parameters
+    ----------
+    led : mlcbook.ledger.Ledger
+        The chapter's ledger; the rows are appended to it.
+    neighbors : mapping of str to ndarray of shape (n_queries, c, K)
+        Per dataset, the 0/1 neighbour label vectors (:func:`fig4_neighbor_labels`).
+    cause : mlcbook.ledger.Cause, optional
+        The chapter's cause, given to the row only if it differs (required then).
+
+    Returns
+    -------
+    Entry
+        The row added.
     """
     led = check_ledger(led)
     neighbors = _check_neighbors(neighbors)
@@ -165,6 +195,20 @@ def add_tied_modes(
     Per dataset: the share of queries whose ``c`` neighbour label vectors have more
     than one most frequent vector (then every one of them minimises the summed subset
     0/1 loss).  "Often" is read as at least one query in five, on most datasets.
+
+    Parameters
+    ----------
+    led : mlcbook.ledger.Ledger
+        The chapter's ledger; the rows are appended to it.
+    neighbors : mapping of str to ndarray of shape (n_queries, c, K)
+        Per dataset, the 0/1 neighbour label vectors (:func:`fig4_neighbor_labels`).
+    cause : mlcbook.ledger.Cause, optional
+        The chapter's cause, given to the row only if it differs (required then).
+
+    Returns
+    -------
+    Entry
+        The row added.
     """
     led = check_ledger(led)
     neighbors = _check_neighbors(neighbors)

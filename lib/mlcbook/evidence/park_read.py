@@ -194,6 +194,20 @@ def add_diagonal_reading(led: Ledger, grid: pd.DataFrame, cause: Cause | None = 
     Per dataset and half: the mean Jaccard of the diagonal cells (one per beta, alpha
     rising in step from alpha -> 0 to 1) against the mean of the other cells.  The
     reading agrees when the diagonal is higher in most dataset halves.
+
+    Parameters
+    ----------
+    led : mlcbook.ledger.Ledger
+        The chapter's ledger; the rows are appended to it.
+    grid : pandas.DataFrame
+        One row per (dataset, alpha, beta) with the scores of both halves.
+    cause : mlcbook.ledger.Cause, optional
+        The chapter's cause, given to the row only if it differs (required then).
+
+    Returns
+    -------
+    Entry
+        The row added.
     """
     led = check_ledger(led)
     grid = _check_grid(grid, ["train_jaccard", "test_jaccard"])
@@ -225,6 +239,20 @@ def add_slashdot_test_corner(led: Ledger, grid: pd.DataFrame, cause: Cause | Non
     The corner (alpha -> 0, smallest beta) against the median of the other cells, on
     the test and (for "less dramatic") the training half.  Agrees when the test corner
     is above the test median by less than the training corner is above its median.
+
+    Parameters
+    ----------
+    led : mlcbook.ledger.Ledger
+        The chapter's ledger; the rows are appended to it.
+    grid : pandas.DataFrame
+        One row per (dataset, alpha, beta) with the scores of both halves.
+    cause : mlcbook.ledger.Cause, optional
+        The chapter's cause, given to the row only if it differs (required then).
+
+    Returns
+    -------
+    Entry
+        The row added.
     """
     led = check_ledger(led)
     grid = _check_grid(grid, ["train_jaccard", "test_jaccard"])
@@ -257,6 +285,20 @@ def add_exact_resembles_jaccard(
     the grid's cells, and the alpha of the best Exact cell.  Agrees when rho >= 0.5 in
     at least half of the dataset halves ("many"); the evidence lists the optimum's
     alpha of the others (the paper: about 0.5 with fluctuating beta).
+
+    Parameters
+    ----------
+    led : mlcbook.ledger.Ledger
+        The chapter's ledger; the rows are appended to it.
+    grid : pandas.DataFrame
+        One row per (dataset, alpha, beta) with the scores of both halves.
+    cause : mlcbook.ledger.Cause, optional
+        The chapter's cause, given to the row only if it differs (required then).
+
+    Returns
+    -------
+    Entry
+        The row added.
     """
     led = check_ledger(led)
     grid = _check_grid(grid, ["train_jaccard", "test_jaccard", "train_exact", "test_exact"])
@@ -303,6 +345,20 @@ def add_exact_alpha_count(led: Ledger, grid: pd.DataFrame, cause: Cause | None =
     :data:`PAPER_T4_ALPHA`) against ours (the best cell of each dataset half, ties
     resolved as in the chapter's Table 4: towards the base (alpha -> 0, 128), then
     small beta, then small alpha).
+
+    Parameters
+    ----------
+    led : mlcbook.ledger.Ledger
+        The chapter's ledger; the rows are appended to it.
+    grid : pandas.DataFrame
+        One row per (dataset, alpha, beta) with the scores of both halves.
+    cause : mlcbook.ledger.Cause, optional
+        The chapter's cause, given to the row only if it differs (required then).
+
+    Returns
+    -------
+    Entry
+        The row added.
     """
     _check_cause(cause)
     led = check_ledger(led)

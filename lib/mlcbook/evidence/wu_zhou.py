@@ -152,6 +152,24 @@ def add_rescaling_consistency(
     ``source`` is the table (``"Table B.1"``).  The row counts the cells whose printed
     rescaled value is consistent with the printed absolute values; a cell that is not
     is a proof that the table contradicts itself (the cause names the cells).
+
+    Parameters
+    ----------
+    led : mlcbook.ledger.Ledger
+        The chapter's ledger; the rows are appended to it.
+    paper : mapping of str to sequence of (str, str)
+        Per measure, the printed (absolute, rescaled) pair of every column.
+    columns : sequence of str
+        The column names.
+    source : str
+        The table, e.g. ``"Table B.1"``.
+    lower_is_better : iterable of str
+        The measures for which smaller is better.
+
+    Returns
+    -------
+    Entry
+        The row added.
     """
     led = check_ledger(led)
     if not isinstance(source, str) or not source.strip():

@@ -37,6 +37,18 @@ def random_label_pair(
     A prediction agrees with the truth on each label with probability 0.7, so the
     pairs cover exact hits, partial overlaps and empty label sets.  ``seed`` is
     anything :func:`numpy.random.default_rng` accepts.
+
+    Parameters
+    ----------
+    n, K : int
+        Instances and labels.
+    density : float in [0, 1]
+        Probability that a true label is relevant.
+    seed : int, SeedSequence or Generator
+
+    Returns
+    -------
+    Y, P : ndarray of int8, shape (n, K)
     """
     n = check_positive_int(n, "n")
     K = check_positive_int(K, "K")
@@ -169,6 +181,26 @@ def add_subset_accuracy_strictness(
     expected subset accuracy is ``accuracy**q``.  The rule: subset accuracy falls
     strictly along ``qs`` on a sample of ``n`` instances; its robustness is over
     ``resamples`` further seeded samples.
+
+    Parameters
+    ----------
+    led : mlcbook.ledger.Ledger
+        The chapter's ledger; the rows are appended to it.
+    accuracy : float in (0, 1)
+        Probability that a label is predicted right.
+    qs : tuple of int
+        The numbers of labels, increasing.
+    n : int
+        Instances per sample.
+    seed : int
+        Seed of the samples.
+    resamples : int
+        Further samples on which the rule is checked (the robustness).
+
+    Returns
+    -------
+    Entry
+        The row added.
     """
     led = check_ledger(led)
     accuracy = check_real(accuracy, "accuracy", low=0.0, high=1.0)
