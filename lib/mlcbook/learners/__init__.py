@@ -8,4 +8,6 @@ from .knn import LossMinimizingKNN, consensus_mask, minimize_summed_loss
 from .blended import BlendedLinearClassifier, blended_grid, run_blended_grid
 from .reductions import LabelPowerset, RAkEL
 from .boomer import BOOMER_VARIANTS, make_boomer
+from .j48 import J48Classifier
+from .meka import MekaBR, MekaCC, MekaLC
 from .registry import LEARNERS, learner_config, learner_names, make_learner

@@ -18,6 +18,15 @@ EPCT      10 bagged multi-output trees (a random forest that considers all
 BOOMER-1  ``mlrl-boomer`` minimising the label-wise logistic loss
 BOOMER-K  ``mlrl-boomer`` minimising the example-wise logistic loss
 ========  ==============================================================
+
+The authors' own reductions -- MEKA's ``BR``, ``CC`` and ``LC`` on Weka's ``J48``
+with its defaults (``-C 0.25 -M 2``; their experimenter calls ``new J48()``) --
+are ``BR-J48``, ``CC-J48`` and ``LP-J48`` (:mod:`mlcbook.learners.meka`,
+:class:`mlcbook.learners.J48Classifier`; ``make weka`` installs Weka).  J48 and
+these reductions draw no random numbers (MEKA's CC default seed 0 keeps the
+file's label order), so ``random_state`` changes nothing.  On a dataset with
+nominal features pass their category counts, e.g.
+``make_learner("BR-J48").set_params(estimator__nominal={0: 6, 1: 4})``.
 """
 
 from __future__ import annotations
@@ -32,9 +41,11 @@ from sklearn.multioutput import ClassifierChain, MultiOutputClassifier
 from sklearn.tree import DecisionTreeClassifier
 
 from .boomer import make_boomer
+from .j48 import J48Classifier
+from .meka import MekaBR, MekaCC, MekaLC
 from .reductions import LabelPowerset, RAkEL
 
-__all__ = ["LEARNERS", "RAKEL_SETTINGS", "BOOMER_OPTIONS", "learner_names", "make_learner", "learner_config"]
+__all__ = ["LEARNERS", "J48_LEARNERS", "RAKEL_SETTINGS", "BOOMER_OPTIONS", "learner_names", "make_learner", "learner_config"]
 
 #: (k, m) of the RAkEL variants; m=None is 2K members (Tsoumakas and Vlahavas 2007),
 #: m=10 is MEKA's default.
@@ -59,6 +70,13 @@ def _rakel(k: int, m: int) -> Callable[[int], Any]:
     return lambda random_state: RAkEL(k=k, m=m, estimator=_tree(random_state), random_state=random_state)
 
 
+#: MEKA's reductions on Weka's J48 at its defaults, as the authors ran them.
+J48_LEARNERS: dict[str, Callable[[int], Any]] = {
+    "BR-J48": lambda rs: MekaBR(J48Classifier()),
+    "CC-J48": lambda rs: MekaCC(J48Classifier()),
+    "LP-J48": lambda rs: MekaLC(J48Classifier()),
+}
+
 LEARNERS: dict[str, Callable[[int], Any]] = {
     "BR": lambda rs: MultiOutputClassifier(_tree(rs)),
     "CC": lambda rs: ClassifierChain(_tree(rs), order="random", random_state=rs),
@@ -68,6 +86,7 @@ LEARNERS: dict[str, Callable[[int], Any]] = {
     "EPCT": lambda rs: RandomForestClassifier(n_estimators=10, max_features=None, bootstrap=True, random_state=rs, n_jobs=1),
     "BOOMER-1": lambda rs: make_boomer("BOOMER-1", rs, **BOOMER_OPTIONS),
     "BOOMER-K": lambda rs: make_boomer("BOOMER-K", rs, **BOOMER_OPTIONS),
+    **J48_LEARNERS,
 }
 
 

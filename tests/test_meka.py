@@ -1,0 +1,93 @@
+"""MEKA's BR, CC and LC on J48 (mlcbook.learners.meka): against Java and the authors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from mlcbook import reference
+from mlcbook.learners import J48Classifier, MekaBR, MekaCC, MekaLC
+from mlcbook.learners._weka import server
+from mlcbook.learners.meka import java_hashmap_order, label_set_hash
+from mlcbook.losses import binomial_loss
+
+
+@pytest.mark.parametrize("n_keys", [1, 5, 12, 13, 100, 700])
+def test_hashmap_order_equals_java(n_keys):
+    # The reference is java.util.HashMap itself (keys: lists of ints, whose hashCode
+    # is Arrays.hashCode's, like MEKA's LabelSet), run by the J48 server's 'H' command.
+    rng = np.random.default_rng(n_keys)
+    sets: list[list[int]] = []
+    while len(sets) < n_keys:
+        s = sorted(rng.choice(40, size=rng.integers(0, 6), replace=False).tolist())
+        if s not in sets:
+            sets.append(s)
+    java = server().hashmap_order(sets)
+    assert java_hashmap_order([label_set_hash(s) for s in sets]) == java
+
+
+def test_label_set_hash_is_javas_arrays_hashcode():
+    # Arrays.hashCode(int[]): 31 * h + v from h = 1, wrapped to a signed 32-bit int.
+    assert label_set_hash([]) == 1
+    assert label_set_hash([0]) == 31
+    assert label_set_hash([1, 5]) == (31 * 32 + 5)
+    big = list(range(40))
+    h = 1
+    for v in big:
+        h = (31 * h + v) & 0xFFFFFFFF
+    assert label_set_hash(big) == (h - (1 << 32) if h >= 1 << 31 else h)
+
+
+def test_ties_follow_meka_by_hand():
+    # One constant feature: J48 is a single leaf with the class frequencies.
+    X = np.zeros((4, 1))
+    Y = np.array([[1, 0], [0, 1], [1, 0], [0, 1]])
+    # BR: P(y_j = 1) = 0.5 and the authors threshold with p >= 0.5 -> 1.
+    np.testing.assert_array_equal(MekaBR().fit(X, Y).predict(X[:1]), [[1, 1]])
+    np.testing.assert_array_equal(MekaBR().fit(X, Y).predict_proba(X[:1]), [[0.5, 0.5]])
+    # CC: Utils.maxIndex of [0.5, 0.5] is 0 for every link.
+    np.testing.assert_array_equal(MekaCC().fit(X, Y).predict(X[:1]), [[0, 0]])
+    # LC: the classes are {0} (hash 31, bucket 15) and {1} (hash 32, bucket 0);
+    # HashMap iterates bucket 0 first, so {1} is class value 0 and wins the tie.
+    lc = MekaLC().fit(X, Y)
+    np.testing.assert_array_equal(lc.combinations_, [[0, 1], [1, 0]])
+    np.testing.assert_array_equal(lc.predict(X[:1]), [[0, 1]])
+
+
+def test_a_constant_label_is_declared_binary():
+    # A label with no positive in the training data still has classes {0,1} (Weka
+    # refuses a one-valued class); BR predicts P = 0 for it.
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 3))
+    Y = np.column_stack([(X[:, 0] > 0).astype(int), np.zeros(30, dtype=int)])
+    for cls in (MekaBR, MekaCC, MekaLC):
+        P = cls().fit(X, Y).predict(X)
+        assert P.shape == Y.shape and not P[:, 1].any()
+
+
+def test_cc_puts_earlier_labels_first_and_nominal():
+    X = np.arange(20, dtype=float).reshape(10, 2)
+    Y = np.array([[i % 2, (i // 2) % 2, i % 3 == 0] for i in range(10)], dtype=int)
+    cc = MekaCC(J48Classifier(nominal={1: 20})).fit(X, Y)
+    assert [e.nominal for e in cc.estimators_] == [
+        {1: 20}, {0: 2, 2: 20}, {0: 2, 1: 2, 3: 20}]
+    assert [e.n_features_in_ for e in cc.estimators_] == [2, 3, 4]
+
+
+@pytest.mark.parametrize(
+    ("learner", "cls"), [("BR", MekaBR), ("CC", MekaCC), ("LP", MekaLC)])
+def test_emotions_equals_the_authors_released_results(learner, cls):
+    # The authors' ten folds of emotions (numeric features) through MEKA + J48: the
+    # pooled Hamming and subset 0/1 losses equal the released ones.  Both are means of
+    # 0/1 errors over the same 593 x 6 entries, so only float rounding may differ.
+    folds = reference.reference_folds("emotions")
+    Y = np.vstack([s.Y_test for s in folds.splits])
+    P = np.vstack([cls().fit(s.X_train, s.Y_train).predict(s.X_test)
+                   for s in folds.splits])
+    ref = reference.load_reference_results()
+    ref = ref[(ref.dataset == "emotions") & (ref.learner == learner)
+              & (ref.family == "binomial")]
+    assert int(ref.folds.iloc[0]) == 10
+    theirs = ref.set_index("param").loss
+    K = Y.shape[1]
+    for k in range(1, K + 1):  # the whole binomial profile, k = 1 (Hamming) .. K
+        assert binomial_loss(Y, P, k) == pytest.approx(theirs[float(k)], abs=1e-12)
