@@ -5,9 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from mlcbook import reference
-from mlcbook.learners import J48Classifier, MekaBR, MekaCC, MekaLC
+from mlcbook.learners import J48Classifier, MekaBR, MekaCC, MekaLC, MekaRAkEL
 from mlcbook.learners._weka import server
-from mlcbook.learners.meka import java_hashmap_order, label_set_hash
+from mlcbook.learners.meka import (
+    JavaRandom,
+    java_hashmap_order,
+    label_set_hash,
+    meka_k_subset,
+)
+from mlcbook.learners.registry import authors_rakel_settings
 from mlcbook.losses import binomial_loss
 
 
@@ -91,3 +97,54 @@ def test_emotions_equals_the_authors_released_results(learner, cls):
     K = Y.shape[1]
     for k in range(1, K + 1):  # the whole binomial profile, k = 1 (Hamming) .. K
         assert binomial_loss(Y, P, k) == pytest.approx(theirs[float(k)], abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 42, -7, 2**40 + 3])
+def test_java_random_equals_java(seed):
+    # The reference is java.util.Random itself (the J48 server's 'R' command);
+    # bounds cover powers of two (the shortcut), small ones and rejection-prone ones.
+    bounds = [7, 6, 5, 4, 3, 2, 1, 16, 1 << 30, (1 << 30) + 1, 2**31 - 1, 1000] * 20
+    rng = JavaRandom(seed)
+    assert [rng.next_int(b) for b in bounds] == server().java_random(seed, bounds)
+
+
+def test_meka_k_subset_is_a_sorted_shuffle_prefix():
+    rng, ref = JavaRandom(5), JavaRandom(5)
+    for L, k in [(6, 2), (19, 5), (75, 74)]:
+        sub = meka_k_subset(L, k, rng)
+        idx = list(range(L))  # A.shuffle by hand: swap i with nextInt(i + 1)
+        for i in range(L - 1, 0, -1):
+            j = ref.next_int(i + 1)
+            idx[i], idx[j] = idx[j], idx[i]
+        assert sub == sorted(idx[:k]) and len(set(sub)) == k
+
+
+def test_rakel_settings_are_the_released_ones():
+    # The released files hold rakel-k rows for k in {1..5, L//2, L-1}, m = L-k+1,
+    # with the experimenter's L (flags: 12).
+    ref = reference.load_reference_results()
+    ref = ref[ref.learner.str.startswith("RAkEL")]
+    for dataset, g in ref.groupby("dataset"):
+        L = 12 if dataset == "flags" else int(g.K.iloc[0])
+        got = sorted({(int(r.rakel_k), int(r.rakel_m)) for r in g.itertuples()})
+        assert got == authors_rakel_settings(L), dataset
+
+
+@pytest.mark.parametrize("k", [1, 3, 5])
+def test_rakel_on_emotions_equals_the_authors(k):
+    # Seed 0 and MEKA's raw vote counts thresholded at 0.5 (one vote suffices)
+    # reproduce the released profile of every k; the mean-vote rule does not (k = 3).
+    folds = reference.reference_folds("emotions")
+    Y = np.vstack([s.Y_test for s in folds.splits])
+    ref = reference.load_reference_results()
+    ref = ref[(ref.dataset == "emotions") & (ref.learner == f"RAkEL-k{k}-m{7 - k}")
+              & (ref.family == "binomial")].set_index("param").loss
+
+    def profile(vote):
+        P = np.vstack([MekaRAkEL(k, None, vote=vote).fit(s.X_train, s.Y_train)
+                       .predict(s.X_test) for s in folds.splits])
+        return np.array([binomial_loss(Y, P, j) for j in range(1, 7)])
+
+    np.testing.assert_allclose(profile("count"), ref.to_numpy(), rtol=0, atol=1e-12)
+    if k == 3:
+        assert np.abs(profile("mean") - ref.to_numpy()).max() > 0.01

@@ -9,5 +9,5 @@ from .blended import BlendedLinearClassifier, blended_grid, run_blended_grid
 from .reductions import LabelPowerset, RAkEL
 from .boomer import BOOMER_VARIANTS, make_boomer
 from .j48 import J48Classifier
-from .meka import MekaBR, MekaCC, MekaLC
+from .meka import MekaBR, MekaCC, MekaLC, MekaRAkEL
 from .registry import LEARNERS, learner_config, learner_names, make_learner

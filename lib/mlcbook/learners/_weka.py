@@ -191,6 +191,14 @@ class _Server:
             m = self._int()
             return list(struct.unpack(f">{m}i", self._read(4 * m)))
 
+    def java_random(self, seed: int, bounds: list[int]) -> list[int]:
+        """``new java.util.Random(seed).nextInt(b)`` for each ``b`` of ``bounds``."""
+        n = len(bounds)
+        with self.lock:
+            self._send(b"R", struct.pack(f">qi{n}i", seed, n, *bounds))
+            self._status()
+            return list(struct.unpack(f">{n}i", self._read(4 * n)))
+
     def cpu_seconds(self) -> float:
         """User + system CPU time of the Java process so far (Linux ``/proc``)."""
         try:

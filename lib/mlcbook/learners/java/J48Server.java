@@ -11,6 +11,8 @@
 //   'T' tree:    id(int) -> J48.toString() as int length + UTF-8 bytes
 //   'H' order:   m(int) then m label sets (int length + ints) -> the iteration order of
 //                a java.util.HashMap keyed by the sets (first index of each distinct set)
+//   'R' random:  seed(long) n(int) n bounds(int) -> java.util.Random(seed).nextInt(bound)
+//                for each bound in turn (n ints)
 //   'Q' quit.
 // header = d(int), d ints (0 numeric, v > 0 nominal with values "0".."v-1"), classes(int).
 import java.io.*;
@@ -174,6 +176,13 @@ public class J48Server {
         out.writeInt(0);
         out.writeInt(map.size());
         for (Integer first : map.values()) out.writeInt(first);
+      } else if (cmd == 'R') {
+        Random random = new Random(in.readLong());
+        int n = in.readInt();
+        int[] bounds = new int[n];
+        for (int i = 0; i < n; i++) bounds[i] = in.readInt();
+        out.writeInt(0);
+        for (int i = 0; i < n; i++) out.writeInt(random.nextInt(bounds[i]));
       } else {
         System.err.println("J48Server: unknown command " + cmd);
         System.exit(3);
