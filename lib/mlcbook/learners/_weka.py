@@ -74,14 +74,24 @@ def _driver(jar: Path) -> Path:
     tmp = out.with_name(f"{key}.tmp{os.getpid()}")
     tmp.mkdir(parents=True, exist_ok=True)
     res = subprocess.run(
-        [_tool("javac"), "-nowarn", "-encoding", "UTF-8", "-cp", str(jar),
-         "-d", str(tmp), str(_SOURCE)],
-        check=False, capture_output=True, text=True,
+        [
+            _tool("javac"),
+            "-nowarn",
+            "-encoding",
+            "UTF-8",
+            "-cp",
+            str(jar),
+            "-d",
+            str(tmp),
+            str(_SOURCE),
+        ],
+        check=False,
+        capture_output=True,
+        text=True,
     )
     if res.returncode != 0:
         shutil.rmtree(tmp, ignore_errors=True)
-        raise WekaNotFoundError(
-            f"javac could not compile {_SOURCE.name}: {res.stderr[-2000:]}")
+        raise WekaNotFoundError(f"javac could not compile {_SOURCE.name}: {res.stderr[-2000:]}")
     try:
         tmp.replace(out)
     except OSError:  # another process compiled it first
@@ -102,7 +112,9 @@ class _Server:
         classes = _driver(jar)
         self.proc = subprocess.Popen(
             [java, "-Xss16m", "-cp", f"{classes}{os.pathsep}{jar}", "J48Server"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
         )
         self.lock = threading.Lock()
         self.token = f"{os.getpid()}:{id(self)}"
@@ -118,8 +130,7 @@ class _Server:
         assert self.proc.stdout is not None
         buf = self.proc.stdout.read(n)
         if buf is None or len(buf) != n:
-            raise WekaError(
-                f"the Java process ended unexpectedly (exit {self.proc.poll()})")
+            raise WekaError(f"the Java process ended unexpectedly (exit {self.proc.poll()})")
         return buf
 
     def _int(self) -> int:
@@ -143,13 +154,19 @@ class _Server:
         return struct.pack(f">i{d}ii", d, *map(int, nominal), int(n_classes))
 
     # -- commands
-    def fit(self, options: str, X: np.ndarray, y: np.ndarray, nominal: np.ndarray,
-            n_classes: int) -> tuple[int, bytes]:
+    def fit(
+        self, options: str, X: np.ndarray, y: np.ndarray, nominal: np.ndarray, n_classes: int
+    ) -> tuple[int, bytes]:
         n = X.shape[0]
         with self.lock:
-            self._send(b"F", self._utf(options), self._header(nominal, n_classes),
-                       struct.pack(">i", n), np.ascontiguousarray(X, ">f8").tobytes(),
-                       np.ascontiguousarray(y, ">i4").tobytes())
+            self._send(
+                b"F",
+                self._utf(options),
+                self._header(nominal, n_classes),
+                struct.pack(">i", n),
+                np.ascontiguousarray(X, ">f8").tobytes(),
+                np.ascontiguousarray(y, ">i4").tobytes(),
+            )
             self._status()
             model_id = self._int()
             return model_id, self._read(self._int())
@@ -160,13 +177,12 @@ class _Server:
             self._status()
             return self._int()
 
-    def predict(
-        self, model_id: int, X: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray] | None:
+    def predict(self, model_id: int, X: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         n, d = X.shape
         with self.lock:
-            self._send(b"P", struct.pack(">iii", model_id, n, d),
-                       np.ascontiguousarray(X, ">f8").tobytes())
+            self._send(
+                b"P", struct.pack(">iii", model_id, n, d), np.ascontiguousarray(X, ">f8").tobytes()
+            )
             if self._status() == 2:
                 return None
             k = self._int()
@@ -225,8 +241,11 @@ def server() -> _Server:
     """The process's J48 server, started on first use (after a fork: a new one)."""
     global _SERVER
     with _SERVER_LOCK:
-        if (_SERVER is None or _SERVER.proc.poll() is not None
-                or not _SERVER.token.startswith(f"{os.getpid()}:")):
+        if (
+            _SERVER is None
+            or _SERVER.proc.poll() is not None
+            or not _SERVER.token.startswith(f"{os.getpid()}:")
+        ):
             _SERVER = _Server()
             atexit.register(_SERVER.close)
         return _SERVER

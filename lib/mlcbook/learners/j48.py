@@ -68,11 +68,20 @@ class J48Classifier(ClassifierMixin, BaseEstimator):
     n_features_in_ : int
     """
 
-    def __init__(self, confidence_factor: float = 0.25, min_num_obj: int = 2,
-                 unpruned: bool = False, reduced_error_pruning: bool = False,
-                 num_folds: int = 3, binary_splits: bool = False,
-                 subtree_raising: bool = True, use_laplace: bool = False, seed: int = 1,
-                 nominal: Mapping[int, int] | None = None, classes=None):
+    def __init__(
+        self,
+        confidence_factor: float = 0.25,
+        min_num_obj: int = 2,
+        unpruned: bool = False,
+        reduced_error_pruning: bool = False,
+        num_folds: int = 3,
+        binary_splits: bool = False,
+        subtree_raising: bool = True,
+        use_laplace: bool = False,
+        seed: int = 1,
+        nominal: Mapping[int, int] | None = None,
+        classes=None,
+    ):
         self.confidence_factor = confidence_factor
         self.min_num_obj = min_num_obj
         self.unpruned = unpruned
@@ -96,8 +105,13 @@ class J48Classifier(ClassifierMixin, BaseEstimator):
             low = 2 if name == "num_folds" else (1 if name == "min_num_obj" else 0)
             if isinstance(v, bool) or not isinstance(v, Integral) or v < low:
                 raise ValueError(f"{name} must be an int >= {low}, got {v!r}")
-        for name in ("unpruned", "reduced_error_pruning", "binary_splits",
-                     "subtree_raising", "use_laplace"):
+        for name in (
+            "unpruned",
+            "reduced_error_pruning",
+            "binary_splits",
+            "subtree_raising",
+            "use_laplace",
+        ):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise TypeError(f"{name} must be a bool, got {getattr(self, name)!r}")
         if self.unpruned and self.reduced_error_pruning:
@@ -125,21 +139,25 @@ class J48Classifier(ClassifierMixin, BaseEstimator):
         if not isinstance(self.nominal, Mapping):
             raise TypeError(
                 f"nominal must be a mapping column -> number of categories or None, "
-                f"got {type(self.nominal).__name__}")
+                f"got {type(self.nominal).__name__}"
+            )
         for col, v in self.nominal.items():
-            if (isinstance(col, bool) or not isinstance(col, Integral)
-                    or not 0 <= col < n_features):
-                raise ValueError(
-                    f"nominal: column {col!r} is not in 0..{n_features - 1}")
+            if isinstance(col, bool) or not isinstance(col, Integral) or not 0 <= col < n_features:
+                raise ValueError(f"nominal: column {col!r} is not in 0..{n_features - 1}")
             if isinstance(v, bool) or not isinstance(v, Integral) or v < 1:
-                raise ValueError(
-                    f"nominal: column {col} needs a category count >= 1, got {v!r}")
+                raise ValueError(f"nominal: column {col} needs a category count >= 1, got {v!r}")
             out[col] = int(v)
         return out
 
     def _input(self, X, reset: bool) -> np.ndarray:
-        X = validate_data(self, X, reset=reset, accept_sparse=("csr", "csc"),
-                          dtype=np.float64, ensure_all_finite="allow-nan")
+        X = validate_data(
+            self,
+            X,
+            reset=reset,
+            accept_sparse=("csr", "csc"),
+            dtype=np.float64,
+            ensure_all_finite="allow-nan",
+        )
         X = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
         cols = np.flatnonzero(self._nominal)
         if cols.size:
@@ -150,38 +168,41 @@ class J48Classifier(ClassifierMixin, BaseEstimator):
                 bad = cols[np.flatnonzero(~ok.all(axis=0))[0]]
                 raise ValueError(
                     f"X: nominal column {bad} must hold category indices "
-                    f"0..{self._nominal[bad] - 1} (or NaN for missing)")
+                    f"0..{self._nominal[bad] - 1} (or NaN for missing)"
+                )
         return X
 
     # ------------------------------------------------------------------ fit / predict
     def fit(self, X, y):
         """Grow (and prune) Weka's J48 on ``X``, ``y``."""
         options = self.weka_options()
-        n_features = validate_data(self, X, reset=True, accept_sparse=("csr", "csc"),
-                                   dtype=None, ensure_all_finite="allow-nan").shape[1]
+        n_features = validate_data(
+            self,
+            X,
+            reset=True,
+            accept_sparse=("csr", "csc"),
+            dtype=None,
+            ensure_all_finite="allow-nan",
+        ).shape[1]
         self._nominal = self._nominal_vector(n_features)
         X = self._input(X, reset=True)
         y = np.asarray(y)
         if y.ndim != 1 or y.shape[0] != X.shape[0]:
-            raise ValueError(
-                f"y must be 1-D with {X.shape[0]} entries, got shape {y.shape}")
+            raise ValueError(f"y must be 1-D with {X.shape[0]} entries, got shape {y.shape}")
         if self.classes is None:
             self.classes_, codes = np.unique(y, return_inverse=True)
         else:
             self.classes_ = np.asarray(self.classes)
             c = self.classes_
             if c.ndim != 1 or len(np.unique(c)) != len(c):
-                raise ValueError(
-                    f"classes must be distinct values, got {self.classes!r}")
+                raise ValueError(f"classes must be distinct values, got {self.classes!r}")
             lookup = {v: i for i, v in enumerate(self.classes_.tolist())}
             try:
                 codes = np.array([lookup[v] for v in y.tolist()], dtype=np.int64)
             except KeyError as exc:
-                raise ValueError(
-                    f"y holds {exc.args[0]!r}, which is not in classes") from None
+                raise ValueError(f"y holds {exc.args[0]!r}, which is not in classes") from None
         srv = server()
-        self._model_id, self.model_ = srv.fit(options, X, codes, self._nominal,
-                                              len(self.classes_))
+        self._model_id, self.model_ = srv.fit(options, X, codes, self._nominal, len(self.classes_))
         self._token = srv.token
         return self
 

@@ -50,8 +50,16 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from ._contract import MultiLabelMixin
 from .j48 import J48Classifier
 
-__all__ = ["JavaRandom", "MekaBR", "MekaCC", "MekaLC", "MekaRAkEL",
-           "java_hashmap_order", "label_set_hash", "meka_k_subset"]
+__all__ = [
+    "JavaRandom",
+    "MekaBR",
+    "MekaCC",
+    "MekaLC",
+    "MekaRAkEL",
+    "java_hashmap_order",
+    "label_set_hash",
+    "meka_k_subset",
+]
 
 _INT32 = 1 << 32
 
@@ -89,8 +97,7 @@ def java_hashmap_order(hashes: Sequence[int]) -> list[int]:
         b = (u ^ (u >> 16)) & (cap - 1)
         buckets.setdefault(b, []).append(pos)
     if cap >= 64 and any(len(v) >= 8 for v in buckets.values()):
-        raise ValueError(
-            "hashes: a HashMap bucket would become a tree; order undefined")
+        raise ValueError("hashes: a HashMap bucket would become a tree; order undefined")
     return [pos for b in sorted(buckets) for pos in buckets[b]]
 
 
@@ -258,8 +265,7 @@ class MekaLC(_MekaBase):
     def fit(self, X, Y):
         """One multi-class model over the distinct training label sets."""
         X, Y = self._fit_input(X, Y)
-        uniq, first, codes = np.unique(
-            Y, axis=0, return_index=True, return_inverse=True)
+        uniq, first, codes = np.unique(Y, axis=0, return_index=True, return_inverse=True)
         codes = np.asarray(codes).reshape(-1)
         by_arrival = np.argsort(first, kind="stable")  # HashMap insertion order
         hashes = [label_set_hash(np.flatnonzero(uniq[u])) for u in by_arrival]
@@ -307,8 +313,9 @@ class MekaRAkEL(_MekaBase):
     estimators_ : list of MekaLC
     """
 
-    def __init__(self, k: int = 3, m: int | None = 10, estimator=None, seed: int = 0,
-                 vote: str = "count"):
+    def __init__(
+        self, k: int = 3, m: int | None = 10, estimator=None, seed: int = 0, vote: str = "count"
+    ):
         self.k = k
         self.m = m
         self.estimator = estimator
@@ -319,8 +326,11 @@ class MekaRAkEL(_MekaBase):
         """Draw the subsets and fit an LC on each."""
         for name in ("k", "seed") + (() if self.m is None else ("m",)):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < (
-                    0 if name == "seed" else 1):
+            if (
+                isinstance(v, bool)
+                or not isinstance(v, (int, np.integer))
+                or v < (0 if name == "seed" else 1)
+            ):
                 raise ValueError(f"{name} must be a positive int, got {v!r}")
         if self.vote not in ("count", "mean"):
             raise ValueError(f"vote must be 'count' or 'mean', got {self.vote!r}")

@@ -73,13 +73,16 @@ def _rakel(k: int, m: int) -> Callable[[int], Any]:
     return lambda random_state: RAkEL(k=k, m=m, estimator=_tree(random_state), random_state=random_state)
 
 
+def _meka_rakel(k: int) -> Callable[[int], Any]:
+    return lambda rs: MekaRAkEL(k, None, J48Classifier())
+
+
 #: MEKA's reductions on Weka's J48 at its defaults, as the authors ran them.
 J48_LEARNERS: dict[str, Callable[[int], Any]] = {
     "BR-J48": lambda rs: MekaBR(J48Classifier()),
     "CC-J48": lambda rs: MekaCC(J48Classifier()),
     "LP-J48": lambda rs: MekaLC(J48Classifier()),
-    **{f"RAkEL-J48-k{k}": (lambda rs, k=k: MekaRAkEL(k, None, J48Classifier()))
-       for k in range(1, 6)},
+    **{f"RAkEL-J48-k{k}": _meka_rakel(k) for k in range(1, 6)},
 }
 
 
