@@ -13,13 +13,13 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import best_of, ratio_line  # noqa: E402
-from sklearn.multioutput import MultiOutputClassifier  # noqa: E402
-from sklearn.tree import DecisionTreeClassifier  # noqa: E402
+from _timing import best_of, ratio_line
+from sklearn.multioutput import MultiOutputClassifier
+from sklearn.tree import DecisionTreeClassifier
 
-from mlcbook import reference  # noqa: E402
-from mlcbook.datasets import load_dataset  # noqa: E402
-from mlcbook.learners import J48Classifier, MekaBR  # noqa: E402
+from mlcbook import reference
+from mlcbook.datasets import load_dataset
+from mlcbook.learners import J48Classifier, MekaBR
 
 
 def main() -> None:
