@@ -89,8 +89,11 @@ J48_LEARNERS: dict[str, Callable[[int], Any]] = {
 def authors_rakel_settings(n_labels: int) -> list[tuple[int, int]]:
     """(k, m) of the authors' RAkEL runs: k in {1..5, L // 2, L - 1}, m = L - k + 1.
 
-    ``n_labels`` is the experimenter's L (its ``numLabels``), which for flags is 12
-    although the authors' flags file has 7 labels (k = 11 > 7 is then not run here).
+    ``n_labels`` is the experimenter's L (its ``numLabels``).  For flags it is 12: the
+    authors' MEKA run took the last 12 attributes of their 7-label flags file as labels
+    (crescent, triangle, icon, animate, text, then the 7 colours; 14 features) and the
+    released profiles score the 7 colours -- run so, every released flags row is
+    reproduced (``tests/test_meka.py``).
     """
     if isinstance(n_labels, bool) or not isinstance(n_labels, int) or n_labels < 2:
         raise ValueError(f"n_labels must be an int >= 2, got {n_labels!r}")
