@@ -15,21 +15,23 @@ from __future__ import annotations
 
 import io
 import sys
-from itertools import combinations
 import time
 import zipfile
+from collections.abc import Iterable
+from itertools import combinations
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
 from mlcbook import reference
 from mlcbook._paths import cache_dir
 from mlcbook.datasets import load_dataset
 from mlcbook.datasets.arff import parse_arff
 from mlcbook.experiments import cv_folds
-from mlcbook.learners._weka import server
+from mlcbook.learners._weka import WekaError, server
 from mlcbook.learners.j48 import J48Classifier
-from mlcbook.learners.meka import MekaBR, MekaCC, MekaLC, MekaRAkEL
+from mlcbook.learners.meka import MekaBR, MekaCC, MekaLC, MekaRAkEL, java_hashmap_order
 from mlcbook.learners.registry import authors_rakel_settings
 from mlcbook.losses import binomial_loss
 
@@ -84,10 +86,11 @@ def make(learner: str, nominal: dict[int, int]):
     return MekaRAkEL(k, m, base)
 
 
-def run(name: str, learner: str) -> dict:
+def run(name: str, learner: str, dead: frozenset[int] = frozenset()) -> dict:
+    """Pooled losses over the folds that finished: not ``dead``, not failed here."""
     folder = cache_dir() / "j48-agreement"
     tag = "flags12" if name == "flags" else name
-    Ys, Ps, cpu = [], [], 0.0
+    Ys, Ps, cpu, failed = [], [], 0.0, []
     for k, Xtr, Ytr, Xte, Yte, nominal in splits(name):
         cell = folder / f"{tag}-{learner}-{k}.npz"
         if cell.exists():
@@ -96,7 +99,12 @@ def run(name: str, learner: str) -> dict:
         else:
             srv = server()
             t0, j0 = time.process_time(), srv.cpu_seconds()
-            P = make(learner, nominal).fit(Xtr, Ytr).predict(Xte)
+            try:
+                P = make(learner, nominal).fit(Xtr, Ytr).predict(Xte)
+            except WekaError as exc:  # as in MEKA, the whole fold fails
+                if "unary class" not in str(exc):
+                    raise
+                P = np.zeros((0, 0), dtype=np.int64)  # marks a failed fold
             sec = time.process_time() - t0 + srv.cpu_seconds() - j0
             buf = io.BytesIO()
             np.savez(buf, P=P, cpu=sec)
@@ -104,9 +112,14 @@ def run(name: str, learner: str) -> dict:
             tmp.write_bytes(buf.getvalue())
             tmp.replace(cell)
             print(f"{name} {learner} split {k}: {sec:.1f} CPU-s", flush=True)
+        cpu += sec
+        if P.size == 0 and len(Yte):  # J48 refused a one-valued class: MEKA fails too
+            failed.append(k)
+            continue
+        if k in dead:  # an earlier k of the experimenter's loop failed on this fold
+            continue
         Ys.append(np.asarray(Yte, dtype=np.int64))
         Ps.append(P)
-        cpu += sec
     if name == "flags":
         Ys = [y[:, FLAGS_EXTRA:] for y in Ys]
         Ps = [p[:, FLAGS_EXTRA:] for p in Ps]
@@ -118,23 +131,35 @@ def run(name: str, learner: str) -> dict:
                  len(y)) for y, p in zip(Ys, Ps)]
     return {"dataset": name, "learner": learner, "K": K, "n_test": Y.shape[0],
             "folds": "authors" if name in FOLDED else "seeded",
+            "folds_ok": len(Ys), "failed_folds": " ".join(map(str, failed)),
+            "skipped_folds": " ".join(map(str, sorted(dead - set(failed)))),
             "hamming": binomial_loss(Y, P, 1), "subset01": binomial_loss(Y, P, K),
             "profile": np.array([binomial_loss(Y, P, k) for k in range(1, K + 1)]),
             "per_fold": per_fold,
             "cpu_seconds": cpu}
 
 
-def main(names: list[str], rakel: bool = False) -> None:
+def main(names: list[str], rakel: Iterable[str] = ()) -> None:
+    """BR, CC, LP on ``names``; RAkEL (the authors' k, m) too on those in ``rakel``."""
     ref = reference.load_reference_results()
     ref = ref[ref.family == "binomial"]
     rows = []
     for name in names:
         learners = list(LEARNERS)
-        if rakel:
+        if name in set(rakel):
+            # The experimenter loops over a HashSet<Integer> of k inside one job per
+            # fold: an exception at one k ends that fold for the later ks.
             L = EXPERIMENTER_L.get(name, int(ref[ref.dataset == name].K.iloc[0]))
-            learners += [f"RAkEL-k{k}-m{m}" for k, m in authors_rakel_settings(L)]
+            ks = list(dict.fromkeys([*range(1, 6), L // 2, L - 1]))  # insertion order
+            ks = [ks[i] for i in java_hashmap_order(ks)]  # Integer.hashCode = value
+            m = dict(authors_rakel_settings(L))
+            learners += [f"RAkEL-k{k}-m{m[k]}" for k in ks]
+        dead: set[int] = set()
         for learner in learners:
-            r = run(name, learner)
+            r = run(name, learner, frozenset(dead) if learner.startswith("RAkEL") else
+                    frozenset())
+            if learner.startswith("RAkEL") and r["failed_folds"]:
+                dead |= {int(f) for f in r["failed_folds"].split()}
             theirs = ref[(ref.dataset == name) & (ref.learner == learner)]
             if len(theirs):
                 K = int(theirs.K.iloc[0])
@@ -147,7 +172,7 @@ def main(names: list[str], rakel: bool = False) -> None:
                 theirs_k = theirs.sort_values("param").loss.to_numpy()
                 r["max_abs_d_binomial_k"] = float(np.abs(r["profile"] - theirs_k).max())
                 n_folds = r["folds_authors"]
-                if n_folds < len(r["per_fold"]):  # which of the folds finished?
+                if n_folds < len(r["per_fold"]):  # which of our folds fit best?
                     best = min(
                         (float(np.abs(sum(r["per_fold"][i][0] for i in c)
                                       / sum(r["per_fold"][i][1] for i in c)
@@ -167,7 +192,8 @@ def main(names: list[str], rakel: bool = False) -> None:
 
 
 if __name__ == "__main__":
+    # usage: j48_agreement.py [--rakel=name,name] [datasets]  (default: all nine)
     args = sys.argv[1:]
-    rakel = "--rakel" in args
-    names = [a for a in args if a != "--rakel"]
+    rakel = [n for a in args if a.startswith("--rakel=") for n in a[8:].split(",")]
+    names = [a for a in args if not a.startswith("--rakel")]
     main(names or FOLDED + SEEDED, rakel=rakel)
