@@ -16,7 +16,7 @@ export PYTHONHASHSEED := 0
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
 .PHONY: help install lock book test lint unit pairs notebooks portable site browser clean-tree \
-        test-matrix reproduce table chapter bench clean chromium
+        test-matrix reproduce table chapter bench clean chromium weka
 
 # The book's environment: every package pinned, with hashes, for CPython 3.11-3.13.
 LOCK := requirements/book.lock
@@ -72,7 +72,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check lib
 	$(BIN)/mypy
 
-unit: $(STAMP)
+unit: $(STAMP) weka
 	$(BIN)/python -m pytest tests --ignore=tests/browser --ignore=tests/test_notebook_pairs.py \
 		--ignore=tests/test_pdf.py -q
 
@@ -113,6 +113,28 @@ chromium:
 	  echo "installing Debian's chromium for the browser check"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] && echo "" || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
+# Weka's J48 for the study's BR/CC/LP/RAkEL (mlcbook.learners.j48): Debian's weka package,
+# downloaded (not installed) and unpacked into the git-ignored .weka/, both the package and
+# the jar checked against their sha256; a JDK (java + javac) from Debian when missing.
+WEKA_DEB        := weka_3.6.14-3_all.deb
+WEKA_DEB_SHA256 := 58ea5ec3b42ca9719be5756d1bd64ebed0e69d16d6fffa200b3cebf4ccccab16
+WEKA_JAR        := .weka/usr/share/java/weka-3.6.14.jar
+WEKA_JAR_SHA256 := fcdc5315cb9054b396d2e1bac7e007800b01b3d2221cca6afb065f6821e60b42
+
+weka:
+	@SUDO=$$( [ "$$(id -u)" = 0 ] && echo "" || echo sudo ); \
+	if ! command -v java >/dev/null || ! command -v javac >/dev/null; then \
+	  echo "installing Debian's default-jdk-headless for Weka's J48"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq default-jdk-headless >/dev/null; fi; \
+	if ! echo "$(WEKA_JAR_SHA256)  $(WEKA_JAR)" | sha256sum --check --status 2>/dev/null; then \
+	  echo "downloading Debian's $(WEKA_DEB) into .weka/"; \
+	  rm -rf .weka && mkdir -p .weka/tmp; \
+	  ( cd .weka/tmp && { apt-get download -qq weka=3.6.14-3 2>/dev/null || \
+	    { $$SUDO apt-get update -qq && apt-get download -qq weka=3.6.14-3; }; } ); \
+	  echo "$(WEKA_DEB_SHA256)  .weka/tmp/$(WEKA_DEB)" | sha256sum --check --quiet; \
+	  dpkg -x .weka/tmp/$(WEKA_DEB) .weka && rm -rf .weka/tmp; \
+	  echo "$(WEKA_JAR_SHA256)  $(WEKA_JAR)" | sha256sum --check --quiet; fi
 
 # ---------------------------------------------------------------- outputs
 # the all-ledgers page reads the ledgers the chapters save, so it runs last

@@ -3,8 +3,10 @@
 from .blended import BlendedLinearClassifier
 from .boomer import BOOMER_VARIANTS, make_boomer
 from .gfm import GFM, gfm_predict
+from .j48 import J48Classifier
 from .knn import LossMinimizingKNN, consensus_mask, minimize_summed_loss
 from .limo import LIMO, limo_objective
+from .meka import MekaBR, MekaCC, MekaLC, MekaRAkEL
 from .mlknn import MLkNN
 from .reductions import LabelPowerset, RAkEL
 from .registry import LEARNERS, learner_config, learner_names, make_learner
