@@ -111,3 +111,14 @@ def test_bad_input_is_named():
         ledger_summary(_ledgers(), chapters=["a"])
     with pytest.raises(TypeError, match="summary must be"):
         summary_html(pd.DataFrame())
+
+
+def test_rows_within_the_papers_spread_are_counted_apart():
+    led = Ledger("c", "Wu & Zhou (2017)")
+    led.spread("a", "Table B.3", paper="0.20", spread="0.05", ours=0.24)
+    led.number("b", "Table B.3", paper="0.20", ours=0.2)
+    table = ledger_summary(led.to_frame().assign(chapter="c", paper_ref=led.paper))
+    row = table.iloc[0]
+    assert (row["reproduced"], row["within spread"], row["differs"]) == (1, 1, 0)
+    assert row["verdict"] == "reproduced"  # nothing differs, nothing merely qualitative
+    assert "<td data-label='±'>1</td>" in summary_html(table)

@@ -1,18 +1,38 @@
 """The reproduction ledger: what the paper says, what we get, and whether they agree.
 
-Each chapter builds one :class:`Ledger`, adds a row per reproduced number or
-claim, shows it as its last table, saves it under ``book/_ledgers/`` and calls
-:meth:`Ledger.check`, so that a row marked *reproduced* can never drift away
-from the value the code computes.
+Each chapter builds one :class:`Ledger`, adds a row per checkable claim, shows it
+as its last table, saves it under ``book/_ledgers/`` and calls :meth:`Ledger.check`.
+No row is given its status: the status is *derived by a rule* from the evidence
+the row stores, and :meth:`Ledger.check` derives it again, so a status can never
+drift from the numbers behind it.
 
-Statuses
---------
-``reproduced``
-    A number: ``|paper - ours| <= tol``.  A claim: the evidence supports it.
-``qualitative``
-    The shape of the result agrees (ordering, trend), the numbers need not.
-``differs``
-    Our value disagrees; the ``note`` must say why (what we found).
+Claim kinds and their rules
+---------------------------
+:meth:`Ledger.number`
+    A number against the paper's printed value: *reproduced* if
+    ``|paper - ours|`` is at most half a unit of the paper's last printed digit
+    (or an explicit, justified ``tol``), else *differs*.
+:meth:`Ledger.spread`
+    A number the paper reports with a spread (``mean ± std``): *reproduced* as
+    above; *within spread* if ``|paper - ours| <= spread`` (plus half a printed
+    unit); else *differs*.
+:meth:`Ledger.exact`
+    A count, a sign pattern or a text: *reproduced* if equal, else *differs*.
+:meth:`Ledger.ordering`
+    An ordering or a trend with a stated rule, evaluated on our results
+    (``holds``) and with its robustness (``hits`` of ``trials`` folds or
+    resamples on which it holds): *reproduced* if it holds, else *differs*.
+:meth:`Ledger.qualitative`
+    A reading of a claim that no rule decides, with the evidence that supports
+    it: *qualitative* if the evidence agrees, else *differs*.
+
+Causes
+------
+A row that differs carries its cause (:class:`Cause`): :func:`paper_error` (with
+the proof), :func:`underspecified` (naming what the paper omits), :func:`tested`
+(pointing at the computation that tested it) or :func:`unknown` (said plainly,
+with what was tried).  A cause shared by many rows is made once and passed to
+each; the rendered ledger prints its text once, below the table.
 """
 
 from __future__ import annotations
@@ -20,7 +40,7 @@ from __future__ import annotations
 import io
 import math
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from html import escape
 from pathlib import Path
@@ -33,11 +53,17 @@ from ._io import atomic_write, read_csv_exact
 from ._validation import Int, Real, check_name, validate_params
 
 __all__ = [
-    "Ledger", "Entry", "STATUSES", "load_ledgers", "recheck_statuses", "row_anchor",
-    "within_tolerance",
+    "Ledger", "Entry", "Cause", "STATUSES", "KINDS", "CAUSE_KINDS", "derive_status",
+    "paper_error", "underspecified", "tested", "unknown", "load_ledgers",
+    "recheck_statuses", "row_anchor", "within_tolerance",
 ]
 
-STATUSES = ("reproduced", "qualitative", "differs")
+#: the statuses a row can have, best first
+STATUSES = ("reproduced", "within spread", "qualitative", "differs")
+#: the claim kinds; each has its rule (see the module docstring)
+KINDS = ("number", "spread", "exact", "ordering", "qualitative")
+#: the classes of cause a row that differs names
+CAUSE_KINDS = ("paper error", "underspecified", "tested", "unknown")
 
 
 def _decimals(text: str) -> int | None:
@@ -89,25 +115,165 @@ def _is_non_finite(x: Any) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class Cause:
+    """Why a row differs from the paper: one of :data:`CAUSE_KINDS`, its text, where tested.
+
+    Make causes with :func:`paper_error`, :func:`underspecified`, :func:`tested` or
+    :func:`unknown`.  One cause may be passed to many rows; it is then printed once.
+    """
+
+    kind: str
+    text: str
+    ref: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in CAUSE_KINDS:
+            raise ValueError(f"kind must be one of {CAUSE_KINDS}, got {self.kind!r}")
+        if not isinstance(self.text, str) or not self.text.strip():
+            raise ValueError("a cause needs its text: what was found, proved or omitted")
+        if not isinstance(self.ref, str):
+            raise TypeError(f"ref must be a string, got {type(self.ref).__name__}")
+        if self.kind == "tested" and not self.ref.strip():
+            raise ValueError(
+                "a tested cause must point at the computation that tested it (ref=...: "
+                "a test, a committed table or a chapter section)"
+            )
+
+    def describe(self) -> str:
+        """One line: ``kind: text (ref)``."""
+        ref = f" ({self.ref})" if self.ref else ""
+        return f"{self.kind}: {self.text}{ref}"
+
+
+def paper_error(proof: str, ref: str = "") -> Cause:
+    """The paper is wrong here; ``proof`` says why (a recomputation, a counter-example)."""
+    return Cause("paper error", proof, ref)
+
+
+def underspecified(what: str, ref: str = "") -> Cause:
+    """The paper omits what the number depends on; ``what`` names the missing detail."""
+    return Cause("underspecified", what, ref)
+
+
+def tested(finding: str, ref: str) -> Cause:
+    """A cause established by a computation; ``ref`` points at it (test, table, section)."""
+    return Cause("tested", finding, ref)
+
+
+tested.__test__ = False  # type: ignore[attr-defined]  # a cause, not a test for pytest
+
+
+def unknown(why: str, ref: str = "") -> Cause:
+    """The cause is not known; ``why`` says so plainly and what was ruled out."""
+    return Cause("unknown", why, ref)
+
+
+def _finite(x: float | None) -> bool:
+    return x is not None and math.isfinite(x)
+
+
+def derive_status(
+    kind: str,
+    *,
+    paper: str = "",
+    ours: str = "",
+    paper_value: float | None = None,
+    ours_value: float | None = None,
+    tol: float | None = None,
+    spread: float | None = None,
+    holds: bool | None = None,
+) -> str:
+    """The status of a row of kind ``kind`` given its evidence (the rules of the module).
+
+    >>> derive_status("number", paper_value=0.43, ours_value=3 / 7, tol=0.005)
+    'reproduced'
+    >>> derive_status("spread", paper_value=0.217, ours_value=0.226, tol=5e-4, spread=0.012)
+    'within spread'
+    >>> derive_status("exact", paper="1, 0, 1", ours="1, 0, 1")
+    'reproduced'
+    """
+    if kind in ("number", "spread"):
+        if not (_finite(paper_value) and tol is not None and _finite(tol)):
+            raise ValueError(f"a {kind} row needs a finite paper value and tolerance")
+        if not _finite(ours_value):
+            return "differs"  # NaN or infinite: never reproduced
+        assert paper_value is not None and ours_value is not None
+        if within_tolerance(paper_value, ours_value, tol):
+            return "reproduced"
+        if kind == "spread":
+            if not (_finite(spread) and spread is not None and spread >= 0):
+                raise ValueError("a spread row needs a finite, non-negative spread")
+            if within_tolerance(paper_value, ours_value, spread + tol):
+                return "within spread"
+        return "differs"
+    if kind == "exact":
+        return "reproduced" if str(paper).strip() == str(ours).strip() else "differs"
+    if kind == "ordering":
+        return "reproduced" if holds else "differs"
+    if kind == "qualitative":
+        return "qualitative" if holds else "differs"
+    raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+
+
 @dataclass
 class Entry:
-    """One row of a ledger."""
+    """One row of a ledger: the claim, the evidence, and the status derived from it."""
 
     claim: str
     source: str
     paper: str
     ours: str
     status: str
-    tol: float | None = None
+    kind: str = "number"
+    cause: Cause | None = None
     note: str = ""
+    tol: float | None = None
+    spread: float | None = None
     paper_value: float | None = field(default=None, repr=False)
     ours_value: float | None = field(default=None, repr=False)
+    holds: bool | None = field(default=None, repr=False)
+    hits: int | None = field(default=None, repr=False)
+    trials: int | None = field(default=None, repr=False)
+
+    def derived_status(self) -> str:
+        """The status the row's evidence gives under the rule of its kind."""
+        return derive_status(
+            self.kind, paper=self.paper, ours=self.ours, paper_value=self.paper_value,
+            ours_value=self.ours_value, tol=self.tol, spread=self.spread, holds=self.holds,
+        )
 
     def within_tolerance(self) -> bool | None:
         """True/False for numeric rows with a tolerance, None otherwise."""
         if self.tol is None or self.paper_value is None or self.ours_value is None:
             return None
         return within_tolerance(self.paper_value, self.ours_value, self.tol)
+
+    @property
+    def explanation(self) -> str:
+        """The note shown for the row: its cause (class, text, reference) or remark."""
+        return self.cause.describe() if self.cause is not None else self.note
+
+
+def _paper_number(paper: Any, name: str = "paper") -> tuple[str, float, int | None]:
+    """The paper's value as printed: its text, its value and its number of decimals."""
+    if isinstance(paper, str):
+        dec = _decimals(paper)
+        if dec is None:
+            raise ValueError(f"{name} must be a number as printed (e.g. '0.43'), got {paper!r}")
+        return paper.strip(), float(Decimal(paper.strip())), dec
+    if _is_number(paper):
+        return repr(paper), float(paper), None
+    raise TypeError(f"{name} must be the printed number as a string, got {paper!r}")
+
+
+def _our_number(ours: Any, name: str = "ours") -> float:
+    if isinstance(ours, (bool, np.bool_)) or not (
+        isinstance(ours, (int, float, np.number))
+        or (hasattr(ours, "dtype") and getattr(ours, "ndim", 1) == 0)
+    ):
+        raise TypeError(f"{name} must be a number, got {type(ours).__name__}")
+    return float(ours)
 
 
 class Ledger:
@@ -123,9 +289,11 @@ class Ledger:
     Examples
     --------
     >>> led = Ledger("demo", "A. Author (2020)")
-    >>> e = led.add("mean loss", "Table 1", paper="0.43", ours=3 / 7)
-    >>> e.status
+    >>> led.number("mean loss", "Table 1", paper="0.43", ours=3 / 7).status
     'reproduced'
+    >>> c = tested("the paper's grid stops at 1e-2", ref="tests/test_demo.py")
+    >>> led.number("best loss", "Table 2", paper="0.30", ours=0.35, cause=c).status
+    'differs'
     >>> led.check()
     """
 
@@ -137,68 +305,189 @@ class Ledger:
         self.entries: list[Entry] = []
 
     # ------------------------------------------------------------------ adding
-    @validate_params(
-        tol=Real(low=0.0, allow_none=True), digits=Int(0, 17, allow_none=True)
-    )
-    def add(
-        self,
-        claim: str,
-        source: str,
-        paper: Any,
-        ours: Any,
-        *,
-        tol: float | None = None,
-        status: str | None = None,
-        note: str = "",
-        digits: int | None = None,
+    def _append(self, entry: Entry, cause: Cause | None) -> Entry:
+        if cause is not None and not isinstance(cause, Cause):
+            raise TypeError(
+                "cause must be made by paper_error(), underspecified(), tested() or "
+                f"unknown(), got {type(cause).__name__}"
+            )
+        entry.cause = cause
+        entry.status = entry.derived_status()
+        if entry.status == "differs" and cause is None:
+            raise ValueError(
+                f"row {entry.claim!r} differs (paper {entry.paper or '-'}, ours {entry.ours}):"
+                " give its cause (paper_error, underspecified, tested or unknown)"
+            )
+        self.entries.append(entry)
+        return entry
+
+    @validate_params(tol=Real(low=0.0, allow_none=True), digits=Int(0, 17, allow_none=True))
+    def number(
+        self, claim: str, source: str, *, paper: str, ours: Any, tol: float | None = None,
+        digits: int | None = None, cause: Cause | None = None, note: str = "",
     ) -> Entry:
-        """Add one row.
+        """A number against the paper's printed value.
 
         Parameters
         ----------
-        claim : str
-            What is being reproduced, in words.
-        source : str
-            Where the paper states it (``"Table 1"``, ``"Sec. 4.2, p. 9"``).
-        paper : str, float or None
-            The paper's value.  Give numbers as strings exactly as printed
-            (``"0.43"``): the tolerance then defaults to half a unit of the
-            last printed digit.  ``None`` when the paper gives no value.
-        ours : float or str
-            Our value (a number), or a sentence stating our evidence.
+        claim, source : str
+            What is reproduced, in words, and where the paper states it.
+        paper : str
+            The paper's value exactly as printed (``"0.43"``); the tolerance is half a
+            unit of its last digit unless ``tol`` is given.
+        ours : float
+            Our value.
         tol : float, optional
-            Absolute tolerance; defaults from the paper's printed precision.
-        status : {'reproduced', 'qualitative', 'differs'}, optional
-            Required for non-numeric rows.  For numeric rows it is derived
-            from the tolerance when omitted; if given as ``'reproduced'`` it
-            must agree with the tolerance (checked by :meth:`check`).
-        note : str
-            Explanation; required when the status is ``'differs'``.
+            An absolute tolerance, justified in ``note`` (e.g. the spread of an optimiser).
         digits : int, optional
             Decimals used to print ``ours``; default: the paper's decimals + 2.
+        cause : Cause, optional
+            Required when the row differs.
+        note : str
+            A remark (for rows that agree; a difference's explanation is its cause).
+        """
+        return self._numeric("number", claim, source, paper, ours, tol, None, digits, cause,
+                             note)
+
+    @validate_params(tol=Real(low=0.0, allow_none=True), digits=Int(0, 17, allow_none=True))
+    def spread(
+        self, claim: str, source: str, *, paper: str, spread: str | float, ours: Any,
+        tol: float | None = None, digits: int | None = None, cause: Cause | None = None,
+        note: str = "",
+    ) -> Entry:
+        """A number the paper reports as ``paper ± spread`` (e.g. a mean and its std).
+
+        *reproduced* within the printed precision, *within spread* if
+        ``|paper - ours| <= spread + tol``, else *differs*.  Parameters as for
+        :meth:`number`; ``spread`` as printed (``"0.012"``).
+        """
+        if isinstance(spread, str):
+            spread_value = _paper_number(spread, "spread")[1]
+        else:
+            spread_value = _our_number(spread, "spread")
+        if not (math.isfinite(spread_value) and spread_value >= 0):
+            raise ValueError(f"spread must be a finite number >= 0, got {spread!r}")
+        return self._numeric("spread", claim, source, paper, ours, tol, spread_value, digits,
+                             cause, note)
+
+    def _numeric(self, kind, claim, source, paper, ours, tol, spread, digits, cause, note):
+        paper_text, paper_value, dec = _paper_number(paper)
+        ours_value = _our_number(ours)
+        if tol is None:
+            if dec is None:
+                raise ValueError(
+                    f"row {claim!r}: give the paper's value as printed (a string) or tol="
+                )
+            tol = 0.5 * 10.0 ** (-dec)
+        nd = digits if digits is not None else ((dec + 2) if dec is not None else 4)
+        ours_text = f"{ours_value:.{nd}f}" if math.isfinite(ours_value) else str(ours_value)
+        if spread is not None:
+            paper_text = f"{paper_text} ± {spread:g}"
+        entry = Entry(claim=str(claim), source=str(source), paper=paper_text, ours=ours_text,
+                      status="", kind=kind, note=str(note), tol=float(tol), spread=spread,
+                      paper_value=paper_value, ours_value=ours_value)
+        return self._append(entry, cause)
+
+    def exact(
+        self, claim: str, source: str, *, paper: Any, ours: Any, cause: Cause | None = None,
+        note: str = "",
+    ) -> Entry:
+        """A count, sign pattern or text that must be equal: *reproduced* or *differs*.
+
+        Integers are compared as integers (``paper=1, ours=np.int64(1)`` agree).
+        """
+        def text(x: Any) -> str:
+            if isinstance(x, (bool, np.bool_)):
+                return str(bool(x))
+            if isinstance(x, (int, np.integer)):
+                return str(int(x))
+            if isinstance(x, (float, np.floating)) and float(x).is_integer():
+                return str(int(x))
+            return str(x)
+
+        entry = Entry(claim=str(claim), source=str(source), paper=text(paper),
+                      ours=text(ours), status="", kind="exact", note=str(note))
+        return self._append(entry, cause)
+
+    def ordering(
+        self, claim: str, source: str, *, paper: str, rule: str, holds: bool,
+        robustness: tuple[int, int] | None = None, over: str = "folds",
+        cause: Cause | None = None, note: str = "",
+    ) -> Entry:
+        """An ordering or trend, decided by ``rule`` on our results.
+
+        Parameters
+        ----------
+        paper : str
+            The claim as the paper states it.
+        rule : str
+            The rule evaluated, in words (``"mean Hamming of BR < LP on >= 5 of 6
+            datasets"``).
+        holds : bool
+            Whether the rule holds on our main result.
+        robustness : (int, int), optional
+            ``(hits, trials)``: on how many of ``trials`` folds or resamples the rule
+            holds too.
+        over : str
+            What the trials are (``"folds"``, ``"bootstrap resamples"``).
+        """
+        if not isinstance(holds, (bool, np.bool_)):
+            raise TypeError(f"holds must be a bool, got {type(holds).__name__}")
+        hits = trials = None
+        ours = f"{'holds' if holds else 'does not hold'}: {rule}"
+        if robustness is not None:
+            hits, trials = (int(v) for v in robustness)
+            if not 0 <= hits <= trials or trials == 0:
+                raise ValueError(f"robustness must be (hits, trials), 0 <= hits <= trials, "
+                                 f"trials > 0; got {robustness!r}")
+            ours += f" (on {hits} of {trials} {over})"
+        entry = Entry(claim=str(claim), source=str(source), paper=str(paper), ours=ours,
+                      status="", kind="ordering", note=str(note), holds=bool(holds),
+                      hits=hits, trials=trials)
+        return self._append(entry, cause)
+
+    def qualitative(
+        self, claim: str, source: str, *, paper: str, evidence: str, agrees: bool,
+        cause: Cause | None = None, note: str = "",
+    ) -> Entry:
+        """A reading no rule decides: *qualitative* if ``evidence`` supports it, else differs."""
+        if not isinstance(agrees, (bool, np.bool_)):
+            raise TypeError(f"agrees must be a bool, got {type(agrees).__name__}")
+        if not str(evidence).strip():
+            raise ValueError(f"row {claim!r}: a qualitative row needs its evidence")
+        entry = Entry(claim=str(claim), source=str(source), paper=str(paper),
+                      ours=str(evidence), status="", kind="qualitative", note=str(note),
+                      holds=bool(agrees))
+        return self._append(entry, cause)
+
+    # ------------------------------------------------------- transitional interface
+    @validate_params(tol=Real(low=0.0, allow_none=True), digits=Int(0, 17, allow_none=True))
+    def add(
+        self, claim: str, source: str, paper: Any, ours: Any, *, tol: float | None = None,
+        status: str | None = None, note: str = "", digits: int | None = None,
+    ) -> Entry:
+        """Deprecated: the interface before claim kinds (a *legacy* row).
+
+        A numeric row's status is derived as by :meth:`number`; a non-numeric row
+        takes ``status`` as given.  :meth:`problems` reports every legacy row under
+        ``strict=True``; chapters use the claim kinds instead.
         """
         if status is not None and status not in STATUSES:
             raise ValueError(f"status must be one of {STATUSES}, got {status!r}")
         for arg, value in (("ours", ours), ("paper", paper)):
             if _is_non_finite(value) and status != "differs":
-                raise ValueError(
-                    f"row {claim!r}: {arg} is {value!r}, not a finite number; a NaN or "
-                    "infinite value is never reproduced (give status='differs' and a "
-                    "note "
-                    "saying why there is no finite value)"
-                )
+                raise ValueError(f"row {claim!r}: {arg} is {value!r}, not a finite number; "
+                                 "a NaN or infinite value is never reproduced")
         paper_text = "" if paper is None else str(paper)
-        paper_value: float | None = None
-        dec = None
+        paper_value, dec = None, None
         if paper is not None:
             if _is_number(paper):
-                paper_value = float(paper)
-                dec = _decimals(repr(paper))
+                paper_value, dec = float(paper), _decimals(repr(paper))
             else:
                 dec = _decimals(paper_text)
                 if dec is not None:
                     paper_value = float(Decimal(paper_text.strip()))
-        ours_value: float | None = None
+        ours_value = None
         if _is_number(ours) or (hasattr(ours, "dtype") and getattr(ours, "ndim", 1) == 0):
             ours_value = float(ours)
             nd = digits if digits is not None else ((dec + 2) if dec is not None else 4)
@@ -209,78 +498,92 @@ class Ledger:
             tol = 0.5 * 10.0 ** (-dec)
         if status is None:
             if paper_value is None or ours_value is None or tol is None:
-                raise ValueError(
-                    f"status is required for the non-numeric row {claim!r}"
-                )
-            ok = within_tolerance(paper_value, ours_value, tol)
-            status = "reproduced" if ok else "differs"
-            if not ok and not note:
-                raise ValueError(
-                    f"row {claim!r}: paper {paper_text} vs ours {ours_text} is outside "
-                    f"tol={tol:g}; give a note saying why it differs"
-                )
+                raise ValueError(f"status is required for the non-numeric row {claim!r}")
+            status = "reproduced" if within_tolerance(paper_value, ours_value, tol) else "differs"
         if status == "differs" and not note:
             raise ValueError(f"row {claim!r} differs: a note must say why")
-        entry = Entry(
-            claim=str(claim),
-            source=str(source),
-            paper=paper_text,
-            ours=ours_text,
-            status=status,
-            tol=tol,
-            note=str(note),
-            paper_value=paper_value,
-            ours_value=ours_value,
-        )
+        entry = Entry(claim=str(claim), source=str(source), paper=paper_text, ours=ours_text,
+                      status=status, kind="legacy", note=str(note), tol=tol,
+                      paper_value=paper_value, ours_value=ours_value)
         self.entries.append(entry)
         return entry
 
+    # ------------------------------------------------------------------ reading
+    _NUMERIC = ("tol", "spread", "paper_value", "ours_value", "hits", "trials")
+    _COLUMNS_SAVED = ("claim", "source", "paper", "ours", "status", "kind", "cause",
+                      "cause_ref", "note", *_NUMERIC, "holds")
+
     @classmethod
-    def from_frame(cls, frame: pd.DataFrame, chapter: str = "", paper: str = "") -> "Ledger":
+    def from_frame(cls, frame: pd.DataFrame, chapter: str = "", paper: str = "") -> Ledger:
         """Rebuild a ledger from :meth:`to_frame` output (e.g. a saved CSV read back)."""
 
-        def num(x):
-            return None if x is None or x == "" or (isinstance(x, float) and math.isnan(x)) else float(x)
+        def num(x: Any) -> float | None:
+            if x is None or x == "" or (isinstance(x, float) and math.isnan(x)):
+                return None
+            return float(x)
 
         led = cls(chapter, paper)
         for row in frame.to_dict("records"):
-            led.entries.append(
-                Entry(
-                    claim=str(row["claim"]), source=str(row["source"]), paper=str(row["paper"]),
-                    ours=str(row["ours"]), status=str(row["status"]), tol=num(row.get("tol")),
-                    note=str(row.get("note", "")), paper_value=num(row.get("paper_value")),
-                    ours_value=num(row.get("ours_value")),
-                )
-            )
+            kind = str(row.get("kind") or "legacy")
+            cause_kind = str(row.get("cause") or "")
+            cause = (Cause(cause_kind, str(row.get("note", "")), str(row.get("cause_ref") or ""))
+                     if cause_kind else None)
+            holds = str(row.get("holds", ""))
+            hits, trials = num(row.get("hits")), num(row.get("trials"))
+            led.entries.append(Entry(
+                claim=str(row["claim"]), source=str(row["source"]), paper=str(row["paper"]),
+                ours=str(row["ours"]), status=str(row["status"]), kind=kind, cause=cause,
+                note="" if cause else str(row.get("note", "")), tol=num(row.get("tol")),
+                spread=num(row.get("spread")), paper_value=num(row.get("paper_value")),
+                ours_value=num(row.get("ours_value")),
+                holds=None if holds in ("", "nan", "None") else holds == "True",
+                hits=None if hits is None else int(hits),
+                trials=None if trials is None else int(trials),
+            ))
         return led
 
     # ---------------------------------------------------------------- checking
-    def problems(self) -> list[str]:
-        """Rows whose status contradicts their numbers, as readable strings."""
+    def problems(self, *, strict: bool = False) -> list[str]:
+        """Rows whose status is not the one their evidence gives, as readable strings.
+
+        Every row's status is derived again from its stored evidence; a row that
+        differs must carry a cause; ``strict`` also reports legacy rows (added by
+        :meth:`add`, whose status may be a literal).
+        """
         out = []
-        for i, e in enumerate(self.entries):
-            w = e.within_tolerance()
-            if e.status == "reproduced" and w is False:
-                out.append(
-                    f"row {i} {e.claim!r}: marked reproduced but paper {e.paper} vs ours "
-                    f"{e.ours} exceeds tol={e.tol:g}"
-                )
-            if e.status == "differs" and not e.note:
-                out.append(f"row {i} {e.claim!r}: differs without a note")
+        for i, e in enumerate(self.entries, 1):
+            where = f"row {i} {e.claim!r}"
+            if e.kind == "legacy":
+                if strict:
+                    out.append(f"{where}: a legacy row (Ledger.add); use a claim kind")
+                w = e.within_tolerance()
+                if e.status == "reproduced" and w is False:
+                    out.append(f"{where}: marked reproduced but paper {e.paper} vs ours "
+                               f"{e.ours} exceeds tol={e.tol:g}")
+                if e.status == "differs" and not e.note:
+                    out.append(f"{where}: differs without a note")
+            else:
+                try:
+                    status = e.derived_status()
+                except ValueError as err:
+                    out.append(f"{where}: {err}")
+                    continue
+                if status != e.status:
+                    out.append(f"{where}: status {e.status!r} but its evidence gives "
+                               f"{status!r} (paper {e.paper}, ours {e.ours}, tol={e.tol})")
+                if e.status == "differs" and e.cause is None:
+                    out.append(f"{where}: differs without a cause")
             if e.status != "differs" and any(
                 _is_non_finite(v)
-                for v in (e.ours, e.paper, e.ours_value, e.paper_value)
-                if v is not None
+                for v in (e.ours, e.paper, e.ours_value, e.paper_value) if v is not None
             ):
-                out.append(
-                    f"row {i} {e.claim!r}: marked {e.status} with a NaN or infinite "
-                    f"value (paper {e.paper}, ours {e.ours})"
-                )
+                out.append(f"{where}: marked {e.status} with a NaN or infinite value "
+                           f"(paper {e.paper}, ours {e.ours})")
         return out
 
-    def check(self) -> None:
-        """Raise AssertionError if any row's status contradicts its numbers."""
-        probs = self.problems()
+    def check(self, *, strict: bool = False) -> None:
+        """Raise AssertionError if any row's status is not the one its evidence gives."""
+        probs = self.problems(strict=strict)
         if probs:
             raise AssertionError("ledger inconsistent:\n" + "\n".join(probs))
 
@@ -288,28 +591,34 @@ class Ledger:
         """Number of rows per status."""
         return {s: sum(e.status == s for e in self.entries) for s in STATUSES}
 
+    def cause_counts(self) -> dict[str, int]:
+        """Rows that differ, per class of cause (``"note only"`` for legacy rows)."""
+        out = dict.fromkeys((*CAUSE_KINDS, "note only"), 0)
+        for e in self.entries:
+            if e.status == "differs":
+                out[e.cause.kind if e.cause else "note only"] += 1
+        return out
+
     # --------------------------------------------------------------- rendering
     def to_frame(self) -> pd.DataFrame:
         """The ledger as a table (one row per entry)."""
         rows = [
             {
-                "claim": e.claim,
-                "source": e.source,
-                "paper": e.paper,
-                "ours": e.ours,
-                "status": e.status,
-                "note": e.note,
-                "tol": e.tol,
-                "paper_value": e.paper_value,
-                "ours_value": e.ours_value,
+                "claim": e.claim, "source": e.source, "paper": e.paper, "ours": e.ours,
+                "status": e.status, "kind": e.kind,
+                "cause": e.cause.kind if e.cause else "",
+                "cause_ref": e.cause.ref if e.cause else "",
+                "note": e.cause.text if e.cause else e.note,
+                "tol": e.tol, "spread": e.spread, "paper_value": e.paper_value,
+                "ours_value": e.ours_value, "hits": e.hits, "trials": e.trials,
+                "holds": "" if e.holds is None else str(bool(e.holds)),
             }
             for e in self.entries
         ]
-        return pd.DataFrame(
-            rows,
-            columns=["claim", "source", "paper", "ours", "status", "note", "tol",
-                     "paper_value", "ours_value"],
-        )
+        frame = pd.DataFrame(rows, columns=list(self._COLUMNS_SAVED))
+        for col in ("hits", "trials"):
+            frame[col] = frame[col].astype("Int64")
+        return frame
 
     def save(self, folder: str | Path | None = None) -> Path:
         """Write the ledger as CSV to ``folder/<chapter>.csv`` (atomically).
@@ -337,8 +646,8 @@ class Ledger:
             frame.to_csv(fh, index=False, float_format="%.17g")
         return target
 
-    @staticmethod
-    def _compare_with(target: Path, frame: pd.DataFrame) -> None:
+    @classmethod
+    def _compare_with(cls, target: Path, frame: pd.DataFrame) -> None:
         how = (f"re-execute the chapter with `make chapter NB=book/{target.stem}.md` "
                "and commit book/_ledgers/")
         if not target.exists():
@@ -352,7 +661,7 @@ class Ledger:
         else:
             for col in mine.columns:
                 a, b = mine[col], saved[col]
-                if col in ("tol", "paper_value", "ours_value"):
+                if col in cls._NUMERIC:
                     x = pd.to_numeric(a, errors="coerce").to_numpy(dtype=float)
                     y = pd.to_numeric(b, errors="coerce").to_numpy(dtype=float)
                     # numbers from floating-point evaluation: last bits differ between CPUs
@@ -360,43 +669,82 @@ class Ledger:
                 else:
                     ok = (a.astype(str) == b.astype(str)).to_numpy()
                 for i in np.flatnonzero(~ok)[:5]:
-                    problems.append(f"row {i + 1} {col}: {a.iloc[i]!r} vs committed {b.iloc[i]!r}")
+                    problems.append(f"row {i + 1} {col}: {a.iloc[i]!r} vs committed "
+                                    f"{b.iloc[i]!r}")
         if problems:
             raise AssertionError(f"the ledger differs from the committed {target}:\n  "
                                  + "\n  ".join(problems) + f"\n{how}")
 
-    _BADGE = {"reproduced": "✔ reproduced", "qualitative": "≈ qualitative", "differs": "✘ differs"}
+    _BADGE = {"reproduced": "✔ reproduced", "within spread": "± within spread",
+              "qualitative": "≈ qualitative", "differs": "✘ differs"}
 
     _COLUMNS = ("#", "claim", "source", "paper", "ours", "status", "note")
 
+    def shared_causes(self) -> dict[Cause, str]:
+        """Causes given to two or more rows, labelled ``A``, ``B``, ... in order of use."""
+        uses: dict[Cause, int] = {}
+        for e in self.entries:
+            if e.cause is not None:
+                uses[e.cause] = uses.get(e.cause, 0) + 1
+        shared = [c for c, n in uses.items() if n > 1]
+        return {c: _label(i) for i, c in enumerate(shared)}
+
     def _repr_html_(self) -> str:
         # each row has an id (row_anchor) for links from the summaries, and each cell names
-        # its column (data-label) so that a narrow screen can stack a row's cells
+        # its column (data-label) so that a narrow screen can stack a row's cells; a cause
+        # shared by several rows is printed once, below the table, and referenced by label
+        shared = self.shared_causes()
         head = "".join(f"<th>{h}</th>" for h in self._COLUMNS)
         body = []
         for i, e in enumerate(self.entries, 1):
+            if e.cause is not None and e.cause in shared:
+                note = (f"{escape(e.cause.kind)} — <a href='#{self._note_id(shared[e.cause])}'>"
+                        f"note {shared[e.cause]}</a>")
+            else:
+                note = escape(e.explanation)
             cells = (str(i), escape(e.claim), escape(e.source), escape(e.paper),
-                     escape(e.ours), self._BADGE[e.status], escape(e.note))
-            classes = ("", "", "", "", "", f" class='ledger-{e.status}'", "")
+                     escape(e.ours), self._BADGE[e.status], note)
+            classes = ("", "", "", "", "",
+                       f" class='ledger-{e.status.replace(' ', '-')}'", "")
             body.append(
                 f'<tr id="{row_anchor(self.chapter, i)}">'
                 + "".join(f"<td data-label='{h}'{c}>{v}</td>"
                           for h, c, v in zip(self._COLUMNS, classes, cells))
                 + "</tr>"
             )
-        c = self.counts()
-        summary = ", ".join(f"{v} {k}" for k, v in c.items())
+        summary = ", ".join(f"{v} {k}" for k, v in self.counts().items() if v or k != "within spread")
+        notes = "".join(
+            f"<li id='{self._note_id(label)}'><b>Note {label}</b> ({escape(c.kind)}): "
+            f"{escape(c.text)}" + (f" <i>Tested in</i> {escape(c.ref)}." if c.ref else "")
+            + "</li>"
+            for c, label in shared.items()
+        )
         return (
             f"<table class='ledger'><caption>Reproduction ledger: {escape(self.paper)} "
             f"({summary})</caption><thead><tr>{head}</tr></thead>"
             f"<tbody>{''.join(body)}</tbody></table>"
+            + (f"<ol class='ledger-notes'>{notes}</ol>" if notes else "")
         )
+
+    def _note_id(self, label: str) -> str:
+        return f"ledger-{self.chapter}-note-{label}"
 
     def __repr__(self) -> str:
         lines = [f"Ledger {self.chapter!r} ({self.paper}): {self.counts()}"]
         for i, e in enumerate(self.entries, 1):
-            lines.append(f"{i:3d}. [{e.status}] {e.claim} ({e.source}): paper {e.paper or '-'}, ours {e.ours}")
+            lines.append(f"{i:3d}. [{e.status}] {e.claim} ({e.source}): "
+                         f"paper {e.paper or '-'}, ours {e.ours}")
         return "\n".join(lines)
+
+
+def _label(i: int) -> str:
+    """A, B, ..., Z, AA, AB, ... for i = 0, 1, ..."""
+    out = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        out = chr(65 + r) + out
+    return out
 
 
 def load_ledgers(folder: str | Path | None = None) -> pd.DataFrame:

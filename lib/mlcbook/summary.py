@@ -84,7 +84,7 @@ def _check(ledgers: pd.DataFrame) -> None:
 def _verdict(counts: dict[str, int]) -> str:
     if counts["differs"] == 0:
         return "reproduced" if counts["qualitative"] == 0 else "qualitatively"
-    if counts["reproduced"] + counts["qualitative"] == 0:
+    if counts["reproduced"] + counts["within spread"] + counts["qualitative"] == 0:
         return "differs"
     return "partly"
 
@@ -145,8 +145,8 @@ def ledger_summary(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Columns ``paper, chapter, claims, n, reproduced, qualitative, differs, verdict,
-        reason, rows``; ``rows`` lists the 1-based row numbers in the chapter's ledger.
+        Columns ``paper``, ``chapter``, ``claims``, ``n``, one count per status of
+        :data:`mlcbook.ledger.STATUSES`, ``verdict``, ``reason`` and ``rows``; ``rows`` lists the 1-based row numbers in the chapter's ledger.
         A paper's groups come together, papers ordered by their home chapter (the one
         holding most of their rows); within a paper, chapters and groups keep the order of
         first appearance.
@@ -214,12 +214,12 @@ def summary_html(summary: pd.DataFrame, href: str = "", titles: dict | None = No
     if not isinstance(summary, pd.DataFrame) or "rows" not in summary.columns:
         raise TypeError("summary must be the DataFrame returned by ledger_summary")
     titles = titles or {}
-    labels = ("claims", "chapter", "rows", "✔", "≈", "✘", "verdict", "why it differs")
+    labels = ("claims", "chapter", "rows", "✔", "±", "≈", "✘", "verdict", "why it differs")
     head = "".join(f"<th>{h}</th>" for h in labels)
     parts = []
     for paper, block in summary.groupby("paper", sort=False):
         body = []
-        for r in block.itertuples():
+        for r in block.rename(columns={"within spread": "within_spread"}).itertuples():
             links = ", ".join(
                 f"<a href='{href}#{row_anchor(r.chapter, a)}'>"
                 + (f"{a}" if a == b else f"{a}–{b}") + "</a>"
@@ -227,7 +227,8 @@ def summary_html(summary: pd.DataFrame, href: str = "", titles: dict | None = No
             )
             reason = "" if r.verdict == "reproduced" else escape(r.reason)
             cells = (escape(r.claims), escape(titles.get(r.chapter, r.chapter)), links,
-                     r.reproduced, r.qualitative, r.differs, r.verdict, reason)
+                     r.reproduced, r.within_spread, r.qualitative, r.differs, r.verdict,
+                     reason)
             body.append("<tr>" + "".join(
                 f"<td data-label='{h}'>{v}</td>" for h, v in zip(labels, cells)) + "</tr>")
         parts.append(f"<table class='ledger ledger-summary'><caption>{escape(paper)}"
