@@ -36,11 +36,12 @@ import json
 import time
 from typing import Any
 
-import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 
 from ._io import atomic_write_text
 from ._paths import cache_dir
+from ._validation import check_real
 from .learners.blended import (
     GRID_ALPHAS,
     GRID_BETAS,
@@ -76,6 +77,9 @@ STUDY_SETTINGS = {
 }
 #: where gamma is chosen by CV: for every (alpha, beta), or once per alpha (at beta = 1)
 GAMMA_PER = ("setting", "alpha")
+#: "as-is": the split of :func:`split_and_scale` (sparse word counts kept as they are);
+#: "standardised": every feature standardised on the training half, sparse ones too
+FEATURES = ("as-is", "standardised")
 _STATUSES = ("converged", "stalled", "stopped", "capped")
 
 
@@ -97,15 +101,23 @@ def _check_gamma_per(gamma_per: Any) -> str:
     return gamma_per
 
 
+def _check_features(features: Any) -> str:
+    if features not in FEATURES:
+        raise ValueError(f"features must be one of {FEATURES}, got {features!r}")
+    return features
+
+
 def cell_spec(dataset: str, alpha: float, reading: str, *, gamma_per: str = "setting",
-              seed: int = 0, betas=GRID_BETAS, gammas=STUDY_GAMMAS, cv: int = 3) -> dict:
+              seed: int = 0, betas=GRID_BETAS, gammas=STUDY_GAMMAS, cv: int = 3,
+              features: str = "as-is") -> dict:
     """Everything one cell's numbers depend on (its cache key)."""
     _check_dataset(dataset)
     _check_reading(reading)
     _check_gamma_per(gamma_per)
     if alpha not in GRID_ALPHAS:
         raise ValueError(f"alpha must be one of {GRID_ALPHAS}, got {alpha!r}")
-    return {"experiment": "park-read-2018-sec4-readings", "dataset": dataset,
+    extra = {} if _check_features(features) == "as-is" else {"features": features}
+    return {**extra, "experiment": "park-read-2018-sec4-readings", "dataset": dataset,
             "alpha": float(alpha), "reading": reading, "gamma_per": gamma_per,
             "seed": int(seed),
             "betas": [float(b) for b in betas], "gammas": [float(g) for g in gammas],
@@ -134,8 +146,22 @@ def _timed_fit(clf, X, Y) -> float:
     return time.process_time() - t0
 
 
+def _split(dataset: str, seed: int, features: str):
+    from sklearn.preprocessing import StandardScaler
+
+    from .datasets import load_dataset
+
+    X, Y, _ = load_dataset(dataset)
+    Xtr, Xte, Ytr, Yte = split_and_scale(X, Y, seed=seed)
+    if features == "standardised" and sp.issparse(Xtr):
+        sc = StandardScaler().fit(Xtr.toarray())
+        Xtr, Xte = sc.transform(Xtr.toarray()), sc.transform(Xte.toarray())
+    return Xtr, Xte, Ytr, Yte
+
+
 def cell(dataset: str, alpha: float, reading: str, *, gamma_per: str = "setting",
-         seed: int = 0, betas=GRID_BETAS, gammas=STUDY_GAMMAS, cv: int = 3) -> list[dict]:
+         seed: int = 0, betas=GRID_BETAS, gammas=STUDY_GAMMAS, cv: int = 3,
+         features: str = "as-is") -> list[dict]:
     """The eight betas of one (dataset, alpha) under one reading: one row per fit.
 
     Rows with ``gamma_choice == "setting"`` have gamma chosen by CV for that
@@ -145,11 +171,8 @@ def cell(dataset: str, alpha: float, reading: str, *, gamma_per: str = "setting"
     ``cpu_seconds`` is the process CPU time of the fit (with its CV).
     """
     spec = cell_spec(dataset, alpha, reading, gamma_per=gamma_per, seed=seed, betas=betas,
-                     gammas=gammas, cv=cv)
-    from .datasets import load_dataset
-
-    X, Y, _ = load_dataset(dataset)
-    data = split_and_scale(X, Y, seed=seed)
+                     gammas=gammas, cv=cv, features=features)
+    data = _split(dataset, seed, features)
     Xtr, Ytr = data[0], data[2]
     opts = {k: spec[k] for k in ("max_iter", "tol", "init", "warm_start")}
     common = dict(alpha=float(alpha), random_state=seed, solver=reading, **opts)
@@ -172,21 +195,57 @@ def cell(dataset: str, alpha: float, reading: str, *, gamma_per: str = "setting"
     return rows
 
 
-def _cell_path(spec: dict):
-    a = f"{spec['alpha']:g}"
-    stem = f"{spec['dataset']}-{spec['reading']}-{spec['gamma_per']}-a{a}"
-    return cache_dir() / "blended_study" / f"{stem}-{config_hash(spec)}.json"
+def penalty_cell(dataset: str, alpha: float, beta: float, gamma: float, *,
+                 seed: int = 0) -> dict:
+    """One L-BFGS fit at a *fixed* gamma (from per-label logistic regressions).
+
+    The sensitivity of the base settings to the penalty: which gamma puts the
+    training and the test scores where the paper has them.
+    """
+    spec = _penalty_spec(dataset, alpha, beta, gamma, seed)
+    data = _split(dataset, seed, "as-is")
+    opts = {k: STUDY_SETTINGS["lbfgs"][k] for k in ("max_iter", "tol", "init")}
+    clf = BlendedLinearClassifier(alpha=spec["alpha"], beta=spec["beta"], gamma=spec["gamma"],
+                                  random_state=seed, **opts)
+    cpu = _timed_fit(clf, data[0], data[2])
+    row = _row(clf, "fixed", cpu, data)
+    row.update(dataset=dataset, alpha=spec["alpha"])
+    return row
+
+
+def _penalty_spec(dataset, alpha, beta, gamma, seed) -> dict:
+    _check_dataset(dataset)
+    return {"experiment": "park-read-2018-penalty", "dataset": dataset,
+            "alpha": check_real(alpha, "alpha", low=0.0, high=1.0),
+            "beta": check_real(beta, "beta", low=1.0),
+            "gamma": check_real(gamma, "gamma", low=0.0), "seed": int(seed),
+            **STUDY_SETTINGS["lbfgs"]}
+
+
+def _memo(stem: str, spec: dict, compute):
+    """``compute()`` memoised as JSON under ``cache_dir()/blended_study`` by ``spec``."""
+    path = cache_dir() / "blended_study" / f"{stem}-{config_hash(spec)}.json"
+    if path.exists():
+        return json.loads(path.read_text(encoding="utf-8"))
+    out = compute()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, json.dumps(out, indent=0))
+    return out
 
 
 def cached_cell(dataset: str, alpha: float, reading: str, **kw) -> list[dict]:
     """:func:`cell`, memoised in ``cache_dir()/blended_study`` (resumable runs)."""
-    path = _cell_path(cell_spec(dataset, alpha, reading, **kw))
-    if path.exists():
-        return json.loads(path.read_text(encoding="utf-8"))
-    rows = cell(dataset, alpha, reading, **kw)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, json.dumps(rows, indent=0))
-    return rows
+    spec = cell_spec(dataset, alpha, reading, **kw)
+    stem = f"{dataset}-{reading}-{spec['gamma_per']}-a{spec['alpha']:g}"
+    return _memo(stem, spec, lambda: cell(dataset, alpha, reading, **kw))
+
+
+def cached_penalty_cell(dataset: str, alpha: float, beta: float, gamma: float, *,
+                        seed: int = 0) -> dict:
+    """:func:`penalty_cell`, memoised like :func:`cached_cell`."""
+    spec = _penalty_spec(dataset, alpha, beta, gamma, seed)
+    stem = f"{dataset}-penalty-a{alpha:g}-b{beta:g}-g{gamma:g}"
+    return _memo(stem, spec, lambda: penalty_cell(dataset, alpha, beta, gamma, seed=seed))
 
 
 _COLUMNS = ["dataset", "reading", "gamma_choice", "alpha", "beta"]
@@ -237,3 +296,61 @@ def load_study(reading: str, datasets=GRID_DATASETS, *, gamma_per: str = "alpha"
                            lambda: run_study(reading, datasets, gamma_per=gamma_per,
                                              seed=seed),
                            study_config(reading, datasets, gamma_per=gamma_per, seed=seed))
+
+
+#: the base settings whose sensitivity to a fixed gamma is measured
+PENALTY_SETTINGS = ((1e-5, 1.0), (1.0, 1.0))
+
+
+def penalty_config(datasets=GRID_DATASETS, *, seed: int = 0) -> dict:
+    """The specification of the fixed-gamma table of the base settings."""
+    return {"experiment": "park-read-2018-penalty", "datasets": list(datasets),
+            "data": dataset_fingerprints(list(datasets)), "seed": seed,
+            "settings": [[float(a), float(b)] for a, b in PENALTY_SETTINGS],
+            "gammas": [float(g) for g in STUDY_GAMMAS], **STUDY_SETTINGS["lbfgs"]}
+
+
+def load_penalty(datasets=GRID_DATASETS, *, seed: int = 0) -> pd.DataFrame:
+    """``data/results/blended_penalty.csv``: the base settings at every fixed gamma."""
+    def compute():
+        return pd.DataFrame([cached_penalty_cell(d, a, b, g, seed=seed)
+                             for d in datasets for a, b in PENALTY_SETTINGS
+                             for g in STUDY_GAMMAS])
+
+    return load_or_compute("blended_penalty", compute, penalty_config(datasets, seed=seed))
+
+
+#: the split check of the largest test-half gap (Enron, best exact match)
+SPLIT_CHECK = {"dataset": "enron", "alphas": (0.2, 1.0), "seeds": (0, 1, 2, 3, 4),
+               "reading": "lbfgs"}
+
+
+def split_config(*, check=SPLIT_CHECK) -> dict:
+    """The specification of the split/feature check (``blended_split_check``)."""
+    d = check["dataset"]
+    return {"experiment": "park-read-2018-split-check", "dataset": d,
+            "data": dataset_fingerprints([d]), "alphas": [float(a) for a in check["alphas"]],
+            "seeds": [int(s) for s in check["seeds"]], "reading": check["reading"],
+            "gamma_per": "alpha", "gammas": [float(g) for g in STUDY_GAMMAS], "cv": 3,
+            "features": "as-is for every seed; standardised for the first seed",
+            **STUDY_SETTINGS[check["reading"]]}
+
+
+def split_cells(check=SPLIT_CHECK) -> list[tuple[int, str, float]]:
+    """The (seed, features, alpha) cells of the split check."""
+    first = check["seeds"][0]
+    return ([(s, "as-is", a) for s in check["seeds"] for a in check["alphas"]]
+            + [(first, "standardised", a) for a in check["alphas"]])
+
+
+def load_split_check(*, check=SPLIT_CHECK) -> pd.DataFrame:
+    """``data/results/blended_split_check.csv``: other splits and standardised features."""
+    def compute():
+        rows = []
+        for s, f, a in split_cells(check):
+            for r in cached_cell(check["dataset"], a, check["reading"], gamma_per="alpha",
+                                 seed=s, features=f):
+                rows.append({**r, "seed": s, "features": f})
+        return pd.DataFrame(rows)
+
+    return load_or_compute("blended_split_check", compute, split_config(check=check))
