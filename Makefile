@@ -15,7 +15,7 @@ export MLCBOOK_PROGRESS := 0
 export PYTHONHASHSEED := 0
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help install lock book test unit pairs notebooks portable site browser clean-tree \
+.PHONY: help install lock book test lint unit pairs notebooks portable site browser clean-tree \
         test-matrix reproduce table chapter bench clean chromium
 
 # The book's environment: every package pinned, with hashes, for CPython 3.11-3.13.
@@ -27,7 +27,7 @@ NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.
 
 help:
 	@echo "make book         install into .venv and build the HTML site (_build/html) from committed outputs"
-	@echo "make test         install and run every check (unit, notebook pairs, nbval, the same on an"
+	@echo "make test         install and run every check (ruff and mypy, unit, notebook pairs, nbval, the same on an"
 	@echo "                  emulated older CPU, warning-free build, browser check, clean work tree)"
 	@echo "make test-matrix  unit tests on every CPython 3.11-3.13 found, newest dependencies; nbval on one"
 	@echo "make reproduce    recompute every committed result table and re-execute every chapter"
@@ -52,7 +52,7 @@ $(STAMP): pyproject.toml $(LOCK)
 lock:
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet 'uv>=0.5,<1'
-	$(BIN)/uv pip compile pyproject.toml --extra book --extra test --universal \
+	$(BIN)/uv pip compile pyproject.toml --extra book --extra test --extra lint --universal \
 	  --python-version 3.11.5 --generate-hashes --custom-compile-command "make lock" --quiet -o $(LOCK)
 
 book: $(STAMP)
@@ -61,10 +61,16 @@ book: $(STAMP)
 
 # ---------------------------------------------------------------- checks
 test: $(STAMP)
-	@t0=$$(date +%s); for stage in unit pairs notebooks portable site browser pdf pdfcheck clean-tree; do \
+	@t0=$$(date +%s); for stage in lint unit pairs notebooks portable site browser pdf pdfcheck clean-tree; do \
 	  s=$$(date +%s); $(MAKE) --no-print-directory $$stage || exit 1; \
 	  echo "make test: stage $$stage took $$(( $$(date +%s) - s )) s"; done; \
 	  echo "make test: all checks passed in $$(( $$(date +%s) - t0 )) s"
+
+# Static checks of the library: ruff (lint and format) and mypy, configured in pyproject.toml.
+lint: $(STAMP)
+	$(BIN)/ruff check lib
+	$(BIN)/ruff format --check lib
+	$(BIN)/mypy
 
 unit: $(STAMP)
 	$(BIN)/python -m pytest tests --ignore=tests/browser --ignore=tests/test_notebook_pairs.py \

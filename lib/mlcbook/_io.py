@@ -15,7 +15,10 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pandas is imported lazily: only the CSV reader needs it
+    import pandas as pd
 
 __all__ = ["atomic_write", "atomic_write_text", "read_csv_exact"]
 
@@ -88,7 +91,7 @@ def _exact_floats() -> dict:
     return {} if (major, minor) >= (3, 1) else {"float_precision": "round_trip"}
 
 
-def read_csv_exact(source: Any, **kwargs: Any) -> "pd.DataFrame":  # noqa: F821
+def read_csv_exact(source: Any, **kwargs: Any) -> pd.DataFrame:
     """``pandas.read_csv`` with exact float parsing (the written 17 digits round-trip)."""
     import pandas as pd
 

@@ -91,8 +91,7 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
         raise TypeError(f"sample_weight must hold real numbers, got dtype {w.dtype}")
     if w.shape != (n,):
         raise ValueError(
-            f"sample_weight must have shape ({n},), one weight per instance, "
-            f"got {w.shape}"
+            f"sample_weight must have shape ({n},), one weight per instance, got {w.shape}"
         )
     w = w.astype(np.float64)
     if not np.isfinite(w).all():
@@ -138,9 +137,7 @@ def _col_sums(A, w: np.ndarray | None) -> np.ndarray:
     n, K = A.shape
     m = n - n % _BLOCK_ROWS
     # blocks of 127 rows summed in int8 (no overflow), then the block sums in int64
-    head = np.einsum("bij->bj", A[:m].reshape(-1, _BLOCK_ROWS, K)).sum(
-        axis=0, dtype=np.int64
-    )
+    head = np.einsum("bij->bj", A[:m].reshape(-1, _BLOCK_ROWS, K)).sum(axis=0, dtype=np.int64)
     return head + A[m:].sum(axis=0, dtype=np.int64)
 
 

@@ -28,6 +28,6 @@ def results_dir() -> Path:
 
 
 def cache_dir() -> Path:
-    """``data/cache/`` (git-ignored): memoised experiment cells; ``MLCBOOK_CACHE_DIR`` overrides."""
+    """``data/cache/`` (git-ignored): memoised cells; ``MLCBOOK_CACHE_DIR`` overrides it."""
     env = os.environ.get("MLCBOOK_CACHE_DIR")
     return Path(env) if env else data_dir() / "cache"

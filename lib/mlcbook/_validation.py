@@ -26,7 +26,8 @@ import inspect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from numbers import Integral, Real as _RealNumber
+from numbers import Integral
+from numbers import Real as _RealNumber
 from typing import Any
 
 import numpy as np
@@ -60,9 +61,7 @@ MAX_MAGNITUDE = 1e100
 
 def _check_nonempty(shape: tuple[int, ...], name: str) -> None:
     if shape[1] == 0:
-        raise ValueError(
-            f"{name} must have at least one label column, got shape {shape}"
-        )
+        raise ValueError(f"{name} must have at least one label column, got shape {shape}")
     if shape[0] == 0:
         raise ValueError(f"{name} must have at least one row, got shape {shape}")
 
@@ -349,9 +348,7 @@ class Seed:
     negative integers, floats and bools it would refuse or misread)."""
 
     def __call__(self, value: Any, name: str) -> Any:
-        if value is None or isinstance(
-            value, (np.random.Generator, np.random.SeedSequence)
-        ):
+        if value is None or isinstance(value, (np.random.Generator, np.random.SeedSequence)):
             return value
         return check_positive_int(value, name, low=0, high=2**63 - 1)
 
@@ -382,9 +379,7 @@ def validate_params(**specs: Callable[[Any, str], Any]) -> Callable:
         sig = inspect.signature(func)
         unknown = set(specs) - set(sig.parameters)
         if unknown:
-            raise TypeError(
-                f"validate_params: {func.__name__} has no parameter {sorted(unknown)}"
-            )
+            raise TypeError(f"validate_params: {func.__name__} has no parameter {sorted(unknown)}")
         order = [p for p in sig.parameters if p in specs]
 
         @functools.wraps(func)

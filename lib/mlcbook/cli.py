@@ -80,8 +80,7 @@ def _measures(
             ("average_precision", M.average_precision(Y, F)),
         ]
         rows += [
-            (f"{avg}_auc", M.auc(Y, F, average=avg))
-            for avg in ("macro", "micro", "instance")
+            (f"{avg}_auc", M.auc(Y, F, average=avg)) for avg in ("macro", "micro", "instance")
         ]
     return [(name, float(v)) for name, v in rows]
 
@@ -131,8 +130,7 @@ def evaluate_files(
             )
         if header is not None and t.labels is not None and list(header) != list(labels):
             raise ValueError(
-                f"the label names of {scores} differ from those of {truth}: "
-                f"{header} vs {labels}"
+                f"the label names of {scores} differ from those of {truth}: {header} vs {labels}"
             )
     return {
         "n_samples": int(Y.shape[0]),
@@ -153,10 +151,9 @@ def _param(family: str, v: float) -> str:
     return str(int(v)) if family == "binomial" else _num(v)
 
 
-def _text_table(header: Sequence[str], rows: list[Sequence[str]]) -> str:
+def _text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     widths = [
-        max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
-        for i, h in enumerate(header)
+        max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)
     ]
     out = [
         "  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip(),
@@ -166,7 +163,7 @@ def _text_table(header: Sequence[str], rows: list[Sequence[str]]) -> str:
     return "\n".join(out)
 
 
-def _markdown_table(header: Sequence[str], rows: list[Sequence[str]]) -> str:
+def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     out = [
         "| " + " | ".join(header) + " |",
         "|" + "|".join("---" for _ in header) + "|",
@@ -232,8 +229,7 @@ def _check_plot_path(path: str) -> Path:
     p = Path(path)
     if p.suffix.lower() not in _PLOT_SUFFIXES:
         raise UsageError(
-            f"--plot {path}: the file name must end in one of "
-            f"{', '.join(_PLOT_SUFFIXES)}"
+            f"--plot {path}: the file name must end in one of {', '.join(_PLOT_SUFFIXES)}"
         )
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
@@ -262,9 +258,7 @@ def _plot(res: dict[str, Any], path: Path) -> None:
     try:
         fig.savefig(path)
     except OSError as exc:
-        raise UsageError(
-            f"--plot {path}: cannot write the figure: {exc.strerror}"
-        ) from None
+        raise UsageError(f"--plot {path}: cannot write the figure: {exc.strerror}") from None
     finally:
         plt.close(fig)
 
@@ -317,14 +311,11 @@ def _cmd_datasets(args: argparse.Namespace) -> str:
         return _table(["name", "labels", "available", "subsets"], rows, args.format)
     if args.name is None:
         raise UsageError(
-            f"datasets {args.action} needs a dataset NAME "
-            "(see: mlcbook datasets list)"
+            f"datasets {args.action} needs a dataset NAME (see: mlcbook datasets list)"
         )
     if args.action == "fetch":
         X, Y, info = ds.load_dataset(args.name, args.subset)
-        rows = [
-            [f, info.source.get(f, "parsed-cache"), info.sha256[f]] for f in info.files
-        ]
+        rows = [[f, info.source.get(f, "parsed-cache"), info.sha256[f]] for f in info.files]
         head = (
             f"{info.name} ({info.subset}): {X.shape[0]} instances, {X.shape[1]} "
             f"features{' (sparse)' if info.sparse else ''}, {Y.shape[1]} labels"
@@ -366,9 +357,7 @@ def build_parser() -> argparse.ArgumentParser:
         "print "
         "every measure and the binomial/polynomial loss profiles.",
     )
-    ev.add_argument(
-        "truth", help="true labels: CSV/TSV 0/1 matrix, label-set list or ARFF"
-    )
+    ev.add_argument("truth", help="true labels: CSV/TSV 0/1 matrix, label-set list or ARFF")
     ev.add_argument("pred", help="predicted labels, same layout and instance order")
     ev.add_argument(
         "--scores",

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -53,9 +53,21 @@ from ._io import atomic_write, read_csv_exact
 from ._validation import Int, Real, check_name, validate_params
 
 __all__ = [
-    "Ledger", "Entry", "Cause", "STATUSES", "KINDS", "CAUSE_KINDS", "derive_status",
-    "paper_error", "underspecified", "tested", "unknown", "load_ledgers",
-    "recheck_statuses", "row_anchor", "within_tolerance",
+    "Ledger",
+    "Entry",
+    "Cause",
+    "STATUSES",
+    "KINDS",
+    "CAUSE_KINDS",
+    "derive_status",
+    "paper_error",
+    "underspecified",
+    "tested",
+    "unknown",
+    "load_ledgers",
+    "recheck_statuses",
+    "row_anchor",
+    "within_tolerance",
 ]
 
 #: the statuses a row can have, best first
@@ -239,8 +251,14 @@ class Entry:
     def derived_status(self) -> str:
         """The status the row's evidence gives under the rule of its kind."""
         return derive_status(
-            self.kind, paper=self.paper, ours=self.ours, paper_value=self.paper_value,
-            ours_value=self.ours_value, tol=self.tol, spread=self.spread, holds=self.holds,
+            self.kind,
+            paper=self.paper,
+            ours=self.ours,
+            paper_value=self.paper_value,
+            ours_value=self.ours_value,
+            tol=self.tol,
+            spread=self.spread,
+            holds=self.holds,
         )
 
     def within_tolerance(self) -> bool | None:
@@ -323,8 +341,16 @@ class Ledger:
 
     @validate_params(tol=Real(low=0.0, allow_none=True), digits=Int(0, 17, allow_none=True))
     def number(
-        self, claim: str, source: str, *, paper: str, ours: Any, tol: float | None = None,
-        digits: int | None = None, cause: Cause | None = None, note: str = "",
+        self,
+        claim: str,
+        source: str,
+        *,
+        paper: str,
+        ours: Any,
+        tol: float | None = None,
+        digits: int | None = None,
+        cause: Cause | None = None,
+        note: str = "",
     ) -> Entry:
         """A number against the paper's printed value.
 
@@ -346,13 +372,20 @@ class Ledger:
         note : str
             A remark (for rows that agree; a difference's explanation is its cause).
         """
-        return self._numeric("number", claim, source, paper, ours, tol, None, digits, cause,
-                             note)
+        return self._numeric("number", claim, source, paper, ours, tol, None, digits, cause, note)
 
     @validate_params(tol=Real(low=0.0, allow_none=True), digits=Int(0, 17, allow_none=True))
     def spread(
-        self, claim: str, source: str, *, paper: str, spread: str | float, ours: Any,
-        tol: float | None = None, digits: int | None = None, cause: Cause | None = None,
+        self,
+        claim: str,
+        source: str,
+        *,
+        paper: str,
+        spread: str | float,
+        ours: Any,
+        tol: float | None = None,
+        digits: int | None = None,
+        cause: Cause | None = None,
         note: str = "",
     ) -> Entry:
         """A number the paper reports as ``paper ± spread`` (e.g. a mean and its std).
@@ -367,8 +400,9 @@ class Ledger:
             spread_value = _our_number(spread, "spread")
         if not (math.isfinite(spread_value) and spread_value >= 0):
             raise ValueError(f"spread must be a finite number >= 0, got {spread!r}")
-        return self._numeric("spread", claim, source, paper, ours, tol, spread_value, digits,
-                             cause, note)
+        return self._numeric(
+            "spread", claim, source, paper, ours, tol, spread_value, digits, cause, note
+        )
 
     def _numeric(self, kind, claim, source, paper, ours, tol, spread, digits, cause, note):
         paper_text, paper_value, dec = _paper_number(paper)
@@ -383,19 +417,36 @@ class Ledger:
         ours_text = f"{ours_value:.{nd}f}" if math.isfinite(ours_value) else str(ours_value)
         if spread is not None:
             paper_text = f"{paper_text} ± {spread:g}"
-        entry = Entry(claim=str(claim), source=str(source), paper=paper_text, ours=ours_text,
-                      status="", kind=kind, note=str(note), tol=float(tol), spread=spread,
-                      paper_value=paper_value, ours_value=ours_value)
+        entry = Entry(
+            claim=str(claim),
+            source=str(source),
+            paper=paper_text,
+            ours=ours_text,
+            status="",
+            kind=kind,
+            note=str(note),
+            tol=float(tol),
+            spread=spread,
+            paper_value=paper_value,
+            ours_value=ours_value,
+        )
         return self._append(entry, cause)
 
     def exact(
-        self, claim: str, source: str, *, paper: Any, ours: Any, cause: Cause | None = None,
+        self,
+        claim: str,
+        source: str,
+        *,
+        paper: Any,
+        ours: Any,
+        cause: Cause | None = None,
         note: str = "",
     ) -> Entry:
         """A count, sign pattern or text that must be equal: *reproduced* or *differs*.
 
         Integers are compared as integers (``paper=1, ours=np.int64(1)`` agree).
         """
+
         def text(x: Any) -> str:
             if isinstance(x, (bool, np.bool_)):
                 return str(bool(x))
@@ -405,14 +456,29 @@ class Ledger:
                 return str(int(x))
             return str(x)
 
-        entry = Entry(claim=str(claim), source=str(source), paper=text(paper),
-                      ours=text(ours), status="", kind="exact", note=str(note))
+        entry = Entry(
+            claim=str(claim),
+            source=str(source),
+            paper=text(paper),
+            ours=text(ours),
+            status="",
+            kind="exact",
+            note=str(note),
+        )
         return self._append(entry, cause)
 
     def ordering(
-        self, claim: str, source: str, *, paper: str, rule: str, holds: bool,
-        robustness: tuple[int, int] | None = None, over: str = "folds",
-        cause: Cause | None = None, note: str = "",
+        self,
+        claim: str,
+        source: str,
+        *,
+        paper: str,
+        rule: str,
+        holds: bool,
+        robustness: tuple[int, int] | None = None,
+        over: str = "folds",
+        cause: Cause | None = None,
+        note: str = "",
     ) -> Entry:
         """An ordering or trend, decided by ``rule`` on our results.
 
@@ -438,33 +504,66 @@ class Ledger:
         if robustness is not None:
             hits, trials = (int(v) for v in robustness)
             if not 0 <= hits <= trials or trials == 0:
-                raise ValueError(f"robustness must be (hits, trials), 0 <= hits <= trials, "
-                                 f"trials > 0; got {robustness!r}")
+                raise ValueError(
+                    f"robustness must be (hits, trials), 0 <= hits <= trials, "
+                    f"trials > 0; got {robustness!r}"
+                )
             ours += f" (on {hits} of {trials} {over})"
-        entry = Entry(claim=str(claim), source=str(source), paper=str(paper), ours=ours,
-                      status="", kind="ordering", note=str(note), holds=bool(holds),
-                      hits=hits, trials=trials)
+        entry = Entry(
+            claim=str(claim),
+            source=str(source),
+            paper=str(paper),
+            ours=ours,
+            status="",
+            kind="ordering",
+            note=str(note),
+            holds=bool(holds),
+            hits=hits,
+            trials=trials,
+        )
         return self._append(entry, cause)
 
     def qualitative(
-        self, claim: str, source: str, *, paper: str, evidence: str, agrees: bool,
-        cause: Cause | None = None, note: str = "",
+        self,
+        claim: str,
+        source: str,
+        *,
+        paper: str,
+        evidence: str,
+        agrees: bool,
+        cause: Cause | None = None,
+        note: str = "",
     ) -> Entry:
         """A reading no rule decides: *qualitative* if ``evidence`` supports it, else differs."""
         if not isinstance(agrees, (bool, np.bool_)):
             raise TypeError(f"agrees must be a bool, got {type(agrees).__name__}")
         if not str(evidence).strip():
             raise ValueError(f"row {claim!r}: a qualitative row needs its evidence")
-        entry = Entry(claim=str(claim), source=str(source), paper=str(paper),
-                      ours=str(evidence), status="", kind="qualitative", note=str(note),
-                      holds=bool(agrees))
+        entry = Entry(
+            claim=str(claim),
+            source=str(source),
+            paper=str(paper),
+            ours=str(evidence),
+            status="",
+            kind="qualitative",
+            note=str(note),
+            holds=bool(agrees),
+        )
         return self._append(entry, cause)
 
     # ------------------------------------------------------- transitional interface
     @validate_params(tol=Real(low=0.0, allow_none=True), digits=Int(0, 17, allow_none=True))
     def add(
-        self, claim: str, source: str, paper: Any, ours: Any, *, tol: float | None = None,
-        status: str | None = None, note: str = "", digits: int | None = None,
+        self,
+        claim: str,
+        source: str,
+        paper: Any,
+        ours: Any,
+        *,
+        tol: float | None = None,
+        status: str | None = None,
+        note: str = "",
+        digits: int | None = None,
     ) -> Entry:
         """Deprecated: the interface before claim kinds (a *legacy* row).
 
@@ -476,8 +575,10 @@ class Ledger:
             raise ValueError(f"status must be one of {STATUSES}, got {status!r}")
         for arg, value in (("ours", ours), ("paper", paper)):
             if _is_non_finite(value) and status != "differs":
-                raise ValueError(f"row {claim!r}: {arg} is {value!r}, not a finite number; "
-                                 "a NaN or infinite value is never reproduced")
+                raise ValueError(
+                    f"row {claim!r}: {arg} is {value!r}, not a finite number; "
+                    "a NaN or infinite value is never reproduced"
+                )
         paper_text = "" if paper is None else str(paper)
         paper_value, dec = None, None
         if paper is not None:
@@ -502,16 +603,36 @@ class Ledger:
             status = "reproduced" if within_tolerance(paper_value, ours_value, tol) else "differs"
         if status == "differs" and not note:
             raise ValueError(f"row {claim!r} differs: a note must say why")
-        entry = Entry(claim=str(claim), source=str(source), paper=paper_text, ours=ours_text,
-                      status=status, kind="legacy", note=str(note), tol=tol,
-                      paper_value=paper_value, ours_value=ours_value)
+        entry = Entry(
+            claim=str(claim),
+            source=str(source),
+            paper=paper_text,
+            ours=ours_text,
+            status=status,
+            kind="legacy",
+            note=str(note),
+            tol=tol,
+            paper_value=paper_value,
+            ours_value=ours_value,
+        )
         self.entries.append(entry)
         return entry
 
     # ------------------------------------------------------------------ reading
     _NUMERIC = ("tol", "spread", "paper_value", "ours_value", "hits", "trials")
-    _COLUMNS_SAVED = ("claim", "source", "paper", "ours", "status", "kind", "cause",
-                      "cause_ref", "note", *_NUMERIC, "holds")
+    _COLUMNS_SAVED = (
+        "claim",
+        "source",
+        "paper",
+        "ours",
+        "status",
+        "kind",
+        "cause",
+        "cause_ref",
+        "note",
+        *_NUMERIC,
+        "holds",
+    )
 
     @classmethod
     def from_frame(cls, frame: pd.DataFrame, chapter: str = "", paper: str = "") -> Ledger:
@@ -526,20 +647,32 @@ class Ledger:
         for row in frame.to_dict("records"):
             kind = str(row.get("kind") or "legacy")
             cause_kind = str(row.get("cause") or "")
-            cause = (Cause(cause_kind, str(row.get("note", "")), str(row.get("cause_ref") or ""))
-                     if cause_kind else None)
+            cause = (
+                Cause(cause_kind, str(row.get("note", "")), str(row.get("cause_ref") or ""))
+                if cause_kind
+                else None
+            )
             holds = str(row.get("holds", ""))
             hits, trials = num(row.get("hits")), num(row.get("trials"))
-            led.entries.append(Entry(
-                claim=str(row["claim"]), source=str(row["source"]), paper=str(row["paper"]),
-                ours=str(row["ours"]), status=str(row["status"]), kind=kind, cause=cause,
-                note="" if cause else str(row.get("note", "")), tol=num(row.get("tol")),
-                spread=num(row.get("spread")), paper_value=num(row.get("paper_value")),
-                ours_value=num(row.get("ours_value")),
-                holds=None if holds in ("", "nan", "None") else holds == "True",
-                hits=None if hits is None else int(hits),
-                trials=None if trials is None else int(trials),
-            ))
+            led.entries.append(
+                Entry(
+                    claim=str(row["claim"]),
+                    source=str(row["source"]),
+                    paper=str(row["paper"]),
+                    ours=str(row["ours"]),
+                    status=str(row["status"]),
+                    kind=kind,
+                    cause=cause,
+                    note="" if cause else str(row.get("note", "")),
+                    tol=num(row.get("tol")),
+                    spread=num(row.get("spread")),
+                    paper_value=num(row.get("paper_value")),
+                    ours_value=num(row.get("ours_value")),
+                    holds=None if holds in ("", "nan", "None") else holds == "True",
+                    hits=None if hits is None else int(hits),
+                    trials=None if trials is None else int(trials),
+                )
+            )
         return led
 
     # ---------------------------------------------------------------- checking
@@ -558,8 +691,10 @@ class Ledger:
                     out.append(f"{where}: a legacy row (Ledger.add); use a claim kind")
                 w = e.within_tolerance()
                 if e.status == "reproduced" and w is False:
-                    out.append(f"{where}: marked reproduced but paper {e.paper} vs ours "
-                               f"{e.ours} exceeds tol={e.tol:g}")
+                    out.append(
+                        f"{where}: marked reproduced but paper {e.paper} vs ours "
+                        f"{e.ours} exceeds tol={e.tol:g}"
+                    )
                 if e.status == "differs" and not e.note:
                     out.append(f"{where}: differs without a note")
             else:
@@ -569,16 +704,21 @@ class Ledger:
                     out.append(f"{where}: {err}")
                     continue
                 if status != e.status:
-                    out.append(f"{where}: status {e.status!r} but its evidence gives "
-                               f"{status!r} (paper {e.paper}, ours {e.ours}, tol={e.tol})")
+                    out.append(
+                        f"{where}: status {e.status!r} but its evidence gives "
+                        f"{status!r} (paper {e.paper}, ours {e.ours}, tol={e.tol})"
+                    )
                 if e.status == "differs" and e.cause is None:
                     out.append(f"{where}: differs without a cause")
             if e.status != "differs" and any(
                 _is_non_finite(v)
-                for v in (e.ours, e.paper, e.ours_value, e.paper_value) if v is not None
+                for v in (e.ours, e.paper, e.ours_value, e.paper_value)
+                if v is not None
             ):
-                out.append(f"{where}: marked {e.status} with a NaN or infinite value "
-                           f"(paper {e.paper}, ours {e.ours})")
+                out.append(
+                    f"{where}: marked {e.status} with a NaN or infinite value "
+                    f"(paper {e.paper}, ours {e.ours})"
+                )
         return out
 
     def check(self, *, strict: bool = False) -> None:
@@ -604,13 +744,21 @@ class Ledger:
         """The ledger as a table (one row per entry)."""
         rows = [
             {
-                "claim": e.claim, "source": e.source, "paper": e.paper, "ours": e.ours,
-                "status": e.status, "kind": e.kind,
+                "claim": e.claim,
+                "source": e.source,
+                "paper": e.paper,
+                "ours": e.ours,
+                "status": e.status,
+                "kind": e.kind,
                 "cause": e.cause.kind if e.cause else "",
                 "cause_ref": e.cause.ref if e.cause else "",
                 "note": e.cause.text if e.cause else e.note,
-                "tol": e.tol, "spread": e.spread, "paper_value": e.paper_value,
-                "ours_value": e.ours_value, "hits": e.hits, "trials": e.trials,
+                "tol": e.tol,
+                "spread": e.spread,
+                "paper_value": e.paper_value,
+                "ours_value": e.ours_value,
+                "hits": e.hits,
+                "trials": e.trials,
                 "holds": "" if e.holds is None else str(bool(e.holds)),
             }
             for e in self.entries
@@ -648,13 +796,16 @@ class Ledger:
 
     @classmethod
     def _compare_with(cls, target: Path, frame: pd.DataFrame) -> None:
-        how = (f"re-execute the chapter with `make chapter NB=book/{target.stem}.md` "
-               "and commit book/_ledgers/")
+        how = (
+            f"re-execute the chapter with `make chapter NB=book/{target.stem}.md` "
+            "and commit book/_ledgers/"
+        )
         if not target.exists():
             raise AssertionError(f"no committed ledger {target}; {how}")
         saved = read_csv_exact(target, keep_default_na=False)
-        mine = read_csv_exact(io.StringIO(frame.to_csv(index=False, float_format="%.17g")),
-                              keep_default_na=False)
+        mine = read_csv_exact(
+            io.StringIO(frame.to_csv(index=False, float_format="%.17g")), keep_default_na=False
+        )
         problems = []
         if list(saved.columns) != list(mine.columns) or len(saved) != len(mine):
             problems.append(f"shape {mine.shape} vs committed {saved.shape}")
@@ -669,14 +820,20 @@ class Ledger:
                 else:
                     ok = (a.astype(str) == b.astype(str)).to_numpy()
                 for i in np.flatnonzero(~ok)[:5]:
-                    problems.append(f"row {i + 1} {col}: {a.iloc[i]!r} vs committed "
-                                    f"{b.iloc[i]!r}")
+                    problems.append(f"row {i + 1} {col}: {a.iloc[i]!r} vs committed {b.iloc[i]!r}")
         if problems:
-            raise AssertionError(f"the ledger differs from the committed {target}:\n  "
-                                 + "\n  ".join(problems) + f"\n{how}")
+            raise AssertionError(
+                f"the ledger differs from the committed {target}:\n  "
+                + "\n  ".join(problems)
+                + f"\n{how}"
+            )
 
-    _BADGE = {"reproduced": "✔ reproduced", "within spread": "± within spread",
-              "qualitative": "≈ qualitative", "differs": "✘ differs"}
+    _BADGE: ClassVar[dict[str, str]] = {
+        "reproduced": "✔ reproduced",
+        "within spread": "± within spread",
+        "qualitative": "≈ qualitative",
+        "differs": "✘ differs",
+    }
 
     _COLUMNS = ("#", "claim", "source", "paper", "ours", "status", "note")
 
@@ -698,24 +855,37 @@ class Ledger:
         body = []
         for i, e in enumerate(self.entries, 1):
             if e.cause is not None and e.cause in shared:
-                note = (f"{escape(e.cause.kind)} — <a href='#{self._note_id(shared[e.cause])}'>"
-                        f"note {shared[e.cause]}</a>")
+                note = (
+                    f"{escape(e.cause.kind)} — <a href='#{self._note_id(shared[e.cause])}'>"
+                    f"note {shared[e.cause]}</a>"
+                )
             else:
                 note = escape(e.explanation)
-            cells = (str(i), escape(e.claim), escape(e.source), escape(e.paper),
-                     escape(e.ours), self._BADGE[e.status], note)
-            classes = ("", "", "", "", "",
-                       f" class='ledger-{e.status.replace(' ', '-')}'", "")
+            cells = (
+                str(i),
+                escape(e.claim),
+                escape(e.source),
+                escape(e.paper),
+                escape(e.ours),
+                self._BADGE[e.status],
+                note,
+            )
+            classes = ("", "", "", "", "", f" class='ledger-{e.status.replace(' ', '-')}'", "")
             body.append(
                 f'<tr id="{row_anchor(self.chapter, i)}">'
-                + "".join(f"<td data-label='{h}'{c}>{v}</td>"
-                          for h, c, v in zip(self._COLUMNS, classes, cells))
+                + "".join(
+                    f"<td data-label='{h}'{c}>{v}</td>"
+                    for h, c, v in zip(self._COLUMNS, classes, cells)
+                )
                 + "</tr>"
             )
-        summary = ", ".join(f"{v} {k}" for k, v in self.counts().items() if v or k != "within spread")
+        summary = ", ".join(
+            f"{v} {k}" for k, v in self.counts().items() if v or k != "within spread"
+        )
         notes = "".join(
             f"<li id='{self._note_id(label)}'><b>Note {label}</b> ({escape(c.kind)}): "
-            f"{escape(c.text)}" + (f" <i>Tested in</i> {escape(c.ref)}." if c.ref else "")
+            f"{escape(c.text)}"
+            + (f" <i>Tested in</i> {escape(c.ref)}." if c.ref else "")
             + "</li>"
             for c, label in shared.items()
         )
@@ -732,8 +902,10 @@ class Ledger:
     def __repr__(self) -> str:
         lines = [f"Ledger {self.chapter!r} ({self.paper}): {self.counts()}"]
         for i, e in enumerate(self.entries, 1):
-            lines.append(f"{i:3d}. [{e.status}] {e.claim} ({e.source}): "
-                         f"paper {e.paper or '-'}, ours {e.ours}")
+            lines.append(
+                f"{i:3d}. [{e.status}] {e.claim} ({e.source}): "
+                f"paper {e.paper or '-'}, ours {e.ours}"
+            )
         return "\n".join(lines)
 
 
@@ -754,7 +926,9 @@ def load_ledgers(folder: str | Path | None = None) -> pd.DataFrame:
     folder = Path(folder) if folder is not None else project_root() / "book" / "_ledgers"
     frames = [read_csv_exact(p, keep_default_na=False) for p in sorted(folder.glob("*.csv"))]
     if not frames:
-        return pd.DataFrame(columns=["chapter", "claim", "source", "paper", "ours", "status", "note"])
+        return pd.DataFrame(
+            columns=["chapter", "claim", "source", "paper", "ours", "status", "note"]
+        )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -788,8 +962,10 @@ def recheck_statuses(
         raise ValueError(f"committed and recomputed must align, got {old.shape} and {new.shape}")
     rows = []
     for _, r in ledger.iterrows():
-        ours, paper, tol = (float(pd.to_numeric(r.get(c), errors="coerce"))
-                            for c in ("ours_value", "paper_value", "tol"))
+        ours, paper, tol = (
+            float(pd.to_numeric(r.get(c), errors="coerce"))
+            for c in ("ours_value", "paper_value", "tol")
+        )
         if not (np.isfinite(ours) and np.isfinite(paper) and np.isfinite(tol)):
             continue
         hit = np.flatnonzero(np.isclose(old, ours, rtol=match_rtol, atol=0.0))
@@ -797,9 +973,18 @@ def recheck_statuses(
             continue
         value = float(new[hit[0]])
         inside = within_tolerance(float(paper), value, float(tol))
-        status = "reproduced" if inside else (
-            r["status"] if r["status"] != "reproduced" else "differs")
-        rows.append({"claim": r["claim"], "status": r["status"], "committed": float(ours),
-                     "recomputed": value, "status_recomputed": status})
-    return pd.DataFrame(rows, columns=["claim", "status", "committed", "recomputed",
-                                       "status_recomputed"])
+        status = (
+            "reproduced" if inside else (r["status"] if r["status"] != "reproduced" else "differs")
+        )
+        rows.append(
+            {
+                "claim": r["claim"],
+                "status": r["status"],
+                "committed": float(ours),
+                "recomputed": value,
+                "status_recomputed": status,
+            }
+        )
+    return pd.DataFrame(
+        rows, columns=["claim", "status", "committed", "recomputed", "status_recomputed"]
+    )

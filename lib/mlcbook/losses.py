@@ -60,16 +60,17 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import expit
 
-from ._validation import Flag, validate_params
-from ._validation import Real as RealIn
 from ._validation import (
+    Flag,
     as_2d,
     check_label_matrix,
     check_positive_int,
     check_real,
     check_same_shape,
     check_score_matrix,
+    validate_params,
 )
+from ._validation import Real as RealIn
 
 __all__ = [
     "MAX_CAPACITY_LABELS",
@@ -161,9 +162,8 @@ def _prepare(
             return Y, S_arr.astype(np.int8), True
         return Y, S_arr, False
     Y = _fast_label_matrix(Y, "Y")
-    S_arr = as_2d(S, "S")
-    if sp.issparse(S_arr):
-        S_arr = S_arr.toarray()
+    S_in: Any = as_2d(S, "S")
+    S_arr = S_in.toarray() if sp.issparse(S_in) else np.asarray(S_in)
     if S_arr.dtype.kind in "biu":
         if S_arr.shape[0] == 0:
             raise ValueError(f"S must have at least one row, got shape {S_arr.shape}")
@@ -249,7 +249,9 @@ def _subset_index(key: Any, K: int, name: str) -> int:
     idx = 0
     for i in items:
         if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= int(i) < K:
-            raise ValueError(f"{name}: subset {key!r} holds {i!r}, not a label index in 0..{K - 1}")
+            raise ValueError(
+                f"{name}: subset {key!r} holds {i!r}, not a label index in 0..{K - 1}"
+            )
         idx |= 1 << int(i)
     return idx
 
@@ -278,7 +280,9 @@ def _capacity_array(mu: Any, K: int | None, name: str = "mu") -> np.ndarray:
             vals[a] = check_real(mu(frozenset(i for i in range(K) if a >> i & 1)), f"{name}(A)")
         return vals
     if isinstance(mu, (str, bytes)) or mu is None:
-        raise TypeError(f"{name} must be an array, a mapping or a callable, got {type(mu).__name__}")
+        raise TypeError(
+            f"{name} must be an array, a mapping or a callable, got {type(mu).__name__}"
+        )
     arr = np.asarray(mu)
     if arr.dtype.kind not in "biuf":
         raise TypeError(f"{name} must hold real numbers, got dtype {arr.dtype}")
@@ -298,7 +302,9 @@ def _capacity_array(mu: Any, K: int | None, name: str = "mu") -> np.ndarray:
 
 
 @validate_params(tol=RealIn(0, 1))
-def check_capacity(mu: Any, K: int | None = None, *, name: str = "mu", tol: float = _TOL) -> np.ndarray:
+def check_capacity(
+    mu: Any, K: int | None = None, *, name: str = "mu", tol: float = _TOL
+) -> np.ndarray:
     """Validate a capacity (eq. 9) and return it as an array over bitmasks.
 
     Parameters
@@ -328,7 +334,9 @@ def check_capacity(mu: Any, K: int | None = None, *, name: str = "mu", tol: floa
     if abs(arr[0]) > tol:
         raise ValueError(f"{name} is not normalised: mu(empty set) = {arr[0]:.6g}, must be 0")
     if abs(arr[-1] - 1.0) > tol:
-        raise ValueError(f"{name} is not normalised: mu(all {K} labels) = {arr[-1]:.6g}, must be 1")
+        raise ValueError(
+            f"{name} is not normalised: mu(all {K} labels) = {arr[-1]:.6g}, must be 1"
+        )
     for i in range(K):
         v = arr.reshape(-1, 2, 1 << i)
         diff = v[:, 1, :] - v[:, 0, :]
@@ -393,7 +401,6 @@ def from_moebius(m: Any, *, check: bool = True) -> np.ndarray:
 
 def _sorted_masks(U: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Sort each row ascending; return sorted values and the bitmasks of A_(i)."""
-    n, K = U.shape
     order = np.argsort(U, axis=1, kind="stable")
     Us = np.take_along_axis(U, order, axis=1)
     bits = np.left_shift(np.int64(1), order.astype(np.int64))
@@ -451,21 +458,27 @@ def choquet_integral_moebius(U: Any, m: Any) -> np.ndarray:
     out = np.empty(n)
     step = max(1, (1 << 22) >> K)  # bound memory: step * 2**K doubles
     for start in range(0, n, step):
-        u = U[start:start + step]
+        u = U[start : start + step]
         mins = np.empty((u.shape[0], 1 << K))
         mins[:, 0] = 0.0  # the empty set carries m(∅) = 0
         for i in range(K):
             lo = 1 << i
-            mins[:, lo:2 * lo] = np.minimum(mins[:, :lo], u[:, i:i + 1])
+            mins[:, lo : 2 * lo] = np.minimum(mins[:, :lo], u[:, i : i + 1])
             mins[:, lo] = u[:, i]
-        out[start:start + step] = mins @ m_arr
+        out[start : start + step] = mins @ m_arr
     return out
 
 
 @validate_params(per_instance=Flag())
 def choquet_loss(
-    Y: Any, S: Any, mu: Any, *, per_instance: bool = False, sample_weight: Any = None,
-    scores: str = "probability", threshold: float | None = None,
+    Y: Any,
+    S: Any,
+    mu: Any,
+    *,
+    per_instance: bool = False,
+    sample_weight: Any = None,
+    scores: str = "probability",
+    threshold: float | None = None,
 ) -> float | np.ndarray:
     """Choquet-integral loss (eq. 14): ``1 - C_mu(u)``, ``u_i = 1 - |s_i - y_i|``.
 
@@ -514,8 +527,14 @@ def choquet_loss(
 
 @validate_params(per_instance=Flag())
 def choquet_loss_moebius(
-    Y: Any, S: Any, m: Any, *, per_instance: bool = False, sample_weight: Any = None,
-    scores: str = "probability", threshold: float | None = None,
+    Y: Any,
+    S: Any,
+    m: Any,
+    *,
+    per_instance: bool = False,
+    sample_weight: Any = None,
+    scores: str = "probability",
+    threshold: float | None = None,
 ) -> float | np.ndarray:
     """The loss of eq. 14 computed from the Moebius form (eq. 13).
 
@@ -537,17 +556,23 @@ def _v_values(v: Any, K: int, name: str = "v") -> np.ndarray:
         vals = np.array([check_real(v(j / K), f"{name}({j}/{K})") for j in range(K + 1)])
     else:
         if isinstance(v, (str, bytes)) or v is None:
-            raise TypeError(f"{name} must be a callable or an array of K+1 values, got {type(v).__name__}")
+            raise TypeError(
+                f"{name} must be a callable or an array of K+1 values, got {type(v).__name__}"
+            )
         vals = np.asarray(v)
         if vals.dtype.kind not in "biuf":
             raise TypeError(f"{name} must hold real numbers, got dtype {vals.dtype}")
         vals = vals.astype(np.float64)
         if vals.shape != (K + 1,):
-            raise ValueError(f"{name} must hold the K+1 = {K + 1} values v(0/K)..v(K/K), got shape {vals.shape}")
+            raise ValueError(
+                f"{name} must hold the K+1 = {K + 1} values v(0/K)..v(K/K), got shape {vals.shape}"
+            )
         if not np.isfinite(vals).all():
             raise ValueError(f"{name} must not contain NaN or infinite values")
     if abs(vals[0]) > _TOL or abs(vals[-1] - 1.0) > _TOL:
-        raise ValueError(f"{name} must satisfy v(0) = 0 and v(1) = 1, got {vals[0]:.6g} and {vals[-1]:.6g}")
+        raise ValueError(
+            f"{name} must satisfy v(0) = 0 and v(1) = 1, got {vals[0]:.6g} and {vals[-1]:.6g}"
+        )
     if np.any(np.diff(vals) < -_TOL):
         j = int(np.argmax(np.diff(vals) < -_TOL))
         raise ValueError(f"{name} must be non-decreasing: v({j + 1}/{K}) < v({j}/{K})")
@@ -610,8 +635,14 @@ def _check_weights(w: Any, K: int) -> np.ndarray:
 
 @validate_params(per_instance=Flag())
 def owa_loss(
-    Y: Any, S: Any, w: Any, *, per_instance: bool = False, sample_weight: Any = None,
-    scores: str = "probability", threshold: float | None = None,
+    Y: Any,
+    S: Any,
+    w: Any,
+    *,
+    per_instance: bool = False,
+    sample_weight: Any = None,
+    scores: str = "probability",
+    threshold: float | None = None,
 ) -> float | np.ndarray:
     """OWA loss (eq. 16): ``sum_i w_i e_[i]`` with errors sorted decreasingly.
 
@@ -716,8 +747,13 @@ def error_count_losses(family: str, param: float, K: int) -> np.ndarray:
 
 
 def _apply_count_table(
-    Y: np.ndarray, S: np.ndarray, binary: bool, table: np.ndarray, weights: np.ndarray,
-    per_instance: bool, sample_weight: np.ndarray | None = None,
+    Y: np.ndarray,
+    S: np.ndarray,
+    binary: bool,
+    table: np.ndarray,
+    weights: np.ndarray,
+    per_instance: bool,
+    sample_weight: np.ndarray | None = None,
 ) -> np.ndarray:
     """Evaluate several counting-measure losses at once.
 
@@ -731,8 +767,7 @@ def _apply_count_table(
         if per_instance:
             return table[m.astype(np.intp)]
         if sample_weight is not None:  # weighted histogram of the error counts
-            hist = np.bincount(m.astype(np.intp), weights=sample_weight,
-                               minlength=table.shape[0])
+            hist = np.bincount(m.astype(np.intp), weights=sample_weight, minlength=table.shape[0])
             return hist @ table / sample_weight.sum()
         hist = np.bincount(m.astype(np.intp), minlength=table.shape[0])
         return hist @ table / n
@@ -764,9 +799,15 @@ def _family_tables(family: str, params: Iterable[Any], K: int) -> tuple[np.ndarr
 
 @validate_params(per_instance=Flag())
 def loss_profile(
-    Y: Any, S: Any, family: str, params: Iterable[Any], *, per_instance: bool = False,
+    Y: Any,
+    S: Any,
+    family: str,
+    params: Iterable[Any],
+    *,
+    per_instance: bool = False,
     sample_weight: Any = None,
-    scores: str = "probability", threshold: float | None = None,
+    scores: str = "probability",
+    threshold: float | None = None,
 ) -> np.ndarray:
     """Mean loss for every parameter of a family, in one pass (Sec. 4.3–4.4).
 
@@ -812,9 +853,14 @@ def loss_profile(
 
 @validate_params(per_instance=Flag())
 def polynomial_loss(
-    Y: Any, S: Any, alpha: float, *, per_instance: bool = False,
+    Y: Any,
+    S: Any,
+    alpha: float,
+    *,
+    per_instance: bool = False,
     sample_weight: Any = None,
-    scores: str = "probability", threshold: float | None = None,
+    scores: str = "probability",
+    threshold: float | None = None,
 ) -> float | np.ndarray:
     """Polynomial loss: OWA loss with ``v(x) = x**alpha``, ``alpha >= 1`` (eq. 17).
 
@@ -822,15 +868,29 @@ def polynomial_loss(
     the subset 0/1 loss (``alpha = inf`` is accepted and gives it exactly).
     The keyword arguments are those of :func:`loss_profile`.
     """
-    out = loss_profile(Y, S, "polynomial", [alpha], per_instance=per_instance,
-                       sample_weight=sample_weight, scores=scores, threshold=threshold)
+    out = loss_profile(
+        Y,
+        S,
+        "polynomial",
+        [alpha],
+        per_instance=per_instance,
+        sample_weight=sample_weight,
+        scores=scores,
+        threshold=threshold,
+    )
     return out[:, 0] if per_instance else float(out[0])
 
 
 @validate_params(per_instance=Flag())
 def binomial_loss(
-    Y: Any, S: Any, k: int, *, per_instance: bool = False, sample_weight: Any = None,
-    scores: str = "probability", threshold: float | None = None,
+    Y: Any,
+    S: Any,
+    k: int,
+    *,
+    per_instance: bool = False,
+    sample_weight: Any = None,
+    scores: str = "probability",
+    threshold: float | None = None,
 ) -> float | np.ndarray:
     """Binomial loss: counting measure with ``v(j/K) = C(j, k)/C(K, k)`` (eq. 18).
 
@@ -839,8 +899,16 @@ def binomial_loss(
     ``k``-subsets that are not predicted entirely correctly.  The keyword
     arguments are those of :func:`loss_profile`.
     """
-    out = loss_profile(Y, S, "binomial", [k], per_instance=per_instance,
-                       sample_weight=sample_weight, scores=scores, threshold=threshold)
+    out = loss_profile(
+        Y,
+        S,
+        "binomial",
+        [k],
+        per_instance=per_instance,
+        sample_weight=sample_weight,
+        scores=scores,
+        threshold=threshold,
+    )
     return out[:, 0] if per_instance else float(out[0])
 
 
@@ -848,7 +916,7 @@ def binomial_loss(
 def hamming_capacity(K: int) -> np.ndarray:
     """Additive capacity ``mu(A) = |A|/K``: its loss is the Hamming loss (Sec. 4.1)."""
     K = check_positive_int(K, "K")
-    return counting_measure(np.arange(K + 1) / K, K)
+    return counting_measure((np.arange(K + 1) / K).tolist(), K)
 
 
 def subset_capacity(K: int) -> np.ndarray:
@@ -894,9 +962,14 @@ def covering_capacity(covering: Iterable[Iterable[int]], K: int) -> np.ndarray:
 
 @validate_params(per_instance=Flag())
 def covering_loss(
-    Y: Any, S: Any, covering: Iterable[Iterable[int]], *, per_instance: bool = False,
+    Y: Any,
+    S: Any,
+    covering: Iterable[Iterable[int]],
+    *,
+    per_instance: bool = False,
     sample_weight: Any = None,
-    scores: str = "probability", threshold: float | None = None,
+    scores: str = "probability",
+    threshold: float | None = None,
 ) -> float | np.ndarray:
     """Normalised covering error: mean over the sets ``T`` of ``max_{i in T} |y_i - s_i|``.
 

@@ -61,6 +61,7 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+
 from . import _labelcounts as _lc
 from ._validation import (
     check_average,
@@ -154,9 +155,11 @@ def _finish(v: np.ndarray, w: np.ndarray | None, per_instance: Any):
 def _fbeta_from_counts(tp, sy, sp_, beta: float, zero_division: float):
     b2 = beta * beta
     # same arithmetic as scikit-learn (and Hivemall's "micro" path)
-    return _divide((1.0 + b2) * np.asarray(tp, np.float64),
-                   b2 * np.asarray(sy, np.float64) + np.asarray(sp_, np.float64),
-                   zero_division)
+    return _divide(
+        (1.0 + b2) * np.asarray(tp, np.float64),
+        b2 * np.asarray(sy, np.float64) + np.asarray(sp_, np.float64),
+        zero_division,
+    )
 
 
 def _counts(Y, P, axis: int | None):
@@ -165,8 +168,16 @@ def _counts(Y, P, axis: int | None):
     return c.tp(axis), c.ny(axis), c.np_(axis)
 
 
-def _prf(Y, P, which: str, beta: float, average: str, zero_division: float,
-         w: np.ndarray | None, per_instance: bool):
+def _prf(
+    Y,
+    P,
+    which: str,
+    beta: float,
+    average: str,
+    zero_division: float,
+    w: np.ndarray | None,
+    per_instance: bool,
+):
     """Precision / recall / F-beta from the counts of one axis (no scikit-learn)."""
     if per_instance and average != "instance":
         raise ValueError(f"per_instance=True needs average='instance', got {average!r}")
@@ -281,7 +292,11 @@ def subset_zero_one_loss(
 
 
 def jaccard_score(
-    Y: Any, P: Any, *, zero_division: float = 1.0, sample_weight: Any = None,
+    Y: Any,
+    P: Any,
+    *,
+    zero_division: float = 1.0,
+    sample_weight: Any = None,
     per_instance: bool = False,
 ) -> float | np.ndarray:
     r"""Example-based accuracy (Jaccard index), averaged over instances.
@@ -316,8 +331,13 @@ def jaccard_score(
 
 
 def precision(
-    Y: Any, P: Any, *, average: str = "micro", zero_division: float = 1.0,
-    sample_weight: Any = None, per_instance: bool = False,
+    Y: Any,
+    P: Any,
+    *,
+    average: str = "micro",
+    zero_division: float = 1.0,
+    sample_weight: Any = None,
+    per_instance: bool = False,
 ) -> float | np.ndarray:
     r"""Precision, micro-, macro- (per label) or instance-averaged.
 
@@ -351,8 +371,13 @@ def precision(
 
 
 def recall(
-    Y: Any, P: Any, *, average: str = "micro", zero_division: float = 1.0,
-    sample_weight: Any = None, per_instance: bool = False,
+    Y: Any,
+    P: Any,
+    *,
+    average: str = "micro",
+    zero_division: float = 1.0,
+    sample_weight: Any = None,
+    per_instance: bool = False,
 ) -> float | np.ndarray:
     r"""Recall, micro-, macro- (per label) or instance-averaged.
 
@@ -433,7 +458,11 @@ def f_measure(
 
 
 def example_based_f_measure(
-    Y: Any, P: Any, beta: float = 1.0, *, zero_division: float = 1.0,
+    Y: Any,
+    P: Any,
+    beta: float = 1.0,
+    *,
+    zero_division: float = 1.0,
     sample_weight: Any = None,
 ) -> float:
     r"""Zhang & Zhou's example-based :math:`F^\beta_{exam}`.
@@ -473,6 +502,7 @@ def example_based_f_measure(
     den = b * b * prec + rec
     return float((1 + b * b) * prec * rec / den) if den > 0 else zd
 
+
 # --------------------------------------------------------------------------- ranking
 class _RowStats:
     """Per-entry counts within each row, shared by the ranking measures.
@@ -485,7 +515,7 @@ class _RowStats:
     (``start``).  No Python loop over rows.
     """
 
-    __slots__ = ("Ys", "start", "rel_below", "irr_below", "irr_tied", "n_pos", "K")
+    __slots__ = ("K", "Ys", "irr_below", "irr_tied", "n_pos", "rel_below", "start")
 
     def __init__(self, Y: np.ndarray, F: np.ndarray) -> None:
         n, K = F.shape
@@ -536,7 +566,8 @@ class _RowStats:
         n_neg = self.K - self.n_pos
         # twice the number of correctly ordered pairs, a tie counting one half
         good2 = np.where(self.Ys, 2 * self.irr_below + self.irr_tied, 0).sum(
-            axis=1, dtype=np.int64)
+            axis=1, dtype=np.int64
+        )
         den = 2 * self.n_pos * n_neg
         out = np.full(den.shape, np.nan)
         np.divide(good2, den, out=out, where=den > 0)
@@ -707,7 +738,7 @@ def _auc_1d(y: np.ndarray, f: np.ndarray, w: np.ndarray | None = None) -> float:
         neg = np.sort(f[~y])
         if pos.size == 0 or neg.size == 0:
             return float("nan")
-        lo = np.searchsorted(neg, pos, side="left")   # negatives strictly below
+        lo = np.searchsorted(neg, pos, side="left")  # negatives strictly below
         hi = np.searchsorted(neg, pos, side="right")  # negatives below or tied
         good2 = int(lo.sum(dtype=np.int64)) + int(hi.sum(dtype=np.int64))
         return good2 / (2.0 * pos.size * neg.size)
@@ -732,8 +763,7 @@ def _nanmean(v, w: np.ndarray | None = None) -> float:
     return float(v.mean()) if v.size else float("nan")
 
 
-def _auc(Y, F, average: str, stats: _RowStats | None = None,
-         w: np.ndarray | None = None) -> float:
+def _auc(Y, F, average: str, stats: _RowStats | None = None, w: np.ndarray | None = None) -> float:
     if average == "instance":
         return _nanmean((stats or _RowStats(Y, F)).auc(), w)
     Yb = Y.astype(bool, copy=False)
@@ -746,7 +776,11 @@ def _auc(Y, F, average: str, stats: _RowStats | None = None,
 
 
 def auc(
-    Y: Any, F: Any, average: str = "macro", *, sample_weight: Any = None,
+    Y: Any,
+    F: Any,
+    average: str = "macro",
+    *,
+    sample_weight: Any = None,
     per_instance: bool = False,
 ) -> float | np.ndarray:
     r"""Area under the ROC curve, averaged per label, per instance or pooled.
@@ -789,8 +823,7 @@ def auc(
     w = _lc.check_sample_weight(sample_weight, Y.shape[0])
     if _check_flag(per_instance, "per_instance"):
         if average != "instance":
-            raise ValueError(
-                f"per_instance=True needs average='instance', got {average!r}")
+            raise ValueError(f"per_instance=True needs average='instance', got {average!r}")
         return _RowStats(Y, F).auc()
     return _auc(Y, F, average, w=w)
 
@@ -798,14 +831,14 @@ def auc(
 # --------------------------------------------------------------------------- label sets
 def _check_label_sets(label_sets: Any, name: str) -> list[list[Hashable]]:
     if isinstance(label_sets, (str, bytes)) or not isinstance(label_sets, Iterable):
-        raise TypeError(f"{name} must be a sequence of label sets (lists of labels), "
-                        f"got {type(label_sets).__name__}")
+        raise TypeError(
+            f"{name} must be a sequence of label sets (lists of labels), "
+            f"got {type(label_sets).__name__}"
+        )
     out = []
     for i, s in enumerate(label_sets):
         if isinstance(s, (str, bytes)) or not isinstance(s, Iterable):
-            raise TypeError(
-                f"{name}[{i}] must be a collection of labels (e.g. a list), got {s!r}"
-            )
+            raise TypeError(f"{name}[{i}] must be a collection of labels (e.g. a list), got {s!r}")
         row = list(s)
         for lab in row:
             if not isinstance(lab, Hashable):
@@ -819,7 +852,7 @@ def _check_label_sets(label_sets: Any, name: str) -> list[list[Hashable]]:
 def _label_order(rows: Sequence[Sequence[Hashable]]) -> list[Hashable]:
     seen = list(dict.fromkeys(lab for row in rows for lab in row))
     try:
-        return sorted(seen)
+        return sorted(seen)  # type: ignore[type-var]  # orderable labels; else below
     except TypeError:  # labels of mixed, unorderable types: first appearance
         return seen
 
@@ -867,11 +900,13 @@ def binarize(
     index = {lab: j for j, lab in enumerate(labels)}
     lengths = np.fromiter((len(r) for r in rows), dtype=np.int64, count=len(rows))
     try:
-        cols = np.fromiter((index[lab] for r in rows for lab in r), dtype=np.int64,
-                           count=int(lengths.sum()))
+        cols = np.fromiter(
+            (index[lab] for r in rows for lab in r), dtype=np.int64, count=int(lengths.sum())
+        )
     except KeyError as exc:
-        raise ValueError(f"label_sets holds the label {exc.args[0]!r}, which is not in labels"
-                         ) from None
+        raise ValueError(
+            f"label_sets holds the label {exc.args[0]!r}, which is not in labels"
+        ) from None
     Y = np.zeros((len(rows), len(labels)), dtype=np.int8)
     Y[np.repeat(np.arange(len(rows)), lengths), cols] = 1
     return Y, labels
@@ -976,7 +1011,10 @@ def all_measures(Y: Any, F: Any, P: Any, *, zero_division: float = 1.0) -> dict[
     for name, axis in (("macro_f1", 0), ("instance_f1", 1), ("micro_f1", None)):
         tp, sy, sp_ = _counts(Yd, Pd, axis)
         out[name] = float(np.mean(_fbeta_from_counts(tp, sy, sp_, 1.0, zd)))
-    for name, avg in (("macro_auc", "macro"), ("instance_auc", "instance"),
-                      ("micro_auc", "micro")):
+    for name, avg in (
+        ("macro_auc", "macro"),
+        ("instance_auc", "instance"),
+        ("micro_auc", "micro"),
+    ):
         out[name] = _auc(Yd, F, avg, stats)
     return out

@@ -302,9 +302,7 @@ def reference_file(
     if not isinstance(filename, str):
         raise TypeError(f"filename must be a str, got {type(filename).__name__}")
     if filename not in FILES:
-        raise ValueError(
-            f"filename must be one of {', '.join(sorted(FILES))}; got {filename!r}"
-        )
+        raise ValueError(f"filename must be one of {', '.join(sorted(FILES))}; got {filename!r}")
     sha, url = FILES[filename]
     mirror = _mirror_dir()
     if mirror is not None and (mirror / filename).is_file():
@@ -375,9 +373,7 @@ def _learner_of(key: str, L: int) -> tuple[str, int | None, int | None, bool]:
     if m is not None:
         k = int(m.group(1))
         if not 1 <= k < L:
-            raise ValueError(
-                f"algorithm key {key!r}: label-set size outside 1..{L - 1}"
-            )
+            raise ValueError(f"algorithm key {key!r}: label-set size outside 1..{L - 1}")
         return f"RAkEL-k{k}-m{L - k + 1}", k, L - k + 1, True
     if key not in ALGORITHMS or key == "rakel-k":
         raise ValueError(
@@ -458,22 +454,17 @@ def load_reference_results(
     if paper not in PAPERS:
         raise ValueError(f"paper must be one of {', '.join(PAPERS)}; got {paper!r}")
     if not isinstance(include_extra, (bool, np.bool_)):
-        raise TypeError(
-            f"include_extra must be a bool, got {type(include_extra).__name__}"
-        )
+        raise TypeError(f"include_extra must be a bool, got {type(include_extra).__name__}")
     cols: dict[str, list] = defaultdict(list)
     for (ds_key, algo), r in _records().items():
         if ds_key not in DATASETS:
             raise ValueError(
-                f"unknown dataset {ds_key!r} in the released results; known: "
-                f"{', '.join(DATASETS)}"
+                f"unknown dataset {ds_key!r} in the released results; known: {', '.join(DATASETS)}"
             )
         dataset, ds_in_paper = DATASETS[ds_key]
         K, folds = int(r["L"]), int(r["size"])
         if int(r["seed"]) != _SEED or not 1 <= folds <= _N_SPLITS:
-            raise ValueError(
-                f"{(ds_key, algo)}: seed {r['seed']} / size {folds} unexpected"
-            )
+            raise ValueError(f"{(ds_key, algo)}: seed {r['seed']} / size {folds} unexpected")
         learner, rk, rm, algo_in_paper = _learner_of(algo, CODE_LABELS[ds_key])
         in_paper = ds_in_paper and algo_in_paper
         if not (in_paper or include_extra):
@@ -607,14 +598,10 @@ def _dataset_key(name: str) -> str:
     )
 
 
-def _read_splits(
-    key: str, download: bool | None
-) -> list[tuple[ParsedARFF, ParsedARFF]]:
+def _read_splits(key: str, download: bool | None) -> list[tuple[ParsedARFF, ParsedARFF]]:
     path, _ = reference_file(f"folds-{key}.zip", download=download)
     expected = {
-        f"{key}_{_SEED}_{s}_{part}.arff"
-        for s in range(_N_SPLITS)
-        for part in ("train", "test")
+        f"{key}_{_SEED}_{s}_{part}.arff" for s in range(_N_SPLITS) for part in ("train", "test")
     }
     with zipfile.ZipFile(path) as z:
         members = set(z.namelist())
@@ -637,8 +624,7 @@ def _read_splits(
                     te.label_names,
                 ):
                     raise DatasetFormatError(
-                        f"{path.name}: split {s} train and test "
-                        "files have different attributes"
+                        f"{path.name}: split {s} train and test files have different attributes"
                     )
                 out.append((tr, te))
     first = out[0][0]
@@ -727,8 +713,7 @@ def reference_folds(name: str, *, download: bool | None = None) -> ReferenceFold
     for s, (tr, te) in enumerate(splits):
         if tr.Y.shape[0] + te.Y.shape[0] != n:
             raise DatasetFormatError(
-                f"{key} split {s}: {tr.Y.shape[0]} + {te.Y.shape[0]} "
-                f"rows, our copy has {n}"
+                f"{key} split {s}: {tr.Y.shape[0]} + {te.Y.shape[0]} rows, our copy has {n}"
             )
     # the ten test folds partition the rows: match their concatenation once
     test_X = np.vstack([_dense(te.X)[:, shared] for _, te in splits])
@@ -763,9 +748,7 @@ def reference_folds(name: str, *, download: bool | None = None) -> ReferenceFold
         order[:] = _nearest_assignment(test_X, test_Y, Xo, Yo, key)
         match = "nearest"
     if sorted(order) != list(range(n)):
-        raise DatasetFormatError(
-            f"{key}: the test folds are not a partition of the rows"
-        )
+        raise DatasetFormatError(f"{key}: the test folds are not a partition of the rows")
     diff = np.zeros(n, dtype=np.int64)
     diff[order] = (test_X != Xo[order]).sum(1)
     ldiff = np.zeros(n, dtype=np.int64)
@@ -845,8 +828,6 @@ def _train_order(
     for j, k in enumerate(_row_keys(_dense(tr.X)[:, shared], tr.Y)):
         got = pool.get(k)
         if not got:
-            raise DatasetFormatError(
-                f"train row {j} is not among the rows outside its test fold"
-            )
+            raise DatasetFormatError(f"train row {j} is not among the rows outside its test fold")
         out[j] = got.pop(0)
     return out

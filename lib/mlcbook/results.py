@@ -36,7 +36,7 @@ import os
 import platform
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any, overload
@@ -169,7 +169,9 @@ def canonical(config: Any, _where: str = "config") -> Any:
         out = {}
         for k, v in config.items():
             if not isinstance(k, str):
-                raise TypeError(f"{_where} has a key {k!r} of type {type(k).__name__}; keys must be str")
+                raise TypeError(
+                    f"{_where} has a key {k!r} of type {type(k).__name__}; keys must be str"
+                )
             out[k] = canonical(v, f"{_where}[{k!r}]")
         return out
     if isinstance(config, (list, tuple)):
@@ -230,9 +232,10 @@ def recompute_requested(name: str | None = None) -> bool:
 def _machine() -> dict:
     """The platform and the SIMD features NumPy uses here (they decide last bits)."""
     try:
-        from numpy._core._multiarray_umath import __cpu_features__ as features
+        from numpy._core._multiarray_umath import __cpu_features__
     except ImportError:  # NumPy < 2
-        from numpy.core._multiarray_umath import __cpu_features__ as features
+        from numpy.core._multiarray_umath import __cpu_features__  # type: ignore[no-redef]
+    features: dict[str, bool] = __cpu_features__
     wanted = ("SSE42", "AVX", "F16C", "FMA3", "AVX2", "AVX512F", "AVX512_SKX")
     return {
         "platform": platform.platform(),
@@ -243,7 +246,7 @@ def _machine() -> dict:
 
 def provenance(config: Any) -> dict:
     """Specification, its key, package versions, Python, machine, date, the making chapter."""
-    versions = {}
+    versions: dict[str, str | None] = {}
     for pkg in _PACKAGES:
         try:
             versions[pkg] = metadata.version(pkg)
@@ -256,7 +259,7 @@ def provenance(config: Any) -> dict:
         "versions": versions,
         "python": platform.python_version(),
         "machine": _machine(),
-        "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
 
 
@@ -338,8 +341,9 @@ def load_or_compute(
     except (OSError, ValueError) as err:
         raise StaleResultError(f"cannot read {meta}: {err}; " + _how_to_recompute(name)) from err
     if not isinstance(saved, dict) or saved.get("config_hash") != key:
-        changed = _changed_keys(saved.get("config") if isinstance(saved, dict) else None,
-                                canonical(config))
+        changed = _changed_keys(
+            saved.get("config") if isinstance(saved, dict) else None, canonical(config)
+        )
         raise StaleResultError(
             f"the committed table {csv} was made from another configuration than this code "
             f"asks for (differing entries: {', '.join(changed) or 'none; the key scheme'}). "

@@ -204,9 +204,7 @@ def get_scorer(
             )
         if threshold is not _UNSET:
             raise ValueError(f"{name} ranks the scores; it takes no threshold")
-        return make_scorer(
-            fn, greater_is_better=not is_loss, response_method=method, **params
-        )
+        return make_scorer(fn, greater_is_better=not is_loss, response_method=method, **params)
     method = "predict" if response_method is None else response_method
     if method == "predict":
         if threshold is not _UNSET:
@@ -214,9 +212,7 @@ def get_scorer(
                 "threshold needs response_method='predict_proba' or "
                 "'decision_function' (predict already gives 0/1 labels)"
             )
-        return make_scorer(
-            fn, greater_is_better=not is_loss, response_method="predict", **params
-        )
+        return make_scorer(fn, greater_is_better=not is_loss, response_method="predict", **params)
     if method not in _SCORE_METHODS:
         raise ValueError(
             "response_method must be 'predict', 'predict_proba' or "
@@ -225,19 +221,13 @@ def get_scorer(
     t = DEFAULT_THRESHOLDS[method] if threshold is _UNSET else threshold
     if t is None:
         if name not in _SOFT_LOSSES:
-            raise ValueError(
-                f"{name} needs binary predictions: give a numeric threshold"
-            )
+            raise ValueError(f"{name} needs binary predictions: give a numeric threshold")
         if method == "decision_function":
             params["scores"] = "decision"
-        return make_scorer(
-            fn, greater_is_better=not is_loss, response_method=method, **params
-        )
+        return make_scorer(fn, greater_is_better=not is_loss, response_method=method, **params)
     t = check_real(t, "threshold")
     measure = _binarised(fn, t, name)
-    return make_scorer(
-        measure, greater_is_better=not is_loss, response_method=method, **params
-    )
+    return make_scorer(measure, greater_is_better=not is_loss, response_method=method, **params)
 
 
 def _binarised(fn: Callable, t: float, name: str) -> Callable:

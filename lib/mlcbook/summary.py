@@ -65,9 +65,7 @@ def row_paper(paper_ref: str, source: str) -> str:
     for p in papers:
         if head.startswith(p.split(" (")[0]):
             return p
-    raise ValueError(
-        f"source {source!r} does not start with one of the papers of {paper_ref!r}"
-    )
+    raise ValueError(f"source {source!r} does not start with one of the papers of {paper_ref!r}")
 
 
 def _check(ledgers: pd.DataFrame) -> None:
@@ -100,8 +98,10 @@ def _reason(rows: pd.DataFrame) -> str:
     for status in ("differs", "qualitative"):
         notes = rows.loc[rows["status"] == status, "note"]
         clauses = Counter(
-            c for note in notes
-            for c in dict.fromkeys(s.strip() for s in str(note).split(";")) if c
+            c
+            for note in notes
+            for c in dict.fromkeys(s.strip() for s in str(note).split(";"))
+            if c
         )  # ties go to the clause met first (Counter keeps insertion order)
         if clauses:
             return _shorten(clauses.most_common(1)[0][0])
@@ -146,7 +146,8 @@ def ledger_summary(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Columns ``paper``, ``chapter``, ``claims``, ``n``, one count per status of
-        :data:`mlcbook.ledger.STATUSES`, ``verdict``, ``reason`` and ``rows``; ``rows`` lists the 1-based row numbers in the chapter's ledger.
+        :data:`mlcbook.ledger.STATUSES`, ``verdict``, ``reason`` and ``rows``; ``rows``
+        lists the 1-based row numbers in the chapter's ledger.
         A paper's groups come together, papers ordered by their home chapter (the one
         holding most of their rows); within a paper, chapters and groups keep the order of
         first appearance.
@@ -161,9 +162,18 @@ def ledger_summary(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:
         ["paper", "chapter", "claims"], sort=False
     ):
         counts = {s: int((rows["status"] == s).sum()) for s in STATUSES}
-        out.append({"paper": paper, "chapter": chapter, "claims": claims, "n": len(rows),
-                    **counts, "verdict": _verdict(counts), "reason": _reason(rows),
-                    "rows": rows["row"].tolist()})
+        out.append(
+            {
+                "paper": paper,
+                "chapter": chapter,
+                "claims": claims,
+                "n": len(rows),
+                **counts,
+                "verdict": _verdict(counts),
+                "reason": _reason(rows),
+                "rows": rows["row"].tolist(),
+            }
+        )
     cols = ["paper", "chapter", "claims", "n", *STATUSES, "verdict", "reason", "rows"]
     table = pd.DataFrame(out, columns=cols)
     # papers in the order of their home chapter (the one holding most of their rows)
@@ -222,16 +232,30 @@ def summary_html(summary: pd.DataFrame, href: str = "", titles: dict | None = No
         for r in block.rename(columns={"within spread": "within_spread"}).itertuples():
             links = ", ".join(
                 f"<a href='{href}#{row_anchor(r.chapter, a)}'>"
-                + (f"{a}" if a == b else f"{a}–{b}") + "</a>"
+                + (f"{a}" if a == b else f"{a}–{b}")
+                + "</a>"
                 for a, b in _runs(r.rows)
             )
             reason = "" if r.verdict == "reproduced" else escape(r.reason)
-            cells = (escape(r.claims), escape(titles.get(r.chapter, r.chapter)), links,
-                     r.reproduced, r.within_spread, r.qualitative, r.differs, r.verdict,
-                     reason)
-            body.append("<tr>" + "".join(
-                f"<td data-label='{h}'>{v}</td>" for h, v in zip(labels, cells)) + "</tr>")
-        parts.append(f"<table class='ledger ledger-summary'><caption>{escape(paper)}"
-                     f"</caption><thead><tr>{head}</tr></thead>"
-                     f"<tbody>{''.join(body)}</tbody></table>")
+            cells = (
+                escape(r.claims),
+                escape(titles.get(r.chapter, r.chapter)),
+                links,
+                r.reproduced,
+                r.within_spread,
+                r.qualitative,
+                r.differs,
+                r.verdict,
+                reason,
+            )
+            body.append(
+                "<tr>"
+                + "".join(f"<td data-label='{h}'>{v}</td>" for h, v in zip(labels, cells))
+                + "</tr>"
+            )
+        parts.append(
+            f"<table class='ledger ledger-summary'><caption>{escape(paper)}"
+            f"</caption><thead><tr>{head}</tr></thead>"
+            f"<tbody>{''.join(body)}</tbody></table>"
+        )
     return "".join(parts)

@@ -23,7 +23,6 @@ from .fetch import (
     mirror_dir,
 )
 from .load import DatasetInfo, load_dataset
-from .stats import STATISTICS_COLUMNS, dataset_statistics, label_statistics
 from .registry import (
     REGISTRY,
     DatasetSpec,
@@ -32,6 +31,7 @@ from .registry import (
     get_spec,
     list_datasets,
 )
+from .stats import STATISTICS_COLUMNS, dataset_statistics, label_statistics
 
 __all__ = [
     "load_dataset",

@@ -81,8 +81,9 @@ def read_mulan_labels(path: str | PathLike) -> list[str]:
         root = ET.parse(path).getroot()
     except ET.ParseError as exc:
         raise DatasetFormatError(f"corrupt or truncated label file {path}: {exc}") from exc
-    names = [el.get("name") for el in root.iter() if el.tag.split("}")[-1] == "label"]
-    if not names or any(n is None for n in names):
+    found = [el.get("name") for el in root.iter() if el.tag.split("}")[-1] == "label"]
+    names = [n for n in found if n is not None]
+    if not names or len(names) != len(found):
         raise DatasetFormatError(f"label file {path} lists no labels (or one without a name)")
     return names
 
@@ -131,7 +132,7 @@ def _split_header(text: str) -> tuple[str, str] | None:
     m = _DATA_LINE.search(text)
     if m is None:
         return None
-    return text[: m.end()], text[m.end():]
+    return text[: m.end()], text[m.end() :]
 
 
 def _liac(text: str, sparse: bool, path: Path) -> dict:
@@ -164,11 +165,17 @@ def _fast_dense(data: str, attrs: list) -> np.ndarray:
         if isinstance(t, list):
             groups.setdefault(tuple(t), []).append(i)
     nominal = {i for cols in groups.values() for i in cols}
-    df = read_csv_exact(io.StringIO("\n".join(lines)), header=None, sep=",",
-                     dtype={i: (str if i in nominal else float) for i in range(n_attr)},
-                     na_values={i: ["?"] for i in range(n_attr) if i not in nominal},
-                     keep_default_na=False, skipinitialspace=True,
-                     quoting=csv.QUOTE_NONE, engine="c")
+    df = read_csv_exact(
+        io.StringIO("\n".join(lines)),
+        header=None,
+        sep=",",
+        dtype={i: (str if i in nominal else float) for i in range(n_attr)},
+        na_values={i: ["?"] for i in range(n_attr) if i not in nominal},
+        keep_default_na=False,
+        skipinitialspace=True,
+        quoting=csv.QUOTE_NONE,
+        engine="c",
+    )
     if df.shape != (len(lines), n_attr):
         raise _NoFastPath("unexpected shape")
     A = np.empty((len(lines), n_attr))
@@ -201,9 +208,16 @@ def _fast_sparse(data: str, attrs: list):
     text = "\n".join(b.replace(",", "\n") for b in bodies if b)
     if not text:
         return np.zeros(0), rows, np.zeros(0, dtype=np.int64), len(lines)
-    df = pd.read_csv(io.StringIO(text), header=None, sep=r"\s+", names=["i", "v"],
-                     dtype={"i": np.int64, "v": str}, keep_default_na=False, na_filter=False,
-                     engine="c")
+    df = pd.read_csv(
+        io.StringIO(text),
+        header=None,
+        sep=r"\s+",
+        names=["i", "v"],
+        dtype={"i": np.int64, "v": str},
+        keep_default_na=False,
+        na_filter=False,
+        engine="c",
+    )
     if len(df) != counts.sum() or df["v"].eq("").any():
         raise _NoFastPath("malformed index/value pairs")
     values = df["v"].replace("?", "nan").to_numpy().astype(float)
@@ -214,9 +228,14 @@ def _fast_sparse(data: str, attrs: list):
 
 
 @validate_params(meka=Flag(), fast=Flag())
-def parse_arff(path: str | PathLike, *, label_names: list[str] | None = None,
-               meka: bool = False, repairs: tuple[tuple[str, str], ...] = (),
-               fast: bool = True) -> ParsedARFF:
+def parse_arff(
+    path: str | PathLike,
+    *,
+    label_names: list[str] | None = None,
+    meka: bool = False,
+    repairs: tuple[tuple[str, str], ...] = (),
+    fast: bool = True,
+) -> ParsedARFF:
     """Read a multi-label ARFF file into ``X``, ``Y`` and names.
 
     Parameters
@@ -279,6 +298,7 @@ def parse_arff(path: str | PathLike, *, label_names: list[str] | None = None,
             )
         label_idx = list(range(c)) if c > 0 else list(range(n_attr + c, n_attr))
     else:
+        assert label_names is not None  # checked above: label_names xor meka
         pos = {n: i for i, n in enumerate(names)}
         missing = [n for n in label_names if n not in pos]
         if missing:
@@ -290,7 +310,7 @@ def parse_arff(path: str | PathLike, *, label_names: list[str] | None = None,
     label_set = set(label_idx)
     feat_idx = [i for i in range(n_attr) if i not in label_set]
 
-    for i, (nm, typ) in enumerate(attrs):
+    for i, (_, typ) in enumerate(attrs):
         if isinstance(typ, str) and typ.upper() == "STRING":
             raise DatasetFormatError(f"{path}: string attribute {names[i]!r} is not supported")
 
@@ -328,7 +348,9 @@ def parse_arff(path: str | PathLike, *, label_names: list[str] | None = None,
         try:
             A = np.array(decoded, dtype=float)
         except (TypeError, ValueError) as exc:
-            raise DatasetFormatError(f"{path}: rows of unequal length or non-numeric: {exc}") from exc
+            raise DatasetFormatError(
+                f"{path}: rows of unequal length or non-numeric: {exc}"
+            ) from exc
         if A.size == 0:
             A = A.reshape(0, n_attr)
         if A.ndim != 2 or A.shape[1] != n_attr:

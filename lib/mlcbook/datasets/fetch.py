@@ -90,15 +90,13 @@ def cache_write_error(exc: OSError, what: str) -> CacheError:
     )
 
 
-def sweep_stale_temporaries(
-    folder: Path, max_age: float = STALE_TMP_SECONDS
-) -> list[Path]:
+def sweep_stale_temporaries(folder: Path, max_age: float = STALE_TMP_SECONDS) -> list[Path]:
     """Remove ``.*.tmp`` files of ``folder`` not modified for ``max_age`` seconds.
 
     Returns the removed paths.  Younger temporaries may belong to a transfer running in
     another process and are kept.
     """
-    removed = []
+    removed: list[Path] = []
     if not folder.is_dir():
         return removed
     now = time.time()
@@ -146,14 +144,13 @@ def sha256_of(path: str | os.PathLike) -> str:
     return h.hexdigest()
 
 
-def _copy_verified(src: BinaryIO, dest: Path, sha256: str, origin: str,
-                   expected_size: int | None = None) -> Path:
+def _copy_verified(
+    src: BinaryIO, dest: Path, sha256: str, origin: str, expected_size: int | None = None
+) -> Path:
     """Stream ``src`` into a temporary file next to ``dest``; rename only if the hash matches."""
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(
-            prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent
-        )
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
     except OSError as exc:
         raise cache_write_error(exc, dest.name) from exc
     tmp = Path(tmp_name)
@@ -175,7 +172,8 @@ def _copy_verified(src: BinaryIO, dest: Path, sha256: str, origin: str,
                 raise cache_write_error(exc, dest.name) from exc
         if expected_size is not None and n != expected_size:
             raise DownloadError(
-                f"truncated transfer of {dest.name} from {origin}: got {n} of {expected_size} bytes"
+                f"truncated transfer of {dest.name} from {origin}: "
+                f"got {n} of {expected_size} bytes"
             )
         got = h.hexdigest()
         if got != sha256:
@@ -196,8 +194,14 @@ def _copy_verified(src: BinaryIO, dest: Path, sha256: str, origin: str,
             pass
 
 
-def fetch_file(filename: str, sha256: str, url: str | None = None, *,
-               download: bool | None = None, timeout: float = 60.0) -> tuple[Path, str]:
+def fetch_file(
+    filename: str,
+    sha256: str,
+    url: str | None = None,
+    *,
+    download: bool | None = None,
+    timeout: float = 60.0,
+) -> tuple[Path, str]:
     """Return a verified local copy of ``filename`` and where it came from.
 
     Parameters
@@ -239,9 +243,7 @@ def fetch_file(filename: str, sha256: str, url: str | None = None, *,
         or not isinstance(timeout, (int, float))
         or not (0 < timeout <= 3600)
     ):
-        raise ValueError(
-            f"timeout must be a number of seconds in (0, 3600], got {timeout!r}"
-        )
+        raise ValueError(f"timeout must be a number of seconds in (0, 3600], got {timeout!r}")
     dest = cache_dir() / filename
     sweep_stale_temporaries(dest.parent)
     if dest.is_file():

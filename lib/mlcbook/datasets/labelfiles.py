@@ -76,7 +76,10 @@ class LabelFile:
 
     @property
     def n_samples(self) -> int:
-        return len(self.label_sets) if self.Y is None else self.Y.shape[0]
+        if self.Y is not None:
+            return int(self.Y.shape[0])
+        assert self.label_sets is not None  # a file holds a matrix or label sets
+        return len(self.label_sets)
 
 
 def _read_lines(path: Path) -> list[str]:
@@ -88,7 +91,7 @@ def _read_lines(path: Path) -> list[str]:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
         raise LabelFileError(
-            path, None, f"not a UTF-8 text file ({exc.reason} at byte " f"{exc.start})"
+            path, None, f"not a UTF-8 text file ({exc.reason} at byte {exc.start})"
         ) from None
     except OSError as exc:
         raise LabelFileError(path, None, f"cannot be read: {exc.strerror}") from None
@@ -128,14 +131,8 @@ def _data_lines(lines: list[str]) -> list[tuple[int, str]]:
 
 
 def _looks_like_matrix(rows: list[tuple[int, str]], sep: str | None) -> bool:
-    body = (
-        rows[1:]
-        if rows and not all(_is_number(t) for t in _fields(rows[0][1], sep))
-        else rows
-    )
-    return bool(body) and all(
-        all(_is_number(t) for t in _fields(ln, sep)) for _, ln in body
-    )
+    body = rows[1:] if rows and not all(_is_number(t) for t in _fields(rows[0][1], sep)) else rows
+    return bool(body) and all(all(_is_number(t) for t in _fields(ln, sep)) for _, ln in body)
 
 
 def _read_matrix(
@@ -163,23 +160,17 @@ def _read_matrix(
             )
         if len(set(first)) != len(first):
             dup = next(t for t in first if first.count(t) > 1)
-            raise LabelFileError(
-                path, rows[0][0], f"the header repeats the label {dup!r}"
-            )
+            raise LabelFileError(path, rows[0][0], f"the header repeats the label {dup!r}")
         header = first
         rows = rows[1:]
         if not rows:
-            raise LabelFileError(
-                path, None, f"the file has a header but no {what} rows"
-            )
+            raise LabelFileError(path, None, f"the file has a header but no {what} rows")
     width = len(header) if header is not None else len(_fields(rows[0][1], sep))
     out = np.empty((len(rows), width))
     for r, (lineno, line) in enumerate(rows):
         toks = _fields(line, sep)
         if len(toks) != width:
-            raise LabelFileError(
-                path, lineno, f"expected {width} values, found {len(toks)}"
-            )
+            raise LabelFileError(path, lineno, f"expected {width} values, found {len(toks)}")
         for c, tok in enumerate(toks):
             try:
                 v = float(tok)
@@ -188,9 +179,7 @@ def _read_matrix(
                     path, lineno, f"column {c + 1}: {tok!r} is not a number"
                 ) from None
             if not math.isfinite(v):
-                raise LabelFileError(
-                    path, lineno, f"column {c + 1}: {tok!r} is not finite"
-                )
+                raise LabelFileError(path, lineno, f"column {c + 1}: {tok!r} is not finite")
             out[r, c] = v
     return out, header, [lineno for lineno, _ in rows]
 
@@ -211,9 +200,7 @@ def _read_label_sets(path: Path, lines: list[str]) -> list[list[str]]:
         if m:
             s = m.group(1)
         elif "[" in s or "]" in s:
-            raise LabelFileError(
-                path, lineno, f"unbalanced brackets in {line.strip()!r}"
-            )
+            raise LabelFileError(path, lineno, f"unbalanced brackets in {line.strip()!r}")
         labels = []
         for tok in _LABEL_SPLIT.split(s.strip()):
             tok = tok.strip().strip('"').strip("'")
@@ -268,11 +255,7 @@ def read_label_file(
         rows = _data_lines(lines)
         if not rows:
             raise LabelFileError(path, None, "the file is empty")
-        kind = (
-            "matrix"
-            if _looks_like_matrix(rows, _separator(path, lines))
-            else "labelsets"
-        )
+        kind = "matrix" if _looks_like_matrix(rows, _separator(path, lines)) else "labelsets"
     if kind == "matrix":
         A, header, linenos = _read_matrix(path, lines, "label")
         return LabelFile(str(path), "matrix", _binary(path, A, linenos), None, header)
@@ -288,17 +271,15 @@ def _read_arff(path: Path, xml: str | PathLike | None) -> LabelFile:
         else:
             p = parse_arff(path, meka=True)
     except FileNotFoundError as exc:
-        raise LabelFileError(exc.filename or xml, None, "no such file") from None
+        raise LabelFileError(exc.filename or xml or path, None, "no such file") from None
     except LabelFileError:
         raise
     except DatasetFormatError as exc:
         hint = (
-            ""
-            if xml is not None
-            else " (a MULAN ARFF file needs its label file: --xml FILE.xml)"
+            "" if xml is not None else " (a MULAN ARFF file needs its label file: --xml FILE.xml)"
         )
         msg = str(exc)
-        msg = msg[len(f"{path}: "):] if msg.startswith(f"{path}: ") else msg
+        msg = msg[len(f"{path}: ") :] if msg.startswith(f"{path}: ") else msg
         raise LabelFileError(path, None, f"{msg}{hint}") from None
     return LabelFile(str(path), "arff", p.Y.astype(np.int8), None, list(p.label_names))
 
@@ -378,14 +359,16 @@ def align_label_files(
             mats.append(f.Y)
             continue
         index = {lab: j for j, lab in enumerate(names)}
-        Y = np.zeros((len(f.label_sets), len(names)), dtype=np.int8)
-        for i, s in enumerate(f.label_sets):
+        sets = f.label_sets
+        assert sets is not None  # no matrix: a label-set file
+        Y = np.zeros((len(sets), len(names)), dtype=np.int8)
+        for i, s in enumerate(sets):
             for lab in s:
                 if lab not in index:
                     raise LabelFileError(
                         f.path,
                         i + 1,
-                        f"unknown label {lab!r}; the labels " f"are {names}",
+                        f"unknown label {lab!r}; the labels are {names}",
                     )
                 Y[i, index[lab]] = 1
         mats.append(Y)

@@ -101,17 +101,21 @@ def _save_npz(path: Path, p: ParsedARFF) -> None:
         "label_names": np.array(p.label_names, dtype=str),
         "meta": np.array(json.dumps({"nominal": p.nominal, "relation": p.relation})),
     }
-    if p.sparse:
-        X = p.X.tocsr()
-        arrays.update(X_data=X.data, X_indices=X.indices, X_indptr=X.indptr,
-                      X_shape=np.array(X.shape, dtype=np.int64))
+    if sp.issparse(p.X):
+        X = sp.csr_matrix(p.X)
+        arrays.update(
+            X_data=X.data,
+            X_indices=X.indices,
+            X_indptr=X.indptr,
+            X_shape=np.array(X.shape, dtype=np.int64),
+        )
     else:
         arrays["X"] = p.X
     what = f"the parsed arrays {path.name} (or pass cache=False)"
     try:
         sweep_stale_temporaries(path.parent)
         with atomic_write(path, "wb") as f:  # unique temp file, removed on any exit
-            np.savez(f, **arrays)
+            np.savez(f, **arrays)  # type: ignore[arg-type]  # numpy's stub types allow_pickle
     except OSError as exc:
         raise cache_write_error(exc, what) from exc
 
@@ -167,14 +171,14 @@ def _load_npz(path: Path) -> ParsedARFF | None:
 
 # ---------------------------------------------------------------- loading
 def _fetch(spec: DatasetSpec, filename: str, download: bool | None, sources: dict) -> Path:
-    path, src = fetch_file(filename, spec.sha256[filename], spec.url + filename,
-                           download=download)
+    path, src = fetch_file(filename, spec.sha256[filename], spec.url + filename, download=download)
     sources[filename] = src
     return path
 
 
-def _load_one(spec: DatasetSpec, arff_file: str, *, download: bool | None, cache: bool,
-              sources: dict) -> ParsedARFF:
+def _load_one(
+    spec: DatasetSpec, arff_file: str, *, download: bool | None, cache: bool, sources: dict
+) -> ParsedARFF:
     npz = _npz_path(spec, arff_file)
     if cache and npz.is_file():
         p = _load_npz(npz)
@@ -182,13 +186,20 @@ def _load_one(spec: DatasetSpec, arff_file: str, *, download: bool | None, cache
             sources[arff_file] = f"parsed-cache:{npz}"
             return p
     if spec.label_layout == "xml":
+        assert spec.xml is not None  # the registry gives every xml-layout dataset its file
         labels = read_mulan_labels(_fetch(spec, spec.xml, download, sources))
         labels += list(spec.extra_labels)
-        p = parse_arff(_fetch(spec, arff_file, download, sources), label_names=labels,
-                       repairs=spec.repairs.get(arff_file, ()))
+        p = parse_arff(
+            _fetch(spec, arff_file, download, sources),
+            label_names=labels,
+            repairs=spec.repairs.get(arff_file, ()),
+        )
     else:
-        p = parse_arff(_fetch(spec, arff_file, download, sources), meka=True,
-                       repairs=spec.repairs.get(arff_file, ()))
+        p = parse_arff(
+            _fetch(spec, arff_file, download, sources),
+            meka=True,
+            repairs=spec.repairs.get(arff_file, ()),
+        )
     if p.Y.shape[1] != spec.n_labels:
         raise DatasetFormatError(
             f"{arff_file}: found {p.Y.shape[1]} labels, the registry says {spec.n_labels}"
@@ -204,8 +215,14 @@ def _rows(p: ParsedARFF, r: tuple[int, int] | None) -> ParsedARFF:
     start, stop = r
     if stop > p.Y.shape[0]:
         raise DatasetFormatError(f"row range {r} exceeds the file's {p.Y.shape[0]} rows")
-    return ParsedARFF(X=p.X[start:stop], Y=p.Y[start:stop], feature_names=p.feature_names,
-                      label_names=p.label_names, nominal=p.nominal, relation=p.relation)
+    return ParsedARFF(
+        X=p.X[start:stop],
+        Y=p.Y[start:stop],
+        feature_names=p.feature_names,
+        label_names=p.label_names,
+        nominal=p.nominal,
+        relation=p.relation,
+    )
 
 
 def _stack(parts: list[ParsedARFF]) -> tuple[Any, np.ndarray]:
@@ -221,8 +238,9 @@ def _stack(parts: list[ParsedARFF]) -> tuple[Any, np.ndarray]:
 
 
 @validate_params(download=Flag(allow_none=True), cache=Flag())
-def load_dataset(name: str, subset: str = "all", *, download: bool | None = None,
-                 cache: bool = True):
+def load_dataset(
+    name: str, subset: str = "all", *, download: bool | None = None, cache: bool = True
+):
     """Load a registered multi-label benchmark dataset.
 
     Parameters
@@ -268,18 +286,23 @@ def load_dataset(name: str, subset: str = "all", *, download: bool | None = None
     if not isinstance(subset, str):
         raise TypeError(f"subset must be a str, got {type(subset).__name__}")
     if not spec.available:
-        raise DatasetUnavailableError(f"dataset {spec.name!r} is registered but unavailable: {spec.note}")
+        raise DatasetUnavailableError(
+            f"dataset {spec.name!r} is registered but unavailable: {spec.note}"
+        )
     pieces = spec.parts_for(subset)
     files = tuple(dict.fromkeys(f for f, _ in pieces))
     sources: dict[str, str] = {}
-    loaded = {f: _load_one(spec, f, download=download, cache=cache, sources=sources)
-              for f in files}
+    loaded = {
+        f: _load_one(spec, f, download=download, cache=cache, sources=sources) for f in files
+    }
     parts = [_rows(loaded[f], r) for f, r in pieces]
     if len(parts) == 1:
         X, Y = parts[0].X, parts[0].Y
     else:
         X, Y = _stack(parts)
-    used = tuple(files) + ((spec.xml,) if spec.label_layout == "xml" else ())
+    used: tuple[str, ...] = tuple(files) + (
+        (spec.xml,) if spec.label_layout == "xml" and spec.xml is not None else ()
+    )
     info = DatasetInfo(
         name=spec.name,
         subset=subset,

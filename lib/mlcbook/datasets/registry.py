@@ -167,15 +167,30 @@ class DatasetSpec:
         if subset in self.files:
             return ((self.files[subset], self.rows.get(subset)),)
         if subset == "all" and "train" in self.files and "test" in self.files:
-            return ((self.files["train"], self.rows.get("train")),
-                    (self.files["test"], self.rows.get("test")))
+            return (
+                (self.files["train"], self.rows.get("train")),
+                (self.files["test"], self.rows.get("test")),
+            )
         raise ValueError(
             f"subset must be one of {self.subsets} for dataset {self.name!r}, got {subset!r}"
         )
 
 
-def _spec(name, *, split=True, full=True, n_labels, citation, note="", available=True,
-          repairs=None, files=None, rows=None, base=None, **kw):
+def _spec(
+    name,
+    *,
+    split=True,
+    full=True,
+    n_labels,
+    citation,
+    note="",
+    available=True,
+    repairs=None,
+    files=None,
+    rows=None,
+    base=None,
+    **kw,
+):
     base = base or name
     if files is not None:
         pass
@@ -207,58 +222,107 @@ def _spec(name, *, split=True, full=True, n_labels, citation, note="", available
 
 
 _SPECS = [
-    _spec("birds", n_labels=19, citation="briggs2013birds",
-          note="One label name carries an escaped quote in the ARFF (Swainson\\'s Thrush); "
-               "labels are matched after ARFF unescaping."),
+    _spec(
+        "birds",
+        n_labels=19,
+        citation="briggs2013birds",
+        note="One label name carries an escaped quote in the ARFF (Swainson\\'s Thrush); "
+        "labels are matched after ARFF unescaping.",
+    ),
     _spec("emotions", n_labels=6, citation="trohidis2008emotions"),
     _spec("enron", n_labels=53, citation="klimt2004enron"),
-    _spec("flags", n_labels=7, citation="goncalves2013flags",
-          note="MULAN's flags has 7 colour labels; Table 2 of Hüllermeier et al. (2022) "
-               "reports 12 labels: see 'flags-12'."),
-    _spec("flags-12", base="flags", n_labels=12, citation="goncalves2013flags",
-          files={"all": "flags.arff", "train": "flags-train.arff", "test": "flags-test.arff"},
-          extra_labels=("crescent", "triangle", "icon", "animate", "text"),
-          note="flags.arff with the five binary symbol attributes (crescent, triangle, icon, "
-               "animate, text) taken as labels after the 7 colours: 12 labels, 103 "
-               "combinations, cardinality 4.12 -- the statistics of Table 2 of Hüllermeier "
-               "et al. (2022)."),
-    _spec("genbase", n_labels=27, citation="diplaris2005genbase",
-          note="The first feature is the protein identifier (nominal, 662 values), kept as "
-               "in MULAN. genbase-train/-test are not a partition of genbase.arff: protein "
-               "Q9XEL8 is in both, O88658 in neither; 'all' is genbase.arff."),
-    _spec("llog", split=False, n_labels=75, citation="read2010thesis", home=MEKA_HOME,
-          note="The @relation line still says '-C 75' (labels first) but a Weka Reorder "
-               "moved the 75 labels to the end; the XML is authoritative."),
-    _spec("medical", n_labels=45, citation="pestian2007medical",
-          files={"all": "medical.arff"}, rows={"all": (0, 978)},
-          note="medical.arff holds the 978 training reports of the 2007 CMC challenge "
-               "followed by 976 more (most likely its test reports), 1954 rows in all; "
-               "'medical' is the first 978 rows, the instance set "
-               "of MULAN's medical and of Table 2 (94 combinations, cardinality 1.245). Its "
-               "1909 word features were built on all 1954 reports (MULAN's version has "
-               "1449). medical-train.arff and medical-test.arff hold the same 1954 rows and "
-               "are not used; see 'medical-cmc' for the challenge split."),
-    _spec("medical-cmc", base="medical", n_labels=45, citation="pestian2007medical",
-          files={"all": "medical.arff", "train": "medical.arff", "test": "medical.arff"},
-          rows={"train": (0, 978), "test": (978, 1954)},
-          note="All 1954 rows of medical.arff; 'train' = rows 0-977 (the challenge's training "
-               "reports = MULAN's medical), 'test' = rows 978-1953 (the 976 further reports, "
-               "presumably the challenge's test set)."),
-    _spec("scene", full=False, n_labels=6, citation="boutell2004scene",
-          note="Only MULAN's train/test split exists; 'all' is their union (1211 + 1196)."),
+    _spec(
+        "flags",
+        n_labels=7,
+        citation="goncalves2013flags",
+        note="MULAN's flags has 7 colour labels; Table 2 of Hüllermeier et al. (2022) "
+        "reports 12 labels: see 'flags-12'.",
+    ),
+    _spec(
+        "flags-12",
+        base="flags",
+        n_labels=12,
+        citation="goncalves2013flags",
+        files={"all": "flags.arff", "train": "flags-train.arff", "test": "flags-test.arff"},
+        extra_labels=("crescent", "triangle", "icon", "animate", "text"),
+        note="flags.arff with the five binary symbol attributes (crescent, triangle, icon, "
+        "animate, text) taken as labels after the 7 colours: 12 labels, 103 "
+        "combinations, cardinality 4.12 -- the statistics of Table 2 of Hüllermeier "
+        "et al. (2022).",
+    ),
+    _spec(
+        "genbase",
+        n_labels=27,
+        citation="diplaris2005genbase",
+        note="The first feature is the protein identifier (nominal, 662 values), kept as "
+        "in MULAN. genbase-train/-test are not a partition of genbase.arff: protein "
+        "Q9XEL8 is in both, O88658 in neither; 'all' is genbase.arff.",
+    ),
+    _spec(
+        "llog",
+        split=False,
+        n_labels=75,
+        citation="read2010thesis",
+        home=MEKA_HOME,
+        note="The @relation line still says '-C 75' (labels first) but a Weka Reorder "
+        "moved the 75 labels to the end; the XML is authoritative.",
+    ),
+    _spec(
+        "medical",
+        n_labels=45,
+        citation="pestian2007medical",
+        files={"all": "medical.arff"},
+        rows={"all": (0, 978)},
+        note="medical.arff holds the 978 training reports of the 2007 CMC challenge "
+        "followed by 976 more (most likely its test reports), 1954 rows in all; "
+        "'medical' is the first 978 rows, the instance set "
+        "of MULAN's medical and of Table 2 (94 combinations, cardinality 1.245). Its "
+        "1909 word features were built on all 1954 reports (MULAN's version has "
+        "1449). medical-train.arff and medical-test.arff hold the same 1954 rows and "
+        "are not used; see 'medical-cmc' for the challenge split.",
+    ),
+    _spec(
+        "medical-cmc",
+        base="medical",
+        n_labels=45,
+        citation="pestian2007medical",
+        files={"all": "medical.arff", "train": "medical.arff", "test": "medical.arff"},
+        rows={"train": (0, 978), "test": (978, 1954)},
+        note="All 1954 rows of medical.arff; 'train' = rows 0-977 (the challenge's training "
+        "reports = MULAN's medical), 'test' = rows 978-1953 (the 976 further reports, "
+        "presumably the challenge's test set).",
+    ),
+    _spec(
+        "scene",
+        full=False,
+        n_labels=6,
+        citation="boutell2004scene",
+        note="Only MULAN's train/test split exists; 'all' is their union (1211 + 1196).",
+    ),
     _spec("yeast", n_labels=14, citation="elisseeff2001yeast"),
-    _spec("slashdot", n_labels=20, citation="read2011classifier", home=MEKA_HOME,
-          note="The @relation line says '-C 20' but the labels are the last 20 attributes; "
-               "the XML is authoritative. slashdot-train.arff has one malformed row "
-               "'{,3125 1}' (a document with no word and the label Idle), read as '{3125 1}'. "
-               "The train/test files are another export than slashdot.arff (float32 values).",
-          repairs={"slashdot-train.arff": (("\n{,3125 1}\n", "\n{3125 1}\n"),)}),
+    _spec(
+        "slashdot",
+        n_labels=20,
+        citation="read2011classifier",
+        home=MEKA_HOME,
+        note="The @relation line says '-C 20' but the labels are the last 20 attributes; "
+        "the XML is authoritative. slashdot-train.arff has one malformed row "
+        "'{,3125 1}' (a document with no word and the label Idle), read as '{3125 1}'. "
+        "The train/test files are another export than slashdot.arff (float32 values).",
+        repairs={"slashdot-train.arff": (("\n{,3125 1}\n", "\n{3125 1}\n"),)},
+    ),
     _spec("cal500", split=False, n_labels=174, citation="turnbull2008cal500"),
     _spec("bibtex", n_labels=159, citation="katakis2008bibtex"),
-    _spec("corel5k", split=False, full=False, available=False, n_labels=374,
-          citation="duygulu2002corel",
-          note="Only corel5k.xml is in the mirror; the ARFF is not available from any source "
-               "reachable here (download it from the MULAN page yourself)."),
+    _spec(
+        "corel5k",
+        split=False,
+        full=False,
+        available=False,
+        n_labels=374,
+        citation="duygulu2002corel",
+        note="Only corel5k.xml is in the mirror; the ARFF is not available from any source "
+        "reachable here (download it from the MULAN page yourself).",
+    ),
 ]
 
 REGISTRY: MappingProxyType = MappingProxyType({s.name: s for s in _SPECS})

@@ -94,8 +94,12 @@ def dataset_statistics(data: Any, subset: str = "all") -> pd.DataFrame:
     rows: dict[str, dict] = {}
     if isinstance(data, str):
         data = [data]
-    elif (isinstance(data, Iterable) and not isinstance(data, Mapping)
-          and not hasattr(data, "shape") and not sp.issparse(data)):
+    elif (
+        isinstance(data, Iterable)
+        and not isinstance(data, Mapping)
+        and not hasattr(data, "shape")
+        and not sp.issparse(data)
+    ):
         data = list(data)
     names = isinstance(data, list) and bool(data) and all(isinstance(d, str) for d in data)
     if isinstance(data, Mapping):

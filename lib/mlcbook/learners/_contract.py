@@ -85,9 +85,7 @@ class MultiLabelMixin:
             # scikit-learn's wording for a target a classifier cannot take
             raise type(exc)(f"Unknown label type: {exc}") from None
         if X.shape[0] != Y.shape[0]:
-            one_d = (
-                np.asarray(Y_given).ndim == 1 if not hasattr(Y_given, "nnz") else False
-            )
+            one_d = np.asarray(Y_given).ndim == 1 if not hasattr(Y_given, "nnz") else False
             hint = (
                 (
                     " (a 1-D Y is read as the labels of one instance; pass "

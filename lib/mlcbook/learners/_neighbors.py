@@ -58,6 +58,7 @@ def _sq_norms(X: Any) -> np.ndarray:
 
 def _distances(Xq: Any, Xf: Any, metric: str, exact: bool, nf: np.ndarray | None) -> np.ndarray:
     if metric == "euclidean" and exact:
+        assert nf is not None  # the training rows' squared norms come with exact distances
         G = Xq @ Xf.T
         G = G.toarray() if sp.issparse(G) else np.asarray(G)
         return _sq_norms(Xq)[:, None] + nf[None, :] - 2.0 * G
@@ -108,7 +109,7 @@ def nearest_neighbors(
     if metric not in ("euclidean", "manhattan"):
         raise ValueError(f"metric must be 'euclidean' or 'manhattan', got {metric!r}")
     loo = X is None
-    Xq = X_fit if loo else X
+    Xq: Any = X_fit if X is None else X
     n_fit = X_fit.shape[0]
     if not 1 <= n_neighbors <= n_fit - loo:
         raise ValueError(

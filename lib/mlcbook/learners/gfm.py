@@ -49,7 +49,7 @@ def gfm_predict(P: np.ndarray, p_empty: np.ndarray) -> np.ndarray:
     ndarray of int8, shape (n_samples, n_labels)
         The F1-optimal predictions.
     """
-    n, m, _ = P.shape
+    m = P.shape[1]
     s = np.arange(1, m + 1)
     Wsk = 2.0 / (s[:, None] + s[None, :])
     return _gfm_from_delta(P @ Wsk, p_empty)
@@ -98,14 +98,15 @@ class GFM(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         self.k = k
         self.batch_size = batch_size
 
-    def fit(self, X, Y) -> "GFM":
+    def fit(self, X, Y) -> GFM:
         k = check_positive_int(self.k, "k")
         check_positive_int(self.batch_size, "batch_size")
         X, Y = self._fit_input(X, Y)
         Y = check_label_matrix(Y, "Y", allow_sparse=False).astype(np.float64)
         if k > Y.shape[0]:
-            raise ValueError(f"k={k} must be at most the number of training instances, "
-                             f"n_samples={Y.shape[0]}")
+            raise ValueError(
+                f"k={k} must be at most the number of training instances, n_samples={Y.shape[0]}"
+            )
         X = as_float(X)
         self.X_fit_, self.exact_, self.k_ = X, is_integer_valued(X), k
         self.Y_ = Y
@@ -115,8 +116,9 @@ class GFM(MultiLabelMixin, ClassifierMixin, BaseEstimator):
     def kneighbors(self, X) -> np.ndarray:
         """Indices of the neighbours of each row of ``X``, nearest first (ties by index)."""
         X = as_float(self._predict_input(X))
-        return nearest_neighbors(self.X_fit_, X, self.k_,
-                                 exact=self.exact_ and is_integer_valued(X))
+        return nearest_neighbors(
+            self.X_fit_, X, self.k_, exact=self.exact_ and is_integer_valued(X)
+        )
 
     def predict_marginals(self, X) -> np.ndarray:
         """:math:`P(y_j = 1 \\mid x)` under the neighbour estimate (mean neighbour label)."""
@@ -138,10 +140,10 @@ class GFM(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         out = np.empty((neigh.shape[0], m), dtype=np.int8)
         bs = check_positive_int(self.batch_size, "batch_size")
         for lo in range(0, neigh.shape[0], bs):
-            nb = neigh[lo:lo + bs]
+            nb = neigh[lo : lo + bs]
             Yn = self.Y_[nb]  # (b, k, m)
             Sn = self.sizes_[nb]  # (b, k)
             D = np.einsum("bni,bnk->bik", Yn, Wsk[Sn]) / nb.shape[1]
             p_empty = (Sn == 0).mean(axis=1)
-            out[lo:lo + bs] = _gfm_from_delta(D, p_empty)
+            out[lo : lo + bs] = _gfm_from_delta(D, p_empty)
         return out

@@ -21,7 +21,6 @@ equal distances broken by training index); ties of the MAP rule predict 0.
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from .._validation import check_label_matrix, check_positive_int, check_real
@@ -59,15 +58,16 @@ class MLkNN(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         self.k = k
         self.s = s
 
-    def fit(self, X, Y) -> "MLkNN":
+    def fit(self, X, Y) -> MLkNN:
         k = check_positive_int(self.k, "k")
         s = check_real(self.s, "s", low=0.0)
         X, Y = self._fit_input(X, Y)
         Y = check_label_matrix(Y, "Y", allow_sparse=False).astype(np.int64)
         m, l = Y.shape
         if k >= m:
-            raise ValueError(f"k={k} must be smaller than the number of training "
-                             f"instances, n_samples={m}")
+            raise ValueError(
+                f"k={k} must be smaller than the number of training instances, n_samples={m}"
+            )
         X = as_float(X)
         self.X_fit_, self.exact_ = X, is_integer_valued(X)
         self.Y_ = Y

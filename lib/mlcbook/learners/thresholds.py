@@ -154,7 +154,7 @@ class LabelThreshold(MultiLabelMixin, BaseEstimator):
         self.measure = measure
         self.shared = shared
 
-    def fit(self, F, Y) -> "LabelThreshold":
+    def fit(self, F, Y) -> LabelThreshold:
         """Choose the thresholds on scores ``F`` and labels ``Y`` of one shape."""
         if not isinstance(self.shared, (bool, np.bool_)):
             raise TypeError(f"shared must be True or False, got {self.shared!r}")
@@ -200,7 +200,7 @@ class InstanceThreshold(MultiLabelMixin, BaseEstimator):
         self.measure = measure
         self.regressor = regressor
 
-    def fit(self, F, Y, X) -> "InstanceThreshold":
+    def fit(self, F, Y, X) -> InstanceThreshold:
         """Learn ``t(x)`` from the best cut of each row of ``(F, Y)``, and ``X``."""
         X, Y = self._fit_input(X, Y)
         t = row_thresholds(F, Y, self.measure)
@@ -214,7 +214,8 @@ class InstanceThreshold(MultiLabelMixin, BaseEstimator):
         X = self._predict_input(X)
         F = check_score_matrix(F, "F")
         if X.shape[0] != F.shape[0]:
-            raise ValueError("X and F must have the same number of rows, got "
-                             f"{X.shape[0]} and {F.shape[0]}")
+            raise ValueError(
+                f"X and F must have the same number of rows, got {X.shape[0]} and {F.shape[0]}"
+            )
         t = np.asarray(self.regressor_.predict(X), dtype=float)
         return (F > t[:, None]).astype(np.int8)

@@ -70,8 +70,15 @@ def plot_difference_heatmap(
     im = ax.imshow(C, cmap=cmap, vmin=0.0, vmax=clip, aspect="auto", interpolation="nearest")
     best = np.isclose(D.to_numpy(float), 0.0, atol=1e-12)
     r, c = np.nonzero(best)
-    ax.scatter(c, r, s=14 if n_c <= 8 else 6, facecolors="none", edgecolors="white",
-               linewidths=0.8, zorder=3)
+    ax.scatter(
+        c,
+        r,
+        s=14 if n_c <= 8 else 6,
+        facecolors="none",
+        edgecolors="white",
+        linewidths=0.8,
+        zorder=3,
+    )
     if annotate is None:
         annotate = n_c <= 8
     if annotate:
@@ -80,11 +87,17 @@ def plot_difference_heatmap(
                 v = D.iat[i, j]
                 txt = f"≥{clip * 1000:.0f}" if v >= clip else f"{v * 1000:.0f}"
                 color = "white" if C[i, j] < 0.5 * clip else "black"
-                ax.text(j, i + (0.28 if best[i, j] else 0.0), txt, ha="center", va="center",
-                        fontsize=FONT["annotation"], color=color)
+                ax.text(
+                    j,
+                    i + (0.28 if best[i, j] else 0.0),
+                    txt,
+                    ha="center",
+                    va="center",
+                    fontsize=FONT["annotation"],
+                    color=color,
+                )
     step = 1 if n_c <= 12 else 2  # wide panels: every other label, so labels do not touch
-    ax.set_xticks(range(0, n_c, step), [str(x) for x in M.columns[::step]],
-                  fontsize=FONT["tick"])
+    ax.set_xticks(range(0, n_c, step), [str(x) for x in M.columns[::step]], fontsize=FONT["tick"])
     ax.set_yticks(range(n_r), [str(x) for x in M.index], fontsize=FONT["tick"])
     ax.set_xlabel(xlabel, fontsize=FONT["label"])
     ax.set_ylabel(ylabel, fontsize=FONT["label"])
@@ -121,15 +134,20 @@ def plot_difference_heatmaps(
     n = len(matrices)
     ncols = min(ncols, n)
     nrows = -(-n // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(panel_size * ncols + 0.8, panel_size * nrows),
-                             squeeze=False, layout="constrained")
+    fig, axes = plt.subplots(
+        nrows,
+        ncols,
+        figsize=(panel_size * ncols + 0.8, panel_size * nrows),
+        squeeze=False,
+        layout="constrained",
+    )
     im = None
     for ax, (name, M) in zip(axes.flat, matrices.items()):
         im = plot_difference_heatmap(ax, M, clip=clip, annotate=annotate, title=name)
     for ax in list(axes.flat)[n:]:
         ax.set_visible(False)
+    assert im is not None  # matrices is not empty (checked above)
     cb = fig.colorbar(im, ax=axes, shrink=0.6)
-    cb.set_label(f"loss − best loss of the row (clipped at {clip:g})",
-                 fontsize=FONT["label"])
+    cb.set_label(f"loss − best loss of the row (clipped at {clip:g})", fontsize=FONT["label"])
     cb.ax.tick_params(labelsize=FONT["tick"])
     return fig

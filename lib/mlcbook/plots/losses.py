@@ -15,8 +15,16 @@ from ..losses import check_capacity, error_count_losses
 
 __all__ = ["plot_choquet_staircase", "plot_error_count_losses", "plot_loss_profiles"]
 
-_STYLES = [("-", "o"), ("--", "s"), (":", "^"), ("-.", "D"), ((0, (5, 1, 1, 1)), "v"),
-           ((0, (1, 1)), "x"), ((0, (7, 2)), "P"), ((0, (3, 3)), "*")]
+_STYLES = [
+    ("-", "o"),
+    ("--", "s"),
+    (":", "^"),
+    ("-.", "D"),
+    ((0, (5, 1, 1, 1)), "v"),
+    ((0, (1, 1)), "x"),
+    ((0, (7, 2)), "P"),
+    ((0, (3, 3)), "*"),
+]
 
 
 def _axes(ax):
@@ -33,19 +41,21 @@ def _style(i: int) -> tuple[Any, str, str]:
     return ls, mk, grey
 
 
-def plot_choquet_staircase(u: Sequence[float], mu: Any, *, labels: Sequence[str] | None = None, ax=None):
+def plot_choquet_staircase(
+    u: Sequence[float], mu: Any, *, labels: Sequence[str] | None = None, ax=None
+):
     """Draw the Choquet integral of ``u`` w.r.t. ``mu`` as a sum of horizontal layers.
 
     Layer ``i`` spans the heights ``u_(i-1) .. u_(i)`` and has the width
     ``mu(A_(i))`` of the set of labels whose value reaches that height; the grey
     area is the integral (Sec. 3.3, eq. 14 without the ``1 -``).
     """
-    u = np.asarray(u, dtype=float)
-    K = u.size
+    values = np.asarray(u, dtype=float)
+    K = values.size
     cap = check_capacity(mu, K)
     labels = list(labels) if labels is not None else [f"$\\lambda_{i + 1}$" for i in range(K)]
-    order = np.argsort(u, kind="stable")
-    us = np.concatenate([[0.0], u[order]])
+    order = np.argsort(values, kind="stable")
+    us = np.concatenate([[0.0], values[order]])
     ax = _axes(ax)
     total = 0.0
     for i in range(K):
@@ -56,7 +66,13 @@ def plot_choquet_staircase(u: Sequence[float], mu: Any, *, labels: Sequence[str]
         ax.fill_between([0, width], lo, hi, color="0.8", edgecolor="black", linewidth=0.8)
         if hi - lo > 0.04:
             names = ",".join(labels[j] for j in sorted(order[i:]))
-            ax.text(width + 0.02, (lo + hi) / 2, f"$\\mu$({{{names}}}) = {width:.2f}", va="center", fontsize=8)
+            ax.text(
+                width + 0.02,
+                (lo + hi) / 2,
+                f"$\\mu$({{{names}}}) = {width:.2f}",
+                va="center",
+                fontsize=8,
+            )
     ax.set_xlim(0, 1.45)
     ax.set_ylim(0, max(1.0, us[-1]) * 1.02)
     ax.set_xlabel(r"measure of the labels with correctness $\geq t$")
@@ -81,15 +97,30 @@ def plot_error_count_losses(K: int, families: Mapping[str, Sequence[Any]], *, ax
     ax = _axes(ax)
     m = np.arange(K + 1)
     ax.plot(m, m / K, color="black", linewidth=2.5, label="Hamming")
-    ax.step(m, (m > 0).astype(float), where="post", color="black", linewidth=2.5, linestyle=(0, (1, 1)),
-            label="subset 0/1")
+    ax.step(
+        m,
+        (m > 0).astype(float),
+        where="post",
+        color="black",
+        linewidth=2.5,
+        linestyle=(0, (1, 1)),
+        label="subset 0/1",
+    )
     i = 0
     for family, params in families.items():
         for prm in params:
             ls, mk, grey = _style(i)
             name = f"binomial k={prm}" if family == "binomial" else f"polynomial α={prm:g}"
-            ax.plot(m, error_count_losses(family, prm, K), linestyle=ls, marker=mk, color=grey,
-                    markersize=4, linewidth=1.2, label=name)
+            ax.plot(
+                m,
+                error_count_losses(family, prm, K),
+                linestyle=ls,
+                marker=mk,
+                color=grey,
+                markersize=4,
+                linewidth=1.2,
+                label=name,
+            )
             i += 1
     ax.set_xlabel(f"number of wrong labels m (K = {K})")
     ax.set_ylabel("loss of the prediction")
@@ -98,8 +129,9 @@ def plot_error_count_losses(K: int, families: Mapping[str, Sequence[Any]], *, ax
     return ax
 
 
-def plot_loss_profiles(params: Sequence[Any], profiles: Mapping[str, Sequence[float]], *,
-                       xlabel: str = "k", ax=None):
+def plot_loss_profiles(
+    params: Sequence[Any], profiles: Mapping[str, Sequence[float]], *, xlabel: str = "k", ax=None
+):
     """Performance profiles: mean loss against the family parameter, one line per learner."""
     ax = _axes(ax)
     for i, (name, vals) in enumerate(profiles.items()):

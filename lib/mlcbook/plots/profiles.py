@@ -94,9 +94,7 @@ def plot_loss_curves(
     sub = pooled[(pooled["dataset"] == dataset) & (pooled["family"] == family)]
     if sub.empty:
         raise ValueError(f"no rows for dataset {dataset!r} and family {family!r}")
-    learners = (
-        list(dict.fromkeys(sub["learner"])) if learners is None else list(learners)
-    )
+    learners = list(dict.fromkeys(sub["learner"])) if learners is None else list(learners)
     highlight = learners if highlight is None else list(highlight)
     unknown = sorted(set(highlight) - set(learners))
     if unknown:
@@ -202,9 +200,7 @@ def plot_ratio_curves(
     sub = ratios[ratios["family"] == family]
     if sub.empty:
         raise ValueError(f"no rows for family {family!r}")
-    datasets = (
-        list(dict.fromkeys(sub["dataset"])) if datasets is None else list(datasets)
-    )
+    datasets = list(dict.fromkeys(sub["dataset"])) if datasets is None else list(datasets)
     if ax is None:
         _, ax = plt.subplots(figsize=(4, 3.2))
     for i, name in enumerate(datasets):
@@ -243,7 +239,7 @@ def plot_ratio_curves(
             ha="left",
             bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 1},
         )
-    ax.yaxis.set_major_locator(FixedLocator(ratio_ticks(*ylim)))
+    ax.yaxis.set_major_locator(FixedLocator(ratio_ticks(*ylim).tolist()))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     ax.yaxis.set_minor_locator(NullLocator())
     if family == "polynomial":
@@ -283,17 +279,13 @@ def plot_ratio_grid(
     family = _check_family(family)
     ratios = [loss_ratios(pooled, first, second) for first, second in pairs]
     if ylim is None:
-        r = np.concatenate(
-            [q.loc[q["family"] == family, "ratio"].to_numpy(float) for q in ratios]
-        )
+        r = np.concatenate([q.loc[q["family"] == family, "ratio"].to_numpy(float) for q in ratios])
         r = r[np.isfinite(r) & (r > 0)]
         lo, hi = min(r.min(), 1.0), max(r.max(), 1.0)
         pad = (hi / lo) ** 0.04
         ylim = (lo / pad, hi * pad)
     nrows = int(np.ceil(len(pairs) / ncols))
-    fig, axes = plt.subplots(
-        nrows, ncols, figsize=(3.3 * ncols, 2.8 * nrows), squeeze=False
-    )
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.3 * ncols, 2.8 * nrows), squeeze=False)
     for ax, q in zip(axes.flat, ratios):
         plot_ratio_curves(q, family, datasets=datasets, ax=ax, legend=False, ylim=ylim)
     for k, ax in enumerate(axes.flat):
