@@ -73,7 +73,8 @@ STUDY_GAMMAS = (1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 3e-2, 1e-1)
 #: per reading: iteration cap and stopping tolerance (on the rescaled objective)
 STUDY_SETTINGS = {
     "lbfgs": {"max_iter": 1000, "tol": 1e-6, "init": "logistic", "warm_start": True},
-    "ascent": {"max_iter": 2000, "tol": 1e-5, "init": "zeros", "warm_start": False},
+    "ascent": {"max_iter": 2000, "tol": 1e-5, "init": "zeros", "warm_start": False,
+               "rate": "fixed; halved while a step would not increase J"},
 }
 #: where gamma is chosen by CV: for every (alpha, beta), or once per alpha (at beta = 1)
 GAMMA_PER = ("setting", "alpha")
@@ -174,7 +175,7 @@ def cell(dataset: str, alpha: float, reading: str, *, gamma_per: str = "setting"
                      gammas=gammas, cv=cv, features=features)
     data = _split(dataset, seed, features)
     Xtr, Ytr = data[0], data[2]
-    opts = {k: spec[k] for k in ("max_iter", "tol", "init", "warm_start")}
+    opts = {k: spec[k] for k in ("max_iter", "tol", "init", "warm_start")}  # "rate": the code
     common = dict(alpha=float(alpha), random_state=seed, solver=reading, **opts)
     per_setting = BlendedLinearClassifier(beta=float(betas[0]), gamma="cv",
                                           gammas=tuple(gammas), cv=cv, **common)
@@ -321,7 +322,7 @@ def load_penalty(datasets=GRID_DATASETS, *, seed: int = 0) -> pd.DataFrame:
 
 
 #: the split check of the largest test-half gap (Enron, best exact match)
-SPLIT_CHECK = {"dataset": "enron", "alphas": (0.2, 1.0), "seeds": (0, 1, 2, 3, 4),
+SPLIT_CHECK = {"dataset": "enron", "alphas": (0.2,), "seeds": (0, 1, 2, 3, 4),
                "reading": "lbfgs"}
 
 

@@ -156,11 +156,12 @@ def _ascent(X, T, alpha, beta, gamma, W0, b0, max_iter, tol):
 
     ``w <- w + lambda dJ/dw`` on the rescaled objective ``J/|J(W0)|`` (the
     penalised mean similarity of Sec. 3.3).  The paper leaves the rate
-    ``lambda`` open; here it adapts: a step that would not increase ``J`` is
-    halved and retried, an accepted step doubles the next trial (starting at
-    ``lambda = 1``).  The paper's rule "until the optimisation function stops
-    increasing" is read as: stop after the first accepted step whose increase
-    is at most ``tol * |J|`` (relative), or when 40 halvings find no increase.
+    ``lambda`` open; here it is fixed but found automatically: it starts at 1
+    and is halved (and the step retried) whenever a step would not increase
+    ``J``, so it settles at the largest rate that keeps the ascent monotone.
+    The paper's rule "until the optimisation function stops increasing" is
+    read as: stop after the first step whose increase is at most ``tol * |J|``
+    (relative), or when 40 halvings find no increase.
 
     Returns ``W, b, n_iter, status`` with ``status`` ``"stopped"`` (by that
     rule) or ``"capped"`` (``max_iter`` accepted steps without the rule firing).
@@ -181,7 +182,7 @@ def _ascent(X, T, alpha, beta, gamma, W0, b0, max_iter, tol):
                 break
             it += 1
             gain = Jn - J
-            x, J, g, lam = xn, Jn, gn, 2.0 * lam
+            x, J, g = xn, Jn, gn
             if gain <= tol * abs(J):
                 status = "stopped"
                 break

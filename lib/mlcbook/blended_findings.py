@@ -1,0 +1,256 @@
+"""Park & Read (2018), Sec. 4-5: the findings computed from the grids, and their ledger rows.
+
+Each function computes one finding from a grid (see :mod:`mlcbook.blended_tables`)
+or one of the study's tables (:mod:`mlcbook.blended_study`) and, where the
+finding is a claim of the paper, adds its rows to a :class:`mlcbook.ledger.Ledger`
+with the rule-based claim kinds; causes of differences are made once
+(:func:`causes`) and shared.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy.stats import spearmanr
+
+from .blended_tables import BASES, NAMES, PAPER, fmt_alpha, our_table, paper_pairs
+from .ledger import Cause, Ledger, paper_error, tested, underspecified, unknown
+
+__all__ = [
+    "TABLES",
+    "choose_reading",
+    "alpha_trend",
+    "location_gaps",
+    "penalty_match",
+    "split_spread",
+    "causes",
+    "add_table_rows",
+    "add_location_rows",
+    "add_recommendation_rows",
+    "add_trend_row",
+]
+
+#: where the committed tables behind the tested causes live
+TABLES = "data/results/"
+
+
+def choose_reading(fit: pd.DataFrame, column: str = "mean |Δ| all") -> str:
+    """The grid of :func:`mlcbook.blended_tables.fit_to_paper` with the smallest ``column``."""
+    if column not in fit.columns:
+        raise ValueError(f"column must be one of {list(fit.columns)}, got {column!r}")
+    return str(fit[column].astype(float).idxmin())
+
+
+def alpha_trend(grid: pd.DataFrame, dataset: str = "emotions", beta: float = 1.0,
+                col: str = "train_hamming") -> dict:
+    """How ``col`` moves with alpha at fixed ``beta`` (Sec. 4's Emotions example).
+
+    Returns the values from alpha -> 0 to 1, Spearman's rho over the 11 alphas,
+    and ``rises``: rho >= 0.5 and the value at alpha = 1 above the one at alpha -> 0.
+    """
+    df = grid[(grid["dataset"] == dataset) & (grid["beta"] == beta)].sort_values("alpha")
+    if len(df) < 3:
+        raise ValueError(f"the grid has {len(df)} alphas for {dataset} at beta={beta}")
+    v = df[col].to_numpy(dtype=float)
+    # a constant column has no trend (and no defined rank correlation)
+    rho = float(spearmanr(df["alpha"], v).statistic) if np.ptp(v) > 0 else 0.0
+    return {"values": v, "rho": rho, "first": v[0], "last": v[-1],
+            "rises": bool(rho >= 0.5 and v[-1] > v[0])}
+
+
+def location_gaps(grid: pd.DataFrame, measure: str) -> pd.DataFrame:
+    """Per dataset and half: our optimum, the paper's, and our score at the paper's.
+
+    ``gap`` is our best minus our score at the paper's (alpha, beta): how much our
+    grid loses at the paper's setting (0 when the two optima agree).
+    """
+    t = our_table(grid, measure)
+    rows = []
+    for _, r in t.iterrows():
+        pa, pb = PAPER[measure][(r["Data"], r["Type"])][:2]
+        d = next(k for k, v in NAMES.items() if v == r["Data"])
+        df = grid[grid["dataset"] == d]
+        at = df.loc[np.isclose(df["alpha"], pa) & (df["beta"] == pb),
+                    f"{r['Type'].lower()}_{measure}"]
+        rows.append({"Data": r["Data"], "Type": r["Type"],
+                     "paper": f"({fmt_alpha(pa)}, {int(pb)})",
+                     "ours": f"({fmt_alpha(r['alpha'])}, {int(r['beta'])})",
+                     "ours best": r["ours"], "ours at paper's": float(at.iloc[0]),
+                     "gap": r["ours"] - float(at.iloc[0])})
+    return pd.DataFrame(rows)
+
+
+def penalty_match(penalty: pd.DataFrame) -> pd.DataFrame:
+    """Per dataset and base setting: the fixed gamma whose train/test pair is nearest the paper.
+
+    ``penalty`` is the table of :func:`mlcbook.blended_study.load_penalty`.  The
+    distance is ``max(|train - paper train|, |test - paper test|)`` on the
+    setting's own measure (Jaccard for alpha -> 0, Hamming for alpha = 1); the
+    row gives it for the best fixed gamma and for the smallest gamma (what CV
+    tends to choose).
+    """
+    rows = []
+    for (d, a), df in penalty.groupby(["dataset", "alpha"]):
+        measure = "jaccard" if a < 0.5 else "hamming"
+        name = NAMES[d]
+        pt = float(PAPER[measure][(name, "Train")][3])
+        pe = float(PAPER[measure][(name, "Test")][3])
+        dist = np.maximum((df[f"train_{measure}"] - pt).abs(),
+                          (df[f"test_{measure}"] - pe).abs())
+        best = df.loc[dist.idxmin()]
+        rows.append({"Data": name, "setting": f"({fmt_alpha(a)}, 1)", "measure": measure,
+                     "paper train": pt, "paper test": pe, "best gamma": best["gamma"],
+                     "train": best[f"train_{measure}"], "test": best[f"test_{measure}"],
+                     "distance": float(dist.min()),
+                     "distance at smallest gamma": float(dist[df["gamma"].idxmin()])})
+    return pd.DataFrame(rows)
+
+
+def split_spread(split: pd.DataFrame, measure: str = "test_exact") -> pd.DataFrame:
+    """Best ``measure`` over beta per (features, seed, alpha) of the split check."""
+    best = split.groupby(["features", "seed", "alpha"])[measure].max()
+    return best.unstack("alpha")
+
+
+def causes(match: pd.DataFrame, spread: pd.DataFrame, *, enron_best_test: float,
+           slashdot_rows: bool = True) -> dict[str, Cause]:
+    """The shared causes of the chapter's differences, each made once.
+
+    ``match`` is :func:`penalty_match`, ``spread`` is :func:`split_spread` of the
+    Enron check, ``enron_best_test`` our best test exact match on Enron.
+    """
+    worst = match["distance"].max()
+    cv_worst = match["distance at smallest gamma"].max()
+    gammas = ", ".join(sorted({f"{g:g}" for g in match["best gamma"]}))
+    seeds = spread.xs("as-is", level="features")
+    std = spread.xs("standardised", level="features") if "standardised" in \
+        spread.index.get_level_values("features") else None
+    top = float(seeds.max().max())
+    top_std = float(std.max().max()) if std is not None else float("nan")
+    out = {
+        "train": tested(
+            f"our CV (held-out similarity) picks weak penalties and fits the training halves "
+            f"closer than the paper; with a fixed gamma in {{{gammas}}} the base settings' "
+            f"train and test values both come within {worst:.3f} of the paper's (at the "
+            f"smallest gamma within {cv_worst:.3f}): the paper's penalty was stronger than "
+            "CV on this criterion chooses", ref=TABLES + "blended_penalty.csv"),
+        "test": unknown(
+            "test halves: a few hundredths from the paper under both readings; the paper "
+            "gives no split seed, and our own splits move these numbers by about as much "
+            f"(Enron: best test exact {seeds.min().min():.3f}-{top:.3f} over "
+            f"{len(seeds)} seeds)", ref=TABLES + "blended_split_check.csv"),
+        "enron": unknown(
+            f"best test exact on Enron: ours {enron_best_test:.3f} against 0.239; not the "
+            f"split (at most {top:.3f} over {len(seeds)} seeds), not the feature scaling "
+            f"(standardised: {top_std:.3f}), not the optimiser reading or gamma choice "
+            "(Tables 2-4 under both readings); the paper's Enron test exact is also above "
+            "its own training value (0.150), which no fit of ours shows",
+            ref=TABLES + "blended_split_check.csv"),
+        "stare": underspecified(
+            "Stare: the paper cites the retinal images' site but not the multi-label data "
+            "set built from it (features, labels); it is not in our mirror"),
+        "flat": tested(
+            "near-tie: at the paper's (alpha, beta) our score is within 0.01 of our best, "
+            "so the argmax of a flat panel decides the location",
+            ref="book/blended.md, table 'where the optima are'"),
+        "expected": paper_error(
+            "the paper's own Table 4 puts 1 of its 12 exact-match optima at beta = 2^7 "
+            "and 3 at alpha -> 0, against the expectation of Sec. 2.3"),
+    }
+    if slashdot_rows:
+        out["slashdot"] = underspecified(
+            "Slashdot: the paper points at MEKA's file, listed with 22 labels and 1,079 "
+            "features; ours (BOOMER mirror) has 20 labels and 3,125 features, and our "
+            "models fit its training half almost perfectly at every setting")
+    return out
+
+
+def _cause_for(row: pd.Series, c: dict[str, Cause]) -> Cause:
+    if row["Data"] == "Slashdot" and "slashdot" in c:
+        return c["slashdot"]
+    if row["Data"] == "Enron" and row["Type"] == "Test" and row["measure"] == "exact":
+        return c["enron"]
+    return c["train"] if row["Type"] == "Train" else c["test"]
+
+
+def add_table_rows(led: Ledger, grid: pd.DataFrame, c: dict[str, Cause]) -> None:
+    """One number row per printed number of Tables 2-4 (Stare left out)."""
+    for _, r in paper_pairs(grid).iterrows():
+        label = {"best": "best"}.get(r["column"], r["column"])
+        claim = f"{r['measure'].capitalize()} {label}, {r['Data']} {r['Type'].lower()}"
+        led.number(claim, r["table"], paper=r["paper"], ours=r["ours"],
+                   cause=_cause_for(r, c))
+
+
+def add_location_rows(led: Ledger, grid: pd.DataFrame, c: dict[str, Cause],
+                      tie: float = 0.01) -> None:
+    """One exact row per optimum location (alpha, beta) of Tables 2-4.
+
+    A differing location whose paper setting scores within ``tie`` of our best
+    gets the near-tie cause; otherwise the cause of the row's values.
+    """
+    for measure, (table, _, _) in BASES.items():
+        for _, r in location_gaps(grid, measure).iterrows():
+            row = pd.Series({**r.to_dict(), "measure": measure})
+            cause = c["flat"] if r["gap"] <= tie + 1e-12 else _cause_for(row, c)
+            led.exact(f"optimum (alpha, beta) of {measure}, {r['Data']} "
+                      f"{r['Type'].lower()}", table, paper=r["paper"], ours=r["ours"],
+                      cause=cause if r["paper"] != r["ours"] else None)
+
+
+def _gaps(grid: pd.DataFrame, measure: str) -> pd.Series:
+    t = our_table(grid, measure)
+    base = t[[c for c in t.columns if c.startswith("base")]].max(axis=1)
+    return t["ours"] - base
+
+
+def add_recommendation_rows(led: Ledger, grid: pd.DataFrame, c: dict[str, Cause]) -> None:
+    """The recommendations of Sec. 5 as ordering rows over the ten dataset halves."""
+    ham, jac, ex = (_gaps(grid, m) for m in ("hamming", "jaccard", "exact"))
+    t4 = our_table(grid, "exact")
+    n = len(ham)
+    ok = int((ham <= 0.01 + 5e-4).sum())
+    led.ordering("Hamming: optimise with alpha = 1, beta = 1", "Sec. 5, Table 3",
+                 paper="the base is the best or within ~0.01 of it (12 of 12)",
+                 rule="(1, 1) within 0.01 of the best Hamming in every dataset half",
+                 holds=ok == n, robustness=(ok, n), over="dataset halves", cause=c["train"])
+    ok = int((jac <= 0.004 + 5e-4).sum())
+    led.ordering("Jaccard: optimise with alpha -> 0, beta = 1", "Sec. 5, Table 2",
+                 paper="best in 7 of 12, else at most 0.004 below the best",
+                 rule="(1e-05, 1) within 0.004 of the best Jaccard in every dataset half",
+                 holds=ok == n, robustness=(ok, n), over="dataset halves", cause=c["train"])
+    at128 = int((t4["beta"] == 128).sum())
+    gain = float(ex.mean())
+    led.ordering("Exact: explore (alpha, beta); the beta = 2^7 bases are not the best",
+                 "Sec. 5, Table 4", paper="optimum at beta = 2^7 in 1 of 12",
+                 rule=f"optimum at beta = 128 in at most 2 of {n} halves and a mean gain "
+                 f"over the better base above 0.01 (ours {at128} of {n}; gain {gain:.3f})",
+                 holds=at128 <= 2 and gain > 0.01, robustness=(n - at128, n),
+                 over="dataset halves without the optimum at beta = 128", cause=c["train"])
+    small = int(((t4["alpha"] <= 0.2) & (t4["beta"] == 128)).sum())
+    led.ordering("best Exact expected at alpha -> 0, beta -> inf", "Sec. 2.3",
+                 paper="alpha -> 0 and beta -> inf give the best estimate of Exact",
+                 rule="the exact-match optimum at alpha <= 0.2 and beta = 128 in most halves",
+                 holds=small > n // 2, robustness=(small, n), over="dataset halves",
+                 cause=c["expected"])
+
+
+def add_trend_row(led: Ledger, grids: dict[str, pd.DataFrame], main: str,
+                  cause: Cause | None) -> dict:
+    """Sec. 4's Emotions example: training Hamming rises with alpha at beta = 1.
+
+    Decided on ``grids[main]``; its robustness is over all ``grids`` (readings
+    and gamma choices).
+    """
+    trends = {k: alpha_trend(g) for k, g in grids.items()}
+    t = trends[main]
+    hits = sum(v["rises"] for v in trends.values())
+    led.ordering("Emotions training Hamming rises with alpha at beta = 1", "Sec. 4, Fig. 1",
+                 paper="light to dark grey from alpha -> 0 to alpha = 1",
+                 rule=f"Spearman rho >= 0.5 over the 11 alphas and the value at 1 above the "
+                 f"one at 1e-05 (rho {t['rho']:.2f}; {t['first']:.3f} -> {t['last']:.3f})",
+                 holds=t["rises"], robustness=(hits, len(trends)),
+                 over="grids (readings and gamma choices)",
+                 cause=None if t["rises"] else cause)
+    return trends
+
