@@ -17,7 +17,7 @@ predictions (the objective itself):
 ``"ascent"``
     The paper's optimiser: gradient ascent from zero weights for every setting,
     stopped when one accepted step raises the objective by at most
-    ``tol = 1e-5`` of its value (:func:`mlcbook.learners.blended._ascent`).
+    ``tol = 1e-4`` of its value (:func:`mlcbook.learners.blended._ascent`).
 
 Each reading also records the fits with ``gamma`` chosen once per alpha (the CV
 choice at ``beta = 1`` kept for all betas), which costs one more fit per setting.
@@ -73,7 +73,7 @@ STUDY_GAMMAS = (1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 3e-2, 1e-1)
 #: per reading: iteration cap and stopping tolerance (on the rescaled objective)
 STUDY_SETTINGS = {
     "lbfgs": {"max_iter": 1000, "tol": 1e-6, "init": "logistic", "warm_start": True},
-    "ascent": {"max_iter": 2000, "tol": 1e-5, "init": "zeros", "warm_start": False,
+    "ascent": {"max_iter": 2000, "tol": 1e-4, "init": "zeros", "warm_start": False,
                "rate": "fixed; halved while a step would not increase J"},
 }
 #: where gamma is chosen by CV: for every (alpha, beta), or once per alpha (at beta = 1)
