@@ -240,3 +240,64 @@ def test_recommendation_rows_follow_their_rules():
     # its base at beta = 128 everywhere -> "explore" and "alpha -> 0, beta -> inf" as ruled
     assert st[:2] == ["reproduced", "reproduced"] and st[2] == "differs"
     assert st[3] == "reproduced"
+
+
+# ------------------------------------------------------------------ committed tables
+def _committed(name):
+    from mlcbook._io import read_csv_exact
+    from mlcbook._paths import results_dir
+
+    csv = results_dir() / f"{name}.csv"
+    assert csv.exists(), f"{name} is committed with the chapter"
+    return read_csv_exact(csv)
+
+
+def _recheck(saved, new, cols):
+    """Every ledger row whose number is one of these cells keeps its status."""
+    from mlcbook._paths import project_root
+    from mlcbook.ledger import recheck_statuses
+
+    ledger = pd.read_csv(project_root() / "book" / "_ledgers" / "blended.csv",
+                         keep_default_na=False)
+    rows = recheck_statuses(ledger, saved[cols].to_numpy(), new[cols].to_numpy())
+    assert (rows["status"] == rows["status_recomputed"]).all(), rows
+
+
+@pytest.mark.recompute
+@pytest.mark.parametrize("reading", bs.READINGS)
+def test_committed_study_recomputes(reading, tmp_path, monkeypatch):
+    """Recompute Emotions at alpha = 1 (8 betas, with its CV) under each reading.
+
+    gamma comes from a discrete grid and the statuses from discrete rules (compared
+    exactly); the scores are optimiser outcomes, compared within ``BLENDED_ATOL``
+    (the measured machine-to-machine spread, ``tests/tolerances.py``).
+    """
+    from .tolerances import BLENDED_ATOL
+
+    monkeypatch.setenv("MLCBOOK_CACHE_DIR", str(tmp_path))
+    saved = _committed(bs.table_name(reading))
+    saved = saved[(saved["dataset"] == "emotions") & (saved["alpha"] == 1.0)]
+    saved = saved.reset_index(drop=True)
+    new = pd.DataFrame(bs.cell("emotions", 1.0, reading, gamma_per="alpha"))
+    new = new.sort_values(["gamma_choice", "beta"], ignore_index=True)
+    assert list(new["beta"]) == list(saved["beta"])
+    np.testing.assert_array_equal(new["gamma"], saved["gamma"])
+    assert list(new["status"]) == list(saved["status"])
+    cols = [c for c in saved.columns if c.startswith(("train_", "test_"))]
+    np.testing.assert_allclose(new[cols], saved[cols], rtol=0, atol=BLENDED_ATOL)
+    _recheck(saved, new, cols)
+
+
+@pytest.mark.recompute
+def test_committed_penalty_table_recomputes():
+    """The Emotions rows of the fixed-gamma table (14 fits), as above."""
+    from .tolerances import BLENDED_ATOL
+
+    saved = _committed("blended_penalty")
+    saved = saved[saved["dataset"] == "emotions"].reset_index(drop=True)
+    new = pd.DataFrame([bs.penalty_cell("emotions", a, 1.0, g)
+                        for a, g in zip(saved["alpha"], saved["gamma"])])
+    assert list(new["status"]) == list(saved["status"])
+    cols = [c for c in saved.columns if c.startswith(("train_", "test_"))]
+    np.testing.assert_allclose(new[cols], saved[cols], rtol=0, atol=BLENDED_ATOL)
+    _recheck(saved, new, cols)

@@ -64,6 +64,11 @@ __all__ = [
     "load_study",
     "table_name",
     "GAMMA_PER",
+    "fit_report",
+    "load_penalty",
+    "load_split_check",
+    "penalty_cell",
+    "cached_penalty_cell",
 ]
 
 #: the two readings of the paper's training procedure
@@ -355,3 +360,22 @@ def load_split_check(*, check=SPLIT_CHECK) -> pd.DataFrame:
         return pd.DataFrame(rows)
 
     return load_or_compute("blended_split_check", compute, split_config(check=check))
+
+
+def fit_report(study: pd.DataFrame) -> pd.DataFrame:
+    """How the fits of a study table ended, and their CPU time, per dataset.
+
+    Columns: the final fits' statuses (counts), the CV fits' statuses (counts),
+    and ``cpu minutes`` (the process CPU time of all fits, with their CV).
+    """
+    if not isinstance(study, pd.DataFrame) or "status" not in study.columns:
+        raise TypeError("study must be a table of run_study/load_study")
+    g = study.groupby("dataset", sort=False)
+    counts = g["status"].value_counts().unstack(fill_value=0)
+    out = pd.DataFrame(index=counts.index)
+    for s in _STATUSES:
+        out[f"fits {s}"] = counts[s] if s in counts else 0
+    for s in _STATUSES:
+        out[f"CV fits {s}"] = g[f"cv_{s}"].sum()
+    out["cpu minutes"] = g["cpu_seconds"].sum() / 60.0
+    return out

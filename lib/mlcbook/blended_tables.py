@@ -28,6 +28,7 @@ __all__ = [
     "paper_pairs",
     "fit_to_paper",
     "fmt_alpha",
+    "compare",
 ]
 
 #: dataset key -> the paper's name, in the paper's order (Stare left out)
@@ -205,3 +206,19 @@ def fit_to_paper(grids: dict[str, pd.DataFrame]) -> pd.DataFrame:
         rows.append(row)
     return pd.DataFrame(rows).set_index("grid")
 
+
+
+def compare(grids: dict[str, pd.DataFrame], measure: str) -> pd.DataFrame:
+    """One of Tables 2-4: the paper's columns, then each grid's (α, β), best and bases."""
+    _check_measure(measure)
+    if not isinstance(grids, dict) or not grids:
+        raise TypeError("grids must be a non-empty dict name -> grid DataFrame")
+    frames = []
+    for i, (name, grid) in enumerate(grids.items()):
+        t = side_by_side(our_table(grid, measure), measure)
+        if i == 0:
+            frames.append(t[[c for c in t.columns if c.startswith("paper")]])
+        ours = t[[c for c in t.columns if c.startswith("ours")]]
+        ours.columns = [f"{name} {c[5:]}" for c in ours.columns]
+        frames.append(ours)
+    return pd.concat(frames, axis=1)
