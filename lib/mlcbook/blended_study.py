@@ -76,10 +76,15 @@ READINGS = ("lbfgs", "ascent")
 #: candidate penalties for the cross-validation of gamma (reaching 1e-1)
 STUDY_GAMMAS = (1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 3e-2, 1e-1)
 #: per reading: iteration cap and stopping tolerance (on the rescaled objective)
-STUDY_SETTINGS = {
+STUDY_SETTINGS: dict[str, dict[str, Any]] = {
     "lbfgs": {"max_iter": 1000, "tol": 1e-6, "init": "logistic", "warm_start": True},
-    "ascent": {"max_iter": 2000, "tol": 1e-4, "init": "zeros", "warm_start": False,
-               "rate": "fixed; halved while a step would not increase J"},
+    "ascent": {
+        "max_iter": 2000,
+        "tol": 1e-4,
+        "init": "zeros",
+        "warm_start": False,
+        "rate": "fixed; halved while a step would not increase J",
+    },
 }
 #: where gamma is chosen by CV: for every (alpha, beta), or once per alpha (at beta = 1)
 GAMMA_PER = ("setting", "alpha")
@@ -113,9 +118,18 @@ def _check_features(features: Any) -> str:
     return features
 
 
-def cell_spec(dataset: str, alpha: float, reading: str, *, gamma_per: str = "setting",
-              seed: int = 0, betas=GRID_BETAS, gammas=STUDY_GAMMAS, cv: int = 3,
-              features: str = "as-is") -> dict:
+def cell_spec(
+    dataset: str,
+    alpha: float,
+    reading: str,
+    *,
+    gamma_per: str = "setting",
+    seed: int = 0,
+    betas=GRID_BETAS,
+    gammas=STUDY_GAMMAS,
+    cv: int = 3,
+    features: str = "as-is",
+) -> dict:
     """Everything one cell's numbers depend on (its cache key)."""
     _check_dataset(dataset)
     _check_reading(reading)
@@ -123,23 +137,39 @@ def cell_spec(dataset: str, alpha: float, reading: str, *, gamma_per: str = "set
     if alpha not in GRID_ALPHAS:
         raise ValueError(f"alpha must be one of {GRID_ALPHAS}, got {alpha!r}")
     extra = {} if _check_features(features) == "as-is" else {"features": features}
-    return {**extra, "experiment": "park-read-2018-sec4-readings", "dataset": dataset,
-            "alpha": float(alpha), "reading": reading, "gamma_per": gamma_per,
-            "seed": int(seed),
-            "betas": [float(b) for b in betas], "gammas": [float(g) for g in gammas],
-            "cv": int(cv), **STUDY_SETTINGS[reading]}
+    return {
+        **extra,
+        "experiment": "park-read-2018-sec4-readings",
+        "dataset": dataset,
+        "alpha": float(alpha),
+        "reading": reading,
+        "gamma_per": gamma_per,
+        "seed": int(seed),
+        "betas": [float(b) for b in betas],
+        "gammas": [float(g) for g in gammas],
+        "cv": int(cv),
+        **STUDY_SETTINGS[reading],
+    }
 
 
 def _scores(Y, P, part: str) -> dict:
-    return {f"{part}_hamming": 1.0 - hamming_loss(Y, P),
-            f"{part}_jaccard": jaccard_score(Y, P, zero_division=1.0),
-            f"{part}_exact": subset_accuracy(Y, P)}
+    return {
+        f"{part}_hamming": 1.0 - hamming_loss(Y, P),
+        f"{part}_jaccard": jaccard_score(Y, P, zero_division=1.0),
+        f"{part}_exact": subset_accuracy(Y, P),
+    }
 
 
 def _row(clf, choice: str, cpu: float, data) -> dict:
     Xtr, Xte, Ytr, Yte = data
-    row = {"gamma_choice": choice, "beta": float(clf.beta), "gamma": clf.gamma_,
-           "status": clf.status_, "n_iter": clf.n_iter_, "cpu_seconds": cpu}
+    row = {
+        "gamma_choice": choice,
+        "beta": float(clf.beta),
+        "gamma": clf.gamma_,
+        "status": clf.status_,
+        "n_iter": clf.n_iter_,
+        "cpu_seconds": cpu,
+    }
     row.update({f"cv_{s}": int(clf.cv_status_.get(s, 0)) for s in _STATUSES})
     row.update(_scores(Ytr, clf.predict(Xtr), "train"))
     row.update(_scores(Yte, clf.predict(Xte), "test"))
@@ -165,9 +195,18 @@ def _split(dataset: str, seed: int, features: str):
     return Xtr, Xte, Ytr, Yte
 
 
-def cell(dataset: str, alpha: float, reading: str, *, gamma_per: str = "setting",
-         seed: int = 0, betas=GRID_BETAS, gammas=STUDY_GAMMAS, cv: int = 3,
-         features: str = "as-is") -> list[dict]:
+def cell(
+    dataset: str,
+    alpha: float,
+    reading: str,
+    *,
+    gamma_per: str = "setting",
+    seed: int = 0,
+    betas=GRID_BETAS,
+    gammas=STUDY_GAMMAS,
+    cv: int = 3,
+    features: str = "as-is",
+) -> list[dict]:
     """The eight betas of one (dataset, alpha) under one reading: one row per fit.
 
     Rows with ``gamma_choice == "setting"`` have gamma chosen by CV for that
@@ -176,19 +215,31 @@ def cell(dataset: str, alpha: float, reading: str, *, gamma_per: str = "setting"
     second (its first row, at ``betas[0]``, is the CV fit itself).
     ``cpu_seconds`` is the process CPU time of the fit (with its CV).
     """
-    spec = cell_spec(dataset, alpha, reading, gamma_per=gamma_per, seed=seed, betas=betas,
-                     gammas=gammas, cv=cv, features=features)
+    spec = cell_spec(
+        dataset,
+        alpha,
+        reading,
+        gamma_per=gamma_per,
+        seed=seed,
+        betas=betas,
+        gammas=gammas,
+        cv=cv,
+        features=features,
+    )
     data = _split(dataset, seed, features)
     Xtr, Ytr = data[0], data[2]
     opts = {k: spec[k] for k in ("max_iter", "tol", "init", "warm_start")}  # "rate": the code
     common = dict(alpha=float(alpha), random_state=seed, solver=reading, **opts)
-    per_setting = BlendedLinearClassifier(beta=float(betas[0]), gamma="cv",
-                                          gammas=tuple(gammas), cv=cv, **common)
+    per_setting = BlendedLinearClassifier(
+        beta=float(betas[0]), gamma="cv", gammas=tuple(gammas), cv=cv, **common
+    )
     cpu = _timed_fit(per_setting, Xtr, Ytr)  # at betas[0] both choices are this fit
-    rows = [_row(per_setting, c, cpu, data) for c in ("alpha", "setting")
-            if c == "alpha" or gamma_per == "setting"]
-    per_alpha = BlendedLinearClassifier(beta=float(betas[0]), gamma=per_setting.gamma_,
-                                        **common)
+    rows = [
+        _row(per_setting, c, cpu, data)
+        for c in ("alpha", "setting")
+        if c == "alpha" or gamma_per == "setting"
+    ]
+    per_alpha = BlendedLinearClassifier(beta=float(betas[0]), gamma=per_setting.gamma_, **common)
     per_alpha._warm_ = dict(per_setting._warm_)  # the continuation starts at this fit
     for beta in betas[1:]:
         if gamma_per == "setting":
@@ -201,8 +252,7 @@ def cell(dataset: str, alpha: float, reading: str, *, gamma_per: str = "setting"
     return rows
 
 
-def penalty_cell(dataset: str, alpha: float, beta: float, gamma: float, *,
-                 seed: int = 0) -> dict:
+def penalty_cell(dataset: str, alpha: float, beta: float, gamma: float, *, seed: int = 0) -> dict:
     """One L-BFGS fit at a *fixed* gamma (from per-label logistic regressions).
 
     The sensitivity of the base settings to the penalty: which gamma puts the
@@ -211,8 +261,9 @@ def penalty_cell(dataset: str, alpha: float, beta: float, gamma: float, *,
     spec = _penalty_spec(dataset, alpha, beta, gamma, seed)
     data = _split(dataset, seed, "as-is")
     opts = {k: STUDY_SETTINGS["lbfgs"][k] for k in ("max_iter", "tol", "init")}
-    clf = BlendedLinearClassifier(alpha=spec["alpha"], beta=spec["beta"], gamma=spec["gamma"],
-                                  random_state=seed, **opts)
+    clf = BlendedLinearClassifier(
+        alpha=spec["alpha"], beta=spec["beta"], gamma=spec["gamma"], random_state=seed, **opts
+    )
     cpu = _timed_fit(clf, data[0], data[2])
     row = _row(clf, "fixed", cpu, data)
     row.update(dataset=dataset, alpha=spec["alpha"])
@@ -221,11 +272,15 @@ def penalty_cell(dataset: str, alpha: float, beta: float, gamma: float, *,
 
 def _penalty_spec(dataset, alpha, beta, gamma, seed) -> dict:
     _check_dataset(dataset)
-    return {"experiment": "park-read-2018-penalty", "dataset": dataset,
-            "alpha": check_real(alpha, "alpha", low=0.0, high=1.0),
-            "beta": check_real(beta, "beta", low=1.0),
-            "gamma": check_real(gamma, "gamma", low=0.0), "seed": int(seed),
-            **STUDY_SETTINGS["lbfgs"]}
+    return {
+        "experiment": "park-read-2018-penalty",
+        "dataset": dataset,
+        "alpha": check_real(alpha, "alpha", low=0.0, high=1.0),
+        "beta": check_real(beta, "beta", low=1.0),
+        "gamma": check_real(gamma, "gamma", low=0.0),
+        "seed": int(seed),
+        **STUDY_SETTINGS["lbfgs"],
+    }
 
 
 def _memo(stem: str, spec: dict, compute):
@@ -246,8 +301,9 @@ def cached_cell(dataset: str, alpha: float, reading: str, **kw) -> list[dict]:
     return _memo(stem, spec, lambda: cell(dataset, alpha, reading, **kw))
 
 
-def cached_penalty_cell(dataset: str, alpha: float, beta: float, gamma: float, *,
-                        seed: int = 0) -> dict:
+def cached_penalty_cell(
+    dataset: str, alpha: float, beta: float, gamma: float, *, seed: int = 0
+) -> dict:
     """:func:`penalty_cell`, memoised like :func:`cached_cell`."""
     spec = _penalty_spec(dataset, alpha, beta, gamma, seed)
     stem = f"{dataset}-penalty-a{alpha:g}-b{beta:g}-g{gamma:g}"
@@ -257,8 +313,9 @@ def cached_penalty_cell(dataset: str, alpha: float, beta: float, gamma: float, *
 _COLUMNS = ["dataset", "reading", "gamma_choice", "alpha", "beta"]
 
 
-def run_study(reading: str, datasets=GRID_DATASETS, *, gamma_per: str = "alpha",
-              seed: int = 0) -> pd.DataFrame:
+def run_study(
+    reading: str, datasets=GRID_DATASETS, *, gamma_per: str = "alpha", seed: int = 0
+) -> pd.DataFrame:
     """All cells of one reading on the named datasets, as one tidy table."""
     from ._progress import progress
 
@@ -267,26 +324,36 @@ def run_study(reading: str, datasets=GRID_DATASETS, *, gamma_per: str = "alpha",
     for d in datasets:
         _check_dataset(d)
     todo = [(d, a) for d in datasets for a in GRID_ALPHAS]
-    rows = [r for d, a in progress(todo, desc=f"blended {reading}")
-            for r in cached_cell(d, a, reading, gamma_per=gamma_per, seed=seed)]
+    rows = [
+        r
+        for d, a in progress(todo, desc=f"blended {reading}")
+        for r in cached_cell(d, a, reading, gamma_per=gamma_per, seed=seed)
+    ]
     df = pd.DataFrame(rows)
     rest = [c for c in df.columns if c not in _COLUMNS]
     return df[_COLUMNS + rest].sort_values(_COLUMNS, ignore_index=True)
 
 
-def study_config(reading: str, datasets=GRID_DATASETS, *, gamma_per: str = "alpha",
-                 seed: int = 0) -> dict:
+def study_config(
+    reading: str, datasets=GRID_DATASETS, *, gamma_per: str = "alpha", seed: int = 0
+) -> dict:
     """The specification (the key of :func:`mlcbook.results.load_or_compute`) of one table."""
     _check_reading(reading)
     _check_gamma_per(gamma_per)
-    return {"experiment": "park-read-2018-sec4-readings", "reading": reading,
-            "gamma_per": gamma_per, "datasets": list(datasets),
-            "data": dataset_fingerprints(list(datasets)),
-            "seed": seed, "alphas": [float(a) for a in GRID_ALPHAS],
-            "betas": [float(b) for b in GRID_BETAS],
-            "gammas": [float(g) for g in STUDY_GAMMAS], "cv": 3,
-            "split": "50/50 train_test_split(shuffle, random_state=seed); dense X standardised",
-            **STUDY_SETTINGS[reading]}
+    return {
+        "experiment": "park-read-2018-sec4-readings",
+        "reading": reading,
+        "gamma_per": gamma_per,
+        "datasets": list(datasets),
+        "data": dataset_fingerprints(list(datasets)),
+        "seed": seed,
+        "alphas": [float(a) for a in GRID_ALPHAS],
+        "betas": [float(b) for b in GRID_BETAS],
+        "gammas": [float(g) for g in STUDY_GAMMAS],
+        "cv": 3,
+        "split": "50/50 train_test_split(shuffle, random_state=seed); dense X standardised",
+        **STUDY_SETTINGS[reading],
+    }
 
 
 def table_name(reading: str, gamma_per: str = "alpha") -> str:
@@ -295,13 +362,15 @@ def table_name(reading: str, gamma_per: str = "alpha") -> str:
     return f"blended_study_{_check_reading(reading)}{suffix}"
 
 
-def load_study(reading: str, datasets=GRID_DATASETS, *, gamma_per: str = "alpha",
-               seed: int = 0) -> pd.DataFrame:
+def load_study(
+    reading: str, datasets=GRID_DATASETS, *, gamma_per: str = "alpha", seed: int = 0
+) -> pd.DataFrame:
     """The committed table ``data/results/<table_name>.csv`` (or compute it)."""
-    return load_or_compute(table_name(reading, gamma_per),
-                           lambda: run_study(reading, datasets, gamma_per=gamma_per,
-                                             seed=seed),
-                           study_config(reading, datasets, gamma_per=gamma_per, seed=seed))
+    return load_or_compute(
+        table_name(reading, gamma_per),
+        lambda: run_study(reading, datasets, gamma_per=gamma_per, seed=seed),
+        study_config(reading, datasets, gamma_per=gamma_per, seed=seed),
+    )
 
 
 #: the base settings whose sensitivity to a fixed gamma is measured
@@ -310,52 +379,72 @@ PENALTY_SETTINGS = ((1e-5, 1.0), (1.0, 1.0))
 
 def penalty_config(datasets=GRID_DATASETS, *, seed: int = 0) -> dict:
     """The specification of the fixed-gamma table of the base settings."""
-    return {"experiment": "park-read-2018-penalty", "datasets": list(datasets),
-            "data": dataset_fingerprints(list(datasets)), "seed": seed,
-            "settings": [[float(a), float(b)] for a, b in PENALTY_SETTINGS],
-            "gammas": [float(g) for g in STUDY_GAMMAS], **STUDY_SETTINGS["lbfgs"]}
+    return {
+        "experiment": "park-read-2018-penalty",
+        "datasets": list(datasets),
+        "data": dataset_fingerprints(list(datasets)),
+        "seed": seed,
+        "settings": [[float(a), float(b)] for a, b in PENALTY_SETTINGS],
+        "gammas": [float(g) for g in STUDY_GAMMAS],
+        **STUDY_SETTINGS["lbfgs"],
+    }
 
 
 def load_penalty(datasets=GRID_DATASETS, *, seed: int = 0) -> pd.DataFrame:
     """``data/results/blended_penalty.csv``: the base settings at every fixed gamma."""
+
     def compute():
-        return pd.DataFrame([cached_penalty_cell(d, a, b, g, seed=seed)
-                             for d in datasets for a, b in PENALTY_SETTINGS
-                             for g in STUDY_GAMMAS])
+        return pd.DataFrame(
+            [
+                cached_penalty_cell(d, a, b, g, seed=seed)
+                for d in datasets
+                for a, b in PENALTY_SETTINGS
+                for g in STUDY_GAMMAS
+            ]
+        )
 
     return load_or_compute("blended_penalty", compute, penalty_config(datasets, seed=seed))
 
 
 #: the split check of the largest test-half gap (Enron, best exact match)
-SPLIT_CHECK = {"dataset": "enron", "alphas": (0.2,), "seeds": (0, 1, 2, 3, 4),
-               "reading": "lbfgs"}
+SPLIT_CHECK = {"dataset": "enron", "alphas": (0.2,), "seeds": (0, 1, 2, 3, 4), "reading": "lbfgs"}
 
 
 def split_config(*, check=SPLIT_CHECK) -> dict:
     """The specification of the split/feature check (``blended_split_check``)."""
     d = check["dataset"]
-    return {"experiment": "park-read-2018-split-check", "dataset": d,
-            "data": dataset_fingerprints([d]), "alphas": [float(a) for a in check["alphas"]],
-            "seeds": [int(s) for s in check["seeds"]], "reading": check["reading"],
-            "gamma_per": "alpha", "gammas": [float(g) for g in STUDY_GAMMAS], "cv": 3,
-            "features": "as-is for every seed; standardised for the first seed",
-            **STUDY_SETTINGS[check["reading"]]}
+    return {
+        "experiment": "park-read-2018-split-check",
+        "dataset": d,
+        "data": dataset_fingerprints([d]),
+        "alphas": [float(a) for a in check["alphas"]],
+        "seeds": [int(s) for s in check["seeds"]],
+        "reading": check["reading"],
+        "gamma_per": "alpha",
+        "gammas": [float(g) for g in STUDY_GAMMAS],
+        "cv": 3,
+        "features": "as-is for every seed; standardised for the first seed",
+        **STUDY_SETTINGS[check["reading"]],
+    }
 
 
 def split_cells(check=SPLIT_CHECK) -> list[tuple[int, str, float]]:
     """The (seed, features, alpha) cells of the split check."""
     first = check["seeds"][0]
-    return ([(s, "as-is", a) for s in check["seeds"] for a in check["alphas"]]
-            + [(first, "standardised", a) for a in check["alphas"]])
+    return [(s, "as-is", a) for s in check["seeds"] for a in check["alphas"]] + [
+        (first, "standardised", a) for a in check["alphas"]
+    ]
 
 
 def load_split_check(*, check=SPLIT_CHECK) -> pd.DataFrame:
     """``data/results/blended_split_check.csv``: other splits and standardised features."""
+
     def compute():
         rows = []
         for s, f, a in split_cells(check):
-            for r in cached_cell(check["dataset"], a, check["reading"], gamma_per="alpha",
-                                 seed=s, features=f):
+            for r in cached_cell(
+                check["dataset"], a, check["reading"], gamma_per="alpha", seed=s, features=f
+            ):
                 rows.append({**r, "seed": s, "features": f})
         return pd.DataFrame(rows)
 

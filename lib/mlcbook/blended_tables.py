@@ -32,11 +32,16 @@ __all__ = [
 ]
 
 #: dataset key -> the paper's name, in the paper's order (Stare left out)
-NAMES = {"emotions": "Emotions", "scene": "Scene", "yeast": "Yeast",
-         "slashdot": "Slashdot", "enron": "Enron"}
+NAMES = {
+    "emotions": "Emotions",
+    "scene": "Scene",
+    "yeast": "Yeast",
+    "slashdot": "Slashdot",
+    "enron": "Enron",
+}
 
 #: measure -> {(Data, Type): (alpha, beta, best or None for a dash, base[, base2])}
-PAPER = {
+PAPER: dict[str, dict[tuple[str, str], tuple[Any, ...]]] = {
     "jaccard": {  # Table 2
         ("Emotions", "Train"): (0.3, 1, "0.580", "0.580"),
         ("Emotions", "Test"): (0.1, 2, "0.535", "0.535"),
@@ -77,7 +82,7 @@ PAPER = {
 
 _A0 = 1e-5
 #: measure -> (table, base settings, names of the base columns)
-BASES = {
+BASES: dict[str, tuple[str, list[tuple[float, float]], list[str]]] = {
     "jaccard": ("Table 2", [(_A0, 1.0)], ["Base"]),
     "hamming": ("Table 3", [(1.0, 1.0)], ["Base"]),
     "exact": ("Table 4", [(_A0, 128.0), (1.0, 128.0)], ["BaseJ", "BaseH"]),
@@ -98,8 +103,10 @@ def _check_grid(grid: Any) -> pd.DataFrame:
         raise ValueError(f"grid must have the columns {sorted(need)}, got {list(grid.columns)}")
     keys = grid[["dataset", "alpha", "beta"]]
     if keys.duplicated().any():
-        raise ValueError("grid must have one row per (dataset, alpha, beta); filter one "
-                         "reading and gamma choice first")
+        raise ValueError(
+            "grid must have one row per (dataset, alpha, beta); filter one "
+            "reading and gamma choice first"
+        )
     return grid
 
 
@@ -140,8 +147,14 @@ def our_table(grid: pd.DataFrame, measure: str) -> pd.DataFrame:
         for part in ("train", "test"):
             col = f"{part}_{measure}"
             a, b, best = optimum(df, col, bases[0])
-            row = {"Data": name, "Type": part.capitalize(), "alpha": a, "beta": b,
-                   "ours": best, "ours at base": (a, b) == bases[0]}
+            row = {
+                "Data": name,
+                "Type": part.capitalize(),
+                "alpha": a,
+                "beta": b,
+                "ours": best,
+                "ours at base": (a, b) == bases[0],
+            }
             for i, bb in enumerate(bases):
                 row[f"base{i}"] = _value(df, *bb, col)
             rows.append(row)
@@ -150,15 +163,19 @@ def our_table(grid: pd.DataFrame, measure: str) -> pd.DataFrame:
 
 def side_by_side(ours: pd.DataFrame, measure: str) -> pd.DataFrame:
     """Our table (:func:`our_table`) beside the paper's, as printed (3 decimals)."""
-    table, _, base_names = BASES[_check_measure(measure)]
+    _, _, base_names = BASES[_check_measure(measure)]
     out = []
     for _, r in ours.iterrows():
         p = PAPER[measure][(r["Data"], r["Type"])]
         dash = r["ours at base"] and measure != "exact"
-        row = {"Data": r["Data"], "Type": r["Type"],
-               "paper (α, β)": f"({fmt_alpha(p[0])}, {p[1]})",
-               "ours (α, β)": f"({fmt_alpha(r['alpha'])}, {int(r['beta'])})",
-               "paper best": p[2] or "-", "ours best": "-" if dash else f"{r['ours']:.3f}"}
+        row = {
+            "Data": r["Data"],
+            "Type": r["Type"],
+            "paper (α, β)": f"({fmt_alpha(p[0])}, {p[1]})",
+            "ours (α, β)": f"({fmt_alpha(r['alpha'])}, {int(r['beta'])})",
+            "paper best": p[2] or "-",
+            "ours best": "-" if dash else f"{r['ours']:.3f}",
+        }
         for i, name in enumerate(base_names):
             row[f"paper {name}"] = p[3 + i]
             row[f"ours {name}"] = f"{r[f'base{i}']:.3f}"
@@ -179,9 +196,17 @@ def paper_pairs(grid: pd.DataFrame) -> pd.DataFrame:
             cols = [("best", p[2], r["ours"])] if p[2] is not None else []
             cols += [(n, p[3 + i], r[f"base{i}"]) for i, n in enumerate(base_names)]
             for column, paper, ours in cols:
-                rows.append({"table": table, "measure": measure, "Data": r["Data"],
-                             "Type": r["Type"], "column": column, "paper": paper,
-                             "ours": float(ours)})
+                rows.append(
+                    {
+                        "table": table,
+                        "measure": measure,
+                        "Data": r["Data"],
+                        "Type": r["Type"],
+                        "column": column,
+                        "paper": paper,
+                        "ours": float(ours),
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -205,7 +230,6 @@ def fit_to_paper(grids: dict[str, pd.DataFrame]) -> pd.DataFrame:
         row["max |Δ|"] = float(diff.max())
         rows.append(row)
     return pd.DataFrame(rows).set_index("grid")
-
 
 
 def compare(grids: dict[str, pd.DataFrame], measure: str) -> pd.DataFrame:
