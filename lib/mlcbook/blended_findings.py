@@ -130,9 +130,9 @@ def penalty_match(penalty: pd.DataFrame) -> pd.DataFrame:
 
 
 def split_spread(split: pd.DataFrame, measure: str = "test_exact") -> pd.DataFrame:
-    """Best ``measure`` over beta per (features, seed, alpha) of the split check."""
-    best = split.groupby(["features", "seed", "alpha"])[measure].max()
-    return best.unstack("alpha")
+    """Best ``measure`` over beta per (features, seed) and gamma of the split check."""
+    best = split.groupby(["features", "seed", "gamma"])[measure].max()
+    return best.unstack("gamma")
 
 
 #: a fixed gamma "explains" a base when train and test both come within this of the paper
