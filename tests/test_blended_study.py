@@ -301,3 +301,26 @@ def test_committed_penalty_table_recomputes():
     cols = [c for c in saved.columns if c.startswith(("train_", "test_"))]
     np.testing.assert_allclose(new[cols], saved[cols], rtol=0, atol=BLENDED_ATOL)
     _recheck(saved, new, cols)
+
+
+@pytest.mark.slow
+def test_path_starts_with_the_fixed_gamma_fit_and_continues_along_beta():
+    """The first fit of a path is the fixed-gamma fit of the same setting (same start,
+    same optimiser: equal to the last bit); the next betas start from it."""
+    path = pd.DataFrame(bs.path_cell("emotions", 0.2, 1e-3))
+    one = bs.penalty_cell("emotions", 0.2, 1.0, 1e-3)
+    cols = [c for c in path.columns if c.startswith(("train_", "test_"))]
+    assert [path.loc[0, c] for c in cols] == [one[c] for c in cols]
+    assert list(path["beta"]) == list(GRID_BETAS)
+    assert set(path["status"]) <= {"converged", "stalled", "capped"}
+    with pytest.raises(ValueError, match="features"):
+        bs.path_cell("emotions", 0.2, 1e-3, features="tfidf")
+
+
+def test_fit_to_paper_judges_every_grid_on_the_common_datasets():
+    full = _grid(lambda d, a, b, c: 0.5)
+    part = full[full["dataset"].isin(["emotions", "scene"])]
+    fit = bt.fit_to_paper({"full": full, "part": part})
+    # Emotions and Scene: Table 2 4 bases + 2 printed optima, Table 3 4 + 3, Table 4 4 + 8
+    assert fit.loc["full", "numbers"] == fit.loc["part", "numbers"] == 25
+    assert fit.loc["full", "mean |Δ| all"] == fit.loc["part", "mean |Δ| all"]

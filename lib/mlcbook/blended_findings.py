@@ -170,13 +170,13 @@ def causes(
     ends = emo[emo["gamma"] == g_emo].sort_values("alpha")["train_hamming"].to_numpy()
     ok = match[match["distance"] <= PENALTY_FIT]
     gammas = ", ".join(f"{g:g}" for g in sorted(set(ok["best gamma"])))
-    seeds = spread.xs("as-is", level="features")
+    seeds = spread.xs("as-is", level="features").max(axis=1)  # best over penalties
     std = (
         spread.xs("standardised", level="features")
         if "standardised" in spread.index.get_level_values("features")
         else None
     )
-    top = float(seeds.max().max())
+    top = float(seeds.max())
     top_std = float(std.max().max()) if std is not None else float("nan")
     out = {
         "penalty": tested(
@@ -195,13 +195,14 @@ def causes(
         "test": unknown(
             "test halves: a few hundredths from the paper; the paper gives no split seed, "
             "and our own splits move such numbers by about as much (Enron: best test "
-            f"exact {seeds.min().min():.3f}-{top:.3f} over {len(seeds)} seeds)",
+            f"exact {seeds.min():.3f}-{top:.3f} over {len(seeds)} seeds)",
             ref=TABLES + "blended_split_check.csv",
         ),
         "enron": unknown(
             f"best test exact on Enron: ours {enron_best_test:.3f} against 0.239; not the "
-            f"split (at most {top:.3f} over {len(seeds)} seeds), not the feature scaling "
-            f"(standardised: {top_std:.3f}), not the optimiser reading (Tables 2-4 under "
+            f"split (at most {top:.3f} over {len(seeds)} seeds, best of two penalties and "
+            f"eight betas chosen on the test half), not the feature scaling (standardised: "
+            f"{top_std:.3f}), not the optimiser reading (Tables 2-4 under "
             "both); the paper's value is also above its own training value (0.150), which "
             "no fit of ours shows",
             ref=TABLES + "blended_split_check.csv",

@@ -215,15 +215,18 @@ def fit_to_paper(grids: dict[str, pd.DataFrame]) -> pd.DataFrame:
 
     The measure by which a reading is said to fit the paper better: the mean
     absolute difference over every printed number (:func:`paper_pairs`), on the
-    training and the test halves and over both; the count of numbers is given.
+    training and the test halves and over both, on the datasets that *all* grids
+    hold (so that every grid is judged on the same numbers); the count of
+    numbers is given.
     """
     if not isinstance(grids, dict) or not grids:
         raise TypeError("grids must be a non-empty dict name -> grid DataFrame")
+    common = set.intersection(*(set(_check_grid(g)["dataset"]) for g in grids.values()))
     rows = []
     for name, grid in grids.items():
-        pairs = paper_pairs(grid)
+        pairs = paper_pairs(grid[grid["dataset"].isin(common)])
         diff = (pairs["paper"].astype(float) - pairs["ours"]).abs()
-        row = {"grid": name, "numbers": len(pairs)}
+        row: dict[str, Any] = {"grid": name, "numbers": len(pairs)}
         for part in ("Train", "Test"):
             row[f"mean |Δ| {part.lower()}"] = float(diff[pairs["Type"] == part].mean())
         row["mean |Δ| all"] = float(diff.mean())
