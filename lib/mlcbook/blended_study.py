@@ -362,10 +362,20 @@ def table_name(reading: str, gamma_per: str = "alpha") -> str:
     return f"blended_study_{_check_reading(reading)}{suffix}"
 
 
+#: the datasets each committed table of the readings holds (the others did not finish on
+#: the shared machine in the session's time)
+STUDY_DATASETS: dict[str, tuple[str, ...]] = {r: GRID_DATASETS for r in READINGS}
+
+
 def load_study(
-    reading: str, datasets=GRID_DATASETS, *, gamma_per: str = "alpha", seed: int = 0
+    reading: str, datasets=None, *, gamma_per: str = "alpha", seed: int = 0
 ) -> pd.DataFrame:
-    """The committed table ``data/results/<table_name>.csv`` (or compute it)."""
+    """The committed table ``data/results/<table_name>.csv`` (or compute it).
+
+    ``datasets`` defaults to :data:`STUDY_DATASETS` of the reading.
+    """
+    if datasets is None:
+        datasets = STUDY_DATASETS[_check_reading(reading)]
     return load_or_compute(
         table_name(reading, gamma_per),
         lambda: run_study(reading, datasets, gamma_per=gamma_per, seed=seed),
