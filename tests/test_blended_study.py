@@ -324,3 +324,15 @@ def test_fit_to_paper_judges_every_grid_on_the_common_datasets():
     # Emotions and Scene: Table 2 4 bases + 2 printed optima, Table 3 4 + 3, Table 4 4 + 8
     assert fit.loc["full", "numbers"] == fit.loc["part", "numbers"] == 25
     assert fit.loc["full", "mean |Δ| all"] == fit.loc["part", "mean |Δ| all"]
+
+
+def test_fill_missing_takes_only_the_absent_datasets_and_names_them():
+    a = _grid(lambda d, al, b, c: 0.5)
+    b = _grid(lambda d, al, be, c: 0.7)
+    part = a[a["dataset"] != "enron"]
+    full, names = bt.fill_missing(part, b)
+    assert names == ["Enron"]
+    assert (full[full["dataset"] == "enron"]["test_exact"] == 0.7).all()
+    assert (full[full["dataset"] != "enron"]["test_exact"] == 0.5).all()
+    assert len(full) == len(a)
+    assert bt.fill_missing(a, b)[1] == []
