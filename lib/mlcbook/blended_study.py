@@ -364,7 +364,9 @@ def table_name(reading: str, gamma_per: str = "alpha") -> str:
 
 #: the datasets each committed table of the readings holds (the others did not finish on
 #: the shared machine in the session's time)
-STUDY_DATASETS: dict[str, tuple[str, ...]] = {r: ("emotions", "scene", "yeast") for r in READINGS}
+STUDY_DATASETS: dict[str, tuple[str, ...]] = {
+    r: ("emotions", "scene", "slashdot", "yeast") for r in READINGS
+}
 
 
 def load_study(
