@@ -50,7 +50,13 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import expit
 
-from ._validation import as_2d, check_label_matrix, check_real, check_same_shape, check_score_matrix
+from ._validation import (
+    as_2d,
+    check_label_matrix,
+    check_real,
+    check_same_shape,
+    check_score_matrix,
+)
 
 __all__ = [
     "SoftConfusion",
@@ -77,8 +83,12 @@ def _check_alpha(alpha: Any) -> float:
 
 
 def _check_beta(beta: Any, *, allow_inf: bool = False) -> float:
-    if allow_inf and not isinstance(beta, bool) and isinstance(beta, (float, np.floating)) \
-            and np.isposinf(beta):
+    if (
+        allow_inf
+        and not isinstance(beta, bool)
+        and isinstance(beta, (float, np.floating))
+        and np.isposinf(beta)
+    ):
         return float("inf")
     return check_real(beta, "beta", low=1.0)
 
@@ -131,14 +141,16 @@ def _soft_confusion(T: np.ndarray, Z: np.ndarray) -> SoftConfusion:
 
 
 # --------------------------------------------------------------------------- similarity
-def _ratio(T: np.ndarray, Z: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _ratio(
+    T: np.ndarray, Z: np.ndarray, alpha: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Base ``r = N / D`` of the blended similarity, with N and D (per instance)."""
     # p = z where t = 1, 1 - z where t = 0 (eq. 7)
     P = np.where(T > 0, Z, 1.0 - Z)
     neg = 1.0 - T
     tn = (neg * P).sum(axis=1)
     fp = (neg * (1.0 - P)).sum(axis=1)
-    num = (T * P).sum(axis=1) + alpha * tn          # TP + alpha TN  (= p.a)
+    num = (T * P).sum(axis=1) + alpha * tn  # TP + alpha TN  (= p.a)
     # D = L - (1 - alpha) TN, summed as TP + FN + FP + alpha TN: the subtraction cancels
     # catastrophically when alpha is small and TN is close to L (empty truth and prediction).
     den = T.sum(axis=1) + fp + alpha * tn
@@ -193,9 +205,11 @@ def blended_similarity(
     return s if per_instance else float(s.mean())
 
 
-def _dsim_dz(T: np.ndarray, Z: np.ndarray, alpha: float, beta: float) -> tuple[np.ndarray, np.ndarray]:
+def _dsim_dz(
+    T: np.ndarray, Z: np.ndarray, alpha: float, beta: float
+) -> tuple[np.ndarray, np.ndarray]:
     """Per-instance similarity ``s`` and its derivative ``ds_k/dz_ki`` (unvalidated)."""
-    r, num, den = _ratio(T, Z, alpha)
+    r, _, den = _ratio(T, Z, alpha)
     a = T + alpha * (1.0 - T)
     b = (alpha - 1.0) * (1.0 - T)
     rb1 = r ** (beta - 1.0)  # 0 ** 0 == 1 for beta = 1
@@ -254,9 +268,9 @@ def _objective(
         r, _, _ = _ratio(T, Z, alpha)
         return float((r**beta).mean()) - 0.5 * gamma * float(np.vdot(W, W))
     s, dsdz = _dsim_dz(T, Z, alpha, beta)
-    G = dsdz * (Z * (1.0 - Z)) / K                     # dJ/d eta  (K, L)
-    XG = np.asarray((X.T if XT is None else XT) @ G)   # (M, L)
-    gW = XG.T - gamma * W                                # (L, M)
+    G = dsdz * (Z * (1.0 - Z)) / K  # dJ/d eta  (K, L)
+    XG = np.asarray((X.T if XT is None else XT) @ G)  # (M, L)
+    gW = XG.T - gamma * W  # (L, M)
     gb = G.sum(axis=0) if b is not None else None
     J = float(s.mean()) - 0.5 * gamma * float(np.vdot(W, W))
     return J, gW, gb
@@ -265,9 +279,7 @@ def _objective(
 def _check_real_array(a: Any, name: str, ndim: int) -> np.ndarray:
     """A finite float64 array of ``ndim`` dimensions (strings, objects refused)."""
     if isinstance(a, (str, bytes)) or a is None or sp.issparse(a):
-        raise TypeError(
-            f"{name} must be a dense array of real numbers, got {type(a).__name__}"
-        )
+        raise TypeError(f"{name} must be a dense array of real numbers, got {type(a).__name__}")
     arr = np.asarray(a)
     if arr.dtype.kind not in "biuf":
         raise TypeError(f"{name} must hold real numbers, got dtype {arr.dtype}")
@@ -281,9 +293,7 @@ def _check_real_array(a: Any, name: str, ndim: int) -> np.ndarray:
 
 def _check_wxt(W, X, T, intercept):
     W = _check_real_array(W, "W", 2)
-    X = as_2d(
-        X, "X"
-    )  # sparse: canonical CSR (duplicates summed); both: >= 1 row, column
+    X = as_2d(X, "X")  # sparse: canonical CSR (duplicates summed); both: >= 1 row, column
     values = X.data if sp.issparse(X) else X
     if values.dtype.kind not in "biuf":
         raise TypeError(f"X must hold real numbers, got dtype {values.dtype}")
@@ -292,7 +302,9 @@ def _check_wxt(W, X, T, intercept):
     X = X.astype(np.float64, copy=False) if not sp.issparse(X) else X.astype(np.float64)
     T = check_label_matrix(T, "T", allow_sparse=False).astype(np.float64)
     if X.shape[0] != T.shape[0]:
-        raise ValueError(f"X and T must have the same number of rows, got {X.shape[0]} and {T.shape[0]}")
+        raise ValueError(
+            f"X and T must have the same number of rows, got {X.shape[0]} and {T.shape[0]}"
+        )
     if W.shape != (T.shape[1], X.shape[1]):
         raise ValueError(
             f"W must have shape (n_labels, n_features) = {(T.shape[1], X.shape[1])}, got {W.shape}"

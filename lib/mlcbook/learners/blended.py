@@ -85,34 +85,110 @@ def _logistic_init(X, T, C: float = 1.0):
     return W, b
 
 
-def _fit_lbfgs(X, T, alpha, beta, gamma, W0, b0, max_iter, tol):
-    """Maximise the penalised mean similarity from (W0, b0); return W, b, n_iter.
+def _packed(X, T, alpha, beta, gamma, W0, b0):
+    """The objective over one packed vector, rescaled to be O(1) at ``(W0, b0)``.
 
     All labels' weights and intercepts form one vector (the weights stored
-    feature-major, so that ``X @ W.T`` needs no copy).
+    feature-major, so that ``X @ W.T`` needs no copy).  Returns ``fun(x) ->
+    (J/|J0|, grad)``, ``x0``, and ``unpack(x) -> (W, b)``.  The scale does not
+    move the optimum: it keeps the optimisers' stopping rules meaningful when
+    the raw similarity is ~1e-39 (beta = 128 near W = 0).
     """
     L, M = W0.shape
     XT = X.T.tocsr() if sp.issparse(X) else None
     x0 = np.concatenate([np.ascontiguousarray(W0.T).ravel(), b0])
-    # scale so that the objective is O(1) at the start (the optimum does not move)
     J0 = _objective(W0, b0, X, T, alpha, beta, 0.0, grad=False)
     scale = 1.0 / max(abs(J0), 1e-300)
 
     def fun(x):
         W = x[: L * M].reshape(M, L).T
-        b = x[L * M:]
-        J, gW, gb = _objective(W, b, X, T, alpha, beta, gamma, XT=XT)
-        return -J * scale, -np.concatenate([gW.T.ravel(), gb]) * scale
+        J, gW, gb = _objective(W, x[L * M:], X, T, alpha, beta, gamma, XT=XT)
+        return J * scale, np.concatenate([gW.T.ravel(), gb]) * scale
+
+    def unpack(x):
+        return np.ascontiguousarray(x[: L * M].reshape(M, L).T), x[L * M:].copy()
+
+    return fun, x0, unpack
+
+
+def _lbfgs(X, T, alpha, beta, gamma, W0, b0, max_iter, tol):
+    """Maximise the penalised mean similarity by L-BFGS from ``(W0, b0)``.
+
+    Returns ``W, b, n_iter, status`` with ``status`` one of ``"converged"``
+    (scipy's gradient or relative-decrease test met: ``gtol = tol``,
+    ``ftol = tol * 1e-3`` on the rescaled objective), ``"capped"`` (stopped
+    at ``max_iter``) or ``"stalled"`` (the line search found no increase: a
+    stop by scipy's rule, neither converged nor capped).
+    """
+    fun, x0, unpack = _packed(X, T, alpha, beta, gamma, W0, b0)
+
+    def neg(x):
+        J, g = fun(x)
+        return -J, -g
 
     # One BLAS thread: scipy's L-BFGS-B calls BLAS on tiny vectors, and with a
     # multi-threaded BLAS on a busy machine thread hand-offs cost ~5x the run time.
     with threadpool_limits(limits=1, user_api="blas"):
         res = minimize(
-            fun, x0, jac=True, method="L-BFGS-B",
+            neg, x0, jac=True, method="L-BFGS-B",
             options={"maxiter": max_iter, "gtol": tol, "ftol": tol * 1e-3, "maxcor": 10},
         )
-    x = res.x
-    return np.ascontiguousarray(x[: L * M].reshape(M, L).T), x[L * M:].copy(), int(res.nit)
+    if res.success:
+        status = "converged"
+    elif res.nit >= max_iter or res.status == 1:
+        status = "capped"
+    else:
+        status = "stalled"
+    W, b = unpack(res.x)
+    return W, b, int(res.nit), status
+
+
+def _fit_lbfgs(X, T, alpha, beta, gamma, W0, b0, max_iter, tol):
+    """:func:`_lbfgs` without the status: ``W, b, n_iter``."""
+    W, b, nit, _ = _lbfgs(X, T, alpha, beta, gamma, W0, b0, max_iter, tol)
+    return W, b, nit
+
+
+def _ascent(X, T, alpha, beta, gamma, W0, b0, max_iter, tol):
+    """Gradient ascent, the optimiser of Park & Read (2018, Sec. 3.2).
+
+    ``w <- w + lambda dJ/dw`` on the rescaled objective ``J/|J(W0)|`` (the
+    penalised mean similarity of Sec. 3.3).  The paper leaves the rate
+    ``lambda`` open; here it is fixed but found automatically: it starts at 1
+    and is halved (and the step retried) whenever a step would not increase
+    ``J``, so it settles at the largest rate that keeps the ascent monotone.
+    The paper's rule "until the optimisation function stops increasing" is
+    read as: stop after the first step whose increase is at most ``tol * |J|``
+    (relative), or when 40 halvings find no increase.
+
+    Returns ``W, b, n_iter, status`` with ``status`` ``"stopped"`` (by that
+    rule) or ``"capped"`` (``max_iter`` accepted steps without the rule firing).
+    """
+    fun, x, unpack = _packed(X, T, alpha, beta, gamma, W0, b0)
+    with threadpool_limits(limits=1, user_api="blas"):
+        J, g = fun(x)
+        lam, status, it = 1.0, "capped", 0
+        while it < max_iter:
+            for _ in range(40):
+                xn = x + lam * g
+                Jn, gn = fun(xn)
+                if Jn > J:
+                    break
+                lam *= 0.5
+            else:
+                status = "stopped"
+                break
+            it += 1
+            gain = Jn - J
+            x, J, g = xn, Jn, gn
+            if gain <= tol * abs(J):
+                status = "stopped"
+                break
+    W, b = unpack(x)
+    return W, b, it, status
+
+
+_SOLVERS = {"lbfgs": _lbfgs, "ascent": _ascent}
 
 
 class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
@@ -135,9 +211,10 @@ class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
     cv : int, default 3
         Number of folds for choosing ``gamma``.
     max_iter : int, default 300
-        L-BFGS iterations per fit.
+        Iterations per fit (L-BFGS iterations, or accepted ascent steps).
     tol : float, default 1e-6
-        L-BFGS gradient tolerance (on the rescaled objective).
+        Stopping tolerance on the rescaled objective: L-BFGS's gradient
+        tolerance, or the relative increase below which gradient ascent stops.
     warm_start : bool, default False
         Start from the previous solution (also per CV fold and gamma).
     init : {"logistic", "zeros"}, default "logistic"
@@ -145,6 +222,10 @@ class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         (scikit-learn, C = 1) or zero weights.
     random_state : int, default 0
         Seed of the CV fold assignment.
+    solver : {"lbfgs", "ascent"}, default "lbfgs"
+        scipy's L-BFGS run to convergence, or the paper's gradient ascent
+        stopped when one step raises the objective by at most ``tol`` relative
+        (Sec. 3.2; the step size adapts, see :func:`_ascent`).
 
     Attributes
     ----------
@@ -155,7 +236,13 @@ class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
     cv_scores_ : dict
         Mean held-out similarity for each candidate gamma (``gamma="cv"``).
     n_iter_ : int
-        L-BFGS iterations of the final fit.
+        Iterations of the final fit.
+    status_ : str
+        How the final fit ended: ``"converged"``, ``"stalled"`` (L-BFGS line
+        search without increase), ``"stopped"`` (the ascent's rule) or
+        ``"capped"`` (``max_iter`` reached).
+    cv_status_ : dict
+        ``status -> count`` over the cross-validation fits (empty without CV).
     classes_ : list of ndarray
         ``[0, 1]`` for every label (scikit-learn's multi-label convention).
     n_features_in_ : int
@@ -177,6 +264,7 @@ class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         warm_start: bool = False,
         init: str = "logistic",
         random_state: int = 0,
+        solver: str = "lbfgs",
     ) -> None:
         self.alpha = alpha
         self.beta = beta
@@ -188,6 +276,7 @@ class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         self.warm_start = warm_start
         self.init = init
         self.random_state = random_state
+        self.solver = solver
 
     # ----------------------------------------------------------------- helpers
     def _validate_params(self):
@@ -202,6 +291,8 @@ class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         else:
             gammas = (check_real(self.gamma, "gamma", low=0.0),)
         cv = check_positive_int(self.cv, "cv", low=2)
+        if self.solver not in _SOLVERS:
+            raise ValueError(f"solver must be 'lbfgs' or 'ascent', got {self.solver!r}")
         if self.init not in ("logistic", "zeros"):
             raise ValueError(f"init must be 'logistic' or 'zeros', got {self.init!r}")
         max_iter = check_positive_int(self.max_iter, "max_iter")
@@ -240,6 +331,8 @@ class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         K, M = X.shape
         L = T.shape[1]
         warm = dict(getattr(self, "_warm_", {}) or {}) if self.warm_start else {}
+        solve = _SOLVERS[self.solver]
+        cv_status: dict = {}
         if len(gammas) > 1:
             if K < cv:
                 raise ValueError(f"cannot run {cv}-fold CV on {K} samples")
@@ -249,7 +342,8 @@ class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
                 vals = []
                 for f, (tr, va) in enumerate(folds):
                     W0, b0 = self._start(("cv", g, f), L, M, X[tr], T[tr], warm)
-                    W, b, _ = _fit_lbfgs(X[tr], T[tr], alpha, beta, g, W0, b0, max_iter, tol)
+                    W, b, _, st = solve(X[tr], T[tr], alpha, beta, g, W0, b0, max_iter, tol)
+                    cv_status[st] = cv_status.get(st, 0) + 1
                     warm[("cv", g, f)] = (W, b)
                     Zva = _sigmoid(np.asarray(X[va] @ W.T) + b)
                     r, _, _ = _ratio(T[va], Zva, alpha)
@@ -262,10 +356,11 @@ class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
             gamma = gammas[0]
             self.cv_scores_ = {}
         W0, b0 = self._start("full", L, M, X, T, warm)
-        W, b, nit = _fit_lbfgs(X, T, alpha, beta, gamma, W0, b0, max_iter, tol)
+        W, b, nit, status = solve(X, T, alpha, beta, gamma, W0, b0, max_iter, tol)
         warm["full"] = (W, b)
         self._warm_ = warm
         self.coef_, self.intercept_, self.gamma_, self.n_iter_ = W, b, float(gamma), nit
+        self.status_, self.cv_status_ = status, cv_status
         self.n_features_in_ = M
         self.n_labels_ = L
         return self

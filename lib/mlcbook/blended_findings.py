@@ -1,0 +1,438 @@
+"""Park & Read (2018), Sec. 4-5: the findings computed from the grids, and their ledger rows.
+
+Each function computes one finding from a grid (see :mod:`mlcbook.blended_tables`)
+or one of the study's tables (:mod:`mlcbook.blended_study`) and, where the
+finding is a claim of the paper, adds its rows to a :class:`mlcbook.ledger.Ledger`
+with the rule-based claim kinds; causes of differences are made once
+(:func:`causes`) and shared.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy.stats import spearmanr
+
+from .blended_tables import BASES, NAMES, PAPER, fmt_alpha, our_table, paper_pairs
+from .ledger import Cause, Ledger, paper_error, tested, underspecified, unknown
+
+__all__ = [
+    "TABLES",
+    "choose_reading",
+    "alpha_trend",
+    "location_gaps",
+    "penalty_match",
+    "split_spread",
+    "causes",
+    "explained_by_penalty",
+    "earlier_cause",
+    "add_table_rows",
+    "add_location_rows",
+    "add_recommendation_rows",
+    "add_trend_row",
+    "add_sweet_spot_row",
+]
+
+#: where the committed tables behind the tested causes live
+TABLES = "data/results/"
+
+
+def choose_reading(fit: pd.DataFrame, column: str = "mean |Δ| all") -> str:
+    """The grid of :func:`mlcbook.blended_tables.fit_to_paper` with the smallest ``column``."""
+    if column not in fit.columns:
+        raise ValueError(f"column must be one of {list(fit.columns)}, got {column!r}")
+    return str(fit[column].astype(float).idxmin())
+
+
+def alpha_trend(
+    grid: pd.DataFrame, dataset: str = "emotions", beta: float = 1.0, col: str = "train_hamming"
+) -> dict:
+    """How ``col`` moves with alpha at fixed ``beta`` (Sec. 4's Emotions example).
+
+    Returns the values from alpha -> 0 to 1, Spearman's rho over the 11 alphas,
+    and ``rises``: rho >= 0.5 and the value at alpha = 1 above the one at alpha -> 0.
+    """
+    df = grid[(grid["dataset"] == dataset) & (grid["beta"] == beta)].sort_values("alpha")
+    if len(df) < 3:
+        raise ValueError(f"the grid has {len(df)} alphas for {dataset} at beta={beta}")
+    v = df[col].to_numpy(dtype=float)
+    # a constant column has no trend (and no defined rank correlation)
+    rho = float(spearmanr(df["alpha"], v).statistic) if np.ptp(v) > 0 else 0.0
+    return {
+        "values": v,
+        "rho": rho,
+        "first": v[0],
+        "last": v[-1],
+        "rises": bool(rho >= 0.5 and v[-1] > v[0]),
+    }
+
+
+def location_gaps(grid: pd.DataFrame, measure: str) -> pd.DataFrame:
+    """Per dataset and half: our optimum, the paper's, and our score at the paper's.
+
+    ``gap`` is our best minus our score at the paper's (alpha, beta): how much our
+    grid loses at the paper's setting (0 when the two optima agree).
+    """
+    t = our_table(grid, measure)
+    rows = []
+    for _, r in t.iterrows():
+        pa, pb = PAPER[measure][(r["Data"], r["Type"])][:2]
+        d = next(k for k, v in NAMES.items() if v == r["Data"])
+        df = grid[grid["dataset"] == d]
+        at = df.loc[
+            np.isclose(df["alpha"], pa) & (df["beta"] == pb), f"{r['Type'].lower()}_{measure}"
+        ]
+        rows.append(
+            {
+                "Data": r["Data"],
+                "Type": r["Type"],
+                "paper": f"({fmt_alpha(pa)}, {int(pb)})",
+                "ours": f"({fmt_alpha(r['alpha'])}, {int(r['beta'])})",
+                "ours best": r["ours"],
+                "ours at paper's": float(at.iloc[0]),
+                "gap": r["ours"] - float(at.iloc[0]),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def penalty_match(penalty: pd.DataFrame) -> pd.DataFrame:
+    """Per dataset and base setting: the fixed gamma whose train/test pair is nearest the paper.
+
+    ``penalty`` is the table of :func:`mlcbook.blended_study.load_penalty`.  The
+    distance is ``max(|train - paper train|, |test - paper test|)`` on the
+    setting's own measure (Jaccard for alpha -> 0, Hamming for alpha = 1); the
+    row gives it for the best fixed gamma and for the smallest gamma (what CV
+    tends to choose).
+    """
+    rows = []
+    for (d, a), df in penalty.groupby(["dataset", "alpha"]):
+        measure = "jaccard" if a < 0.5 else "hamming"
+        name = NAMES[d]
+        pt = float(PAPER[measure][(name, "Train")][3])
+        pe = float(PAPER[measure][(name, "Test")][3])
+        dist = np.maximum((df[f"train_{measure}"] - pt).abs(), (df[f"test_{measure}"] - pe).abs())
+        best = df.loc[dist.idxmin()]
+        rows.append(
+            {
+                "Data": name,
+                "setting": f"({fmt_alpha(a)}, 1)",
+                "measure": measure,
+                "paper train": pt,
+                "paper test": pe,
+                "best gamma": best["gamma"],
+                "train": best[f"train_{measure}"],
+                "test": best[f"test_{measure}"],
+                "distance": float(dist.min()),
+                "distance at smallest gamma": float(dist[df["gamma"].idxmin()]),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def split_spread(split: pd.DataFrame, measure: str = "test_exact") -> pd.DataFrame:
+    """Best ``measure`` over beta per (features, seed) and gamma of the split check."""
+    best = split.groupby(["features", "seed", "gamma"])[measure].max()
+    return best.unstack("gamma")
+
+
+#: a fixed gamma "explains" a base when train and test both come within this of the paper
+PENALTY_FIT = 0.03
+#: a location differs by a near-tie when the paper's setting scores within this of our best
+TIE = 0.01
+
+
+def earlier_cause(names: list[str]) -> Cause:
+    """The cause of rows that come from the earlier grid (datasets not recomputed)."""
+    return unknown(
+        f"{', '.join(names)}: not recomputed under the two readings (the shared machine's "
+        "time ran out); these are the earlier grid's numbers (gamma once per dataset, "
+        "L-BFGS capped at 200 iterations), whose differences were not tested",
+        ref="data/results/blended_grid.csv",
+    )
+
+
+def explained_by_penalty(match: pd.DataFrame) -> set[tuple[str, str]]:
+    """The (Data, measure) base pairs a fixed gamma brings within PENALTY_FIT of the paper."""
+    ok = match[match["distance"] <= PENALTY_FIT]
+    return set(zip(ok["Data"], ok["measure"]))
+
+
+def causes(
+    match: pd.DataFrame,
+    spread: pd.DataFrame,
+    penalty: pd.DataFrame,
+    *,
+    enron_best_test: float,
+    slashdot_rows: bool = True,
+) -> dict[str, Cause]:
+    """The shared causes of the chapter's differences, each made once.
+
+    ``match`` is :func:`penalty_match`, ``spread`` is :func:`split_spread` of the
+    Enron check, ``penalty`` the fixed-gamma table, ``enron_best_test`` our best
+    test exact match on Enron.
+    """
+    emo = penalty[(penalty["dataset"] == "emotions")]
+    g_emo = float(
+        match.loc[
+            (match["Data"] == "Emotions") & (match["measure"] == "hamming"), "best gamma"
+        ].iloc[0]
+    )
+    ends = emo[emo["gamma"] == g_emo].sort_values("alpha")["train_hamming"].to_numpy()
+    ok = match[match["distance"] <= PENALTY_FIT]
+    gammas = ", ".join(f"{g:g}" for g in sorted(set(ok["best gamma"])))
+    seeds = spread.xs("as-is", level="features").max(axis=1)  # best over penalties
+    std = (
+        spread.xs("standardised", level="features")
+        if "standardised" in spread.index.get_level_values("features")
+        else None
+    )
+    top = float(seeds.max())
+    top_std = float(std.max().max()) if std is not None else float("nan")
+    out = {
+        "penalty": tested(
+            f"the beta = 1 bases: our CV (held-out similarity) picks weaker penalties than "
+            f"the paper's; with a fixed gamma in {{{gammas}}} the training and the test "
+            f"value both come within {PENALTY_FIT} of the paper's for {len(ok)} of the "
+            f"{len(match)} (dataset, base) pairs",
+            ref=TABLES + "blended_penalty.csv",
+        ),
+        "train": unknown(
+            "training halves: our models fit them closer than the paper's, whose train and "
+            "test scores are close; a stronger penalty does this at beta = 1 (the penalty "
+            "cause), not tested at the other settings",
+            ref=TABLES + "blended_penalty.csv",
+        ),
+        "test": unknown(
+            "test halves: a few hundredths from the paper; the paper gives no split seed, "
+            "and our own splits move such numbers by about as much (Enron: best test "
+            f"exact {seeds.min():.3f}-{top:.3f} over {len(seeds)} seeds)",
+            ref=TABLES + "blended_split_check.csv",
+        ),
+        "enron": unknown(
+            f"best test exact on Enron: ours {enron_best_test:.3f} against 0.239; not the "
+            f"split (at most {top:.3f} over {len(seeds)} seeds, best of two penalties and "
+            f"eight betas chosen on the test half), not the feature scaling (standardised: "
+            f"{top_std:.3f}), not the optimiser reading (Tables 2-4 under "
+            "both); the paper's value is also above its own training value (0.150), which "
+            "no fit of ours shows",
+            ref=TABLES + "blended_split_check.csv",
+        ),
+        "trend": unknown(
+            "Emotions' training Hamming at beta = 1 is flat in alpha under both readings "
+            f"and at the fixed gamma that matches the paper's Hamming base ({g_emo:g}: "
+            f"{ends[0]:.3f} at alpha -> 0, {ends[-1]:.3f} at alpha = 1); what made it rise "
+            "in the paper is not found",
+            ref=TABLES + "blended_penalty.csv",
+        ),
+        "stare": underspecified(
+            "Stare: the paper cites the retinal images' site but not the multi-label data "
+            "set built from it (features, labels); it is not in our mirror"
+        ),
+        "flat": tested(
+            f"near-tie: at the paper's (alpha, beta) our score is within {TIE} of our best, "
+            "so the argmax of a flat panel decides the location",
+            ref="book/blended.md, table 'where the optima are'",
+        ),
+        "expected": paper_error(
+            "the paper's own Table 4 puts 1 of its 12 exact-match optima at beta = 2^7 "
+            "and 3 at alpha -> 0, against the expectation of Sec. 2.3"
+        ),
+    }
+    if slashdot_rows:
+        out["slashdot"] = underspecified(
+            "Slashdot: the paper points at MEKA's file, listed with 22 labels and 1,079 "
+            "features; ours (BOOMER mirror) has 20 labels and 3,125 features, and our "
+            "models fit its training half almost perfectly at every setting"
+        )
+    return out
+
+
+def _cause_for(
+    row: pd.Series,
+    c: dict[str, Cause],
+    explained: set[tuple[str, str]] | None = None,
+    earlier: tuple[str, ...] = (),
+) -> Cause:
+    if row["Data"] in earlier:
+        return c["earlier"]
+    if row["Data"] == "Slashdot" and "slashdot" in c:
+        return c["slashdot"]
+    if row["Data"] == "Enron" and row["Type"] == "Test" and row["measure"] == "exact":
+        return c["enron"]
+    if row.get("column") == "Base" and (row["Data"], row["measure"]) in (explained or set()):
+        return c["penalty"]
+    return c["train"] if row["Type"] == "Train" else c["test"]
+
+
+#: the ledger's names of the numbers of Tables 2-4 (as the claims inventory cites them)
+_ROW_NAMES = {
+    ("jaccard", "best"): "best Jaccard",
+    ("jaccard", "Base"): "Jaccard base (1e-5, 1)",
+    ("hamming", "best"): "best Hamming",
+    ("hamming", "Base"): "Hamming base (1, 1)",
+    ("exact", "best"): "best Exact",
+    ("exact", "BaseJ"): "Exact BaseJ (1e-5, 128)",
+    ("exact", "BaseH"): "Exact BaseH (1, 128)",
+}
+
+
+def add_table_rows(
+    led: Ledger,
+    grid: pd.DataFrame,
+    c: dict[str, Cause],
+    explained: set[tuple[str, str]],
+    earlier: tuple[str, ...] = (),
+) -> None:
+    """One number row per printed number of Tables 2-4 (Stare left out).
+
+    ``explained``: the (Data, measure) pairs whose beta = 1 base rows take the
+    penalty cause (:func:`explained_by_penalty`); ``earlier``: the datasets whose
+    numbers come from the earlier grid (cause ``c["earlier"]``).  A row that
+    agrees keeps no cause.
+    """
+    for _, r in paper_pairs(grid).iterrows():
+        claim = f"{_ROW_NAMES[(r['measure'], r['column'])]}, {r['Data']} {r['Type'].lower()}"
+        cause = _cause_for(r, c, explained, earlier)
+        e = led.number(claim, r["table"], paper=r["paper"], ours=r["ours"], cause=cause)
+        if e.status != "differs":
+            e.cause = None
+
+
+def add_location_rows(
+    led: Ledger,
+    grid: pd.DataFrame,
+    c: dict[str, Cause],
+    earlier: tuple[str, ...] = (),
+    tie: float = TIE,
+) -> None:
+    """One exact row per optimum location (alpha, beta) of Tables 2-4.
+
+    A differing location whose paper setting scores within ``tie`` of our best
+    gets the near-tie cause; otherwise the cause of the row's values.
+    """
+    for measure, (table, _, _) in BASES.items():
+        for _, r in location_gaps(grid, measure).iterrows():
+            row = pd.Series({**r.to_dict(), "measure": measure})
+            cause = c["flat"] if r["gap"] <= tie + 1e-12 else _cause_for(row, c, None, earlier)
+            led.exact(
+                f"{measure.capitalize()} optimum (alpha, beta), {r['Data']} {r['Type'].lower()}",
+                table,
+                paper=r["paper"],
+                ours=r["ours"],
+                cause=cause if r["paper"] != r["ours"] else None,
+            )
+
+
+def _gaps(grid: pd.DataFrame, measure: str) -> pd.Series:
+    t = our_table(grid, measure)
+    base = t[[c for c in t.columns if c.startswith("base")]].max(axis=1)
+    return t["ours"] - base
+
+
+def add_recommendation_rows(led: Ledger, grid: pd.DataFrame, c: dict[str, Cause]) -> None:
+    """The recommendations of Sec. 5 as ordering rows over the ten dataset halves."""
+    ham, jac, ex = (_gaps(grid, m) for m in ("hamming", "jaccard", "exact"))
+    t4 = our_table(grid, "exact")
+    n = len(ham)
+    ok = int((ham <= 0.01 + 5e-4).sum())
+    led.ordering(
+        "Hamming: use alpha = 1, beta = 1 (best, or within ~0.01 of the best)",
+        "Sec. 5, Table 3",
+        paper="the base is the best or within ~0.01 of it (12 of 12)",
+        rule="(1, 1) within 0.01 of the best Hamming in every dataset half",
+        holds=ok == n,
+        robustness=(ok, n),
+        over="dataset halves",
+        cause=c["train"],
+    )
+    ok = int((jac <= 0.004 + 5e-4).sum())
+    led.ordering(
+        "Jaccard: use alpha -> 0, beta = 1 (best in 7/12, else within 0.004)",
+        "Sec. 5, Table 2",
+        paper="best in 7 of 12, else at most 0.004 below the best",
+        rule="(1e-05, 1) within 0.004 of the best Jaccard in every dataset half",
+        holds=ok == n,
+        robustness=(ok, n),
+        over="dataset halves",
+        cause=c["train"],
+    )
+    at128 = int((t4["beta"] == 128).sum())
+    gain = float(ex.mean())
+    led.ordering(
+        "Exact: explore (alpha, beta); optimum rarely at beta = 2^7, clearly above BaseJ/BaseH",
+        "Sec. 5, Table 4",
+        paper="optimum at beta = 2^7 in 1 of 12",
+        rule=f"optimum at beta = 128 in at most 2 of {n} halves and a mean gain "
+        f"over the better base above 0.01 (ours {at128} of {n}; gain {gain:.3f})",
+        holds=at128 <= 2 and gain > 0.01,
+        robustness=(n - at128, n),
+        over="dataset halves without the optimum at beta = 128",
+        cause=c["train"],
+    )
+    low = int((t4["alpha"] <= 0.2).sum())
+    paper_low = sum(PAPER["exact"][(r["Data"], r["Type"])][0] <= 0.2 for _, r in t4.iterrows())
+    led.ordering(
+        "exact-match optima at small alpha (nine of twelve <= 0.2)",
+        "Sec. 5, Table 4",
+        paper=f"9 of 12 ({paper_low} of our {n} dataset halves)",
+        rule=f"at least {paper_low} of our {n} exact-match optima at alpha <= 0.2 (ours {low})",
+        holds=low >= paper_low,
+        robustness=(low, n),
+        over="dataset halves",
+        cause=c["train"] if low < paper_low else None,
+    )
+    small = int(((t4["alpha"] <= 0.2) & (t4["beta"] == 128)).sum())
+    led.ordering(
+        "best Exact expected at alpha -> 0, beta -> inf",
+        "Sec. 2.3",
+        paper="alpha -> 0 and beta -> inf give the best estimate of Exact",
+        rule="the exact-match optimum at alpha <= 0.2 and beta = 128 in most halves",
+        holds=small > n // 2,
+        robustness=(small, n),
+        over="dataset halves",
+        cause=c["expected"],
+    )
+
+
+def add_trend_row(
+    led: Ledger, grids: dict[str, pd.DataFrame], main: str, cause: Cause | None
+) -> dict:
+    """Sec. 4's Emotions example: training Hamming rises with alpha at beta = 1.
+
+    Decided on ``grids[main]``; its robustness is over all ``grids`` (readings
+    and gamma choices).
+    """
+    trends = {k: alpha_trend(g) for k, g in grids.items()}
+    t = trends[main]
+    hits = sum(v["rises"] for v in trends.values())
+    led.ordering(
+        "Emotions train Hamming rises with alpha at beta = 1",
+        "Sec. 4, Fig. 1",
+        paper="light to dark grey from alpha -> 0 to alpha = 1",
+        rule=f"Spearman rho >= 0.5 over the 11 alphas and the value at 1 above the "
+        f"one at 1e-05 (rho {t['rho']:.2f}; {t['first']:.3f} -> {t['last']:.3f})",
+        holds=t["rises"],
+        robustness=(hits, len(trends)),
+        over="grids (readings and gamma choices)",
+        cause=None if t["rises"] else cause,
+    )
+    return trends
+
+
+def add_sweet_spot_row(led: Ledger, grid: pd.DataFrame, cause: Cause) -> tuple[float, float]:
+    """Sec. 5: Slashdot's training Jaccard has a "sweet spot" at (alpha -> 0, 1), ~0.2 up."""
+    sd = grid[grid["dataset"] == "slashdot"]
+    corner_mask = (sd["alpha"] < 0.05) & (sd["beta"] == 1.0)
+    corner = float(sd.loc[corner_mask, "train_jaccard"].iloc[0])
+    rest = float(sd.loc[~corner_mask, "train_jaccard"].median())
+    led.ordering(
+        "Slashdot train: lower-left corner a Jaccard 'sweet spot' (~0.2 above the rest)",
+        "Sec. 5, Fig. 1",
+        paper="about 0.2 above the rest of the panel",
+        rule=f"corner at least 0.1 above the median of the other 87 settings "
+        f"(corner {corner:.3f}, median {rest:.3f})",
+        holds=corner - rest >= 0.1,
+        cause=cause if corner - rest < 0.1 else None,
+    )
+    return corner, rest
