@@ -179,18 +179,22 @@ def _direct_risks(cands: np.ndarray, ycodes: np.ndarray, p: np.ndarray, g: np.nd
 def _risk_rows(P: np.ndarray, Ysup: np.ndarray, p: np.ndarray, kern: _Kernel) -> np.ndarray:
     """Risk of each row of the 0/1 matrix ``P`` (any K for counting losses)."""
     K = Ysup.shape[1]
+    table = kern.table  # the 'counts' and 'capacity' kinds carry a table, 'callable' not
     if kern.kind == "counts":
+        assert table is not None
         Pf = P.astype(np.float64)
         Yf = Ysup.astype(np.float64)
         agree = Pf @ Yf.T + (1 - Pf) @ (1 - Yf).T
         d = np.rint(K - agree).astype(np.intp)
-        return kern.table[d] @ p
+        return table[d] @ p
     if kern.kind == "capacity":
+        assert table is not None
         full = (1 << K) - 1
         x = np.bitwise_xor(_codes(P)[:, None], _codes(Ysup)[None, :])
-        return (1.0 - kern.table[full ^ x]) @ p
+        return (1.0 - table[full ^ x]) @ p
     out = np.empty(P.shape[0])
     t = Ysup.shape[0]
+    assert kern.func is not None  # the 'callable' kind carries its function
     for i in range(P.shape[0]):
         vals = np.asarray(kern.func(Ysup, np.repeat(P[i:i + 1], t, axis=0)), dtype=np.float64)
         if vals.shape != (t,):
@@ -308,6 +312,7 @@ def bayes_optimal(
 
     # reduced kernel g over the free labels (fixed labels are right)
     zs = np.arange(1 << Kf, dtype=np.int64)
+    assert kern.table is not None  # only table kernels reach the transform
     if kern.kind == "counts":
         g = kern.table[_losses.popcount(zs)]
     else:

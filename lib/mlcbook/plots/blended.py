@@ -149,6 +149,7 @@ def plot_blended_heatmaps(
                 ax.set_ylabel(m.capitalize() + "\n" + r"$\log_2\beta$", fontsize=8)
             head = f"{d.capitalize()}\n" if i == 0 else ""
             ax.set_title(f"{head}best {best:.3f}", fontsize=8)
+    assert im is not None  # at least one panel was drawn
     cb = fig.colorbar(im, ax=axes, shrink=0.6, extend="min")
     cb.set_label("score minus the panel's best", fontsize=8)
     cb.ax.tick_params(labelsize=7)
