@@ -158,8 +158,8 @@ def test_committed_table_recomputes_for_one_dataset():
     everywhere: re-run on an AVX-512 machine its predictions on birds, emotions and scene
     differ from the committed ones (losses up to 14.5 % relative; every other learner
     within 1e-9), while on flags-12 they agree on every machine and emulated CPU we tried
-    -- hence this dataset (BOOMER-K's example-wise steps solve linear systems whose last
-    bits follow the BLAS kernels).
+    -- hence this dataset.  Which operation moves (BOOMER-K's example-wise steps solve
+    linear systems through LAPACK) is not established.
     """
     from mlcbook._paths import results_dir
 
