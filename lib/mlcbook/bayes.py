@@ -88,7 +88,10 @@ def _parse_loss(loss: Any, K: int) -> _Kernel:
             return _Kernel("counts", _losses.error_count_losses("binomial", 1, K), None)
         if loss in ("subset", "subset_zero_one"):
             return _Kernel("counts", _losses.error_count_losses("binomial", K, K), None)
-        raise ValueError(f"loss must be 'hamming', 'subset', a (name, parameter) tuple or a callable, got {loss!r}")
+        raise ValueError(
+            "loss must be 'hamming', 'subset', a (name, parameter) tuple or a callable, "
+            f"got {loss!r}"
+        )
     if isinstance(loss, tuple):
         if len(loss) != 2 or not isinstance(loss[0], str):
             raise ValueError(f"loss tuple must be (name, parameter), got {loss!r}")
@@ -103,16 +106,32 @@ def _parse_loss(loss: Any, K: int) -> _Kernel:
         if name == "counts":
             L = np.asarray(param, dtype=np.float64)
             if L.shape != (K + 1,):
-                raise ValueError(f"loss ('counts', L): L must have K+1 = {K + 1} entries, got shape {L.shape}")
-            if not np.isfinite(L).all() or abs(L[0]) > 1e-9 or abs(L[-1] - 1) > 1e-9 or np.any(np.diff(L) < -1e-9):
-                raise ValueError("loss ('counts', L): L must be non-decreasing from L[0] = 0 to L[K] = 1")
+                raise ValueError(
+                    f"loss ('counts', L): L must have K+1 = {K + 1} entries, got shape {L.shape}"
+                )
+            if (
+                not np.isfinite(L).all()
+                or abs(L[0]) > 1e-9
+                or abs(L[-1] - 1) > 1e-9
+                or np.any(np.diff(L) < -1e-9)
+            ):
+                raise ValueError(
+                    "loss ('counts', L): L must be non-decreasing from L[0] = 0 to L[K] = 1"
+                )
             return _Kernel("counts", L, None)
         if name in ("choquet", "capacity"):
-            return _Kernel("capacity", _losses.check_capacity(param, K, name="loss capacity"), None)
-        raise ValueError(f"unknown loss name {name!r}; use binomial, polynomial, owa, counts or choquet")
+            return _Kernel(
+                "capacity", _losses.check_capacity(param, K, name="loss capacity"), None
+            )
+        raise ValueError(
+            f"unknown loss name {name!r}; use binomial, polynomial, owa, counts or choquet"
+        )
     if callable(loss):
         return _Kernel("callable", None, loss)
-    raise TypeError(f"loss must be a string, a (name, parameter) tuple or a callable, got {type(loss).__name__}")
+    raise TypeError(
+        "loss must be a string, a (name, parameter) tuple or a callable, "
+        f"got {type(loss).__name__}"
+    )
 
 
 def _check_support(support: Any, probs: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -122,7 +141,9 @@ def _check_support(support: Any, probs: Any) -> tuple[np.ndarray, np.ndarray]:
         raise TypeError(f"probs must hold real numbers, got dtype {p.dtype}")
     p = np.atleast_1d(p.astype(np.float64))
     if p.ndim != 1 or p.shape[0] != Ysup.shape[0]:
-        raise ValueError(f"probs must have one entry per support row ({Ysup.shape[0]}), got shape {p.shape}")
+        raise ValueError(
+            f"probs must have one entry per support row ({Ysup.shape[0]}), got shape {p.shape}"
+        )
     if not np.isfinite(p).all():
         raise ValueError("probs must not contain NaN or infinite values")
     if p.min() < 0:
@@ -161,18 +182,25 @@ def _krawtchouk_transform(table: np.ndarray, n: int) -> np.ndarray:
     """
     out = np.empty(n + 1)
     for w in range(n + 1):
-        kw = [sum((-1) ** j * math.comb(w, j) * math.comb(n - w, m - j) for j in range(0, min(w, m) + 1))
-              for m in range(n + 1)]
+        kw = [
+            sum(
+                (-1) ** j * math.comb(w, j) * math.comb(n - w, m - j)
+                for j in range(0, min(w, m) + 1)
+            )
+            for m in range(n + 1)
+        ]
         out[w] = float(np.dot(table[: n + 1], np.array(kw, dtype=np.float64)))
     return out
 
 
-def _direct_risks(cands: np.ndarray, ycodes: np.ndarray, p: np.ndarray, g: np.ndarray) -> np.ndarray:
+def _direct_risks(
+    cands: np.ndarray, ycodes: np.ndarray, p: np.ndarray, g: np.ndarray
+) -> np.ndarray:
     """Risks of candidate codes, ``sum_y p(y) g(c XOR y)``, in chunks."""
     out = np.empty(cands.shape[0])
     step = max(1, (1 << 20) // max(1, ycodes.shape[0]))
     for s in range(0, cands.shape[0], step):
-        out[s:s + step] = g[np.bitwise_xor(cands[s:s + step, None], ycodes[None, :])] @ p
+        out[s : s + step] = g[np.bitwise_xor(cands[s : s + step, None], ycodes[None, :])] @ p
     return out
 
 
@@ -196,9 +224,11 @@ def _risk_rows(P: np.ndarray, Ysup: np.ndarray, p: np.ndarray, kern: _Kernel) ->
     t = Ysup.shape[0]
     assert kern.func is not None  # the 'callable' kind carries its function
     for i in range(P.shape[0]):
-        vals = np.asarray(kern.func(Ysup, np.repeat(P[i:i + 1], t, axis=0)), dtype=np.float64)
+        vals = np.asarray(kern.func(Ysup, np.repeat(P[i : i + 1], t, axis=0)), dtype=np.float64)
         if vals.shape != (t,):
-            raise ValueError(f"a callable loss must return one loss per row (shape ({t},)), got {vals.shape}")
+            raise ValueError(
+                f"a callable loss must return one loss per row (shape ({t},)), got {vals.shape}"
+            )
         out[i] = vals @ p
     return out
 

@@ -143,9 +143,7 @@ def is_double_effective(Y, F) -> bool:
 EFFECTIVENESS = ("label-wise", "inst-wise", "double")
 
 
-@validate_params(
-    kind=OneOf(EFFECTIVENESS), seed=Seed(), boundary=Int(0, allow_none=True)
-)
+@validate_params(kind=OneOf(EFFECTIVENESS), seed=Seed(), boundary=Int(0, allow_none=True))
 def effective_scores(Y, kind: str, seed=None, *, boundary: int | None = None) -> np.ndarray:
     """A random score matrix with exactly the effectiveness ``kind`` on ``Y``.
 
@@ -240,8 +238,15 @@ def table2_check(Y_list, n_draws: int = 20, seed: int = 0):
       Hamming loss -- so that the bound of Theorem 4 or 5 holds with
       :math:`\\epsilon = 1`.  (With error-free thresholds every kind reaches ``H = Y``.)
     """
-    ranking = ("ranking_loss", "average_precision", "one_error", "coverage", "instance_auc",
-               "macro_auc", "micro_auc")
+    ranking = (
+        "ranking_loss",
+        "average_precision",
+        "one_error",
+        "coverage",
+        "instance_auc",
+        "macro_auc",
+        "micro_auc",
+    )
     families = {"label-wise": ("t(x)",), "inst-wise": ("t_j",), "double": ("t(x)", "t_j")}
     rng = np.random.default_rng(seed)
     ok = {(meas, kind): True for meas in WU_ZHOU_MEASURES for kind in EFFECTIVENESS}
@@ -259,7 +264,9 @@ def table2_check(Y_list, n_draws: int = 20, seed: int = 0):
                 for meas in ranking:
                     if abs(vals[meas] - perfect[meas]) > 1e-12:
                         ok[(meas, kind)] = False
-                good = {meas: False for meas in ("instance_f1", "macro_f1", "micro_f1", "hamming_loss")}
+                good = {
+                    meas: False for meas in ("instance_f1", "macro_f1", "micro_f1", "hamming_loss")
+                }
                 for fam in families[kind]:
                     Hs = [threshold_with_errors(F, Y, fam, seed_())]
                     if kind != "double":
@@ -276,7 +283,8 @@ def table2_check(Y_list, n_draws: int = 20, seed: int = 0):
                     ok[(meas, kind)] &= g
     return pd.DataFrame(
         [[ok[(meas, kind)] for kind in EFFECTIVENESS] for meas in WU_ZHOU_MEASURES],
-        index=list(WU_ZHOU_MEASURES), columns=list(EFFECTIVENESS),
+        index=list(WU_ZHOU_MEASURES),
+        columns=list(EFFECTIVENESS),
     )
 
 
@@ -286,8 +294,13 @@ def table2_check(Y_list, n_draws: int = 20, seed: int = 0):
     n_draws=Int(1, 100_000),
     seed=Seed(),
 )
-def micro_auc_growth(sizes=(20, 200, 2000), n_labels: int = 4, density: float = 0.4,
-                     n_draws: int = 10, seed: int = 0):
+def micro_auc_growth(
+    sizes=(20, 200, 2000),
+    n_labels: int = 4,
+    density: float = 0.4,
+    n_draws: int = 10,
+    seed: int = 0,
+):
     """Micro-AUC of double-effective predictors (proof of Theorem 3) as ``m`` grows.
 
     Random label matrices (every row and column with a relevant and an irrelevant
@@ -304,7 +317,9 @@ def micro_auc_growth(sizes=(20, 200, 2000), n_labels: int = 4, density: float = 
             Y = random_label_matrix(m, n_labels, density, int(rng.integers(2**32)))
             F = effective_scores(Y, "double", int(rng.integers(2**32)))
             vals.append(float(auc(Y, F, average="micro")))
-        rows.append({"m": m, "mean micro-AUC": float(np.mean(vals)), "min micro-AUC": float(np.min(vals))})
+        rows.append(
+            {"m": m, "mean micro-AUC": float(np.mean(vals)), "min micro-AUC": float(np.min(vals))}
+        )
     return pd.DataFrame(rows)
 
 

@@ -59,3 +59,5 @@ __all__ = [
 
 # Synthetic data generators (other modules) are imported below this line.
 from .synthetic import make_limo_synthetic
+
+__all__ += ["make_limo_synthetic"]

@@ -11,3 +11,32 @@ from .mlknn import MLkNN
 from .reductions import LabelPowerset, RAkEL
 from .registry import LEARNERS, learner_config, learner_names, make_learner
 from .thresholds import InstanceThreshold, LabelThreshold, column_thresholds, row_thresholds
+
+__all__ = [
+    "BOOMER_VARIANTS",
+    "GFM",
+    "LEARNERS",
+    "LIMO",
+    "BlendedLinearClassifier",
+    "InstanceThreshold",
+    "J48Classifier",
+    "LabelPowerset",
+    "LabelThreshold",
+    "LossMinimizingKNN",
+    "MLkNN",
+    "MekaBR",
+    "MekaCC",
+    "MekaLC",
+    "MekaRAkEL",
+    "RAkEL",
+    "column_thresholds",
+    "consensus_mask",
+    "gfm_predict",
+    "learner_config",
+    "learner_names",
+    "limo_objective",
+    "make_boomer",
+    "make_learner",
+    "minimize_summed_loss",
+    "row_thresholds",
+]

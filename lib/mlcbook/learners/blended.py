@@ -71,7 +71,7 @@ def _logistic_init(X, T, C: float = 1.0):
     """
     from sklearn.linear_model import LogisticRegression
 
-    K, M = X.shape
+    M = X.shape[1]
     L = T.shape[1]
     W, b = np.zeros((L, M)), np.zeros(L)
     with threadpool_limits(limits=1, user_api="blas"):
@@ -102,11 +102,11 @@ def _packed(X, T, alpha, beta, gamma, W0, b0):
 
     def fun(x):
         W = x[: L * M].reshape(M, L).T
-        J, gW, gb = _objective(W, x[L * M:], X, T, alpha, beta, gamma, XT=XT)
+        J, gW, gb = _objective(W, x[L * M :], X, T, alpha, beta, gamma, XT=XT)
         return J * scale, np.concatenate([gW.T.ravel(), gb]) * scale
 
     def unpack(x):
-        return np.ascontiguousarray(x[: L * M].reshape(M, L).T), x[L * M:].copy()
+        return np.ascontiguousarray(x[: L * M].reshape(M, L).T), x[L * M :].copy()
 
     return fun, x0, unpack
 
@@ -130,7 +130,10 @@ def _lbfgs(X, T, alpha, beta, gamma, W0, b0, max_iter, tol):
     # multi-threaded BLAS on a busy machine thread hand-offs cost ~5x the run time.
     with threadpool_limits(limits=1, user_api="blas"):
         res = minimize(
-            neg, x0, jac=True, method="L-BFGS-B",
+            neg,
+            x0,
+            jac=True,
+            method="L-BFGS-B",
             options={"maxiter": max_iter, "gtol": tol, "ftol": tol * 1e-3, "maxcor": 10},
         )
     if res.success:
@@ -284,7 +287,9 @@ class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         beta = _check_beta(self.beta)
         if isinstance(self.gamma, str):
             if self.gamma != "cv":
-                raise ValueError(f"gamma must be a non-negative number or 'cv', got {self.gamma!r}")
+                raise ValueError(
+                    f"gamma must be a non-negative number or 'cv', got {self.gamma!r}"
+                )
             gammas = tuple(check_real(g, "gammas", low=0.0) for g in self.gammas)
             if not gammas:
                 raise ValueError("gammas must not be empty")
@@ -297,7 +302,9 @@ class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
             raise ValueError(f"init must be 'logistic' or 'zeros', got {self.init!r}")
         max_iter = check_positive_int(self.max_iter, "max_iter")
         tol = check_real(self.tol, "tol", low=0.0, low_inclusive=False)
-        if not isinstance(self.random_state, (int, np.integer)) or isinstance(self.random_state, bool):
+        if not isinstance(self.random_state, (int, np.integer)) or isinstance(
+            self.random_state, bool
+        ):
             raise TypeError(f"random_state must be an integer, got {self.random_state!r}")
         return alpha, beta, gammas, cv, max_iter, tol
 
@@ -314,7 +321,7 @@ class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         return W.copy(), b.copy()
 
     # --------------------------------------------------------------------- API
-    def fit(self, X: Any, Y: Any) -> "BlendedLinearClassifier":
+    def fit(self, X: Any, Y: Any) -> BlendedLinearClassifier:
         """Fit the weights (and choose gamma by cross-validation if asked).
 
         Parameters
@@ -327,7 +334,9 @@ class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         X = _check_X(X)
         T = check_label_matrix(Y, "Y", allow_sparse=False).astype(np.float64)
         if X.shape[0] != T.shape[0]:
-            raise ValueError(f"X and Y must have the same number of rows, got {X.shape[0]} and {T.shape[0]}")
+            raise ValueError(
+                f"X and Y must have the same number of rows, got {X.shape[0]} and {T.shape[0]}"
+            )
         K, M = X.shape
         L = T.shape[1]
         warm = dict(getattr(self, "_warm_", {}) or {}) if self.warm_start else {}
@@ -336,7 +345,9 @@ class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         if len(gammas) > 1:
             if K < cv:
                 raise ValueError(f"cannot run {cv}-fold CV on {K} samples")
-            folds = list(KFold(cv, shuffle=True, random_state=int(self.random_state)).split(np.arange(K)))
+            folds = list(
+                KFold(cv, shuffle=True, random_state=int(self.random_state)).split(np.arange(K))
+            )
             scores = {}
             for g in gammas:
                 vals = []

@@ -23,8 +23,16 @@ __all__ = ["BOOMER_VARIANTS", "make_boomer"]
 
 #: The two configurations of the paper, as keyword arguments of ``Boomer``.
 BOOMER_VARIANTS: dict[str, dict[str, Any]] = {
-    "BOOMER-1": {"loss": "logistic-decomposable", "head_type": "single", "binary_predictor": "output-wise"},
-    "BOOMER-K": {"loss": "logistic-non-decomposable", "head_type": "complete", "binary_predictor": "example-wise"},
+    "BOOMER-1": {
+        "loss": "logistic-decomposable",
+        "head_type": "single",
+        "binary_predictor": "output-wise",
+    },
+    "BOOMER-K": {
+        "loss": "logistic-non-decomposable",
+        "head_type": "complete",
+        "binary_predictor": "example-wise",
+    },
 }
 
 

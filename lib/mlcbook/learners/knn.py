@@ -75,8 +75,9 @@ No feature scaling is done here; put a scaler in front (see the chapter).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from numbers import Integral, Real
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -84,9 +85,9 @@ from sklearn.compose import ColumnTransformer
 from sklearn.preprocessing import MinMaxScaler, OneHotEncoder
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_positive_int, check_real
 from .. import _consensus
 from .._consensus import TIE_TOL
+from .._validation import check_positive_int, check_real
 from ..losses import error_count_losses
 from ._contract import MultiLabelMixin
 from ._neighbors import as_float, nearest_neighbors
@@ -367,7 +368,7 @@ class LossMinimizingKNN(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         self.max_free_labels = max_free_labels
 
     # ------------------------------------------------------------------ fit
-    def fit(self, X: Any, Y: Any) -> "LossMinimizingKNN":
+    def fit(self, X: Any, Y: Any) -> LossMinimizingKNN:
         """Store the training data.
 
         Parameters
@@ -384,8 +385,7 @@ class LossMinimizingKNN(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         X, Y = self._fit_input(X, Y)
         if c > X.shape[0]:
             raise ValueError(
-                f"n_neighbors={c} exceeds the number of training samples, "
-                f"n_samples={X.shape[0]}"
+                f"n_neighbors={c} exceeds the number of training samples, n_samples={X.shape[0]}"
             )
         self.n_labels_ = Y.shape[1]
         self._check_param(self.param)
@@ -412,8 +412,9 @@ class LossMinimizingKNN(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         """
         X = self._predict_input(X)
         # the library's one neighbour policy (fixed-order L1 sums, ties by index)
-        return nearest_neighbors(as_float(self.X_fit_), as_float(X), self.n_neighbors,
-                                 metric="manhattan")
+        return nearest_neighbors(
+            as_float(self.X_fit_), as_float(X), self.n_neighbors, metric="manhattan"
+        )
 
     def neighbor_labels(self, X: Any) -> np.ndarray:
         """Label vectors of the neighbours, shape (n_queries, n_neighbors, K)."""
@@ -448,7 +449,9 @@ class LossMinimizingKNN(MultiLabelMixin, ClassifierMixin, BaseEstimator):
             self._check_param(p)
         T = np.vstack([_loss_table(self.family, p, self.n_labels_) for p in params])
         return minimize_summed_loss(
-            self.neighbor_labels(X), T, tie_break=self.tie_break,
+            self.neighbor_labels(X),
+            T,
+            tie_break=self.tie_break,
             max_free_labels=self.max_free_labels,
         )
 
@@ -488,8 +491,11 @@ def l1_preprocessor(n_features: int, nominal: dict[int, int] | None = None):
         cols = sorted(nominal)
         cats = [np.arange(nominal[j], dtype=np.float64) for j in cols]
         parts.append(
-            ("nominal", OneHotEncoder(categories=cats, handle_unknown="ignore",
-                                      sparse_output=False), cols)
+            (
+                "nominal",
+                OneHotEncoder(categories=cats, handle_unknown="ignore", sparse_output=False),
+                cols,
+            )
         )
     return ColumnTransformer(
         parts, transformer_weights={"numeric": 1.0, "nominal": 0.5}, sparse_threshold=0.0

@@ -97,7 +97,9 @@ def _sample_triplets(Y: np.ndarray, T: int, rng: np.random.Generator):
     return rows, u, v
 
 
-def limo_objective(W, X, Y, lambda1: float = 1.0, lambda2: float = 1.0, *, normalize: bool = True) -> float:
+def limo_objective(
+    W, X, Y, lambda1: float = 1.0, lambda2: float = 1.0, *, normalize: bool = True
+) -> float:
     """The LIMO objective, Eq. (3), at ``W`` (shape ``(n_labels, n_features)``).
 
     With ``normalize=True`` each hinge sum is divided by its number of pairs.  Algorithm 1
@@ -191,7 +193,7 @@ class LIMO(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     # ------------------------------------------------------------------ fitting
-    def fit(self, X, Y, *, fit_threshold: bool = True) -> "LIMO":
+    def fit(self, X, Y, *, fit_threshold: bool = True) -> LIMO:
         """Run Algorithm 1 on ``(X, Y)`` and then choose the thresholds on it.
 
         Parameters
@@ -205,11 +207,14 @@ class LIMO(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         X = _as_X(X)
         Y = check_label_matrix(Y, "Y", allow_sparse=False)
         if self.threshold not in ("label", "instance", "shared"):
-            raise ValueError("threshold must be one of ('label', 'instance', "
-                             f"'shared'), got {self.threshold!r}")
+            raise ValueError(
+                f"threshold must be one of ('label', 'instance', 'shared'), got {self.threshold!r}"
+            )
         if self.threshold_measure not in ("f1", "hamming"):
-            raise ValueError("threshold_measure must be one of ('f1', 'hamming'), "
-                             f"got {self.threshold_measure!r}")
+            raise ValueError(
+                "threshold_measure must be one of ('f1', 'hamming'), "
+                f"got {self.threshold_measure!r}"
+            )
         lam1 = check_real(self.lambda1, "lambda1", low=0.0)
         lam2 = check_real(self.lambda2, "lambda2", low=0.0)
         eta = check_real(self.eta, "eta", low=0.0, low_inclusive=False)
@@ -234,15 +239,19 @@ class LIMO(MultiLabelMixin, ClassifierMixin, BaseEstimator):
             self.fit_threshold(X, Y)
         return self
 
-    def fit_threshold(self, X, Y) -> "LIMO":
+    def fit_threshold(self, X, Y) -> LIMO:
         """Choose the thresholds of :meth:`predict` on ``(X, Y)`` (usually the training set)."""
         F = self.decision_function(X)
         if self.threshold == "instance":
             self.threshold_ = InstanceThreshold(self.threshold_measure).fit(F, Y, X)
         elif self.threshold in ("label", "shared"):
-            self.threshold_ = LabelThreshold(self.threshold_measure, shared=self.threshold == "shared").fit(F, Y)
+            self.threshold_ = LabelThreshold(
+                self.threshold_measure, shared=self.threshold == "shared"
+            ).fit(F, Y)
         else:
-            raise ValueError(f"threshold must be one of ('label', 'instance', 'shared'), got {self.threshold!r}")
+            raise ValueError(
+                f"threshold must be one of ('label', 'instance', 'shared'), got {self.threshold!r}"
+            )
         return self
 
     # --------------------------------------------------------------- predicting
@@ -255,15 +264,16 @@ class LIMO(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         """0/1 predictions from the thresholds chosen at fit time."""
         X = _as_X(self._predict_input(X))
         if not hasattr(self, "threshold_"):
-            raise NotFittedError("LIMO was fitted with fit_threshold=False: call "
-                                 "fit_threshold before predict")
+            raise NotFittedError(
+                "LIMO was fitted with fit_threshold=False: call fit_threshold before predict"
+            )
         F = np.asarray(X @ self.coef_.T)
         return self.threshold_.predict(F, X)
 
 
 def _run_sgd(X, W, lab, ins, T, eta, lam1, lam2):
     """Algorithm 1, lines 4-17, with the lazily accumulated average."""
-    l, d = W.shape
+    l = W.shape[0]
     S = np.zeros_like(W)  # running sum of the iterates, up to last[k]
     last = np.ones(l, dtype=np.int64)  # W[k] has been W^t for t = last[k], ..., now
     shrink = 1.0 - eta
@@ -290,8 +300,8 @@ def _run_sgd(X, W, lab, ins, T, eta, lam1, lam2):
             i, u, v = I[t - 1], U[t - 1], V[t - 1]
             wu, wv = W[u], W[v]
             if sparse:
-                idx = indices[indptr[i]:indptr[i + 1]]
-                val = data[indptr[i]:indptr[i + 1]]
+                idx = indices[indptr[i] : indptr[i + 1]]
+                val = data[indptr[i] : indptr[i + 1]]
                 gap = (wu[idx] - wv[idx]) @ val
             else:
                 x = Xd[i]
@@ -312,10 +322,10 @@ def _run_sgd(X, W, lab, ins, T, eta, lam1, lam2):
             j, a, b = J[t - 1], A[t - 1], B[t - 1]
             wj = W[j]
             if sparse:
-                ia = indices[indptr[a]:indptr[a + 1]]
-                va = data[indptr[a]:indptr[a + 1]]
-                ib = indices[indptr[b]:indptr[b + 1]]
-                vb = data[indptr[b]:indptr[b + 1]]
+                ia = indices[indptr[a] : indptr[a + 1]]
+                va = data[indptr[a] : indptr[a + 1]]
+                ib = indices[indptr[b] : indptr[b + 1]]
+                vb = data[indptr[b] : indptr[b + 1]]
                 gap = wj[ia] @ va - wj[ib] @ vb
             else:
                 xa, xb = Xd[a], Xd[b]

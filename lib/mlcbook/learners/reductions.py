@@ -73,7 +73,9 @@ class LabelPowerset(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         base = self.estimator if self.estimator is not None else DecisionTreeClassifier()
         with warnings.catch_warnings():
             # Many distinct label vectors make sklearn suspect a regression target.
-            warnings.filterwarnings("ignore", message="The number of unique classes", category=UserWarning)
+            warnings.filterwarnings(
+                "ignore", message="The number of unique classes", category=UserWarning
+            )
             self.estimator_ = clone(base).fit(X, codes)
         return self
 
@@ -132,7 +134,14 @@ class RAkEL(MultiLabelMixin, ClassifierMixin, BaseEstimator):
     _accept_sparse = ("csr", "csc")
     _fitted_attr = "members_"
 
-    def __init__(self, k: int = 3, m: int | None = 10, estimator=None, threshold: float = 0.5, random_state=None):
+    def __init__(
+        self,
+        k: int = 3,
+        m: int | None = 10,
+        estimator=None,
+        threshold: float = 0.5,
+        random_state=None,
+    ):
         self.k = k
         self.m = m
         self.estimator = estimator

@@ -38,7 +38,6 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.multioutput import ClassifierChain, MultiOutputClassifier
 from sklearn.tree import DecisionTreeClassifier
@@ -48,7 +47,16 @@ from .j48 import J48Classifier
 from .meka import MekaBR, MekaCC, MekaLC, MekaRAkEL
 from .reductions import LabelPowerset, RAkEL
 
-__all__ = ["LEARNERS", "J48_LEARNERS", "RAKEL_SETTINGS", "authors_rakel_settings", "BOOMER_OPTIONS", "learner_names", "make_learner", "learner_config"]
+__all__ = [
+    "LEARNERS",
+    "J48_LEARNERS",
+    "RAKEL_SETTINGS",
+    "authors_rakel_settings",
+    "BOOMER_OPTIONS",
+    "learner_names",
+    "make_learner",
+    "learner_config",
+]
 
 #: (k, m) of the RAkEL variants; m=None is 2K members (Tsoumakas and Vlahavas 2007),
 #: m=10 is MEKA's default.
@@ -62,15 +70,21 @@ RAKEL_SETTINGS: tuple[tuple[int, int | None], ...] = ((2, 10), (5, 10), (2, None
 #: equal-frequency feature binning (BOOMER's own histogram speed-up) instead of
 #: exact threshold search.  (Equal-width bins made BOOMER-K worse than a constant
 #: prediction on yeast, whose features have long tails; equal-frequency bins did not.)
-BOOMER_OPTIONS: dict[str, Any] = {"max_rules": 100, "shrinkage": 1.0, "feature_binning": "equal-frequency"}
+BOOMER_OPTIONS: dict[str, Any] = {
+    "max_rules": 100,
+    "shrinkage": 1.0,
+    "feature_binning": "equal-frequency",
+}
 
 
 def _tree(random_state: int) -> DecisionTreeClassifier:
     return DecisionTreeClassifier(random_state=random_state)
 
 
-def _rakel(k: int, m: int) -> Callable[[int], Any]:
-    return lambda random_state: RAkEL(k=k, m=m, estimator=_tree(random_state), random_state=random_state)
+def _rakel(k: int, m: int | None) -> Callable[[int], Any]:
+    return lambda random_state: RAkEL(
+        k=k, m=m, estimator=_tree(random_state), random_state=random_state
+    )
 
 
 def _meka_rakel(k: int) -> Callable[[int], Any]:
@@ -100,13 +114,16 @@ def authors_rakel_settings(n_labels: int) -> list[tuple[int, int]]:
     ks = sorted({*range(1, 6), n_labels // 2, n_labels - 1})
     return [(k, n_labels - k + 1) for k in ks]
 
+
 LEARNERS: dict[str, Callable[[int], Any]] = {
     "BR": lambda rs: MultiOutputClassifier(_tree(rs)),
     "CC": lambda rs: ClassifierChain(_tree(rs), order="random", random_state=rs),
     "LP": lambda rs: LabelPowerset(_tree(rs)),
     **{f"RAkEL-k{k}-m{'2K' if m is None else m}": _rakel(k, m) for k, m in RAKEL_SETTINGS},
     "PCT": lambda rs: _tree(rs),
-    "EPCT": lambda rs: RandomForestClassifier(n_estimators=10, max_features=None, bootstrap=True, random_state=rs, n_jobs=1),
+    "EPCT": lambda rs: RandomForestClassifier(
+        n_estimators=10, max_features=None, bootstrap=True, random_state=rs, n_jobs=1
+    ),
     "BOOMER-1": lambda rs: make_boomer("BOOMER-1", rs, **BOOMER_OPTIONS),
     "BOOMER-K": lambda rs: make_boomer("BOOMER-K", rs, **BOOMER_OPTIONS),
     **J48_LEARNERS,

@@ -24,5 +24,10 @@ from .margins import (
     plot_relative_performance,
 )
 
-__all__ += ["plot_average_ranks", "plot_limo_synthetic", "plot_margins", "plot_ours_vs_paper",
-            "plot_relative_performance"]
+__all__ += [
+    "plot_average_ranks",
+    "plot_limo_synthetic",
+    "plot_margins",
+    "plot_ours_vs_paper",
+    "plot_relative_performance",
+]

@@ -19,9 +19,7 @@ _STYLES = ("-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)))
 _MARKERS = ("o", "s", "^", "D", "v", "x")
 
 
-def plot_blended_limits(
-    ax_alpha: Any, ax_beta: Any, t, y, *, alphas=None, betas=None
-) -> None:
+def plot_blended_limits(ax_alpha: Any, ax_beta: Any, t, y, *, alphas=None, betas=None) -> None:
     """How the blended similarity of one prediction moves between its limits.
 
     Left (``ax_alpha``): ``s(y, t; alpha, 1)`` against alpha, with the Hamming
@@ -106,14 +104,10 @@ def plot_blended_heatmaps(
         raise TypeError(f"df must be a pandas DataFrame, got {type(df).__name__}")
     if not (np.isfinite(vmin) and vmin < 0):
         raise ValueError(f"vmin must be a finite negative number, got {vmin!r}")
-    datasets = (
-        list(dict.fromkeys(df["dataset"])) if datasets is None else list(datasets)
-    )
+    datasets = list(dict.fromkeys(df["dataset"])) if datasets is None else list(datasets)
     nr, nc = len(metrics), len(datasets)
     size = (figsize_per[0] * nc + 0.9, figsize_per[1] * nr)
-    fig, axes = plt.subplots(
-        nr, nc, figsize=size, squeeze=False, constrained_layout=True
-    )
+    fig, axes = plt.subplots(nr, nc, figsize=size, squeeze=False, constrained_layout=True)
     im = None
     for i, m in enumerate(metrics):
         for j, d in enumerate(datasets):
@@ -138,9 +132,7 @@ def plot_blended_heatmaps(
             ax.plot(k[1], k[0], "o", mfc="none", mec="black", mew=0.8, ms=9)
             alphas = list(M.columns)
             ax.set_xticks(range(0, len(alphas), 2))
-            ax.set_xticklabels(
-                [f"{a:.1f}" if a >= 0.05 else "0" for a in alphas[::2]], fontsize=7
-            )
+            ax.set_xticklabels([f"{a:.1f}" if a >= 0.05 else "0" for a in alphas[::2]], fontsize=7)
             ax.set_yticks(range(len(M.index)))
             ax.set_yticklabels([f"{int(np.log2(b))}" for b in M.index], fontsize=7)
             if i == nr - 1:

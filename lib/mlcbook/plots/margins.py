@@ -31,16 +31,16 @@ def plot_margins(Y, F, *, label_names=None, ax=None):
     Y = np.asarray(Y, dtype=bool)
     F = np.asarray(F, dtype=float)
     if ax is None:
-        fig, ax = plt.subplots(
-            1, 2, figsize=(9, 0.45 * max(Y.shape) + 1.6), sharex=True
-        )
+        fig, ax = plt.subplots(1, 2, figsize=(9, 0.45 * max(Y.shape) + 1.6), sharex=True)
     else:
         fig = ax[0].figure
     names = label_names or [chr(ord("A") + j) for j in range(Y.shape[1])]
-    for k, (A, B, title, lab) in enumerate([
-        (Y, F, "label-wise margin $\\gamma_i^{label}$", "instance"),
-        (Y.T, F.T, "instance-wise margin $\\gamma_j^{inst}$", "label"),
-    ]):
+    for k, (A, B, title, lab) in enumerate(
+        [
+            (Y, F, "label-wise margin $\\gamma_i^{label}$", "instance"),
+            (Y.T, F.T, "instance-wise margin $\\gamma_j^{inst}$", "label"),
+        ]
+    ):
         a = ax[k]
         for r in range(A.shape[0]):
             pos, neg = B[r, A[r]], B[r, ~A[r]]

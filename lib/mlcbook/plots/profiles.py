@@ -276,7 +276,6 @@ def plot_ratio_grid(
     """
     import matplotlib.pyplot as plt
 
-
     family = _check_family(family)
     ratios = [loss_ratios(pooled, first, second) for first, second in pairs]
     if ylim is None:
