@@ -8,11 +8,12 @@ import pytest
 from sklearn.metrics import accuracy_score, hamming_loss, jaccard_score
 
 from mlcbook import blended_findings as bf
-from mlcbook import blended_study as bs
 from mlcbook import blended_tables as bt
 from mlcbook.blended import blended_objective
-from mlcbook.learners import BlendedLinearClassifier
+from mlcbook.experiments import blended_readings as bs
 from mlcbook.experiments.blended_grid import GRID_ALPHAS, GRID_BETAS
+from mlcbook.experiments.runner import cells, table
+from mlcbook.learners import BlendedLinearClassifier
 from mlcbook.learners.blended import _ascent, _lbfgs
 from mlcbook.ledger import Ledger, tested, unknown
 
@@ -53,7 +54,7 @@ def test_ascent_approaches_the_lbfgs_optimum_as_its_rule_tightens(alpha, beta):
     jl = _J(X, Y, alpha, beta, g, Wl, bl)
     gaps = []
     for tol in (1e-6, 1e-8):
-        Wa, ba, nit, status = _ascent(X, T, alpha, beta, g, W0, b0, 50000, tol)
+        Wa, ba, _, status = _ascent(X, T, alpha, beta, g, W0, b0, 50000, tol)
         assert status == "stopped"
         gaps.append((jl - _J(X, Y, alpha, beta, g, Wa, ba)) / jl)
     assert st == "converged" and 0 <= gaps[1] < gaps[0]
@@ -87,15 +88,24 @@ def test_ascent_stops_by_its_rule_and_caps():
 def test_ascent_cannot_move_when_the_penalty_dwarfs_the_similarity():
     """beta = 128 from zero: s ~ 1e-40, so any step's penalty outweighs its gain."""
     X, Y = _toy(3)
-    W, b, nit, st = _ascent(X, Y.astype(float), 1e-5, 128.0, 1e-3, np.zeros((4, 5)),
-                            np.zeros(4), 100, 1e-5)
+    W, b, nit, st = _ascent(
+        X, Y.astype(float), 1e-5, 128.0, 1e-3, np.zeros((4, 5)), np.zeros(4), 100, 1e-5
+    )
     assert (nit, st) == (0, "stopped") and not W.any() and not b.any()
 
 
 def test_estimator_solver_and_status():
     X, Y = _toy(4)
-    clf = BlendedLinearClassifier(alpha=0.5, beta=2, gammas=(1e-3, 1e-2), cv=2,
-                                  solver="ascent", init="zeros", max_iter=500, tol=1e-5)
+    clf = BlendedLinearClassifier(
+        alpha=0.5,
+        beta=2,
+        gammas=(1e-3, 1e-2),
+        cv=2,
+        solver="ascent",
+        init="zeros",
+        max_iter=500,
+        tol=1e-5,
+    )
     clf.fit(X, Y)
     assert clf.status_ == "stopped"
     assert sum(clf.cv_status_.values()) == 4  # 2 gammas x 2 folds
@@ -107,9 +117,13 @@ def test_estimator_solver_and_status():
 
 # ------------------------------------------------------------------ cells
 def test_cell_arguments_are_checked_before_any_work():
-    for kw, match in [({"dataset": "stare"}, "dataset"), ({"reading": "adam"}, "reading"),
-                      ({"alpha": 0.25}, "alpha"), ({"gamma_per": "dataset"}, "gamma_per"),
-                      ({"features": "tfidf"}, "features")]:
+    for kw, match in [
+        ({"dataset": "stare"}, "dataset"),
+        ({"reading": "adam"}, "reading"),
+        ({"alpha": 0.25}, "alpha"),
+        ({"gamma_per": "dataset"}, "gamma_per"),
+        ({"features": "tfidf"}, "features"),
+    ]:
         args = {"dataset": "emotions", "alpha": 1.0, "reading": "lbfgs", **kw}
         with pytest.raises(ValueError, match=match):
             bs.cell(args.pop("dataset"), args.pop("alpha"), args.pop("reading"), **args)
@@ -121,10 +135,12 @@ def test_cell_arguments_are_checked_before_any_work():
 def test_cell_rows_are_the_fits_they_describe(tmp_path, monkeypatch):
     """Emotions, ascent from zero (each setting independent): refit every row's
     setting at its gamma and score it with scikit-learn; the numbers agree exactly."""
-    monkeypatch.setenv("MLCBOOK_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("MLCBOOK_RECOMPUTE", raising=False)
     betas, gammas = (1.0, 4.0), (1e-4, 1e-2)
-    rows = bs.cached_cell("emotions", 0.5, "ascent", betas=betas, gammas=gammas)
-    df = pd.DataFrame(rows)
+    spec = bs.readings_spec(
+        "ascent", ("emotions",), gamma_per="setting", alphas=(0.5,), betas=betas, gammas=gammas
+    )
+    df = table(spec, cache_dir=tmp_path)
     assert len(df) == 4 and set(df["gamma_choice"]) == {"alpha", "setting"}
     first = df[df["beta"] == 1.0]
     assert first["gamma"].nunique() == 1  # at betas[0] both choices are the same fit
@@ -135,10 +151,14 @@ def test_cell_rows_are_the_fits_they_describe(tmp_path, monkeypatch):
     X, Y, _ = load_dataset("emotions")
     Xtr, Xte, Ytr, Yte = bs.split_and_scale(X, Y, seed=0)
     for _, r in df.iterrows():
-        clf = BlendedLinearClassifier(alpha=0.5, beta=r["beta"], gamma=r["gamma"],
-                                      solver="ascent", init="zeros",
-                                      **{k: bs.STUDY_SETTINGS["ascent"][k]
-                                         for k in ("max_iter", "tol")}).fit(Xtr, Ytr)
+        clf = BlendedLinearClassifier(
+            alpha=0.5,
+            beta=r["beta"],
+            gamma=r["gamma"],
+            solver="ascent",
+            init="zeros",
+            **{k: bs.STUDY_SETTINGS["ascent"][k] for k in ("max_iter", "tol")},
+        ).fit(Xtr, Ytr)
         P = clf.predict(Xte)
         assert r["test_hamming"] == pytest.approx(1 - hamming_loss(Yte, P), abs=1e-15)
         assert r["test_exact"] == pytest.approx(accuracy_score(Yte, P), abs=1e-15)
@@ -146,12 +166,63 @@ def test_cell_rows_are_the_fits_they_describe(tmp_path, monkeypatch):
         # non-empty truth or prediction compared
         keep = (Yte.sum(1) + P.sum(1)) > 0
         ours = bs._scores(Yte[keep], P[keep], "t")["t_jaccard"]
-        assert ours == pytest.approx(jaccard_score(Yte[keep], P[keep], average="samples"),
-                                     abs=1e-15)
+        assert ours == pytest.approx(
+            jaccard_score(Yte[keep], P[keep], average="samples"), abs=1e-15
+        )
         assert r["status"] == clf.status_ and r["n_iter"] == clf.n_iter_
-    # the cache answers the second call without computing
+    # the runner's cache answers the second call without computing, to the last bit
     monkeypatch.setattr(bs, "cell", lambda *a, **k: pytest.fail("recomputed"))
-    assert bs.cached_cell("emotions", 0.5, "ascent", betas=betas, gammas=gammas) == rows
+    pd.testing.assert_frame_equal(table(spec, cache_dir=tmp_path), df)
+    assert len(list(tmp_path.rglob("*.npz"))) == 1  # one cell, in the runner's format
+
+
+def test_specs_cross_the_cells_of_the_committed_tables_in_their_order():
+    """The runner's cells are the old loops' units, in the old row order."""
+    spec = bs.readings_spec("lbfgs", ("emotions", "scene"))
+    assert [(c["dataset"], c["alpha"]) for c in cells(spec)] == [
+        (d, a) for d in ("emotions", "scene") for a in GRID_ALPHAS
+    ]
+    assert spec.table == "blended_study_lbfgs"
+    pen = bs.penalty_spec(("emotions",))
+    assert [(c["alpha"], c["beta"], c["gamma"]) for c in cells(pen)] == [
+        (a, b, g) for a, b in bs.PENALTY_SETTINGS for g in bs.STUDY_GAMMAS
+    ]
+    split = bs.split_spec()
+    assert [(c["seed"], c["features"], c["gamma"]) for c in cells(split)] == bs.split_cells()
+    with pytest.raises(ValueError, match="alphas"):
+        bs.readings_spec("lbfgs", alphas=(0.25,))
+    with pytest.raises(ValueError, match="dataset"):
+        bs.penalty_spec(("stare",))
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "blended_study_lbfgs",
+        "blended_study_ascent",
+        "blended_study_lbfgs_per_setting",
+        "blended_study_ascent_per_setting",
+        "blended_penalty",
+        "blended_split_check",
+    ],
+)
+def test_configs_are_the_keys_of_the_committed_tables(name):
+    """The chapter finds the committed tables only under these keys."""
+    import json
+
+    from mlcbook._paths import results_dir
+    from mlcbook.results import config_hash
+
+    if name.startswith("blended_study"):
+        reading = name.split("_")[2]
+        per = "setting" if name.endswith("per_setting") else "alpha"
+        ds = bs.STUDY_DATASETS[reading] if per == "alpha" else ("emotions",)
+        config = bs.study_config(reading, ds, gamma_per=per)
+        assert bs.table_name(reading, per) == name
+    else:
+        config = bs.penalty_config() if name == "blended_penalty" else bs.split_config()
+    saved = json.loads((results_dir() / f"{name}.json").read_text(encoding="utf-8"))
+    assert config_hash(config) == saved["config_hash"]
 
 
 # ------------------------------------------------------------------ tables
@@ -184,8 +255,7 @@ def test_paper_pairs_cover_every_printed_number_and_fit_is_their_mean():
     pairs = bt.paper_pairs(grid)
     # Table 2: 10 bases + 4 printed optima; Table 3: 10 + 9; Table 4: 10 optima + 20 bases
     assert len(pairs) == 63
-    assert pairs.groupby("table").size().to_dict() == {"Table 2": 14, "Table 3": 19,
-                                                       "Table 4": 30}
+    assert pairs.groupby("table").size().to_dict() == {"Table 2": 14, "Table 3": 19, "Table 4": 30}
     fit = bt.fit_to_paper({"flat": grid})
     diff = (pairs["paper"].astype(float) - 0.5).abs()
     assert fit.loc["flat", "mean |Δ| all"] == pytest.approx(diff.mean(), abs=1e-15)
@@ -223,8 +293,15 @@ def test_location_rows_name_the_near_tie_cause():
 def test_penalty_match_finds_the_nearest_gamma():
     rows = []
     for g, (tr, te) in {1e-6: (0.95, 0.70), 1e-2: (0.83, 0.79)}.items():
-        rows.append({"dataset": "emotions", "alpha": 1.0, "gamma": g,
-                     "train_hamming": tr, "test_hamming": te})
+        rows.append(
+            {
+                "dataset": "emotions",
+                "alpha": 1.0,
+                "gamma": g,
+                "train_hamming": tr,
+                "test_hamming": te,
+            }
+        )
     m = bf.penalty_match(pd.DataFrame(rows)).iloc[0]
     assert m["best gamma"] == 1e-2
     assert m["distance"] == pytest.approx(max(abs(0.83 - 0.823), abs(0.79 - 0.783)))
@@ -259,15 +336,16 @@ def _recheck(saved, new, cols):
     from mlcbook._paths import project_root
     from mlcbook.ledger import recheck_statuses
 
-    ledger = pd.read_csv(project_root() / "book" / "_ledgers" / "blended.csv",
-                         keep_default_na=False)
+    ledger = pd.read_csv(
+        project_root() / "book" / "_ledgers" / "blended.csv", keep_default_na=False
+    )
     rows = recheck_statuses(ledger, saved[cols].to_numpy(), new[cols].to_numpy())
     assert (rows["status"] == rows["status_recomputed"]).all(), rows
 
 
 @pytest.mark.recompute
 @pytest.mark.parametrize("reading", bs.READINGS)
-def test_committed_study_recomputes(reading, tmp_path, monkeypatch):
+def test_committed_study_recomputes(reading, tmp_path):
     """Recompute Emotions at alpha = 1 (8 betas, with its CV) under each reading.
 
     gamma comes from a discrete grid and the statuses from discrete rules (compared
@@ -276,11 +354,11 @@ def test_committed_study_recomputes(reading, tmp_path, monkeypatch):
     """
     from .tolerances import BLENDED_ATOL
 
-    monkeypatch.setenv("MLCBOOK_CACHE_DIR", str(tmp_path))
     saved = _committed(bs.table_name(reading))
     saved = saved[(saved["dataset"] == "emotions") & (saved["alpha"] == 1.0)]
     saved = saved.reset_index(drop=True)
-    new = pd.DataFrame(bs.cell("emotions", 1.0, reading, gamma_per="alpha"))
+    spec = bs.readings_spec(reading, ("emotions",), gamma_per="alpha", alphas=(1.0,))
+    new = table(spec, cache_dir=tmp_path)  # through the runner
     new = new.sort_values(["gamma_choice", "beta"], ignore_index=True)
     assert list(new["beta"]) == list(saved["beta"])
     np.testing.assert_array_equal(new["gamma"], saved["gamma"])
@@ -291,14 +369,15 @@ def test_committed_study_recomputes(reading, tmp_path, monkeypatch):
 
 
 @pytest.mark.recompute
-def test_committed_penalty_table_recomputes():
-    """The Emotions rows of the fixed-gamma table (14 fits), as above."""
+def test_committed_penalty_table_recomputes(tmp_path):
+    """The Emotions rows of the fixed-gamma table (14 fits, through the runner), as above."""
     from .tolerances import BLENDED_ATOL
 
     saved = _committed("blended_penalty")
     saved = saved[saved["dataset"] == "emotions"].reset_index(drop=True)
-    new = pd.DataFrame([bs.penalty_cell("emotions", a, 1.0, g)
-                        for a, g in zip(saved["alpha"], saved["gamma"])])
+    new = table(bs.penalty_spec(("emotions",)), cache_dir=tmp_path)
+    np.testing.assert_array_equal(new["alpha"], saved["alpha"])
+    np.testing.assert_array_equal(new["gamma"], saved["gamma"])
     assert list(new["status"]) == list(saved["status"])
     cols = [c for c in saved.columns if c.startswith(("train_", "test_"))]
     np.testing.assert_allclose(new[cols], saved[cols], rtol=0, atol=BLENDED_ATOL)

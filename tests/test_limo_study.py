@@ -1,4 +1,9 @@
-"""The thresholding hypotheses of ``mlcbook.limo_study`` (Wu & Zhou's macro-F1 pattern)."""
+"""The thresholding hypotheses of Wu & Zhou's macro-F1 pattern and their experiments.
+
+``mlcbook.limo_hypotheses`` (the rules) and ``mlcbook.experiments.limo_thresholds``
+(the runner specs of the tables ``limo_thresholds``, ``limo_thresholds_bibtex`` and
+``limo_epochs``).
+"""
 
 from __future__ import annotations
 
@@ -8,14 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mlcbook._io import read_csv_exact
 from mlcbook._paths import results_dir
+from mlcbook.experiments import limo_thresholds as lt
+from mlcbook.experiments.limo_thresholds import epochs_cell, threshold_hypotheses_cell
+from mlcbook.experiments.runner import cells
 from mlcbook.learners import column_thresholds
-from mlcbook.limo_study import (
-    HYPOTHESES,
-    authors_best_f1_threshold,
-    epochs_cell,
-    threshold_hypotheses_cell,
-)
+from mlcbook.limo_hypotheses import BIBTEX_HYPOTHESES, HYPOTHESES, authors_best_f1_threshold
 
 
 def _f1_code(tp, fp, fn):
@@ -51,8 +55,7 @@ def test_authors_cut_reaches_the_brute_force_best_f1(col):
     value, truth = np.array(col[0], float), np.array(col[1])
     thr, f1 = authors_best_f1_threshold(value, truth)
     p = value >= thr
-    achieved = _f1_code(int((p & truth).sum()), int((p & ~truth).sum()),
-                        int((~p & truth).sum()))
+    achieved = _f1_code(int((p & truth).sum()), int((p & ~truth).sum()), int((~p & truth).sum()))
     assert f1 == pytest.approx(achieved, abs=1e-12)  # its reported F1 is its cut's F1
     # exact optimum over all tie-respecting cuts; 1e-12 absorbs float division order
     assert f1 == pytest.approx(_brute_best_f1(value, truth), abs=1e-12)
@@ -66,8 +69,7 @@ def test_our_per_label_cut_reaches_the_authors_f1(col):
         return  # no positive: both predict nothing (our F1 1 by 0/0, theirs 0)
     t = column_thresholds(value[:, None], truth[:, None].astype(int), "f1")[0]
     p = value > t
-    ours = _f1_code(int((p & truth).sum()), int((p & ~truth).sum()),
-                    int((~p & truth).sum()))
+    ours = _f1_code(int((p & truth).sum()), int((p & ~truth).sum()), int((~p & truth).sum()))
     # the same optimum by two different searches; 1e-12 absorbs float division order
     assert ours == pytest.approx(authors_best_f1_threshold(value, truth)[1], abs=1e-12)
 
@@ -126,3 +128,78 @@ def test_epochs_cell_refuses_bad_input():
         epochs_cell("medical", 0, 0)
     with pytest.raises(ValueError, match="replication"):
         epochs_cell("medical", -2, 10)
+
+
+# ------------------------------------------------------------------ the runner specs
+def test_specs_cross_the_cells_of_the_committed_tables_in_their_order():
+    spec = lt.threshold_hypotheses_spec(("cal500", "medical"), 3)
+    assert [(c["dataset"], c["replication"]) for c in cells(spec)] == [
+        (d, r) for d in ("cal500", "medical") for r in range(3)
+    ]
+    assert spec.params["hypotheses"] == list(HYPOTHESES)
+    ep = lt.epochs_spec()
+    assert [(c["dataset"], c["replication"], c["n_epochs"]) for c in cells(ep)] == [
+        ("bibtex", 0, 10),
+        ("bibtex", 0, 30),
+    ]
+    with pytest.raises(ValueError, match="hypotheses"):
+        lt.threshold_hypotheses_spec(hypotheses=["nope"])
+    with pytest.raises(ValueError, match="replications"):
+        lt.threshold_hypotheses_spec(replications=0)
+    with pytest.raises(ValueError, match="epochs"):
+        lt.epochs_spec({"datasets": ("bibtex",), "replications": 1, "epochs": (0,)})
+
+
+@pytest.mark.parametrize("name", ["limo_thresholds", "limo_thresholds_bibtex", "limo_epochs"])
+def test_configs_are_the_keys_of_the_committed_tables(name):
+    """The chapter finds the committed tables only under these keys."""
+    import json
+
+    from mlcbook.results import config_hash
+
+    config = {
+        "limo_thresholds": lambda: lt.threshold_hypotheses_config(),
+        "limo_thresholds_bibtex": lambda: lt.threshold_hypotheses_config(
+            ("bibtex",), 1, BIBTEX_HYPOTHESES
+        ),
+        "limo_epochs": lambda: lt.epochs_config(),
+    }[name]()
+    saved = json.loads((results_dir() / f"{name}.json").read_text(encoding="utf-8"))
+    assert config_hash(config) == saved["config_hash"]
+
+
+_F1 = ["macro_f1", "micro_f1", "instance_f1"]
+
+
+@pytest.mark.recompute
+def test_committed_limo_thresholds_recompute(tmp_path):
+    """Medical, replication 0, every hypothesis, through the runner, against the
+    committed ``limo_thresholds``.  LIMO is SGD: the F-measures are compared within
+    the per-measure seed range ``LIMO_SEED_RANGE`` (``tests/tolerances.py``; a change
+    of machine must not move a result more than a change of seed does)."""
+    from .tolerances import LIMO_SEED_RANGE
+
+    saved = read_csv_exact(results_dir() / "limo_thresholds.csv")
+    saved = saved[(saved["dataset"] == "medical") & (saved["replication"] == 0)]
+    saved = saved.reset_index(drop=True)
+    assert len(saved) == 3 * len(HYPOTHESES)  # the slice compared is the whole cell
+    new = lt.threshold_hypotheses_table(("medical",), 1, cache_dir=tmp_path)
+    keys = ["dataset", "replication", "method", "hypothesis"]
+    pd.testing.assert_frame_equal(new[keys], saved[keys], check_dtype=False)
+    for m in _F1:
+        np.testing.assert_allclose(new[m], saved[m], rtol=0, atol=LIMO_SEED_RANGE[m])
+
+
+@pytest.mark.recompute
+def test_committed_limo_epochs_recompute(tmp_path):
+    """The whole ``limo_epochs`` table (bibtex, replication 0, 10 and 30 passes), through
+    the runner; every measure within its seed range ``LIMO_SEED_RANGE`` (as above)."""
+    from .tolerances import LIMO_SEED_RANGE
+
+    saved = read_csv_exact(results_dir() / "limo_epochs.csv")
+    assert len(saved) == 6  # 3 variants x (10, 30) passes
+    new = lt.epochs_table(cache_dir=tmp_path)
+    keys = ["dataset", "replication", "method", "n_epochs"]
+    pd.testing.assert_frame_equal(new[keys], saved[keys], check_dtype=False)
+    for m, tol in LIMO_SEED_RANGE.items():
+        np.testing.assert_allclose(new[m], saved[m], rtol=0, atol=tol)

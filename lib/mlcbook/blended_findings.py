@@ -1,8 +1,8 @@
 """Park & Read (2018), Sec. 4-5: the findings computed from the grids, and their ledger rows.
 
 Each function computes one finding from a grid (see :mod:`mlcbook.blended_tables`)
-or one of the study's tables (:mod:`mlcbook.blended_study`) and, where the
-finding is a claim of the paper, adds its rows to a :class:`mlcbook.ledger.Ledger`
+or one of the study's tables (:mod:`mlcbook.experiments.blended_readings`) and, where
+the finding is a claim of the paper, adds its rows to a :class:`mlcbook.ledger.Ledger`
 with the rule-based claim kinds; causes of differences are made once
 (:func:`causes`) and shared.
 """
@@ -99,11 +99,11 @@ def location_gaps(grid: pd.DataFrame, measure: str) -> pd.DataFrame:
 def penalty_match(penalty: pd.DataFrame) -> pd.DataFrame:
     """Per dataset and base setting: the fixed gamma whose train/test pair is nearest the paper.
 
-    ``penalty`` is the table of :func:`mlcbook.blended_study.load_penalty`.  The
-    distance is ``max(|train - paper train|, |test - paper test|)`` on the
-    setting's own measure (Jaccard for alpha -> 0, Hamming for alpha = 1); the
-    row gives it for the best fixed gamma and for the smallest gamma (what CV
-    tends to choose).
+    ``penalty`` is the table of
+    :func:`mlcbook.experiments.blended_readings.load_penalty`.  The distance is
+    ``max(|train - paper train|, |test - paper test|)`` on the setting's own measure
+    (Jaccard for alpha -> 0, Hamming for alpha = 1); the row gives it for the best
+    fixed gamma and for the smallest gamma (what CV tends to choose).
     """
     rows = []
     for (d, a), df in penalty.groupby(["dataset", "alpha"]):

@@ -2,7 +2,7 @@
 
 A *grid* is a table with one row per (dataset, alpha, beta) and the columns
 ``{train,test}_{hamming,jaccard,exact}`` (the committed ``blended_grid`` or one
-reading of :mod:`mlcbook.blended_study`).  For each dataset and half the tables
+reading of :mod:`mlcbook.experiments.blended_readings`).  For each dataset and half the tables
 locate the best (alpha, beta) of one measure and report it with the *base*
 settings the paper expects to be best: Jaccard ``(alpha -> 0, 1)`` (Table 2),
 Hamming ``(1, 1)`` (Table 3), exact match ``(alpha -> 0, 128)`` and ``(1, 128)``
@@ -30,6 +30,8 @@ __all__ = [
     "fmt_alpha",
     "compare",
     "fill_missing",
+    "FIT_STATUSES",
+    "fit_report",
 ]
 
 #: dataset key -> the paper's name, in the paper's order (Stare left out)
@@ -259,3 +261,26 @@ def compare(grids: dict[str, pd.DataFrame], measure: str) -> pd.DataFrame:
         ours.columns = [f"{name} {c[5:]}" for c in ours.columns]
         frames.append(ours)
     return pd.concat(frames, axis=1)
+
+
+#: how a fit of :class:`~mlcbook.learners.BlendedLinearClassifier` can end (``status_``)
+FIT_STATUSES = ("converged", "stalled", "stopped", "capped")
+
+
+def fit_report(study: pd.DataFrame) -> pd.DataFrame:
+    """How the fits of a study table ended, and their CPU time, per dataset.
+
+    Columns: the final fits' statuses (counts), the CV fits' statuses (counts),
+    and ``cpu minutes`` (the process CPU time of all fits, with their CV).
+    """
+    if not isinstance(study, pd.DataFrame) or "status" not in study.columns:
+        raise TypeError("study must be a table of mlcbook.experiments.blended_readings.load_study")
+    g = study.groupby("dataset", sort=False)
+    counts = g["status"].value_counts().unstack(fill_value=0)
+    out = pd.DataFrame(index=counts.index)
+    for s in FIT_STATUSES:
+        out[f"fits {s}"] = counts[s] if s in counts else 0
+    for s in FIT_STATUSES:
+        out[f"CV fits {s}"] = g[f"cv_{s}"].sum()
+    out["cpu minutes"] = g["cpu_seconds"].sum() / 60.0
+    return out

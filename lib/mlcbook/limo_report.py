@@ -517,10 +517,10 @@ def epochs_comparison(ep: pd.DataFrame, p: pd.DataFrame) -> pd.DataFrame:
     """LIMO's non-F1 measures after each number of passes beside Table B.3.
 
     One row per (dataset, variant, measure): the paper's mean, ours after each number
-    of passes in ``ep`` (:func:`mlcbook.limo_study.epochs_table`), whether each is
-    within the paper's std (plus half a printed unit), and whether the paper's value
-    lies between ours after the fewest and the most passes (widened by the same
-    tolerance): ``bracketed``.
+    of passes in ``ep`` (:func:`mlcbook.experiments.limo_thresholds.epochs_table`),
+    whether each is within the paper's std (plus half a printed unit), and whether the
+    paper's value lies between ours after the fewest and the most passes (widened by
+    the same tolerance): ``bracketed``.
     """
     f1 = {"macro_f1", "micro_f1", "instance_f1"}
     keys = [k for k in B3_ORDER if k not in f1]

@@ -10,8 +10,12 @@
   nearest-neighbour loss minimiser under every surrogate and target loss (Fig. 4).
 * :mod:`~mlcbook.experiments.blended_grid` — Park & Read (2018) Sec. 4: the
   alpha x beta grid of the blended linear model.
+* :mod:`~mlcbook.experiments.blended_readings` — Park & Read (2018) Sec. 4 under two
+  readings of their training procedure; the fixed-penalty table; the split check.
 * :mod:`~mlcbook.experiments.limo` — Wu & Zhou (2017) Sec. 5: LIMO on synthetic and
   benchmark data.
+* :mod:`~mlcbook.experiments.limo_thresholds` — Wu & Zhou (2017) Table B.3: the
+  thresholding hypotheses of the F1 numbers, and LIMO's number of passes.
 
 Committed tables are read through :func:`mlcbook.results.load_or_compute` with the
 configuration each submodule's ``*_config`` function returns.  The names of the

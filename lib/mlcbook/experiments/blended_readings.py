@@ -22,48 +22,59 @@ predictions (the objective itself):
 Each reading also records the fits with ``gamma`` chosen once per alpha (the CV
 choice at ``beta = 1`` kept for all betas), which costs one more fit per setting.
 
-A *cell* is one (dataset, alpha, reading): the eight betas of a continuation
+A *cell* is one (dataset, alpha) of a reading: the eight betas of a continuation
 belong together (each starts from the previous one's weights), so they are one
-unit of work.  :func:`cell` computes it; :func:`cached_cell` memoises it under
-:func:`mlcbook._paths.cache_dir` (atomic writes, keyed by the cell's
-specification), so an interrupted run resumes; :func:`load_study` reads the
-committed table (or computes it under ``MLCBOOK_RECOMPUTE``).
+unit of work.  :func:`cell` computes it; :func:`readings_spec` declares the cells
+of one table as a :class:`~mlcbook.experiments.runner.Spec`, so
+:func:`run_study` computes them through :mod:`mlcbook.experiments.runner` (its
+one cache, keyed by the cell's specification, so an interrupted run resumes;
+joblib parallelism; progress); :func:`load_study` reads the committed table (or
+computes it under ``MLCBOOK_RECOMPUTE``).  The fixed-gamma table
+(:func:`penalty_spec`, :func:`load_penalty`) and the split check
+(:func:`split_spec`, :func:`load_split_check`) are runner specs too.
 """
 
 from __future__ import annotations
 
-import json
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
 import scipy.sparse as sp
 
-from ._io import atomic_write_text
-from ._paths import cache_dir
-from ._validation import check_real
-from .experiments.blended_grid import GRID_ALPHAS, GRID_BETAS, GRID_DATASETS, split_and_scale
-from .learners.blended import BlendedLinearClassifier
-from .metrics import hamming_loss, jaccard_score, subset_accuracy
-from .results import config_hash, dataset_fingerprints, load_or_compute
+from .._validation import check_real
+from ..blended_tables import FIT_STATUSES as _STATUSES
+from ..learners.blended import BlendedLinearClassifier
+from ..metrics import hamming_loss, jaccard_score, subset_accuracy
+from ..results import dataset_fingerprints, load_or_compute
+from .blended_grid import GRID_ALPHAS, GRID_BETAS, GRID_DATASETS, split_and_scale
+from .runner import Spec, table
 
 __all__ = [
     "READINGS",
     "STUDY_GAMMAS",
     "STUDY_SETTINGS",
+    "STUDY_DATASETS",
+    "PENALTY_SETTINGS",
+    "SPLIT_CHECK",
     "cell",
-    "cached_cell",
     "cell_spec",
     "study_config",
+    "readings_spec",
     "run_study",
     "load_study",
     "table_name",
     "GAMMA_PER",
-    "fit_report",
-    "load_penalty",
-    "load_split_check",
     "penalty_cell",
-    "cached_penalty_cell",
+    "penalty_config",
+    "penalty_spec",
+    "load_penalty",
+    "path_cell",
+    "split_cells",
+    "split_config",
+    "split_spec",
+    "load_split_check",
 ]
 
 #: the two readings of the paper's training procedure
@@ -86,7 +97,6 @@ GAMMA_PER = ("setting", "alpha")
 #: "as-is": the split of :func:`split_and_scale` (sparse word counts kept as they are);
 #: "standardised": every feature standardised on the training half, sparse ones too
 FEATURES = ("as-is", "standardised")
-_STATUSES = ("converged", "stalled", "stopped", "capped")
 
 
 def _check_reading(reading: Any) -> str:
@@ -125,7 +135,11 @@ def cell_spec(
     cv: int = 3,
     features: str = "as-is",
 ) -> dict:
-    """Everything one cell's numbers depend on (its cache key)."""
+    """Everything one cell's numbers depend on (checked before any work).
+
+    :func:`readings_spec` keys each runner cell by the same items (its parameters,
+    the reading's settings) and the checksum of the cell's dataset.
+    """
     _check_dataset(dataset)
     _check_reading(reading)
     _check_gamma_per(gamma_per)
@@ -180,7 +194,7 @@ def _timed_fit(clf, X, Y) -> float:
 def _split(dataset: str, seed: int, features: str):
     from sklearn.preprocessing import StandardScaler
 
-    from .datasets import load_dataset
+    from ..datasets import load_dataset
 
     X, Y, _ = load_dataset(dataset)
     Xtr, Xte, Ytr, Yte = split_and_scale(X, Y, seed=seed)
@@ -278,53 +292,74 @@ def _penalty_spec(dataset, alpha, beta, gamma, seed) -> dict:
     }
 
 
-def _memo(stem: str, spec: dict, compute):
-    """``compute()`` memoised as JSON under ``cache_dir()/blended_study`` by ``spec``."""
-    path = cache_dir() / "blended_study" / f"{stem}-{config_hash(spec)}.json"
-    if path.exists():
-        return json.loads(path.read_text(encoding="utf-8"))
-    out = compute()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, json.dumps(out, indent=0))
-    return out
-
-
-def cached_cell(dataset: str, alpha: float, reading: str, **kw) -> list[dict]:
-    """:func:`cell`, memoised in ``cache_dir()/blended_study`` (resumable runs)."""
-    spec = cell_spec(dataset, alpha, reading, **kw)
-    stem = f"{dataset}-{reading}-{spec['gamma_per']}-a{spec['alpha']:g}"
-    return _memo(stem, spec, lambda: cell(dataset, alpha, reading, **kw))
-
-
-def cached_penalty_cell(
-    dataset: str, alpha: float, beta: float, gamma: float, *, seed: int = 0
-) -> dict:
-    """:func:`penalty_cell`, memoised like :func:`cached_cell`."""
-    spec = _penalty_spec(dataset, alpha, beta, gamma, seed)
-    stem = f"{dataset}-penalty-a{alpha:g}-b{beta:g}-g{gamma:g}"
-    return _memo(stem, spec, lambda: penalty_cell(dataset, alpha, beta, gamma, seed=seed))
-
-
 _COLUMNS = ["dataset", "reading", "gamma_choice", "alpha", "beta"]
 
 
-def run_study(
-    reading: str, datasets=GRID_DATASETS, *, gamma_per: str = "alpha", seed: int = 0
-) -> pd.DataFrame:
-    """All cells of one reading on the named datasets, as one tidy table."""
-    from ._progress import progress
+def _cell_rows(dataset: str, alpha: float, **params: Any) -> pd.DataFrame:
+    # ``cell`` looked up at call time, so tests can see whether the cache answered
+    return pd.DataFrame(cell(dataset, alpha, **params))
 
+
+def readings_spec(
+    reading: str,
+    datasets: Sequence[str] = GRID_DATASETS,
+    *,
+    gamma_per: str = "alpha",
+    seed: int = 0,
+    alphas: Sequence[float] = GRID_ALPHAS,
+    betas: Sequence[float] = GRID_BETAS,
+    gammas: Sequence[float] = STUDY_GAMMAS,
+    cv: int = 3,
+) -> Spec:
+    """One reading's table as a runner spec: one cell (:func:`cell`) per dataset x alpha.
+
+    A cell's key holds :func:`cell_spec` (the reading's settings, its betas, gammas
+    and CV) and the checksum of its dataset; ``alphas``, ``betas`` and ``gammas``
+    other than the defaults give a smaller study (tests), not a committed table.
+    """
     _check_reading(reading)
     _check_gamma_per(gamma_per)
     for d in datasets:
         _check_dataset(d)
-    todo = [(d, a) for d in datasets for a in GRID_ALPHAS]
-    rows = [
-        r
-        for d, a in progress(todo, desc=f"blended {reading}")
-        for r in cached_cell(d, a, reading, gamma_per=gamma_per, seed=seed)
-    ]
-    df = pd.DataFrame(rows)
+    wrong = [a for a in alphas if a not in GRID_ALPHAS]
+    if wrong:
+        raise ValueError(f"alphas must be among {GRID_ALPHAS}, got {wrong}")
+    data = dataset_fingerprints(list(datasets))
+    params = {
+        "reading": reading,
+        "gamma_per": gamma_per,
+        "seed": int(seed),
+        "betas": [float(b) for b in betas],
+        "gammas": [float(g) for g in gammas],
+        "cv": int(cv),
+    }
+    return Spec(
+        "blended_readings",
+        _cell_rows,
+        {"dataset": list(datasets), "alpha": [float(a) for a in alphas]},
+        params=params,
+        key={"experiment": "park-read-2018-sec4-readings", **STUDY_SETTINGS[reading]},
+        cell_key=lambda c: {"data": data[c["dataset"]]},
+        table=table_name(reading, gamma_per),
+    )
+
+
+def run_study(
+    reading: str,
+    datasets: Sequence[str] = GRID_DATASETS,
+    *,
+    gamma_per: str = "alpha",
+    seed: int = 0,
+    n_jobs: int = 1,
+    cache_dir: Any = None,
+) -> pd.DataFrame:
+    """All cells of one reading on the named datasets, as one tidy table (the runner)."""
+    df = table(
+        readings_spec(reading, datasets, gamma_per=gamma_per, seed=seed),
+        n_jobs=n_jobs,
+        cache_dir=cache_dir,
+        desc=f"blended {reading}",
+    )
     rest = [c for c in df.columns if c not in _COLUMNS]
     return df[_COLUMNS + rest].sort_values(_COLUMNS, ignore_index=True)
 
@@ -397,20 +432,40 @@ def penalty_config(datasets=GRID_DATASETS, *, seed: int = 0) -> dict:
     }
 
 
+def _penalty_row(dataset: str, alpha: float, beta: float, gamma: float, **params: Any):
+    return pd.DataFrame([penalty_cell(dataset, alpha, beta, gamma, **params)])
+
+
+def penalty_spec(datasets: Sequence[str] = GRID_DATASETS, *, seed: int = 0) -> Spec:
+    """The fixed-gamma table as a runner spec: dataset x setting x gamma, one fit a cell."""
+    for d in datasets:
+        _check_dataset(d)
+    data = dataset_fingerprints(list(datasets))
+    settings = [(float(a), float(b)) for a, b in PENALTY_SETTINGS]
+    return Spec(
+        "blended_penalty",
+        _penalty_row,
+        {
+            "dataset": list(datasets),
+            "alpha": list(dict.fromkeys(a for a, _ in settings)),
+            "beta": list(dict.fromkeys(b for _, b in settings)),
+            "gamma": [float(g) for g in STUDY_GAMMAS],
+        },
+        params={"seed": int(seed)},
+        key={"experiment": "park-read-2018-penalty", **STUDY_SETTINGS["lbfgs"]},
+        cell_key=lambda c: {"data": data[c["dataset"]]},
+        include=lambda c: (c["alpha"], c["beta"]) in settings,
+        table="blended_penalty",
+    )
+
+
 def load_penalty(datasets=GRID_DATASETS, *, seed: int = 0) -> pd.DataFrame:
     """``data/results/blended_penalty.csv``: the base settings at every fixed gamma."""
-
-    def compute():
-        return pd.DataFrame(
-            [
-                cached_penalty_cell(d, a, b, g, seed=seed)
-                for d in datasets
-                for a, b in PENALTY_SETTINGS
-                for g in STUDY_GAMMAS
-            ]
-        )
-
-    return load_or_compute("blended_penalty", compute, penalty_config(datasets, seed=seed))
+    return load_or_compute(
+        "blended_penalty",
+        lambda: table(penalty_spec(datasets, seed=seed), desc="blended penalty"),
+        penalty_config(datasets, seed=seed),
+    )
 
 
 #: the split check of the largest test-half gap (Enron, best exact match): L-BFGS
@@ -457,17 +512,6 @@ def _path_spec(dataset, alpha, gamma, seed, features) -> dict:
     }
 
 
-def cached_path_cell(
-    dataset: str, alpha: float, gamma: float, *, seed: int = 0, features: str = "as-is"
-) -> list[dict]:
-    """:func:`path_cell`, memoised like :func:`cached_cell`."""
-    spec = _path_spec(dataset, alpha, gamma, seed, features)
-    stem = f"{dataset}-path-a{alpha:g}-g{gamma:g}-s{seed}-{features}"
-    return _memo(
-        stem, spec, lambda: path_cell(dataset, alpha, gamma, seed=seed, features=features)
-    )
-
-
 def split_cells(check=SPLIT_CHECK) -> list[tuple[int, str, float]]:
     """The (seed, features, gamma) paths of the split check."""
     first = check["seeds"][0]
@@ -492,32 +536,40 @@ def split_config(*, check=SPLIT_CHECK) -> dict:
     }
 
 
+def _path_rows(features: str, seed: int, gamma: float, **params: Any) -> pd.DataFrame:
+    return pd.DataFrame(path_cell(gamma=gamma, seed=seed, features=features, **params))
+
+
+def split_spec(*, check=SPLIT_CHECK) -> Spec:
+    """The split check as a runner spec: the paths of :func:`split_cells`, one a cell."""
+    d = check["dataset"]
+    _check_dataset(d)
+    first = int(check["seeds"][0])
+    data = dataset_fingerprints([d])[d]
+    return Spec(
+        "blended_split_check",
+        _path_rows,
+        {
+            "features": list(FEATURES),
+            "seed": [int(s) for s in check["seeds"]],
+            "gamma": [float(g) for g in check["gammas"]],
+        },
+        params={"dataset": d, "alpha": float(check["alpha"])},
+        key={
+            "experiment": "park-read-2018-path",
+            "betas": [float(b) for b in GRID_BETAS],
+            **STUDY_SETTINGS["lbfgs"],
+        },
+        cell_key=lambda c: {"data": data},
+        include=lambda c: c["features"] == "as-is" or c["seed"] == first,
+        table="blended_split_check",
+    )
+
+
 def load_split_check(*, check=SPLIT_CHECK) -> pd.DataFrame:
     """``data/results/blended_split_check.csv``: other splits and standardised features."""
-
-    def compute():
-        rows = []
-        for s, f, g in split_cells(check):
-            rows += cached_path_cell(check["dataset"], check["alpha"], g, seed=s, features=f)
-        return pd.DataFrame(rows)
-
-    return load_or_compute("blended_split_check", compute, split_config(check=check))
-
-
-def fit_report(study: pd.DataFrame) -> pd.DataFrame:
-    """How the fits of a study table ended, and their CPU time, per dataset.
-
-    Columns: the final fits' statuses (counts), the CV fits' statuses (counts),
-    and ``cpu minutes`` (the process CPU time of all fits, with their CV).
-    """
-    if not isinstance(study, pd.DataFrame) or "status" not in study.columns:
-        raise TypeError("study must be a table of run_study/load_study")
-    g = study.groupby("dataset", sort=False)
-    counts = g["status"].value_counts().unstack(fill_value=0)
-    out = pd.DataFrame(index=counts.index)
-    for s in _STATUSES:
-        out[f"fits {s}"] = counts[s] if s in counts else 0
-    for s in _STATUSES:
-        out[f"CV fits {s}"] = g[f"cv_{s}"].sum()
-    out["cpu minutes"] = g["cpu_seconds"].sum() / 60.0
-    return out
+    return load_or_compute(
+        "blended_split_check",
+        lambda: table(split_spec(check=check), desc="blended split check"),
+        split_config(check=check),
+    )
