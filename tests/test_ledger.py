@@ -23,7 +23,7 @@ def test_number_within_printed_precision_is_reproduced():
     assert (e.status, e.kind) == ("reproduced", "number")
     assert e.tol == pytest.approx(0.005)
     assert e.ours == "0.4286"  # paper's two decimals + 2
-    led.check(strict=True)
+    led.check()
 
 
 def test_number_outside_precision_differs_and_needs_a_cause():
@@ -33,7 +33,7 @@ def test_number_outside_precision_differs_and_needs_a_cause():
     assert led.entries == []  # nothing half-added
     e = led.number("x", "Table 1", paper="0.43", ours=0.44, cause=CAUSE)
     assert e.status == "differs" and e.explanation.startswith("tested: found by a test")
-    led.check(strict=True)
+    led.check()
 
 
 def test_boundary_of_tolerance_is_inclusive():
@@ -163,14 +163,6 @@ def test_check_derives_every_status_again():
     assert led.problems() == ["row 1 'x': differs without a cause"]
 
 
-def test_legacy_rows_are_reported_under_strict():
-    led = Ledger("t")
-    led.add("x", "s", paper="0.5", ours=0.5)
-    led.check()
-    with pytest.raises(AssertionError, match="legacy"):
-        led.check(strict=True)
-
-
 def test_derive_status_refuses_unknown_kinds():
     with pytest.raises(ValueError, match="kind"):
         derive_status("vibes")
@@ -197,7 +189,7 @@ def test_save_load_and_rebuild_roundtrip(tmp_path):
     assert back.counts() == led.counts()
     assert back._repr_html_() == led._repr_html_()
     assert [e.status for e in back.entries] == [e.status for e in led.entries]
-    back.check(strict=True)
+    back.check()
 
 
 def test_load_ledgers_of_empty_folder(tmp_path):

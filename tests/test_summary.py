@@ -7,7 +7,7 @@ import re
 import pandas as pd
 import pytest
 
-from mlcbook.ledger import Ledger, load_ledgers, row_anchor
+from mlcbook.ledger import Ledger, load_ledgers, paper_error, row_anchor
 from mlcbook.summary import (
     claim_group,
     ledger_summary,
@@ -21,12 +21,13 @@ ORDER = ["b", "a"]
 
 def _ledgers() -> pd.DataFrame:
     a = Ledger("a", "Smith & Jones (2001)")
-    a.add("x", "Table 2", paper="0.5", ours=0.5)
-    a.add("y", "Table 2, Thm 1", paper="0.5", ours=0.7, note="typo in the paper; see text")
-    a.add("z", "Sec. 4.2", paper=None, ours="seen", status="qualitative", note="shape only")
-    a.add("w", "Table 2", paper="1", ours=1.0)
+    a.number("x", "Table 2", paper="0.5", ours=0.5)
+    a.number("y", "Table 2, Thm 1", paper="0.5", ours=0.7,
+             cause=paper_error("typo in the paper; see text"))
+    a.qualitative("z", "Sec. 4.2", paper="", evidence="seen", agrees=True, note="shape only")
+    a.number("w", "Table 2", paper="1", ours=1.0)
     b = Ledger("b", "Smith & Jones (2001); Doe (2010)")
-    b.add("u", "Doe, Table 1", paper="0.25", ours=0.25)
+    b.number("u", "Doe, Table 1", paper="0.25", ours=0.25)
     frames = [led.to_frame().assign(chapter=led.chapter, paper_ref=led.paper) for led in (a, b)]
     return pd.concat(frames, ignore_index=True)
 

@@ -551,73 +551,6 @@ class Ledger:
         )
         return self._append(entry, cause)
 
-    # ------------------------------------------------------- transitional interface
-    @validate_params(tol=Real(low=0.0, allow_none=True), digits=Int(0, 17, allow_none=True))
-    def add(
-        self,
-        claim: str,
-        source: str,
-        paper: Any,
-        ours: Any,
-        *,
-        tol: float | None = None,
-        status: str | None = None,
-        note: str = "",
-        digits: int | None = None,
-    ) -> Entry:
-        """Deprecated: the interface before claim kinds (a *legacy* row).
-
-        A numeric row's status is derived as by :meth:`number`; a non-numeric row
-        takes ``status`` as given.  :meth:`problems` reports every legacy row under
-        ``strict=True``; chapters use the claim kinds instead.
-        """
-        if status is not None and status not in STATUSES:
-            raise ValueError(f"status must be one of {STATUSES}, got {status!r}")
-        for arg, value in (("ours", ours), ("paper", paper)):
-            if _is_non_finite(value) and status != "differs":
-                raise ValueError(
-                    f"row {claim!r}: {arg} is {value!r}, not a finite number; "
-                    "a NaN or infinite value is never reproduced"
-                )
-        paper_text = "" if paper is None else str(paper)
-        paper_value, dec = None, None
-        if paper is not None:
-            if _is_number(paper):
-                paper_value, dec = float(paper), _decimals(repr(paper))
-            else:
-                dec = _decimals(paper_text)
-                if dec is not None:
-                    paper_value = float(Decimal(paper_text.strip()))
-        ours_value = None
-        if _is_number(ours) or (hasattr(ours, "dtype") and getattr(ours, "ndim", 1) == 0):
-            ours_value = float(ours)
-            nd = digits if digits is not None else ((dec + 2) if dec is not None else 4)
-            ours_text = f"{ours_value:.{nd}f}"
-        else:
-            ours_text = str(ours)
-        if tol is None and paper_value is not None and dec is not None and isinstance(paper, str):
-            tol = 0.5 * 10.0 ** (-dec)
-        if status is None:
-            if paper_value is None or ours_value is None or tol is None:
-                raise ValueError(f"status is required for the non-numeric row {claim!r}")
-            status = "reproduced" if within_tolerance(paper_value, ours_value, tol) else "differs"
-        if status == "differs" and not note:
-            raise ValueError(f"row {claim!r} differs: a note must say why")
-        entry = Entry(
-            claim=str(claim),
-            source=str(source),
-            paper=paper_text,
-            ours=ours_text,
-            status=status,
-            kind="legacy",
-            note=str(note),
-            tol=tol,
-            paper_value=paper_value,
-            ours_value=ours_value,
-        )
-        self.entries.append(entry)
-        return entry
-
     # ------------------------------------------------------------------ reading
     _NUMERIC = ("tol", "spread", "paper_value", "ours_value", "hits", "trials")
     _COLUMNS_SAVED = (
@@ -645,7 +578,11 @@ class Ledger:
 
         led = cls(chapter, paper)
         for row in frame.to_dict("records"):
-            kind = str(row.get("kind") or "legacy")
+            kind = str(row.get("kind") or "")
+            if kind not in KINDS:
+                raise ValueError(
+                    f"row {row.get('claim')!r}: kind must be one of {KINDS}, got {kind!r}"
+                )
             cause_kind = str(row.get("cause") or "")
             cause = (
                 Cause(cause_kind, str(row.get("note", "")), str(row.get("cause_ref") or ""))
@@ -676,40 +613,28 @@ class Ledger:
         return led
 
     # ---------------------------------------------------------------- checking
-    def problems(self, *, strict: bool = False) -> list[str]:
+    def problems(self) -> list[str]:
         """Rows whose status is not the one their evidence gives, as readable strings.
 
-        Every row's status is derived again from its stored evidence; a row that
-        differs must carry a cause; ``strict`` also reports legacy rows (added by
-        :meth:`add`, whose status may be a literal).
+        Every row's status is derived again from its stored evidence (there are no
+        literal statuses); a row that differs must carry a cause; NaN or infinite
+        values never pass.
         """
         out = []
         for i, e in enumerate(self.entries, 1):
             where = f"row {i} {e.claim!r}"
-            if e.kind == "legacy":
-                if strict:
-                    out.append(f"{where}: a legacy row (Ledger.add); use a claim kind")
-                w = e.within_tolerance()
-                if e.status == "reproduced" and w is False:
-                    out.append(
-                        f"{where}: marked reproduced but paper {e.paper} vs ours "
-                        f"{e.ours} exceeds tol={e.tol:g}"
-                    )
-                if e.status == "differs" and not e.note:
-                    out.append(f"{where}: differs without a note")
-            else:
-                try:
-                    status = e.derived_status()
-                except ValueError as err:
-                    out.append(f"{where}: {err}")
-                    continue
-                if status != e.status:
-                    out.append(
-                        f"{where}: status {e.status!r} but its evidence gives "
-                        f"{status!r} (paper {e.paper}, ours {e.ours}, tol={e.tol})"
-                    )
-                if e.status == "differs" and e.cause is None:
-                    out.append(f"{where}: differs without a cause")
+            try:
+                status = e.derived_status()
+            except ValueError as err:
+                out.append(f"{where}: {err}")
+                continue
+            if status != e.status:
+                out.append(
+                    f"{where}: status {e.status!r} but its evidence gives "
+                    f"{status!r} (paper {e.paper}, ours {e.ours}, tol={e.tol})"
+                )
+            if e.status == "differs" and e.cause is None:
+                out.append(f"{where}: differs without a cause")
             if e.status != "differs" and any(
                 _is_non_finite(v)
                 for v in (e.ours, e.paper, e.ours_value, e.paper_value)
@@ -721,9 +646,9 @@ class Ledger:
                 )
         return out
 
-    def check(self, *, strict: bool = False) -> None:
+    def check(self) -> None:
         """Raise AssertionError if any row's status is not the one its evidence gives."""
-        probs = self.problems(strict=strict)
+        probs = self.problems()
         if probs:
             raise AssertionError("ledger inconsistent:\n" + "\n".join(probs))
 
@@ -732,11 +657,11 @@ class Ledger:
         return {s: sum(e.status == s for e in self.entries) for s in STATUSES}
 
     def cause_counts(self) -> dict[str, int]:
-        """Rows that differ, per class of cause (``"note only"`` for legacy rows)."""
-        out = dict.fromkeys((*CAUSE_KINDS, "note only"), 0)
+        """Rows that differ, per class of cause (:data:`CAUSE_KINDS`)."""
+        out = dict.fromkeys(CAUSE_KINDS, 0)
         for e in self.entries:
-            if e.status == "differs":
-                out[e.cause.kind if e.cause else "note only"] += 1
+            if e.status == "differs" and e.cause is not None:
+                out[e.cause.kind] += 1
         return out
 
     # --------------------------------------------------------------- rendering
