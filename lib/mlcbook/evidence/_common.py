@@ -21,7 +21,7 @@ def check_ledger(led: Any) -> Ledger:
 
 
 def identity_gap(gap: float) -> float:
-    """A largest |difference| of an identity, rounded to 12 decimals.
+    """A largest absolute difference of an identity, rounded to 12 decimals.
 
     The last bits of such a gap (1e-17 here, 0 there) differ between CPUs, and the
     saved ledger is compared across machines to a relative 1e-9; rounded to 12

@@ -4,7 +4,7 @@ Each function draws seeded random instances (capacities, distributions, label an
 score matrices), evaluates both sides of a statement of the paper with
 :mod:`mlcbook.losses` / :mod:`mlcbook.bayes` / :mod:`mlcbook.metrics`, and adds the
 result to a ledger as a rule-based row.  Identities are rows of the largest
-|difference| against 0 within :data:`IDENTITY_TOL`.
+absolute difference against 0 within :data:`IDENTITY_TOL`.
 """
 
 from __future__ import annotations
@@ -158,8 +158,9 @@ def add_owa_counting(led: Ledger, *, seed: int = 0, n: int = 200, K_max: int = 8
     """Eqs. 15-16: a counting measure's Choquet loss is the OWA loss of its weights.
 
     For K = 1..``K_max``: a random non-decreasing ``v`` with v(0) = 0, v(1) = 1; the
-    row holds the largest of |owa_loss(Y, S, owa_weights(v, K)) - choquet_loss(Y, S,
-    counting_measure(v, K))| per instance and |sum of the weights - 1|.
+    row holds the largest absolute difference between ``owa_loss(Y, S, owa_weights(v, K))``
+    and ``choquet_loss(Y, S, counting_measure(v, K))`` per instance, and that between the
+    sum of the weights and 1.
     """
     led = check_ledger(led)
     gap = 0.0
@@ -182,7 +183,7 @@ def add_owa_counting(led: Ledger, *, seed: int = 0, n: int = 200, K_max: int = 8
 
 
 def add_worked_errors(led: Ledger) -> Entry:
-    """The label errors |y - s| of the worked example of Sec. 4.2, as the paper prints them.
+    """The label errors ``|y - s|`` of the worked example of Sec. 4.2, as the paper prints them.
 
     Each error is rounded to 12 decimals before it is written (``1 - 0.9`` is
     0.09999999999999998 in double precision); the paper prints one decimal.

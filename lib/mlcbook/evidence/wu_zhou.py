@@ -30,7 +30,7 @@ def add_one_error_definition(led: Ledger, *, seed: int = 0, draws: int = 20) -> 
 
     ``draws`` seeded random (Y, F) pairs (n = 50, K = 2..9, continuous scores, so the
     top label is unique); the count loops over the instances and asks whether the
-    top-scored label is irrelevant.  The row holds the largest |difference|.
+    top-scored label is irrelevant.  The row holds the largest absolute difference.
     """
     led = check_ledger(led)
     worst = 0.0

@@ -60,7 +60,7 @@ def random_label_pair(
 
 
 def _gaps(Y: np.ndarray, P: np.ndarray) -> dict[str, float]:
-    """|mlcbook - scikit-learn| per definition (zero_division = 1 on both sides)."""
+    """``|mlcbook - scikit-learn|`` per definition (zero_division = 1 on both sides)."""
     pairs = {
         "subset accuracy": (M.subset_accuracy(Y, P), skm.accuracy_score(Y, P)),
         "Hamming loss": (M.hamming_loss(Y, P), skm.hamming_loss(Y, P)),
@@ -96,7 +96,7 @@ def add_example_based_definitions(led: Ledger, *, seed: int = 0, draws: int = 20
     ``draws`` seeded random pairs (n = 50, K = 2..9 in turn, as scikit-learn reads
     K = 1 as binary; empty label sets included, scored with zero_division = 1 on
     both sides); each row holds the
-    largest |mlcbook - scikit-learn| over the draws against 0 within
+    largest ``|mlcbook - scikit-learn|`` over the draws against 0 within
     :data:`IDENTITY_TOL`.
     """
     led = check_ledger(led)
