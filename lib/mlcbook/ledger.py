@@ -808,7 +808,7 @@ class Ledger:
             f"{v} {k}" for k, v in self.counts().items() if v or k != "within spread"
         )
         notes = "".join(
-            f"<li id='{self._note_id(label)}'><b>Note {label}</b> ({escape(c.kind)}): "
+            f'<li id="{self._note_id(label)}"><b>Note {label}</b> ({escape(c.kind)}): '
             f"{escape(c.text)}"
             + (f" <i>Tested in</i> {escape(c.ref)}." if c.ref else "")
             + "</li>"

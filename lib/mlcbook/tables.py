@@ -70,6 +70,8 @@ def ranks(
     DataFrame
         Same shape; a NaN value gets a NaN rank.
 
+    Examples
+    --------
     >>> t = pd.DataFrame({"loss": [0.2, 0.1, 0.2], "acc": [0.5, 0.7, 0.6]}, index=list("abc"))
     >>> ranks(t, ["loss"]).to_dict()
     {'loss': {'a': 2.5, 'b': 1.0, 'c': 2.5}, 'acc': {'a': 3.0, 'b': 1.0, 'c': 2.0}}
