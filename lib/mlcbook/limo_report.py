@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ._paths import results_dir
+from .display import MEASURE_NAMES, measure_name
 from .ledger import Cause, Ledger
 from .metrics import LOWER_IS_BETTER
 
@@ -56,19 +57,8 @@ __all__ = [
     "B2_COLUMNS",
 ]
 
-NAMES = {
-    "hamming_loss": "Hamming loss",
-    "ranking_loss": "ranking loss",
-    "one_error": "one-error",
-    "coverage": "coverage",
-    "average_precision": "avg. precision",
-    "macro_f1": "macro-F1",
-    "instance_f1": "instance-F1",
-    "micro_f1": "micro-F1",
-    "macro_auc": "macro-AUC",
-    "instance_auc": "instance-AUC",
-    "micro_auc": "micro-AUC",
-}
+#: display names of the eleven measures, short forms for the narrow tables
+NAMES = {k: measure_name(k, short=True) for k in MEASURE_NAMES}
 #: Table B.3's column order
 B3_ORDER = [
     "hamming_loss",
