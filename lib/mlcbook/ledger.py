@@ -51,6 +51,7 @@ import pandas as pd
 
 from ._io import atomic_write, read_csv_exact
 from ._validation import Int, Real, check_name, validate_params
+from .display import printed_decimals
 
 __all__ = [
     "Ledger",
@@ -76,18 +77,6 @@ STATUSES = ("reproduced", "within spread", "qualitative", "differs")
 KINDS = ("number", "spread", "exact", "ordering", "qualitative")
 #: the classes of cause a row that differs names
 CAUSE_KINDS = ("paper error", "underspecified", "tested", "unknown")
-
-
-def _decimals(text: str) -> int | None:
-    """Number of decimals written in a numeric string, or None if not numeric."""
-    try:
-        d = Decimal(text.strip())
-    except (InvalidOperation, AttributeError):
-        return None
-    if not d.is_finite():
-        return None
-    exp = d.as_tuple().exponent
-    return max(0, -int(exp))
 
 
 def within_tolerance(paper: float, ours: float, tol: float) -> bool:
@@ -276,7 +265,7 @@ class Entry:
 def _paper_number(paper: Any, name: str = "paper") -> tuple[str, float, int | None]:
     """The paper's value as printed: its text, its value and its number of decimals."""
     if isinstance(paper, str):
-        dec = _decimals(paper)
+        dec = printed_decimals(paper)
         if dec is None:
             raise ValueError(f"{name} must be a number as printed (e.g. '0.43'), got {paper!r}")
         return paper.strip(), float(Decimal(paper.strip())), dec
