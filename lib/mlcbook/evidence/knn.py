@@ -2,7 +2,8 @@
 
 :func:`fig4_neighbor_labels` gives, for one dataset, the label vectors of the ``c``
 nearest training instances of every test instance of the Fig. 4 cross-validation
-(the folds, features and neighbours of :func:`mlcbook.learners.knn.fig4_table`).  The
+(:func:`mlcbook.experiments.knn_fig4.neighbor_labels`: the folds, features and neighbours of
+:func:`mlcbook.experiments.knn_fig4.fig4_table`).  The
 three functions below read the paper's statements about the minimiser on them.
 """
 
@@ -12,16 +13,10 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
-from sklearn.model_selection import KFold
 
 from .._validation import Int, Seed, validate_params
-from ..datasets import load_dataset
-from ..learners.knn import (
-    LossMinimizingKNN,
-    l1_preprocessor,
-    minimize_summed_loss,
-)
+from ..experiments.knn_fig4 import neighbor_labels
+from ..learners.knn import minimize_summed_loss
 from ..ledger import Cause, Entry, Ledger
 from ..losses import error_count_losses
 from ._common import check_ledger
@@ -45,16 +40,7 @@ def fig4_neighbor_labels(
     ndarray of int8, shape (n_instances, n_neighbors, K)
         The folds in order, each fold's test instances in order.
     """
-    X, Y, info = load_dataset(name)
-    X = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
-    Y = np.asarray(Y.toarray() if sp.issparse(Y) else Y, dtype=np.int8)
-    nominal = {info.feature_names.index(f): len(c) for f, c in info.nominal.items()}
-    out = []
-    for tr, te in KFold(n_splits=n_splits, shuffle=True, random_state=seed).split(X):
-        prep = l1_preprocessor(X.shape[1], nominal).fit(X[tr])
-        est = LossMinimizingKNN(n_neighbors=n_neighbors).fit(prep.transform(X[tr]), Y[tr])
-        out.append(est.neighbor_labels(prep.transform(X[te])))
-    return np.concatenate(out).astype(np.int8)
+    return neighbor_labels(name, n_splits=n_splits, seed=seed, n_neighbors=n_neighbors)
 
 
 def _check_neighbors(neighbors: Any) -> dict[str, np.ndarray]:

@@ -36,6 +36,7 @@ __all__ = [
     "fig4_spec",
     "fig4_table",
     "loss_matrix",
+    "neighbor_labels",
     "surrogate_target_losses",
 ]
 
@@ -251,15 +252,31 @@ def fig4_table(
     return table(spec, n_jobs=n_jobs, cache_dir=cache_dir, desc=f"Fig. 4 ({tie_break})")
 
 
+def neighbor_labels(
+    dataset: str, *, n_splits: int = 10, seed: int = 0, n_neighbors: int = 9
+) -> np.ndarray:
+    """The neighbours' label vectors of every query of the Fig. 4 protocol on ``dataset``.
+
+    The folds, L1 feature preparation and neighbours of :func:`fig4_table`.
+
+    Returns
+    -------
+    ndarray of int8, shape (n_instances, n_neighbors, K)
+        The folds in order, each fold's test instances in order.
+    """
+    X, Y, nominal = _named(dataset)
+    parts = [
+        _neighbour_labels(X, Y, tr, te, nominal, n_neighbors)[1]
+        for tr, te in _folds(X.shape[0], n_splits, seed)
+    ]
+    return np.concatenate(parts).astype(np.int8)
+
+
 def consensus_cell(dataset: str, *, n_splits: int, seed: int, n_neighbors: int) -> pd.DataFrame:
     """The reach of the consensus rule on one dataset (one row of :func:`consensus_summary`)."""
-    X, Y, nominal = _named(dataset)
-    K = Y.shape[1]
-    free = []
-    for tr, te in _folds(X.shape[0], n_splits, seed):
-        _, N = _neighbour_labels(X, Y, tr, te, nominal, n_neighbors)
-        free.append(K - consensus_mask(N).sum(axis=1))
-    free = np.concatenate(free)
+    N = neighbor_labels(dataset, n_splits=n_splits, seed=seed, n_neighbors=n_neighbors)
+    K = N.shape[2]
+    free = K - consensus_mask(N).sum(axis=1)
     row = (
         dataset,
         K,
