@@ -206,3 +206,14 @@ def test_every_committed_ledger_is_consistent():
         if row["status"] == "reproduced" and row["tol"] != "" and row["paper_value"] != "":
             paper, ours = float(row["paper_value"]), float(row["ours_value"])
             assert within_tolerance(paper, ours, float(row["tol"])), row["claim"]
+
+
+def test_a_shared_note_says_tested_only_for_a_tested_cause():
+    led = Ledger("t", "P")
+    ruled_out = unknown("two seeds moved nothing", ref="data/results/x.csv")
+    for cause in (ruled_out, ruled_out, CAUSE, CAUSE):
+        led.number("x", "Table 2", paper="0.40", ours=0.9, cause=cause)
+    html = led._repr_html_()
+    assert "<i>See</i> data/results/x.csv." in html
+    assert "<i>Tested in</i> tests/test_ledger.py." in html
+    assert html.count("Tested in") == 1

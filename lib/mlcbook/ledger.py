@@ -799,7 +799,11 @@ class Ledger:
         notes = "".join(
             f'<li id="{self._note_id(label)}"><b>Note {label}</b> ({escape(c.kind)}): '
             f"{escape(c.text)}"
-            + (f" <i>Tested in</i> {escape(c.ref)}." if c.ref else "")
+            + (
+                f" <i>{'Tested in' if c.kind == 'tested' else 'See'}</i> {escape(c.ref)}."
+                if c.ref
+                else ""
+            )
             + "</li>"
             for c, label in shared.items()
         )
