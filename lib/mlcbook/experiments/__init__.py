@@ -6,6 +6,8 @@
   format keyed by the cell's specification, resumable, gathered into a tidy table.
 * :mod:`~mlcbook.experiments.study` — Hüllermeier et al. (2022) Sec. 5: paired
   cross-validation of the learners, loss profiles (Figs 1-3).
+* :mod:`~mlcbook.experiments.authors_study` — the same study as the authors ran it:
+  their folds, MEKA/J48, CLUS and BOOMER at the paper's configurations.
 * :mod:`~mlcbook.experiments.knn_fig4` — Hüllermeier et al. (2022) Sec. 6: the
   nearest-neighbour loss minimiser under every surrogate and target loss (Fig. 4).
 * :mod:`~mlcbook.experiments.blended_grid` — Park & Read (2018) Sec. 4: the
