@@ -134,3 +134,19 @@ def test_authors_names_map_to_the_released_keys():
     assert A.authors_name("BOOMER-K-2021") == "BOOMER-K"
     with pytest.raises(ValueError, match="learner"):
         A.authors_name("BR")
+
+
+def test_boomer_reads_the_flags_file_as_it_is():
+    # BOOMER ran in its own testbed, which reads the file's 7 labels: the 5 symbol
+    # attributes that MEKA's L = 12 made labels are features again, in the file's order.
+    data = A.study_data("flags")
+    Xtr, Ytr, Xte, Yte, first = A.as_run("BOOMER-1-2021", data, 3)
+    split = reference.reference_folds("flags").splits[3]
+    assert first == 0 and Ytr.shape[1] == 7 and Xtr.shape[1] == 19
+    np.testing.assert_array_equal(Xtr, split.X_train)
+    np.testing.assert_array_equal(Yte, split.Y_test)
+    # MEKA's learners see the experimenter's 12 labels, 5 of them not scored
+    assert A.as_run("BR-J48", data, 3)[4] == 5
+    # elsewhere the view is the same for every learner
+    emo = A.study_data("emotions")
+    assert A.as_run("BOOMER-K-2021", emo, 0)[1] is emo.splits[0][1]

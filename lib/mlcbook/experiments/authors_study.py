@@ -11,8 +11,10 @@ authors' own protocol so that our numbers can be put beside their released ones
   released, get :func:`~mlcbook.experiments.study.cv_folds` (10 folds, seed 0).
 * **flags.**  The authors' experimenter ran MEKA with L = 12 on their 7-label file, so
   MEKA took the last 12 attributes as labels (crescent, triangle, icon, animate, text
-  and the 7 colours); the released profiles score the 7 colours.  Every learner here is
-  trained on those 12 labels and scored on the 7 colours (:data:`SCORED_FROM`).
+  and the 7 colours); the released profiles score the 7 colours.  The learners their
+  Java experimenter ran (MEKA's and CLUS) are trained here on those 12 labels and
+  scored on the 7 colours (:data:`SCORED_FROM`); BOOMER ran in its own Python testbed,
+  which has no such label count and reads the file's 7 labels (:data:`FILE_AS_IS`).
 * **Nominal features** are declared as in the authors' files (J48, CLUS and BOOMER
   split them by value; a numeric reading would give other trees).
 * **Learners** (:data:`LEARNERS`): MEKA's BR, CC and LC (``LP``) on Weka's J48, MEKA's
@@ -64,10 +66,12 @@ from .study import cv_folds, evaluate_predictions
 
 __all__ = [
     "AUTHORS_FOLDED",
+    "FILE_AS_IS",
     "DATASETS",
     "LEARNERS",
     "SEEDED",
     "StudyData",
+    "as_run",
     "authors_name",
     "authors_study_config",
     "rakel_order",
@@ -106,6 +110,9 @@ LEARNERS: tuple[str, ...] = (
 EXPERIMENTER_L: Mapping[str, int] = {"flags": 12}
 #: flags: the first 5 of the 12 labels of the authors' run are not scored.
 SCORED_FROM: Mapping[str, int] = {"flags": 5}
+#: Learners the authors did not run through their Java experimenter: they read the
+#: authors' files as they are (flags: 19 features, 7 labels).
+FILE_AS_IS: tuple[str, ...] = ("BOOMER-1-2021", "BOOMER-K-2021")
 #: flags: the authors' file has 14 features before the 5 symbol attributes.
 _FLAGS_FEATURES = 14
 
@@ -222,6 +229,26 @@ def rakel_order(n_labels: int) -> list[tuple[int, int]]:
     return [(ks[i], m[ks[i]]) for i in java_hashmap_order(ks)]
 
 
+def as_run(
+    learner: str, data: StudyData, split: int
+) -> tuple[Any, np.ndarray, Any, np.ndarray, int]:
+    """``(X_train, Y_train, X_test, Y_test, scored_from)`` as ``learner`` was run.
+
+    flags as MEKA and CLUS ran it has 12 labels, the first 5 not scored; BOOMER
+    (:data:`FILE_AS_IS`) reads the file as it is: the 5 symbol attributes are features.
+    """
+    Xtr, Ytr, Xte, Yte = data.splits[split]
+    if data.scored_from and learner in FILE_AS_IS:
+        f = data.scored_from
+
+        def features(X: Any, Y: np.ndarray) -> Any:
+            extra = Y[:, :f].astype(float)
+            return sp.hstack([X, extra], "csr") if sp.issparse(X) else np.hstack([X, extra])
+
+        return features(Xtr, Ytr), Ytr[:, f:], features(Xte, Yte), Yte[:, f:], 0
+    return Xtr, Ytr, Xte, Yte, data.scored_from
+
+
 def _estimators(learner: str, data: StudyData) -> list[tuple[str, Any, dict]]:
     """``(row name, estimator, fit keywords)`` of one cell (RAkEL: one per k, in order)."""
     counts = {c: len(v) for c, v in data.nominal.items()}
@@ -262,7 +289,7 @@ def authors_cell(dataset: str, learner: str, split: int) -> dict[str, np.ndarray
         ``cpu`` (CPU seconds per member).
     """
     data = study_data(dataset)
-    Xtr, Ytr, Xte, Yte = data.splits[split]
+    Xtr, Ytr, Xte, Yte, _ = as_run(learner, data, split)
     runs = _estimators(learner, data)
     P = np.zeros((len(runs), Yte.shape[0], Yte.shape[1]), dtype=np.int8)
     finished = np.zeros(len(runs), dtype=bool)
@@ -306,6 +333,13 @@ def _data_key(name: str) -> dict:
     return key
 
 
+def _view(learner: str, name: str) -> dict:
+    """How a learner saw the data, where it differs from the experimenter's view."""
+    if study_data(name).scored_from and learner in FILE_AS_IS:
+        return {"view": "the authors' file as it is"}
+    return {}
+
+
 def _configs(learner: str, name: str) -> list:
     runs = _estimators(learner, study_data(name))
     return [[row, learner_config(est), fit] for row, est, fit in runs]
@@ -314,7 +348,7 @@ def _configs(learner: str, name: str) -> list:
 def _spec(datasets: Sequence[str], learners: Sequence[str], splits: Sequence[int]) -> Spec:
     def check(c: Cell, out: Any) -> None:
         data = study_data(c["dataset"])
-        n = data.splits[c["split"]][3].shape
+        n = as_run(c["learner"], data, c["split"])[3].shape
         m = len(_estimators(c["learner"], data))
         if not isinstance(out, Mapping) or np.shape(out.get("P", ())) != (m, *n):
             raise ValueError(f"cell result does not hold {m} x {n} predictions")
@@ -332,9 +366,11 @@ def _spec(datasets: Sequence[str], learners: Sequence[str], splits: Sequence[int
         cell_key=lambda c: {
             "data": _data_key(c["dataset"]),
             "learner": _configs(c["learner"], c["dataset"]),
+            **_view(c["learner"], c["dataset"]),
         },
         check=check,
         cost=cost,
+        table="dependence_authors",
     )
 
 
@@ -382,12 +418,13 @@ def run_authors_study(
     frames = []
     for c, out in run(spec, n_jobs=n_jobs, cache_dir=cache_dir, desc="study cells").items():
         data = study_data(c["dataset"])
-        Yte = data.splits[c["split"]][3][:, data.scored_from :]
+        _, _, _, Yall, first = as_run(c["learner"], data, c["split"])
+        Yte = Yall[:, first:]
         runs = _estimators(c["learner"], data)
         for i, (row, _, _) in enumerate(runs):
             if not out["finished"][i]:
                 continue
-            ev = evaluate_predictions(Yte, out["P"][i][:, data.scored_from :], reference.ALPHAS)
+            ev = evaluate_predictions(Yte, out["P"][i][:, first:], reference.ALPHAS)
             ev.insert(0, "cpu_seconds", float(out["cpu"][i]))
             ev.insert(0, "n_test", Yte.shape[0])
             ev.insert(0, "fold", c["split"])
@@ -407,7 +444,7 @@ def authors_study_config(
     return {
         "protocol": "Hullermeier et al. (2022) Sec. 5 as the authors ran it (authors_study)",
         "datasets": {d: _data_key(d) for d in ds},
-        "learners": {d: {name: _configs(name, d) for name in ls} for d in ds},
+        "learners": {d: {name: [_configs(name, d), _view(name, d)] for name in ls} for d in ds},
         "alphas": [float(a) for a in reference.ALPHAS],
         "versions": _versions(),
     }
