@@ -145,6 +145,9 @@ def test_boomer_reads_the_flags_file_as_it_is():
     assert first == 0 and Ytr.shape[1] == 7 and Xtr.shape[1] == 19
     np.testing.assert_array_equal(Xtr, split.X_train)
     np.testing.assert_array_equal(Yte, split.Y_test)
+    # ... and declared nominal as in the file (the testbed's own flags copy does the same)
+    est = A._estimators("BOOMER-1-2021", data)[0]
+    assert est[2] == {"nominal_feature_indices": [0, 1, 4, 5, 14, 15, 16, 17, 18]}
     # MEKA's learners see the experimenter's 12 labels, 5 of them not scored
     assert A.as_run("BR-J48", data, 3)[4] == 5
     # elsewhere the view is the same for every learner

@@ -135,6 +135,9 @@ class StudyData:
         Nominal features (column -> value names); values are coded 0, 1, ...
     scored_from : int
         The first label column that is scored (flags: 5; else 0).
+    file_nominal : dict of int -> tuple of str
+        Nominal features of the file as it is (flags: also the 5 symbol attributes),
+        for the learners of :data:`FILE_AS_IS`.
     """
 
     dataset: str
@@ -142,6 +145,7 @@ class StudyData:
     splits: tuple[tuple[Any, np.ndarray, Any, np.ndarray], ...]
     nominal: dict[int, tuple[str, ...]]
     scored_from: int
+    file_nominal: dict[int, tuple[str, ...]]
 
     @property
     def n_labels(self) -> int:
@@ -205,9 +209,11 @@ def study_data(name: str) -> StudyData:
             splits.append(
                 (Xtr, np.asarray(Ytr).astype(np.uint8), Xte, np.asarray(Yte).astype(np.uint8))
             )
+        as_is = nominal
         if name == "flags":
             nominal = {c: v for c, v in nominal.items() if c < _FLAGS_FEATURES}
-        return StudyData(name, "authors", tuple(splits), nominal, SCORED_FROM.get(name, 0))
+        scored = SCORED_FROM.get(name, 0)
+        return StudyData(name, "authors", tuple(splits), nominal, scored, as_is)
     X, Y, info = load_dataset(name)
     X = sp.csr_matrix(X) if sp.issparse(X) else np.asarray(X)
     Y = np.asarray(Y).astype(np.uint8)
@@ -215,7 +221,7 @@ def study_data(name: str) -> StudyData:
         i: tuple(info.nominal[f]) for i, f in enumerate(info.feature_names) if f in info.nominal
     }
     splits = [(X[tr], Y[tr], X[te], Y[te]) for tr, te in cv_folds(X.shape[0], 10, 0)]
-    return StudyData(name, "cv_folds(seed=0)", tuple(splits), nominal, 0)
+    return StudyData(name, "cv_folds(seed=0)", tuple(splits), nominal, 0, nominal)
 
 
 def rakel_order(n_labels: int) -> list[tuple[int, int]]:
@@ -251,7 +257,8 @@ def as_run(
 
 def _estimators(learner: str, data: StudyData) -> list[tuple[str, Any, dict]]:
     """``(row name, estimator, fit keywords)`` of one cell (RAkEL: one per k, in order)."""
-    counts = {c: len(v) for c, v in data.nominal.items()}
+    nominal = data.file_nominal if learner in FILE_AS_IS else data.nominal
+    counts = {c: len(v) for c, v in nominal.items()}
     if learner == "RAkEL-J48":
         out: list[tuple[str, Any, dict]] = []
         for k, m in rakel_order(data.n_labels):
@@ -263,7 +270,7 @@ def _estimators(learner: str, data: StudyData) -> list[tuple[str, Any, dict]]:
     if learner.endswith("-J48") and counts:
         est.set_params(estimator__nominal=counts)
     elif learner.endswith("-CLUS"):
-        est.set_params(nominal_features={c: list(v) for c, v in data.nominal.items()} or None)
+        est.set_params(nominal_features={c: list(v) for c, v in nominal.items()} or None)
     elif learner.startswith("BOOMER") and counts:
         fit["nominal_feature_indices"] = sorted(counts)
     return [(learner, est, fit)]
