@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from mlcbook import reference
 from mlcbook.experiments import authors_study as A
@@ -153,3 +154,38 @@ def test_boomer_reads_the_flags_file_as_it_is():
     # elsewhere the view is the same for every learner
     emo = A.study_data("emotions")
     assert A.as_run("BOOMER-K-2021", emo, 0)[1] is emo.splits[0][1]
+
+
+@pytest.mark.slow
+@pytest.mark.recompute
+@pytest.mark.boomer  # the study includes BOOMER-1 and BOOMER-K
+def test_committed_table_recomputes_on_three_flags_splits():
+    """Every learner on flags splits 0-2 against the committed ``dependence_authors``.
+
+    Predictions are integers, so the identifying columns must be equal exactly and the
+    losses, closed forms of them, within ``CLOSED_FORM_RTOL``; the alphas are the
+    authors' literals (exact).  flags is the dataset on which BOOMER agreed on every CPU
+    tried (see the old study's recompute test); J48 (Java) and CLUS (Java) compute in
+    doubles with a fixed order on every machine.  CPU time is a measurement, not compared.
+    """
+    import json
+
+    from mlcbook._io import read_csv_exact
+    from mlcbook._paths import results_dir
+    from mlcbook.results import canonical
+
+    from .tolerances import CLOSED_FORM_RTOL
+
+    csv = results_dir() / "dependence_authors.csv"
+    meta = csv.with_suffix(".json")
+    assert csv.exists() and meta.exists(), "the study's table is committed with the chapter"
+    saved = json.loads(meta.read_text())["config"]
+    assert saved == canonical(A.authors_study_config()), "stale: make table NAME=dependence_authors"
+    committed = read_csv_exact(csv)
+    part = committed[(committed.dataset == "flags") & (committed.fold <= 2)]
+    part = part.reset_index(drop=True)
+    got = A.run_authors_study(["flags"], A.LEARNERS, splits=[0, 1, 2], cache_dir=False)
+    keys = ["dataset", "folds", "K", "learner", "fold", "n_test", "family", "param"]
+    assert len(got) == len(part) > 0
+    pd.testing.assert_frame_equal(got[keys], part[keys], check_exact=True)
+    np.testing.assert_allclose(got["loss"], part["loss"], rtol=CLOSED_FORM_RTOL, atol=0)
