@@ -16,7 +16,7 @@ export PYTHONHASHSEED := 0
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
 .PHONY: help install lock book test unit pairs notebooks portable site browser clean-tree \
-        test-matrix reproduce table chapter bench clean chromium
+        test-matrix reproduce table chapter bench clean chromium clus
 
 # The book's environment: every package pinned, with hashes, for CPython 3.11-3.13.
 LOCK := requirements/book.lock
@@ -66,7 +66,7 @@ test: $(STAMP)
 	  echo "make test: stage $$stage took $$(( $$(date +%s) - s )) s"; done; \
 	  echo "make test: all checks passed in $$(( $$(date +%s) - t0 )) s"
 
-unit: $(STAMP)
+unit: $(STAMP) clus
 	$(BIN)/python -m pytest tests --ignore=tests/browser --ignore=tests/test_notebook_pairs.py \
 		--ignore=tests/test_pdf.py -q
 
@@ -108,11 +108,21 @@ chromium:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] && echo "" || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
+# PCT/EPCT run the authors' Clus.jar on Java: Debian's headless JRE if no java is found, and
+# the jar from the authors' repository at the pinned commit (sha256-verified, cached in
+# data/cache/; MLCBOOK_CLUS_JAR=/path/Clus.jar uses a local copy, verified the same way).
+clus: $(STAMP)
+	@command -v java >/dev/null || { \
+	  echo "installing Debian's headless Java runtime for CLUS"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] && echo "" || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq default-jre-headless >/dev/null; }
+	@$(BIN)/python -c 'from mlcbook.learners.clus import clus_jar; clus_jar()'
+
 # ---------------------------------------------------------------- outputs
 # the all-ledgers page reads the ledgers the chapters save, so it runs last
 REPRODUCE := $(filter-out book/ledgers.md,$(CHAPTERS)) book/ledgers.md
 
-reproduce: $(STAMP)
+reproduce: $(STAMP) clus
 	@for nb in $(REPRODUCE); do \
 	  MLCBOOK_RECOMPUTE=1 $(MAKE) --no-print-directory chapter NB=$$nb || exit 1; \
 	done

@@ -1,0 +1,340 @@
+"""PCT and EPCT: the authors' CLUS (``Clus.jar``) run from Python at its defaults.
+
+Hüllermeier et al. (2022, Sec. 5.2) ran predictive clustering trees with CLUS
+(Blockeel et al. 1998; Kocev et al. 2013) through their experimenter
+(``DependenceAwareMLCLossExperimenter.java`` of KIuML/DependenceAwareMLCLoss, below
+"EXP:line"), with a settings file that names only the data and the targets
+(EXP:270)::
+
+    [Data]
+    File = train.arff
+    TestSet = test.arff
+    [Attributes]
+    Target = <the label columns>
+    [Output]
+    WritePredictions = Test
+
+so every other setting is CLUS's default.  :class:`ClusPCT` runs the very same
+``Clus.jar`` (the authors' ``libs/Clus.jar``, built 2011-09-22; :func:`clus_jar`
+obtains it like a dataset: from the authors' repository at :data:`CLUS_COMMIT`,
+sha256-verified, cached under ``data/cache/``) with that settings file, on Java
+(``make clus`` installs both).  The defaults in force, as CLUS prints them in its
+``.out`` file:
+
+* single tree (PCT): ``Heuristic = Gain`` (information gain summed over the
+  targets), ``BinarySplit = Yes``, ``PruningMethod = C4.5`` (confidence 0.25 with
+  subtree raising, ``clus.pruning.C45Pruner``), ``MinimalWeight = 2.0`` (at least two
+  examples per leaf), no F-test stopping, no depth or size limit;
+* ``-forest`` (EPCT, EXP:400-402): ``Bagging`` of 10 unpruned trees
+  (``PruningMethod = Default``) on all features, ``RandomSeed = 0``.
+
+Predictions follow the authors' post-processing exactly: for the single tree the
+score of label j is the pruned leaf's relative frequency
+``n_j(1) / (n_j(1) + n_j(0))`` (EXP:460-463), for the forest the number of trees
+voting for label j divided by 10 (EXP:454-456, 472; ``normalizeBy`` = 10), and a label
+is predicted relevant iff its score is ``>= 0.5`` (``ArrayUtil.thresholdDoubleToBinary*``
+of jaicore, ``x >= threshold``).  A leaf without examples (score 0/0) predicts 0.
+
+The data reach CLUS as the authors' wrapper wrote them
+(``ClusWrapperClassification.makeClusCompliant``): a dense ARFF file with the
+features first (nominal features declared nominal, see ``nominal_features``), then
+one ``{0,1}`` attribute per label, numeric values printed with at most six digits
+after the decimal point as Weka's ``Instance.toString`` does, ``?`` for a missing
+value.  The training rows are written in the order given, which matters for the
+forest (its bootstrap samples are drawn by row position).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted
+
+from .._validation import check_label_matrix
+from ..datasets.fetch import _copy_verified, cache_dir, fetch_file, sha256_of
+
+__all__ = ["CLUS_COMMIT", "CLUS_SHA256", "CLUS_URL", "ClusPCT", "clus_jar", "java_executable"]
+
+#: The authors' repository commit holding ``libs/Clus.jar`` (2021-07-26).
+CLUS_COMMIT = "aa511e64a608495ce45f17ab9e45db899ca81be6"
+#: Where the jar is downloaded from.
+CLUS_URL = (
+    "https://raw.githubusercontent.com/KIuML/DependenceAwareMLCLoss/"
+    f"{CLUS_COMMIT}/libs/Clus.jar"
+)
+#: sha256 of that file (2 049 603 bytes).
+CLUS_SHA256 = "e732a75b885fda4558588620502c6e472bc67686ce670a3ff993822a6ad6e494"
+
+_INSTALL = "run `make clus` (installs Java if missing and fetches Clus.jar)"
+
+
+def clus_jar(*, download: bool | None = None) -> Path:
+    """A verified local copy of the authors' ``Clus.jar``.
+
+    Looked for in this order: the cache ``data/cache/Clus.jar`` (``MLCBOOK_DATA_CACHE``
+    moves it), a local copy named by ``MLCBOOK_CLUS_JAR`` (verified, then copied into
+    the cache), the dataset mirror, a download from :data:`CLUS_URL`.  Every copy is
+    checked against :data:`CLUS_SHA256` before use.
+
+    Parameters
+    ----------
+    download : bool, optional
+        Allow downloading (default: unless ``MLCBOOK_DATA_DOWNLOAD=0``).
+
+    Raises
+    ------
+    ChecksumError
+        A copy does not have the registered sha256 (it is not used).
+    DataNotFoundError, DownloadError
+        No copy can be obtained; the message says how to get one.
+    """
+    local = os.environ.get("MLCBOOK_CLUS_JAR")
+    dest = cache_dir() / "Clus.jar"
+    if local and not (dest.is_file() and sha256_of(dest) == CLUS_SHA256):
+        with open(local, "rb") as fh:
+            _copy_verified(fh, dest, CLUS_SHA256, origin=f"MLCBOOK_CLUS_JAR {local}")
+    return fetch_file("Clus.jar", CLUS_SHA256, CLUS_URL, download=download)[0]
+
+
+def java_executable() -> str:
+    """The ``java`` command (``$JAVA_HOME/bin/java`` first, then ``PATH``).
+
+    Raises
+    ------
+    RuntimeError
+        No Java runtime is installed; the message names ``make clus``.
+    """
+    home = os.environ.get("JAVA_HOME")
+    if home and (Path(home) / "bin" / "java").is_file():
+        return str(Path(home) / "bin" / "java")
+    found = shutil.which("java")
+    if found is None:
+        raise RuntimeError(f"CLUS needs a Java runtime and none was found; {_INSTALL}")
+    return found
+
+
+def _number(v: float) -> str:
+    if np.isnan(v):
+        return "?"
+    text = f"{v:.6f}".rstrip("0").rstrip(".")
+    return "0" if text in ("", "-0") else text
+
+
+def _quote(name: str) -> str:
+    if name and all(c.isalnum() or c in "._-+" for c in name):
+        return name
+    return "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _write_arff(path: Path, X: np.ndarray, Y: np.ndarray,
+                nominal: Mapping[int, Sequence[str]]) -> None:
+    lines = ["@relation mlcbook", ""]
+    for j in range(X.shape[1]):
+        if j in nominal:
+            lines.append(f"@attribute a{j} {{{','.join(_quote(v) for v in nominal[j])}}}")
+        else:
+            lines.append(f"@attribute a{j} numeric")
+    lines += [f"@attribute y{k} {{0,1}}" for k in range(Y.shape[1])]
+    lines += ["", "@data"]
+    columns = []
+    for j in range(X.shape[1]):
+        col = X[:, j]
+        if j in nominal:
+            names = np.array([_quote(v) for v in nominal[j]] + ["?"], dtype=object)
+            idx = np.where(np.isnan(col), len(nominal[j]), col).astype(np.int64)
+            columns.append(names[idx])
+        else:
+            columns.append(np.array([_number(v) for v in col], dtype=object))
+    columns += [np.where(Y[:, k] > 0, "1", "0").astype(object) for k in range(Y.shape[1])]
+    rows = np.column_stack(columns) if columns else np.empty((X.shape[0], 0), dtype=object)
+    lines += [",".join(r) for r in rows]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _read_predictions(path: Path, n: int, K: int, ensemble: bool) -> np.ndarray:
+    """The authors' per-label scores from CLUS's ``.test.pred.arff`` (EXP:440-472)."""
+    text = path.read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(text) if line.strip().upper() == "@DATA") + 1
+    rows = [line.split(",") for line in text[start:] if line.strip()]
+    if len(rows) != n:
+        raise RuntimeError(f"CLUS wrote {len(rows)} predictions for {n} test rows ({path})")
+    # columns: K true labels, K predicted classes, 2K counts (value 1, value 0) of the
+    # unpruned tree / forest, its model string, then (single tree) the same for the
+    # pruned tree: K classes, 2K counts, model string.
+    first = 2 * K if ensemble else 5 * K + 1
+    counts = np.array([r[first:first + 2 * K] for r in rows], dtype=float).reshape(n, K, 2)
+    if ensemble:
+        return counts[:, :, 0] / 10.0
+    total = counts.sum(axis=2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(total > 0, counts[:, :, 0] / np.where(total > 0, total, 1), 0.0)
+
+
+class ClusPCT(ClassifierMixin, BaseEstimator):
+    """CLUS's predictive clustering tree (PCT) or its bagged forest (EPCT).
+
+    The authors' ``Clus.jar`` learns and predicts in one run, so :meth:`fit` checks
+    and keeps the training data and :meth:`predict` runs CLUS on them together with
+    the test rows (deterministic: CLUS's seed is fixed, so repeated calls agree).
+
+    Parameters
+    ----------
+    ensemble : bool
+        False: one pruned tree (PCT); True: CLUS ``-forest``, bagging of 10 unpruned
+        trees (EPCT).
+    nominal_features : dict of int -> list of str, optional
+        Features that are nominal in the data file: column index -> value names;
+        the column then holds value indices (as :func:`mlcbook.datasets.arff.parse_arff`
+        returns them).  CLUS splits nominal features by value subsets, numeric ones
+        by thresholds.  Default: every feature numeric.
+    random_seed : int
+        CLUS's ``RandomSeed`` (used by the forest's bootstrap samples); its default 0.
+    java_options : tuple of str
+        Extra options for the JVM (e.g. ``("-Xmx2g",)``).
+
+    Attributes
+    ----------
+    n_features_in_ : int
+    n_outputs_ : int
+        Number of labels K.
+
+    Notes
+    -----
+    The wrapped defaults, how scores are read and thresholded, and the sources are in
+    the module docstring (:mod:`mlcbook.learners.clus`).
+    """
+
+    def __init__(self, ensemble: bool = False,
+                 nominal_features: Mapping[int, Sequence[str]] | None = None,
+                 random_seed: int = 0, java_options: tuple[str, ...] = ()):
+        self.ensemble = ensemble
+        self.nominal_features = nominal_features
+        self.random_seed = random_seed
+        self.java_options = java_options
+
+    # -- validation
+    def _check_params(self) -> dict[int, list[str]]:
+        if not isinstance(self.ensemble, (bool, np.bool_)):
+            raise TypeError(f"ensemble must be a bool, got {self.ensemble!r}")
+        if (isinstance(self.random_seed, bool) or not isinstance(self.random_seed, (int, np.integer))
+                or self.random_seed < 0):
+            raise ValueError(f"random_seed must be a non-negative int, got {self.random_seed!r}")
+        if not isinstance(self.java_options, (tuple, list)) or not all(
+                isinstance(o, str) for o in self.java_options):
+            raise TypeError(f"java_options must be a tuple of str, got {self.java_options!r}")
+        nominal = {} if self.nominal_features is None else self.nominal_features
+        if not isinstance(nominal, Mapping):
+            raise TypeError("nominal_features must be a dict column -> value names, "
+                            f"got {type(nominal).__name__}")
+        out = {}
+        for j, values in nominal.items():
+            if isinstance(j, bool) or not isinstance(j, (int, np.integer, str)) or not str(j).isdigit():
+                raise ValueError(f"nominal_features keys must be column indices, got {j!r}")
+            if isinstance(values, str) or not all(isinstance(v, str) for v in values) or not values:
+                raise ValueError(f"nominal_features[{j}] must be a non-empty list of str")
+            out[int(j)] = list(values)
+        return out
+
+    def _check_X(self, X, *, fitting: bool) -> np.ndarray:
+        if sp.issparse(X):
+            X = X.toarray()
+        try:
+            X = np.asarray(X, dtype=float)
+        except (TypeError, ValueError) as err:
+            raise TypeError(f"X must be a numeric array, got {type(X).__name__}") from err
+        if X.ndim != 2:
+            raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
+        if X.shape[0] < 1:
+            raise ValueError("X must have at least one row")
+        if np.isinf(X).any():
+            raise ValueError("X must be finite (NaN is read as a missing value)")
+        if not fitting and X.shape[1] != self.n_features_in_:
+            raise ValueError(f"X has {X.shape[1]} features, but ClusPCT was fitted with "
+                             f"{self.n_features_in_}")
+        for j, values in self._nominal.items() if not fitting else ():
+            col = X[:, j][~np.isnan(X[:, j])]
+            if ((col < 0) | (col >= len(values)) | (col != np.round(col))).any():
+                raise ValueError(f"X[:, {j}] must hold indices into nominal_features[{j}]")
+        return X
+
+    def fit(self, X, Y) -> ClusPCT:
+        """Check and keep the training data (CLUS learns when :meth:`predict` runs).
+
+        Parameters
+        ----------
+        X : array or sparse matrix (n_samples, n_features)
+        Y : 0/1 array (n_samples, n_labels)
+        """
+        nominal = self._check_params()
+        X = self._check_X(X, fitting=True)
+        Y = np.asarray(check_label_matrix(Y, "Y", allow_sparse=False), dtype=np.int8)
+        if Y.ndim != 2 or Y.shape[0] != X.shape[0]:
+            raise ValueError(f"Y must be (n_samples, n_labels) with {X.shape[0]} rows, "
+                             f"got shape {Y.shape}")
+        if any(j >= X.shape[1] for j in nominal):
+            raise ValueError(f"nominal_features names a column beyond the {X.shape[1]} of X")
+        self._nominal = nominal
+        self.n_features_in_ = X.shape[1]
+        self.n_outputs_ = Y.shape[1]
+        self._check_X(X, fitting=False)
+        self.X_train_, self.Y_train_ = X, Y
+        return self
+
+    def predict_scores(self, X) -> np.ndarray:
+        """Per-label scores as the authors read them (relative frequency or votes/10).
+
+        Returns
+        -------
+        ndarray of float (n_samples, n_labels) in [0, 1]
+        """
+        check_is_fitted(self, "X_train_")
+        X = self._check_X(X, fitting=False)
+        java, jar = java_executable(), clus_jar()
+        K, F = self.n_outputs_, self.n_features_in_
+        with tempfile.TemporaryDirectory(prefix="mlcbook-clus-") as tmp:
+            d = Path(tmp)
+            _write_arff(d / "train.arff", self.X_train_, self.Y_train_, self._nominal)
+            # the test labels are unknown: CLUS reads them only to report its errors
+            _write_arff(d / "test.arff", X, np.zeros((X.shape[0], K), dtype=np.int8),
+                        self._nominal)
+            (d / "train.s").write_text(
+                "[General]\n"
+                f"RandomSeed = {int(self.random_seed)}\n"
+                "[Data]\nFile = train.arff\nTestSet = test.arff\n"
+                f"[Attributes]\nTarget = {F + 1}-{F + K}\n"
+                "[Output]\nWritePredictions = Test\n", encoding="utf-8")
+            cmd = [java, *self.java_options, "-jar", str(jar),
+                   *(["-forest"] if self.ensemble else []), "train.s"]
+            run = subprocess.run(cmd, cwd=d, capture_output=True, text=True, check=False)
+            pred = d / "train.test.pred.arff"
+            if run.returncode != 0 or not pred.is_file():
+                tail = (run.stdout + run.stderr).strip().splitlines()[-15:]
+                raise RuntimeError("CLUS failed (exit code {}):\n{}".format(
+                    run.returncode, "\n".join(tail)))
+            return _read_predictions(pred, X.shape[0], K, bool(self.ensemble))
+
+    def predict(self, X) -> np.ndarray:
+        """0/1 predictions: a label is relevant iff its score is >= 0.5.
+
+        Returns
+        -------
+        ndarray of int (n_samples, n_labels)
+        """
+        return (self.predict_scores(X) >= 0.5).astype(np.int64)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True
+        tags.target_tags.single_output = False
+        tags.classifier_tags.multi_label = True
+        tags.input_tags.sparse = True
+        tags.input_tags.allow_nan = True
+        return tags
