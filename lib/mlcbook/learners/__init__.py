@@ -7,5 +7,6 @@ from .thresholds import InstanceThreshold, LabelThreshold, column_thresholds, ro
 from .knn import LossMinimizingKNN, consensus_mask, minimize_summed_loss
 from .blended import BlendedLinearClassifier, blended_grid, run_blended_grid
 from .reductions import LabelPowerset, RAkEL
-from .boomer import BOOMER_VARIANTS, make_boomer
+from .boomer import BOOMER_2021, BOOMER_VARIANTS, make_boomer
+from .clus import ClusPCT
 from .registry import LEARNERS, learner_config, learner_names, make_learner

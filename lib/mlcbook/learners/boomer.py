@@ -1,35 +1,114 @@
 """BOOMER (Rapp et al. 2020) configured as in Hüllermeier et al. (2022, Sec. 5.2).
 
 The real implementation, :class:`mlrl.boosting.Boomer` from the ``mlrl-boomer``
-package, is used unchanged; this module only fixes its configuration:
+package (version 0.12.3 in the book's lock), is used unchanged; this module only
+fixes its configuration to the defaults of the 2021 version the authors ran.
 
+Which version the authors ran
+-----------------------------
+The paper says "the GitHub implementation" at its default parameters (Sec. 5.2,
+footnote 6).  The authors' result keys ``boomer_label_wise_logistic_loss`` and
+``boomer_example_wise_logistic_loss`` name the losses of Boomer 0.2.0 (2020-06-28)
+and later (0.1.0 called them ``macro-logistic-loss`` / ``example-based-logistic-loss``);
+the results file was committed on 2021-07-23, so the version is one of 0.2.0, 0.3.0,
+0.4.0, 0.5.0 (``mrapp-ke/Boomer``).  Their defaults below are the same in all four
+(0.5.0: ``python/args.py`` lines 196-210, ``python/mlrl/boosting/boosting_learners.py``
+lines 93-101, 264-272, 316, 444-452).
+
+The two variants
+----------------
 * ``BOOMER-1`` minimises the label-wise (decomposable) logistic loss with
   single-label rule heads and predicts every label on its own
-  (``binary_predictor="output-wise"``) — the Hamming-loss variant.
+  (``binary_predictor="output-wise"``): the Hamming-loss variant.
 * ``BOOMER-K`` minimises the example-wise (non-decomposable) logistic loss with
-  complete (multi-label) heads and predicts the known label vector closest to the
-  scores (``binary_predictor="example-wise"``) — the subset 0/1 variant.
+  complete (multi-label) heads and predicts the training label vector closest to
+  the scores (``binary_predictor="example-wise"``): the subset 0/1 variant.
 
-``mlrl-boomer`` requires ``random_state >= 1``; we pass ``random_state + 1``.
-It is an optional dependency (``pip install 'mlcbook[boomer]'``): every other
-module imports and works without it.
+Both share :data:`BOOMER_2021`: 1000 rules (the default rule included), shrinkage
+0.3, L2 regularisation weight 1.0, bagging of the training examples, log2 feature
+sampling at every refinement, exact thresholds, no label binning, unlimited head
+refinements, no pruning, a default rule, random state 1 -- as ``Boomer`` arguments:
+``max_rules=1000``, ``shrinkage=0.3``, ``l2_regularization_weight=1.0``,
+``instance_sampling="with-replacement"``, ``feature_sampling="without-replacement"``,
+``feature_binning="none"``, ``label_binning="none"``, ``rule_pruning="none"``,
+``global_pruning="none"``, ``default_rule="true"``,
+``rule_induction="top-down-greedy{max_head_refinements=0}"``, ``random_state=1``.
+
+Defaults that differ between the 2021 version and mlrl-boomer 0.12.3
+--------------------------------------------------------------------
+Every parameter the two versions do not default alike is set here explicitly
+(0.12.3 defaults: ``cpp/subprojects/boosting/src/mlrl/boosting/learner_boomer_classifier.cpp``
+lines 22-51 and ``doc/user_guide/boosting/parameters.md`` at tag 0.12.3):
+
+=========================  ===========================  ===============================  ==========================================
+parameter                  2021 (Boomer 0.2.0-0.5.0)    mlrl-boomer 0.12.3 default       set here
+=========================  ===========================  ===============================  ==========================================
+instance sampling          ``bagging`` (with            ``none``                         ``instance_sampling="with-replacement"``
+                           replacement, size 1.0)                                        (its sample size defaults to 1.0)
+label binning              none (0.5.0; absent before)  ``auto``: equal-width bins       ``label_binning="none"``
+                                                        (bin ratio 0.04) for the
+                                                        non-decomposable loss, i.e.
+                                                        **on for BOOMER-K**
+head refinements           unlimited (command line      1 (``max_head_refinements``     ``rule_induction=``
+                           ``--max-head-refinements``   of ``top-down-greedy``)          ``"top-down-greedy{max_head_refinements=0}"``
+                           -1; the class default was 1)                                  (0 = unlimited in 0.12.3)
+default rule               always learned               ``auto`` (dropped where it       ``default_rule="true"``
+                                                        would prevent sparse statistics)
+feature binning            none (0.4.0+; absent         ``auto``: none unless dense      ``feature_binning="none"`` (exact
+                           before): exact thresholds    and > 200 000 examples           thresholds; the same on our data)
+heads                      single-label (decomposable)  ``auto``: the same rule          ``head_type`` per variant (same value)
+                           / full (example-wise)
+binary predictor           label-wise / example-wise    ``auto``: the same rule          ``binary_predictor`` per variant (same)
+feature sampling           ``random-feature-selection``  ``without-replacement``,        ``feature_sampling="without-replacement"``
+                           size 0: floor(log2(F-1)+1)   size 0: the same count           (same)
+rule / global pruning      none                         ``none``                         ``"none"`` (same)
+=========================  ===========================  ===============================  ==========================================
+
+Not reproducible across versions: the random streams of bagging and feature
+sampling (the 2021 C++ generator is not the one of 0.12.3), so our ensembles are
+different draws from the same configuration.  The authors' command line versus
+class default for head refinements is not recorded; we follow the command line,
+which the paper's "default parameters" of "the GitHub implementation" suggests.
+
+``mlrl-boomer`` requires ``random_state >= 1``; we pass ``random_state + 1`` (so
+our seed 0 is BOOMER's default 1).  It is an optional dependency
+(``pip install 'mlcbook[boomer]'``): every other module imports and works without it.
 """
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
-__all__ = ["BOOMER_VARIANTS", "make_boomer"]
+__all__ = ["BOOMER_2021", "BOOMER_VARIANTS", "make_boomer"]
 
-#: The two configurations of the paper, as keyword arguments of ``Boomer``.
-BOOMER_VARIANTS: dict[str, dict[str, Any]] = {
-    "BOOMER-1": {"loss": "logistic-decomposable", "head_type": "single", "binary_predictor": "output-wise"},
-    "BOOMER-K": {"loss": "logistic-non-decomposable", "head_type": "complete", "binary_predictor": "example-wise"},
-}
+#: The 2021 defaults shared by both variants, as keyword arguments of ``Boomer``
+#: 0.12.3 (see the module docstring for the source of each value).
+BOOMER_2021: MappingProxyType = MappingProxyType({
+    "max_rules": 1000,
+    "shrinkage": 0.3,
+    "l2_regularization_weight": 1.0,
+    "instance_sampling": "with-replacement",
+    "feature_sampling": "without-replacement",
+    "feature_binning": "none",
+    "label_binning": "none",
+    "rule_pruning": "none",
+    "global_pruning": "none",
+    "default_rule": "true",
+    "rule_induction": "top-down-greedy{max_head_refinements=0}",
+})
+
+#: The two configurations of the paper (variant-specific part of the parameters).
+BOOMER_VARIANTS: MappingProxyType = MappingProxyType({
+    "BOOMER-1": MappingProxyType({"loss": "logistic-decomposable", "head_type": "single",
+                                  "binary_predictor": "output-wise"}),
+    "BOOMER-K": MappingProxyType({"loss": "logistic-non-decomposable", "head_type": "complete",
+                                  "binary_predictor": "example-wise"}),
+})
 
 
 def make_boomer(variant: str, random_state: int = 0, **options: Any):
-    """A configured :class:`mlrl.boosting.Boomer`.
+    """A :class:`mlrl.boosting.Boomer` at the 2021 defaults of the paper's variant.
 
     Parameters
     ----------
@@ -37,8 +116,20 @@ def make_boomer(variant: str, random_state: int = 0, **options: Any):
     random_state : int
         Seed (>= 0); BOOMER receives ``random_state + 1``.
     **options
-        Further ``Boomer`` parameters (e.g. ``max_rules``, ``feature_binning``)
-        that override the package defaults.
+        Further ``Boomer`` parameters overriding :data:`BOOMER_2021` (e.g. a smaller
+        ``max_rules`` in a quick test).
+
+    Returns
+    -------
+    mlrl.boosting.Boomer
+        Unfitted.
+
+    Raises
+    ------
+    ValueError
+        Unknown ``variant`` or a negative ``random_state``.
+    ImportError
+        ``mlrl-boomer`` is not installed (names the extra that brings it).
     """
     if variant not in BOOMER_VARIANTS:
         raise ValueError(f"variant must be one of {sorted(BOOMER_VARIANTS)}, got {variant!r}")
@@ -51,4 +142,5 @@ def make_boomer(variant: str, random_state: int = 0, **options: Any):
             "the BOOMER learners need the optional package mlrl-boomer; install it with "
             "`pip install 'mlcbook[boomer]'` (the book's environment includes it)"
         ) from err
-    return Boomer(random_state=random_state + 1, **BOOMER_VARIANTS[variant], **options)
+    params = {**BOOMER_2021, **BOOMER_VARIANTS[variant], **options}
+    return Boomer(random_state=random_state + 1, **params)
