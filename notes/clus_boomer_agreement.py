@@ -86,20 +86,28 @@ def nominal_features(dataset: str) -> dict[int, list[str]]:
 
 
 def estimator(dataset: str, learner: str):
-    """The registry's learner; CLUS gets the nominal features of the authors' file."""
-    est = make_learner(learner, 0)
-    if learner in ("PCT", "EPCT") and dataset in AUTHORS_FOLDS:
-        est.set_params(nominal_features=nominal_features(dataset) or None)
-    return est
+    """The registry's learner and its ``fit`` keywords, told the nominal features of the
+    authors' file as the authors' runs were: CLUS read them from the ARFF header, and
+    Boomer's 2021 testbed passed them on (``mlrl/testbed/experiments.py:73`` at 0.5.0,
+    ``nominal_attribute_indices``; one-hot encoding off by default)."""
+    est, fit_kwargs = make_learner(learner, 0), {}
+    nominal = nominal_features(dataset) if dataset in AUTHORS_FOLDS else {}
+    if learner in ("PCT", "EPCT"):
+        est.set_params(nominal_features=nominal or None)
+    elif learner.startswith("BOOMER") and nominal:
+        fit_kwargs["nominal_feature_indices"] = sorted(nominal)
+    return est, fit_kwargs
 
 
 def _key(dataset: str, learner: str, split: int, Xtr, Ytr) -> str:
-    est = estimator(dataset, learner)
+    est, fit_kwargs = estimator(dataset, learner)
     h = hashlib.sha256()
     Xd = Xtr.toarray() if sp.issparse(Xtr) else np.asarray(Xtr, dtype=float)
     h.update(np.ascontiguousarray(Xd, dtype=np.float64).tobytes())
     h.update(np.ascontiguousarray(Ytr, dtype=np.int8).tobytes())
     h.update(json.dumps(learner_config(est), sort_keys=True).encode())
+    if fit_kwargs:
+        h.update(json.dumps(fit_kwargs, sort_keys=True).encode())
     return f"{split}-{h.hexdigest()[:16]}"
 
 
@@ -116,9 +124,9 @@ def run(learners: list[str], datasets: tuple[str, ...]) -> None:
                 path = cache_root() / d / learner / f"{_key(d, learner, split, Xtr, Ytr)}.npz"
                 if path.exists():
                     continue
-                est = estimator(d, learner)
+                est, fit_kwargs = estimator(d, learner)
                 t0 = _cpu()
-                est.fit(Xtr, np.asarray(Ytr))
+                est.fit(Xtr, np.asarray(Ytr), **fit_kwargs)
                 P = est.predict(Xte)
                 P = P.toarray() if sp.issparse(P) else np.asarray(P)
                 sec = _cpu() - t0

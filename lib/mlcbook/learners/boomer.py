@@ -64,6 +64,14 @@ feature sampling           ``random-feature-selection``  ``without-replacement``
 rule / global pruning      none                         ``none``                         ``"none"`` (same)
 =========================  ===========================  ===============================  ==========================================
 
+Nominal features are not a constructor parameter: the 2021 testbed read them from the
+ARFF header and gave them to the learner (``mlrl/testbed/experiments.py`` line 73 at
+0.5.0, ``nominal_attribute_indices``; one-hot encoding off by default); with 0.12.3 pass
+them to ``fit`` as ``nominal_feature_indices=[...]`` (a list: 0.12.3 refuses a NumPy
+array there).  It matters: on the authors' flags split 0, BOOMER-1 stops after 9 rules
+when its nominal features are read as numbers (a rule induction that finds no
+condition ends learning) and learns all 1000 when they are declared nominal (measured).
+
 Not reproducible across versions: the random streams of bagging and feature
 sampling (the 2021 C++ generator is not the one of 0.12.3), so our ensembles are
 different draws from the same configuration.  The authors' command line versus
