@@ -11,7 +11,7 @@ genbase, llog and medical; scene and yeast, which have no released folds, use
 Usage::
 
     python notes/clus_boomer_agreement.py run  LEARNER [LEARNER ...] [--datasets a,b]
-    python notes/clus_boomer_agreement.py table            # writes notes/clus-boomer-agreement.csv
+    python notes/clus_boomer_agreement.py table   # writes clus-boomer-agreement.csv
 
 ``Δ`` = ours - authors' for the pooled Hamming loss (binomial k = 1) and the pooled
 subset 0/1 loss (binomial k = K).  Ours pools all ten test folds; the authors' PCT
@@ -31,7 +31,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-
 from mlcbook._io import atomic_write
 from mlcbook.experiments import cv_folds
 from mlcbook.learners.registry import learner_config, make_learner
@@ -67,7 +66,7 @@ _NOMINAL: dict[str, dict[int, list[str]]] = {}
 
 
 def nominal_features(dataset: str) -> dict[int, list[str]]:
-    """The nominal features of the authors' file (index -> value names), as CLUS saw them."""
+    """The nominal features of the authors' file (index -> value names)."""
     if dataset not in _NOMINAL:
         import tempfile
         import zipfile
@@ -80,8 +79,11 @@ def nominal_features(dataset: str) -> dict[int, list[str]]:
         with zipfile.ZipFile(path) as z, tempfile.TemporaryDirectory() as tmp:
             z.extract(f"{key}_42_0_train.arff", tmp)
             a = parse_arff(Path(tmp) / f"{key}_42_0_train.arff", meka=True)
-        _NOMINAL[dataset] = {i: list(a.nominal[n]) for i, n in enumerate(a.feature_names)
-                             if n in a.nominal}
+        _NOMINAL[dataset] = {
+            i: list(a.nominal[n])
+            for i, n in enumerate(a.feature_names)
+            if n in a.nominal
+        }
     return _NOMINAL[dataset]
 
 
@@ -120,8 +122,13 @@ def _cpu() -> float:
 def run(learners: list[str], datasets: tuple[str, ...]) -> None:
     for d in datasets:
         for learner in learners:
-            for split, Xtr, Ytr, Xte, Yte, origin in splits(d):
-                path = cache_root() / d / learner / f"{_key(d, learner, split, Xtr, Ytr)}.npz"
+            for split, Xtr, Ytr, Xte, Yte, _ in splits(d):
+                path = (
+                    cache_root()
+                    / d
+                    / learner
+                    / f"{_key(d, learner, split, Xtr, Ytr)}.npz"
+                )
                 if path.exists():
                     continue
                 est, fit_kwargs = estimator(d, learner)
@@ -132,8 +139,12 @@ def run(learners: list[str], datasets: tuple[str, ...]) -> None:
                 sec = _cpu() - t0
                 path.parent.mkdir(parents=True, exist_ok=True)
                 with atomic_write(path, "wb") as fh:
-                    np.savez_compressed(fh, P=(P > 0).astype(np.int8),
-                                        Y=np.asarray(Yte, dtype=np.int8), cpu_seconds=sec)
+                    np.savez_compressed(
+                        fh,
+                        P=(P > 0).astype(np.int8),
+                        Y=np.asarray(Yte, dtype=np.int8),
+                        cpu_seconds=sec,
+                    )
                 print(f"{d} {learner} split {split}: {sec:.1f} CPU-s", flush=True)
 
 
@@ -141,12 +152,14 @@ def _profiles(Y: np.ndarray, P: np.ndarray, K: int) -> tuple[np.ndarray, np.ndar
     from mlcbook.losses import loss_profile
     from mlcbook.reference import ALPHAS
 
-    return (loss_profile(Y, P, "binomial", np.arange(1, K + 1)),
-            loss_profile(Y, P, "polynomial", np.asarray(ALPHAS)))
+    return (
+        loss_profile(Y, P, "binomial", np.arange(1, K + 1)),
+        loss_profile(Y, P, "polynomial", np.asarray(ALPHAS)),
+    )
 
 
 def table() -> pd.DataFrame:
-    """One row per (dataset, learner): ours on all our folds vs the authors' pooled values.
+    """One row per (dataset, learner): ours on all our folds vs the authors' values.
 
     Where the authors pooled fewer folds than ten (PCT, EPCT) and all ten of ours exist,
     also the subset of as many folds whose pooled profiles come closest to theirs
@@ -158,10 +171,17 @@ def table() -> pd.DataFrame:
     ref = load_reference_results()
     rows = []
     for d in DATASETS:
-        for learner in sorted(p.name for p in (cache_root() / d).glob("*") if p.is_dir()):
+        for learner in sorted(
+            p.name for p in (cache_root() / d).glob("*") if p.is_dir()
+        ):
             parts = {}
-            for split, Xtr, Ytr, _, _, origin in splits(d):
-                path = cache_root() / d / learner / f"{_key(d, learner, split, Xtr, Ytr)}.npz"
+            for split, Xtr, Ytr, _, _, origin in splits(d):  # noqa: B007
+                path = (
+                    cache_root()
+                    / d
+                    / learner
+                    / f"{_key(d, learner, split, Xtr, Ytr)}.npz"
+                )
                 if path.exists():
                     with np.load(path) as f:
                         parts[split] = (f["Y"], f["P"], float(f["cpu_seconds"]))
@@ -174,13 +194,23 @@ def table() -> pd.DataFrame:
             K, nf = int(rb.K.iloc[0]), int(rb.folds.iloc[0])
             ref_b, ref_p = rb.loss.to_numpy(), rp.loss.to_numpy()
             b, pol = _profiles(Y, P, K)
-            row = dict(dataset=d, K=K, learner=learner, folds=origin, n_folds=len(parts),
-                       authors_n_folds=nf,
-                       hamming=b[0], authors_hamming=ref_b[0], d_hamming=b[0] - ref_b[0],
-                       subset01=b[-1], authors_subset01=ref_b[-1], d_subset01=b[-1] - ref_b[-1],
-                       max_abs_profile=max(np.abs(b - ref_b).max(), np.abs(pol - ref_p).max()),
-                       cpu_seconds=sum(p[2] for p in parts.values()),
-                       cpu_seconds_per_fold=sum(p[2] for p in parts.values()) / len(parts))
+            row = dict(
+                dataset=d,
+                K=K,
+                learner=learner,
+                folds=origin,
+                n_folds=len(parts),
+                authors_n_folds=nf,
+                hamming=b[0],
+                authors_hamming=ref_b[0],
+                d_hamming=b[0] - ref_b[0],
+                subset01=b[-1],
+                authors_subset01=ref_b[-1],
+                d_subset01=b[-1] - ref_b[-1],
+                max_abs_profile=max(np.abs(b - ref_b).max(), np.abs(pol - ref_p).max()),
+                cpu_seconds=sum(p[2] for p in parts.values()),
+                cpu_seconds_per_fold=sum(p[2] for p in parts.values()) / len(parts),
+            )
             if nf < 10 and len(parts) == 10:
                 best = None
                 for comb in combinations(sorted(parts), nf):
@@ -191,8 +221,12 @@ def table() -> pd.DataFrame:
                     if best is None or err < best[0]:
                         best = (err, comb, bc)
                 err, comb, bc = best
-                row.update(subset_folds=" ".join(map(str, comb)), subset_max_abs=err,
-                           subset_d_hamming=bc[0] - ref_b[0], subset_d_subset01=bc[-1] - ref_b[-1])
+                row.update(
+                    subset_folds=" ".join(map(str, comb)),
+                    subset_max_abs=err,
+                    subset_d_hamming=bc[0] - ref_b[0],
+                    subset_d_subset01=bc[-1] - ref_b[-1],
+                )
             rows.append(row)
     return pd.DataFrame(rows)
 
@@ -204,7 +238,7 @@ if __name__ == "__main__":
         if "--datasets" in args:
             i = args.index("--datasets")
             ds = tuple(args[i + 1].split(","))
-            args = args[:i] + args[i + 2:]
+            args = args[:i] + args[i + 2 :]
         run(args, ds)
     elif cmd == "table":
         df = table()

@@ -24,7 +24,9 @@ import zipfile
 from pathlib import Path
 
 FIXTURE = Path(__file__).with_name("data") / "clus_flags_split0.json"
-_SETTINGS = "[Data]\nFile\nTestSet\n[Attributes]\nTarget\n[Output]\nWritePredictions=Test"
+_SETTINGS = (
+    "[Data]\nFile\nTestSet\n[Attributes]\nTarget\n[Output]\nWritePredictions=Test"
+)
 
 
 def _settings(n_features: int, n_labels: int) -> str:
@@ -35,7 +37,9 @@ def _settings(n_features: int, n_labels: int) -> str:
         elif line.startswith("TestSet"):
             out.append("TestSet = test.arff")
         elif line.startswith("Target"):
-            out.append("Target = " + ",".join(str(n_features + 1 + k) for k in range(n_labels)))
+            out.append(
+                "Target = " + ",".join(str(n_features + 1 + k) for k in range(n_labels))
+            )
         else:
             out.append(line)
     return "\n".join(out) + "\n"
@@ -43,7 +47,7 @@ def _settings(n_features: int, n_labels: int) -> str:
 
 def _authors_scores(pred: Path, n_labels: int, ensemble: bool) -> list[list[float]]:
     lines = pred.read_text().splitlines()
-    data = lines[[s.strip().upper() for s in lines].index("@DATA") + 1:]
+    data = lines[[s.strip().upper() for s in lines].index("@DATA") + 1 :]
     scores = []
     for line in filter(None, (s.strip() for s in data)):
         v = line.split(",")
@@ -84,11 +88,15 @@ def main() -> None:
     zip_path, _ = reference_file("folds-flags.zip")
     out = {
         "provenance": (
-            "Clus.jar (sha256 " + CLUS_SHA256 + ") run by tests/clus_reference.py on the "
+            "Clus.jar (sha256 "
+            + CLUS_SHA256
+            + ") run by tests/clus_reference.py on the "
             "authors' unmodified flags_42_0_train.arff / flags_42_0_test.arff "
             "(folds-flags.zip of KIuML/DependenceAwareMLCLoss), settings as EXP:270, "
             "scores read with the authors' loop (EXP:446-472); "
-            + version.splitlines()[0] + ", " + platform.machine()
+            + version.splitlines()[0]
+            + ", "
+            + platform.machine()
         ),
         "PCT": run_clus_on_authors_files(java, clus_jar(), zip_path, False),
         "EPCT": run_clus_on_authors_files(java, clus_jar(), zip_path, True),

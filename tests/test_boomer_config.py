@@ -9,31 +9,36 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from mlcbook.learners import boomer as boomer_module
 from mlcbook.learners import make_learner
 
 pytestmark = pytest.mark.boomer
 
 COMMON_2021 = {
-    "max_rules": 1000,                       # --max-rules 1000 (default rule included)
-    "shrinkage": 0.3,                        # --shrinkage 0.3
-    "l2_regularization_weight": 1.0,         # --l2-regularization-weight 1.0
-    "instance_sampling": "with-replacement",  # --instance-sub-sampling bagging, size 1.0
+    "max_rules": 1000,  # --max-rules 1000 (default rule included)
+    "shrinkage": 0.3,  # --shrinkage 0.3
+    "l2_regularization_weight": 1.0,  # --l2-regularization-weight 1.0
+    "instance_sampling": "with-replacement",  # bagging, sample size 1.0
     "feature_sampling": "without-replacement",  # random-feature-selection, log2(F-1)+1
-    "feature_binning": "none",               # exact thresholds
-    "label_binning": "none",                 # no label binning (0.5.0: None)
-    "rule_pruning": "none",                  # --pruning None
-    "global_pruning": "none",                # --early-stopping None
-    "default_rule": "true",                  # always learned (boosting_learners.py:316)
+    "feature_binning": "none",  # exact thresholds
+    "label_binning": "none",  # no label binning (0.5.0: None)
+    "rule_pruning": "none",  # --pruning None
+    "global_pruning": "none",  # --early-stopping None
+    "default_rule": "true",  # always learned (boosting_learners.py:316)
     "rule_induction": "top-down-greedy{max_head_refinements=0}",  # CLI -1: unlimited
-    "random_state": 1,                       # --random-state 1
+    "random_state": 1,  # --random-state 1
 }
 VARIANT_2021 = {
-    "BOOMER-1": {"loss": "logistic-decomposable", "head_type": "single",
-                 "binary_predictor": "output-wise"},
-    "BOOMER-K": {"loss": "logistic-non-decomposable", "head_type": "complete",
-                 "binary_predictor": "example-wise"},
+    "BOOMER-1": {
+        "loss": "logistic-decomposable",
+        "head_type": "single",
+        "binary_predictor": "output-wise",
+    },
+    "BOOMER-K": {
+        "loss": "logistic-non-decomposable",
+        "head_type": "complete",
+        "binary_predictor": "example-wise",
+    },
 }
 
 
@@ -51,9 +56,15 @@ def test_every_parameter_set_is_in_the_docstring_table():
     for key, value in {**COMMON_2021, "random_state": 1}.items():
         text = f'{key}="{value}"' if isinstance(value, str) else f"{key}={value}"
         assert f"``{text}``" in doc, text
-    assert dict(boomer_module.BOOMER_2021) == {k: v for k, v in COMMON_2021.items()
-                                               if k != "random_state"}
-    for name in ("instance sampling", "label binning", "head refinements", "default rule"):
+    assert dict(boomer_module.BOOMER_2021) == {
+        k: v for k, v in COMMON_2021.items() if k != "random_state"
+    }
+    for name in (
+        "instance sampling",
+        "label binning",
+        "head refinements",
+        "default rule",
+    ):
         assert name in doc  # the four defaults that differ between 2021 and 0.12.3
 
 

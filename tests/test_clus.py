@@ -13,14 +13,13 @@ import zipfile
 
 import numpy as np
 import pytest
-from sklearn.exceptions import NotFittedError
-
 from mlcbook.datasets.arff import parse_arff
 from mlcbook.datasets.fetch import ChecksumError, sha256_of
 from mlcbook.learners import ClusPCT, make_learner
 from mlcbook.learners import clus as clus_module
 from mlcbook.learners.clus import CLUS_SHA256, clus_jar, java_executable
 from mlcbook.reference import reference_file
+from sklearn.exceptions import NotFittedError
 
 from .clus_reference import FIXTURE, run_clus_on_authors_files
 
@@ -35,7 +34,9 @@ def flags0(tmp_path_factory):
         z.extract("flags_42_0_test.arff", d)
     tr = parse_arff(d / "flags_42_0_train.arff", meka=True)
     te = parse_arff(d / "flags_42_0_test.arff", meka=True)
-    nominal = {i: tr.nominal[n] for i, n in enumerate(tr.feature_names) if n in tr.nominal}
+    nominal = {
+        i: tr.nominal[n] for i, n in enumerate(tr.feature_names) if n in tr.nominal
+    }
     return zip_path, tr, te, nominal
 
 
@@ -57,57 +58,81 @@ def test_a_corrupt_local_jar_is_refused_and_not_stored(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("ensemble,key", [(False, "PCT"), (True, "EPCT")])
 def test_scores_equal_clus_run_by_hand_on_the_authors_files(flags0, ensemble, key):
-    """Same numbers as CLUS on the authors' own ARFF files (their header, their labels in
-    the test file; ours writes its own file with unknown test labels as 0)."""
+    """Same numbers as CLUS on the authors' own ARFF files (their header, their
+    labels in the test file; ours writes its own file with unknown test labels as 0)."""
     zip_path, tr, te, nominal = flags0
-    by_hand = np.array(run_clus_on_authors_files(java_executable(), clus_jar(), zip_path, ensemble))
-    ours = ClusPCT(ensemble=ensemble, nominal_features=nominal).fit(tr.X, tr.Y).predict_scores(te.X)
+    by_hand = np.array(
+        run_clus_on_authors_files(java_executable(), clus_jar(), zip_path, ensemble)
+    )
+    ours = (
+        ClusPCT(ensemble=ensemble, nominal_features=nominal)
+        .fit(tr.X, tr.Y)
+        .predict_scores(te.X)
+    )
     # both sides divide the same two count values in float64: equal to the last bit
     np.testing.assert_array_equal(ours, by_hand)
     pinned = np.array(json.loads(FIXTURE.read_text())[key])
     np.testing.assert_array_equal(ours, pinned)
     # the authors' rule: relevant iff score >= 0.5 (jaicore ArrayUtil, x >= threshold)
     np.testing.assert_array_equal(
-        ClusPCT(ensemble=ensemble, nominal_features=nominal).fit(tr.X, tr.Y).predict(te.X),
-        (pinned >= 0.5).astype(int))
+        ClusPCT(ensemble=ensemble, nominal_features=nominal)
+        .fit(tr.X, tr.Y)
+        .predict(te.X),
+        (pinned >= 0.5).astype(int),
+    )
 
 
 def test_the_forest_counts_votes_of_ten_trees_and_the_tree_a_leaf_frequency(flags0):
     _, tr, te, nominal = flags0
-    forest = ClusPCT(ensemble=True, nominal_features=nominal).fit(tr.X, tr.Y).predict_scores(te.X)
+    forest = (
+        ClusPCT(ensemble=True, nominal_features=nominal)
+        .fit(tr.X, tr.Y)
+        .predict_scores(te.X)
+    )
     np.testing.assert_array_equal(forest * 10, np.round(forest * 10))  # votes / 10
     assert forest.min() >= 0 and forest.max() <= 1
     tree = ClusPCT(nominal_features=nominal).fit(tr.X, tr.Y).predict_scores(te.X)
-    # a pruned leaf predicts one label vector for all rows reaching it: few distinct rows
+    # a pruned leaf predicts one vector for all rows reaching it: few distinct rows
     assert 1 <= len(np.unique(tree, axis=0)) < len(te.X)
 
 
 def test_registry_entries_are_clus_at_its_defaults():
     pct, epct = make_learner("PCT", 0), make_learner("EPCT", 0)
     assert isinstance(pct, ClusPCT) and isinstance(epct, ClusPCT)
-    assert pct.get_params() == {"ensemble": False, "nominal_features": None, "random_seed": 0,
-                                "java_options": ()}
-    assert epct.get_params() == {"ensemble": True, "nominal_features": None, "random_seed": 0,
-                                 "java_options": ()}
+    assert pct.get_params() == {
+        "ensemble": False,
+        "nominal_features": None,
+        "random_seed": 0,
+        "java_options": (),
+    }
+    assert epct.get_params() == {
+        "ensemble": True,
+        "nominal_features": None,
+        "random_seed": 0,
+        "java_options": (),
+    }
 
 
 def test_ties_count_as_relevant_and_empty_leaves_as_irrelevant(tmp_path):
-    # K = 2; single tree: K true, K classes, 2K counts, model, K classes, 2K counts, model
+    # K = 2; single tree: K true, K classes, 2K counts, model, then the same pruned
     header = "@RELATION p\n\n@DATA\n"
-    row = "1,0, 1,0, 3.0,1.0,0.0,4.0, \"1\", 1,0, 1.0,1.0,0.0,0.0, \"2\"\n".replace(" ", "")
+    row = '1,0, 1,0, 3.0,1.0,0.0,4.0, "1", 1,0, 1.0,1.0,0.0,0.0, "2"\n'.replace(" ", "")
     (tmp_path / "t.arff").write_text(header + row)
     s = clus_module._read_predictions(tmp_path / "t.arff", 1, 2, ensemble=False)
     np.testing.assert_array_equal(s, [[0.5, 0.0]])  # 1/(1+1); 0/0 -> 0
-    row = "1,0, 1,0, 5.0,5.0,4.0,6.0, \"0+0\"\n".replace(" ", "")
+    row = '1,0, 1,0, 5.0,5.0,4.0,6.0, "0+0"\n'.replace(" ", "")
     (tmp_path / "f.arff").write_text(header + row)
     np.testing.assert_array_equal(
-        clus_module._read_predictions(tmp_path / "f.arff", 1, 2, ensemble=True), [[0.5, 0.4]])
+        clus_module._read_predictions(tmp_path / "f.arff", 1, 2, ensemble=True),
+        [[0.5, 0.4]],
+    )
 
 
 def test_numbers_are_written_as_weka_prints_them():
     # Weka's Instance.toString: at most six digits after the decimal point
-    assert [clus_module._number(v) for v in (0.1234567, 2150.0, -1e-7, 0.5, np.nan, -3.25)] == [
-        "0.123457", "2150", "0", "0.5", "?", "-3.25"]
+    assert [
+        clus_module._number(v) for v in (0.1234567, 2150.0, -1e-7, 0.5, np.nan, -3.25)
+    ] == ["0.123457", "2150", "0", "0.5", "?", "-3.25"]
 
 
 def test_bad_input_is_refused_before_java_runs(flags0, monkeypatch):
@@ -155,11 +180,20 @@ def test_epct_reproduces_the_authors_released_emotions_profile():
 
     splits = [s for s in reference_folds("emotions").splits if s.split != 8]
     Y = np.vstack([s.Y_test for s in splits])
-    P = np.vstack([ClusPCT(ensemble=True).fit(s.X_train, s.Y_train).predict(s.X_test)
-                   for s in splits])
+    P = np.vstack(
+        [
+            ClusPCT(ensemble=True).fit(s.X_train, s.Y_train).predict(s.X_test)
+            for s in splits
+        ]
+    )
     ref = load_reference_results()
     ref = ref[(ref.dataset == "emotions") & (ref.learner == "EPCT")]
     assert set(ref.folds) == {9}
-    for family, params in (("binomial", np.arange(1, 7)), ("polynomial", np.asarray(ALPHAS))):
+    for family, params in (
+        ("binomial", np.arange(1, 7)),
+        ("polynomial", np.asarray(ALPHAS)),
+    ):
         theirs = ref[ref.family == family].loss.to_numpy()
-        np.testing.assert_allclose(loss_profile(Y, P, family, params), theirs, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(
+            loss_profile(Y, P, family, params), theirs, rtol=0, atol=1e-12
+        )

@@ -37,32 +37,38 @@ refinements, no pruning, a default rule, random state 1 -- as ``Boomer`` argumen
 Defaults that differ between the 2021 version and mlrl-boomer 0.12.3
 --------------------------------------------------------------------
 Every parameter the two versions do not default alike is set here explicitly
-(0.12.3 defaults: ``cpp/subprojects/boosting/src/mlrl/boosting/learner_boomer_classifier.cpp``
-lines 22-51 and ``doc/user_guide/boosting/parameters.md`` at tag 0.12.3):
+(0.12.3 defaults: ``learner_boomer_classifier.cpp`` lines 22-51 in
+``cpp/subprojects/boosting/src/mlrl/boosting/`` and
+``doc/user_guide/boosting/parameters.md`` at tag 0.12.3).  Format: 2021 /
+0.12.3 default / what is set here.
 
-=========================  ===========================  ===============================  ==========================================
-parameter                  2021 (Boomer 0.2.0-0.5.0)    mlrl-boomer 0.12.3 default       set here
-=========================  ===========================  ===============================  ==========================================
-instance sampling          ``bagging`` (with            ``none``                         ``instance_sampling="with-replacement"``
-                           replacement, size 1.0)                                        (its sample size defaults to 1.0)
-label binning              none (0.5.0; absent before)  ``auto``: equal-width bins       ``label_binning="none"``
-                                                        (bin ratio 0.04) for the
-                                                        non-decomposable loss, i.e.
-                                                        **on for BOOMER-K**
-head refinements           unlimited (command line      1 (``max_head_refinements``     ``rule_induction=``
-                           ``--max-head-refinements``   of ``top-down-greedy``)          ``"top-down-greedy{max_head_refinements=0}"``
-                           -1; the class default was 1)                                  (0 = unlimited in 0.12.3)
-default rule               always learned               ``auto`` (dropped where it       ``default_rule="true"``
-                                                        would prevent sparse statistics)
-feature binning            none (0.4.0+; absent         ``auto``: none unless dense      ``feature_binning="none"`` (exact
-                           before): exact thresholds    and > 200 000 examples           thresholds; the same on our data)
-heads                      single-label (decomposable)  ``auto``: the same rule          ``head_type`` per variant (same value)
-                           / full (example-wise)
-binary predictor           label-wise / example-wise    ``auto``: the same rule          ``binary_predictor`` per variant (same)
-feature sampling           ``random-feature-selection``  ``without-replacement``,        ``feature_sampling="without-replacement"``
-                           size 0: floor(log2(F-1)+1)   size 0: the same count           (same)
-rule / global pruning      none                         ``none``                         ``"none"`` (same)
-=========================  ===========================  ===============================  ==========================================
+instance sampling
+    ``bagging`` (with replacement, sample size 1.0) / ``none`` /
+    ``instance_sampling="with-replacement"`` (sample size defaults to 1.0).
+label binning
+    none (0.5.0; absent before) / ``auto``: equal-width bins (bin ratio 0.04) for
+    the non-decomposable loss, i.e. **on for BOOMER-K** / ``label_binning="none"``.
+head refinements
+    unlimited (command line ``--max-head-refinements -1``; the class default was 1)
+    / 1 (``max_head_refinements`` of ``top-down-greedy``) /
+    ``rule_induction="top-down-greedy{max_head_refinements=0}"`` (0 = unlimited in
+    0.12.3, ``rule_induction_top_down_greedy.cpp`` line 96).
+default rule
+    always learned / ``auto`` (dropped where it would prevent sparse statistics) /
+    ``default_rule="true"``.
+feature binning
+    none (0.4.0+; absent before): exact thresholds / ``auto``: none unless dense
+    and > 200 000 examples / ``feature_binning="none"`` (the same on our data).
+heads, binary predictor
+    single-label heads and label-wise prediction for the decomposable loss, full
+    heads and example-wise prediction for the example-wise loss / ``auto``: the
+    same rule / ``head_type``, ``binary_predictor`` set per variant (same values).
+feature sampling
+    ``random-feature-selection``, size 0: floor(log2(F - 1) + 1) features per
+    refinement / ``without-replacement``, size 0: the same count /
+    ``feature_sampling="without-replacement"`` (same).
+rule and global pruning
+    none / ``none`` / ``"none"`` (same).
 
 Nominal features are not a constructor parameter: the 2021 testbed read them from the
 ARFF header and gave them to the learner (``mlrl/testbed/experiments.py`` line 73 at
@@ -92,27 +98,41 @@ __all__ = ["BOOMER_2021", "BOOMER_VARIANTS", "make_boomer"]
 
 #: The 2021 defaults shared by both variants, as keyword arguments of ``Boomer``
 #: 0.12.3 (see the module docstring for the source of each value).
-BOOMER_2021: MappingProxyType = MappingProxyType({
-    "max_rules": 1000,
-    "shrinkage": 0.3,
-    "l2_regularization_weight": 1.0,
-    "instance_sampling": "with-replacement",
-    "feature_sampling": "without-replacement",
-    "feature_binning": "none",
-    "label_binning": "none",
-    "rule_pruning": "none",
-    "global_pruning": "none",
-    "default_rule": "true",
-    "rule_induction": "top-down-greedy{max_head_refinements=0}",
-})
+BOOMER_2021: MappingProxyType = MappingProxyType(
+    {
+        "max_rules": 1000,
+        "shrinkage": 0.3,
+        "l2_regularization_weight": 1.0,
+        "instance_sampling": "with-replacement",
+        "feature_sampling": "without-replacement",
+        "feature_binning": "none",
+        "label_binning": "none",
+        "rule_pruning": "none",
+        "global_pruning": "none",
+        "default_rule": "true",
+        "rule_induction": "top-down-greedy{max_head_refinements=0}",
+    }
+)
 
 #: The two configurations of the paper (variant-specific part of the parameters).
-BOOMER_VARIANTS: MappingProxyType = MappingProxyType({
-    "BOOMER-1": MappingProxyType({"loss": "logistic-decomposable", "head_type": "single",
-                                  "binary_predictor": "output-wise"}),
-    "BOOMER-K": MappingProxyType({"loss": "logistic-non-decomposable", "head_type": "complete",
-                                  "binary_predictor": "example-wise"}),
-})
+BOOMER_VARIANTS: MappingProxyType = MappingProxyType(
+    {
+        "BOOMER-1": MappingProxyType(
+            {
+                "loss": "logistic-decomposable",
+                "head_type": "single",
+                "binary_predictor": "output-wise",
+            }
+        ),
+        "BOOMER-K": MappingProxyType(
+            {
+                "loss": "logistic-non-decomposable",
+                "head_type": "complete",
+                "binary_predictor": "example-wise",
+            }
+        ),
+    }
+)
 
 
 def make_boomer(variant: str, random_state: int = 0, **options: Any):
@@ -140,15 +160,23 @@ def make_boomer(variant: str, random_state: int = 0, **options: Any):
         ``mlrl-boomer`` is not installed (names the extra that brings it).
     """
     if variant not in BOOMER_VARIANTS:
-        raise ValueError(f"variant must be one of {sorted(BOOMER_VARIANTS)}, got {variant!r}")
-    if isinstance(random_state, bool) or not isinstance(random_state, int) or random_state < 0:
-        raise ValueError(f"random_state must be a non-negative int, got {random_state!r}")
+        raise ValueError(
+            f"variant must be one of {sorted(BOOMER_VARIANTS)}, got {variant!r}"
+        )
+    if (
+        isinstance(random_state, bool)
+        or not isinstance(random_state, int)
+        or random_state < 0
+    ):
+        raise ValueError(
+            f"random_state must be a non-negative int, got {random_state!r}"
+        )
     try:
         from mlrl.boosting import Boomer
     except ImportError as err:
         raise ImportError(
-            "the BOOMER learners need the optional package mlrl-boomer; install it with "
-            "`pip install 'mlcbook[boomer]'` (the book's environment includes it)"
+            "the BOOMER learners need the optional package mlrl-boomer; install it "
+            "with `pip install 'mlcbook[boomer]'` (the book's environment includes it)"
         ) from err
     params = {**BOOMER_2021, **BOOMER_VARIANTS[variant], **options}
     return Boomer(random_state=random_state + 1, **params)

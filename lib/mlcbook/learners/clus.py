@@ -32,7 +32,8 @@ Predictions follow the authors' post-processing exactly: for the single tree the
 score of label j is the pruned leaf's relative frequency
 ``n_j(1) / (n_j(1) + n_j(0))`` (EXP:460-463), for the forest the number of trees
 voting for label j divided by 10 (EXP:454-456, 472; ``normalizeBy`` = 10), and a label
-is predicted relevant iff its score is ``>= 0.5`` (``ArrayUtil.thresholdDoubleToBinary*``
+is predicted relevant iff its score is ``>= 0.5``
+(``ArrayUtil.thresholdDoubleToBinary*``
 of jaicore, ``x >= threshold``).  A leaf without examples (score 0/0) predicts 0.
 
 The data reach CLUS as the authors' wrapper wrote them
@@ -61,7 +62,14 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import check_label_matrix
 from ..datasets.fetch import _copy_verified, cache_dir, fetch_file, sha256_of
 
-__all__ = ["CLUS_COMMIT", "CLUS_SHA256", "CLUS_URL", "ClusPCT", "clus_jar", "java_executable"]
+__all__ = [
+    "CLUS_COMMIT",
+    "CLUS_SHA256",
+    "CLUS_URL",
+    "ClusPCT",
+    "clus_jar",
+    "java_executable",
+]
 
 #: The authors' repository commit holding ``libs/Clus.jar`` (2021-07-26).
 CLUS_COMMIT = "aa511e64a608495ce45f17ab9e45db899ca81be6"
@@ -134,12 +142,15 @@ def _quote(name: str) -> str:
     return "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-def _write_arff(path: Path, X: np.ndarray, Y: np.ndarray,
-                nominal: Mapping[int, Sequence[str]]) -> None:
+def _write_arff(
+    path: Path, X: np.ndarray, Y: np.ndarray, nominal: Mapping[int, Sequence[str]]
+) -> None:
     lines = ["@relation mlcbook", ""]
     for j in range(X.shape[1]):
         if j in nominal:
-            lines.append(f"@attribute a{j} {{{','.join(_quote(v) for v in nominal[j])}}}")
+            lines.append(
+                f"@attribute a{j} {{{','.join(_quote(v) for v in nominal[j])}}}"
+            )
         else:
             lines.append(f"@attribute a{j} numeric")
     lines += [f"@attribute y{k} {{0,1}}" for k in range(Y.shape[1])]
@@ -153,8 +164,12 @@ def _write_arff(path: Path, X: np.ndarray, Y: np.ndarray,
             columns.append(names[idx])
         else:
             columns.append(np.array([_number(v) for v in col], dtype=object))
-    columns += [np.where(Y[:, k] > 0, "1", "0").astype(object) for k in range(Y.shape[1])]
-    rows = np.column_stack(columns) if columns else np.empty((X.shape[0], 0), dtype=object)
+    columns += [
+        np.where(Y[:, k] > 0, "1", "0").astype(object) for k in range(Y.shape[1])
+    ]
+    rows = (
+        np.column_stack(columns) if columns else np.empty((X.shape[0], 0), dtype=object)
+    )
     lines += [",".join(r) for r in rows]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
@@ -162,15 +177,21 @@ def _write_arff(path: Path, X: np.ndarray, Y: np.ndarray,
 def _read_predictions(path: Path, n: int, K: int, ensemble: bool) -> np.ndarray:
     """The authors' per-label scores from CLUS's ``.test.pred.arff`` (EXP:440-472)."""
     text = path.read_text(encoding="utf-8").splitlines()
-    start = next(i for i, line in enumerate(text) if line.strip().upper() == "@DATA") + 1
+    start = (
+        next(i for i, line in enumerate(text) if line.strip().upper() == "@DATA") + 1
+    )
     rows = [line.split(",") for line in text[start:] if line.strip()]
     if len(rows) != n:
-        raise RuntimeError(f"CLUS wrote {len(rows)} predictions for {n} test rows ({path})")
+        raise RuntimeError(
+            f"CLUS wrote {len(rows)} predictions for {n} test rows ({path})"
+        )
     # columns: K true labels, K predicted classes, 2K counts (value 1, value 0) of the
     # unpruned tree / forest, its model string, then (single tree) the same for the
     # pruned tree: K classes, 2K counts, model string.
     first = 2 * K if ensemble else 5 * K + 1
-    counts = np.array([r[first:first + 2 * K] for r in rows], dtype=float).reshape(n, K, 2)
+    counts = np.array([r[first : first + 2 * K] for r in rows], dtype=float).reshape(
+        n, K, 2
+    )
     if ensemble:
         return counts[:, :, 0] / 10.0
     total = counts.sum(axis=2)
@@ -212,9 +233,13 @@ class ClusPCT(ClassifierMixin, BaseEstimator):
     the module docstring (:mod:`mlcbook.learners.clus`).
     """
 
-    def __init__(self, ensemble: bool = False,
-                 nominal_features: Mapping[int, Sequence[str]] | None = None,
-                 random_seed: int = 0, java_options: tuple[str, ...] = ()):
+    def __init__(
+        self,
+        ensemble: bool = False,
+        nominal_features: Mapping[int, Sequence[str]] | None = None,
+        random_seed: int = 0,
+        java_options: tuple[str, ...] = (),
+    ):
         self.ensemble = ensemble
         self.nominal_features = nominal_features
         self.random_seed = random_seed
@@ -224,22 +249,44 @@ class ClusPCT(ClassifierMixin, BaseEstimator):
     def _check_params(self) -> dict[int, list[str]]:
         if not isinstance(self.ensemble, (bool, np.bool_)):
             raise TypeError(f"ensemble must be a bool, got {self.ensemble!r}")
-        if (isinstance(self.random_seed, bool) or not isinstance(self.random_seed, (int, np.integer))
-                or self.random_seed < 0):
-            raise ValueError(f"random_seed must be a non-negative int, got {self.random_seed!r}")
+        if (
+            isinstance(self.random_seed, bool)
+            or not isinstance(self.random_seed, (int, np.integer))
+            or self.random_seed < 0
+        ):
+            raise ValueError(
+                f"random_seed must be a non-negative int, got {self.random_seed!r}"
+            )
         if not isinstance(self.java_options, (tuple, list)) or not all(
-                isinstance(o, str) for o in self.java_options):
-            raise TypeError(f"java_options must be a tuple of str, got {self.java_options!r}")
+            isinstance(o, str) for o in self.java_options
+        ):
+            raise TypeError(
+                f"java_options must be a tuple of str, got {self.java_options!r}"
+            )
         nominal = {} if self.nominal_features is None else self.nominal_features
         if not isinstance(nominal, Mapping):
-            raise TypeError("nominal_features must be a dict column -> value names, "
-                            f"got {type(nominal).__name__}")
+            raise TypeError(
+                "nominal_features must be a dict column -> value names, "
+                f"got {type(nominal).__name__}"
+            )
         out = {}
         for j, values in nominal.items():
-            if isinstance(j, bool) or not isinstance(j, (int, np.integer, str)) or not str(j).isdigit():
-                raise ValueError(f"nominal_features keys must be column indices, got {j!r}")
-            if isinstance(values, str) or not all(isinstance(v, str) for v in values) or not values:
-                raise ValueError(f"nominal_features[{j}] must be a non-empty list of str")
+            if (
+                isinstance(j, bool)
+                or not isinstance(j, (int, np.integer, str))
+                or not str(j).isdigit()
+            ):
+                raise ValueError(
+                    f"nominal_features keys must be column indices, got {j!r}"
+                )
+            if (
+                isinstance(values, str)
+                or not all(isinstance(v, str) for v in values)
+                or not values
+            ):
+                raise ValueError(
+                    f"nominal_features[{j}] must be a non-empty list of str"
+                )
             out[int(j)] = list(values)
         return out
 
@@ -249,20 +296,28 @@ class ClusPCT(ClassifierMixin, BaseEstimator):
         try:
             X = np.asarray(X, dtype=float)
         except (TypeError, ValueError) as err:
-            raise TypeError(f"X must be a numeric array, got {type(X).__name__}") from err
+            raise TypeError(
+                f"X must be a numeric array, got {type(X).__name__}"
+            ) from err
         if X.ndim != 2:
-            raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
+            raise ValueError(
+                f"X must be 2-D (n_samples, n_features), got shape {X.shape}"
+            )
         if X.shape[0] < 1:
             raise ValueError("X must have at least one row")
         if np.isinf(X).any():
             raise ValueError("X must be finite (NaN is read as a missing value)")
         if not fitting and X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but ClusPCT was fitted with "
-                             f"{self.n_features_in_}")
+            raise ValueError(
+                f"X has {X.shape[1]} features, but ClusPCT was fitted with "
+                f"{self.n_features_in_}"
+            )
         for j, values in self._nominal.items() if not fitting else ():
             col = X[:, j][~np.isnan(X[:, j])]
             if ((col < 0) | (col >= len(values)) | (col != np.round(col))).any():
-                raise ValueError(f"X[:, {j}] must hold indices into nominal_features[{j}]")
+                raise ValueError(
+                    f"X[:, {j}] must hold indices into nominal_features[{j}]"
+                )
         return X
 
     def fit(self, X, Y) -> ClusPCT:
@@ -277,10 +332,14 @@ class ClusPCT(ClassifierMixin, BaseEstimator):
         X = self._check_X(X, fitting=True)
         Y = np.asarray(check_label_matrix(Y, "Y", allow_sparse=False), dtype=np.int8)
         if Y.ndim != 2 or Y.shape[0] != X.shape[0]:
-            raise ValueError(f"Y must be (n_samples, n_labels) with {X.shape[0]} rows, "
-                             f"got shape {Y.shape}")
+            raise ValueError(
+                f"Y must be (n_samples, n_labels) with {X.shape[0]} rows, "
+                f"got shape {Y.shape}"
+            )
         if any(j >= X.shape[1] for j in nominal):
-            raise ValueError(f"nominal_features names a column beyond the {X.shape[1]} of X")
+            raise ValueError(
+                f"nominal_features names a column beyond the {X.shape[1]} of X"
+            )
         self._nominal = nominal
         self.n_features_in_ = X.shape[1]
         self.n_outputs_ = Y.shape[1]
@@ -303,22 +362,39 @@ class ClusPCT(ClassifierMixin, BaseEstimator):
             d = Path(tmp)
             _write_arff(d / "train.arff", self.X_train_, self.Y_train_, self._nominal)
             # the test labels are unknown: CLUS reads them only to report its errors
-            _write_arff(d / "test.arff", X, np.zeros((X.shape[0], K), dtype=np.int8),
-                        self._nominal)
+            _write_arff(
+                d / "test.arff",
+                X,
+                np.zeros((X.shape[0], K), dtype=np.int8),
+                self._nominal,
+            )
             (d / "train.s").write_text(
                 "[General]\n"
                 f"RandomSeed = {int(self.random_seed)}\n"
                 "[Data]\nFile = train.arff\nTestSet = test.arff\n"
                 f"[Attributes]\nTarget = {F + 1}-{F + K}\n"
-                "[Output]\nWritePredictions = Test\n", encoding="utf-8")
-            cmd = [java, *self.java_options, "-jar", str(jar),
-                   *(["-forest"] if self.ensemble else []), "train.s"]
-            run = subprocess.run(cmd, cwd=d, capture_output=True, text=True, check=False)
+                "[Output]\nWritePredictions = Test\n",
+                encoding="utf-8",
+            )
+            cmd = [
+                java,
+                *self.java_options,
+                "-jar",
+                str(jar),
+                *(["-forest"] if self.ensemble else []),
+                "train.s",
+            ]
+            run = subprocess.run(
+                cmd, cwd=d, capture_output=True, text=True, check=False
+            )
             pred = d / "train.test.pred.arff"
             if run.returncode != 0 or not pred.is_file():
                 tail = (run.stdout + run.stderr).strip().splitlines()[-15:]
-                raise RuntimeError("CLUS failed (exit code {}):\n{}".format(
-                    run.returncode, "\n".join(tail)))
+                raise RuntimeError(
+                    "CLUS failed (exit code {}):\n{}".format(
+                        run.returncode, "\n".join(tail)
+                    )
+                )
             return _read_predictions(pred, X.shape[0], K, bool(self.ensemble))
 
     def predict(self, X) -> np.ndarray:
