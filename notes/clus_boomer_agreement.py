@@ -243,7 +243,7 @@ if __name__ == "__main__":
     elif cmd == "table":
         df = table()
         with atomic_write(OUT, "w") as fh:
-            df.to_csv(fh, index=False, float_format="%.6f")
+            df.to_csv(fh, index=False, float_format="%.9g")
         print(df.to_string())
     else:
         raise SystemExit(__doc__)
