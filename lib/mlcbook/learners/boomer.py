@@ -78,6 +78,16 @@ array there).  It matters: on the authors' flags split 0, BOOMER-1 stops after 9
 when its nominal features are read as numbers (a rule induction that finds no
 condition ends learning) and learns all 1000 when they are declared nominal (measured).
 
+A known gap: on genbase (1080 of its 1186 features constant in the training rows of
+the authors' split 0) BOOMER-1 learns one or two rules and stops: each rule draws
+floor(log2(1185) + 1) = 11 features, with probability about (1080/1186)^11 = 0.36
+all of them constant, and a rule induction that finds no condition ends learning
+(0.12.3 ``rule_model_assemblage_sequential.cpp`` lines 63-69; 0.5.0 stops the same
+way, ``rule_model_induction_sequential.cpp`` lines 90-99).  The authors' released
+genbase BOOMER-1 (subset 0/1 loss 0.026) cannot have stopped; why is not found
+(with ``feature_sampling="none"`` 0.12.3 learns all 1000 rules there, measured on
+split 0).
+
 Not reproducible across versions: the random streams of bagging and feature
 sampling (the 2021 C++ generator is not the one of 0.12.3), so our ensembles are
 different draws from the same configuration.  The authors' command line versus
