@@ -12,6 +12,7 @@ Usage::
 
     python notes/clus_boomer_agreement.py run  LEARNER [LEARNER ...] [--datasets a,b]
     python notes/clus_boomer_agreement.py table   # writes clus-boomer-agreement.csv
+    python notes/clus_boomer_agreement.py summary  # medians of |Δ| from that file
 
 ``Δ`` = ours - authors' for the pooled Hamming loss (binomial k = 1) and the pooled
 subset 0/1 loss (binomial k = K).  Ours pools all ten test folds; the authors' PCT
@@ -245,5 +246,15 @@ if __name__ == "__main__":
         with atomic_write(OUT, "w") as fh:
             df.to_csv(fh, index=False, float_format="%.9g")
         print(df.to_string())
+    elif cmd == "summary":  # medians of |Δ| from the written table
+        df = pd.read_csv(OUT)
+        df["abs_dh"], df["abs_ds"] = df.d_hamming.abs(), df.d_subset01.abs()
+        by = df.groupby("learner")[["abs_dh", "abs_ds"]].median()
+        print(by.round(4).to_string())
+        print("all pairs:", df[["abs_dh", "abs_ds"]].median().round(4).to_dict(), len(df))
+        if "subset_d_hamming" in df:
+            alt = df.subset_d_hamming.fillna(df.d_hamming).abs()
+            alt_s = df.subset_d_subset01.fillna(df.d_subset01).abs()
+            print("authors' fold count matched:", round(alt.median(), 4), round(alt_s.median(), 4))
     else:
         raise SystemExit(__doc__)
