@@ -251,10 +251,16 @@ if __name__ == "__main__":
         df["abs_dh"], df["abs_ds"] = df.d_hamming.abs(), df.d_subset01.abs()
         by = df.groupby("learner")[["abs_dh", "abs_ds"]].median()
         print(by.round(4).to_string())
-        print("all pairs:", df[["abs_dh", "abs_ds"]].median().round(4).to_dict(), len(df))
+        print(
+            "all pairs:", df[["abs_dh", "abs_ds"]].median().round(4).to_dict(), len(df)
+        )
         if "subset_d_hamming" in df:
             alt = df.subset_d_hamming.fillna(df.d_hamming).abs()
             alt_s = df.subset_d_subset01.fillna(df.d_subset01).abs()
-            print("authors' fold count matched:", round(alt.median(), 4), round(alt_s.median(), 4))
+            print(
+                "authors' fold count matched:",
+                round(alt.median(), 4),
+                round(alt_s.median(), 4),
+            )
     else:
         raise SystemExit(__doc__)
