@@ -45,9 +45,9 @@ rounding (|difference| <= 1.1e-15), as do PCT's on those six datasets for one su
 of as many folds as the authors pooled (6-8; which ones is not recorded).  A
 re-implementation could at best equal that.  flags (7 labels) is the exception, not
 yet explained: EPCT's pooled Hamming loss is 0.2526 against the authors' 0.2629 on
-all ten folds.  The cost is one JVM start per fit (about 0.4 CPU-s): 0.4-0.7 CPU-s per fold on
-flags, 0.8-1.6 on emotions, 1.5-7 on birds, genbase and medical, 5-22 on enron and
-llog (the forest the upper end).
+all ten folds.  The cost is one JVM start per fit (about 0.4 CPU-s): per fold 0.4-0.7
+CPU-s on flags, 0.8-1.6 on emotions, 1.5-7 on birds, genbase and medical, 5-22 on
+enron and llog (the forest the upper end).
 
 The data reach CLUS as the authors' wrapper wrote them
 (``ClusWrapperClassification.makeClusCompliant``): a dense ARFF file with the
