@@ -21,7 +21,8 @@ def _toy(n=80, K=4, seed=0):
 
 def test_registry_has_the_paper_configurations():
     names = learner_names()
-    for name in ("BR", "CC", "LP", "PCT", "EPCT", "BOOMER-1", "BOOMER-K"):
+    for name in ("BR", "CC", "LP", "PCT", "EPCT", "PCT-CLUS", "EPCT-CLUS",
+                 "BOOMER-1-2021", "BOOMER-K-2021"):
         assert name in names
     assert {"RAkEL-k2-m10", "RAkEL-k5-m10"} <= set(names)
 
@@ -39,7 +40,7 @@ def test_every_learner_fits_and_predicts_binary_matrices(name):
 
 
 @pytest.mark.parametrize(
-    "name", [_boomer_param(n) for n in ("CC", "RAkEL-k2-m10", "EPCT", "BOOMER-K")]
+    "name", [_boomer_param(n) for n in ("CC", "RAkEL-k2-m10", "EPCT", "BOOMER-K-2021")]
 )
 def test_learners_are_seeded(name):
     X, Y = _toy(seed=1)

@@ -38,7 +38,7 @@ def test_boomer_learner_names_the_extra_when_the_package_is_missing(monkeypatch)
     with pytest.raises(ImportError, match=r"mlcbook\[boomer\]"):
         make_boomer("BOOMER-1")
     with pytest.raises(ImportError, match=r"mlcbook\[boomer\]"):
-        make_learner("BOOMER-K", 0)
+        make_learner("BOOMER-K-2021", 0)
     # argument errors still come first and say what was expected
     with pytest.raises(ValueError, match="variant"):
         make_boomer("BOOMER-2")

@@ -83,8 +83,8 @@ STUDY_LEARNERS: tuple[str, ...] = (
     "RAkEL-k5-m2K",
     "PCT",
     "EPCT",
-    "BOOMER-1",
-    "BOOMER-K",
+    "BOOMER-1-2021",
+    "BOOMER-K-2021",
 )
 
 #: Log grid of the polynomial loss parameter, 1 <= alpha <= 1000 (8 points a decade),

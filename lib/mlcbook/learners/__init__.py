@@ -1,7 +1,8 @@
 """scikit-learn estimators of the papers, and thresholding of score matrices."""
 
 from .blended import BlendedLinearClassifier
-from .boomer import BOOMER_VARIANTS, make_boomer
+from .boomer import BOOMER_2021, BOOMER_VARIANTS, make_boomer
+from .clus import ClusPCT
 from .gfm import GFM, gfm_predict
 from .j48 import J48Classifier
 from .knn import LossMinimizingKNN, consensus_mask, minimize_summed_loss
@@ -13,7 +14,9 @@ from .registry import LEARNERS, learner_config, learner_names, make_learner
 from .thresholds import InstanceThreshold, LabelThreshold, column_thresholds, row_thresholds
 
 __all__ = [
+    "BOOMER_2021",
     "BOOMER_VARIANTS",
+    "ClusPCT",
     "GFM",
     "LEARNERS",
     "LIMO",
