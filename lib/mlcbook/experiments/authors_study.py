@@ -116,7 +116,6 @@ FILE_AS_IS: tuple[str, ...] = ("BOOMER-1-2021", "BOOMER-K-2021")
 #: flags: the authors' file has 14 features before the 5 symbol attributes.
 _FLAGS_FEATURES = 14
 
-_VERSIONED = ("mlrl-boomer", "pyclus")
 
 
 @dataclass(frozen=True)
@@ -320,14 +319,20 @@ def authors_cell(dataset: str, learner: str, split: int) -> dict[str, np.ndarray
     return {"P": P, "finished": finished, "cpu": cpu}
 
 
-def _versions() -> dict[str, str | None]:
-    out: dict[str, str | None] = {}
-    for pkg in _VERSIONED:
-        try:
-            out[pkg] = metadata.version(pkg)
-        except metadata.PackageNotFoundError:
-            out[pkg] = None
-    return out
+def _version(pkg: str) -> str | None:
+    try:
+        return metadata.version(pkg)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def _software(learner: str) -> dict[str, str | None]:
+    """The software a learner runs on, part of its cells' keys (J48: Weka's jar)."""
+    if learner.endswith("-J48"):
+        return {"weka.jar sha256": _weka.JAR_SHA256}
+    if learner.endswith("-CLUS"):
+        return {"pyclus": _version("pyclus")}
+    return {"mlrl-boomer": _version("mlrl-boomer")}
 
 
 def _data_key(name: str) -> dict:
@@ -369,10 +374,10 @@ def _spec(datasets: Sequence[str], learners: Sequence[str], splits: Sequence[int
         "authors_study",
         authors_cell,
         {"dataset": list(datasets), "learner": list(learners), "split": list(splits)},
-        key={"versions": _versions()},
         cell_key=lambda c: {
             "data": _data_key(c["dataset"]),
             "learner": _configs(c["learner"], c["dataset"]),
+            "software": _software(c["learner"]),
             **_view(c["learner"], c["dataset"]),
         },
         check=check,
@@ -453,5 +458,5 @@ def authors_study_config(
         "datasets": {d: _data_key(d) for d in ds},
         "learners": {d: {name: [_configs(name, d), _view(name, d)] for name in ls} for d in ds},
         "alphas": [float(a) for a in reference.ALPHAS],
-        "versions": _versions(),
+        "software": {name: _software(name) for name in ls},
     }
