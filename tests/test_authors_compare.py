@@ -252,3 +252,34 @@ def test_cpu_seconds_counts_each_cell_once():
     assert "RAkEL-J48-k2-m3" in cpu_seconds(t, rakel_together=False).index
     with pytest.raises(ValueError, match="several cpu_seconds"):
         cpu_seconds(t.assign(cpu_seconds=range(len(t))))
+
+
+def test_plot_authors_profiles_draws_ours_and_theirs():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from mlcbook.plots import plot_authors_profiles
+
+    rng = np.random.default_rng(4)
+    t = pd.concat(
+        [
+            _table(_instances(rng, 10, 5, [9] * 10), 5, "a", "BR-J48"),
+            _table(_instances(rng, 10, 3, [6] * 10), 3, "b", "BR-J48"),
+        ]
+    )
+    c = compare_with_authors(t, _reference(t, 0.01))
+    fig = plot_authors_profiles(c, ["BR"], ncols=2)
+    ax = fig.axes[0]
+    line, marks = ax.lines[0], ax.lines[1]
+    # the line is ours, the markers the authors' (here ours - 0.01) at both ends
+    ours = c[c.dataset == "a"].sort_values("param")
+    np.testing.assert_array_equal(line.get_ydata(), ours["ours"])
+    np.testing.assert_array_equal(marks.get_ydata(), ours["theirs"])
+    np.testing.assert_array_equal(line.get_xdata(), (ours["param"] - 1) / 4)
+    plt.close(fig)
+    with pytest.raises(ValueError, match="learners must be a sequence"):
+        plot_authors_profiles(c, "BR")
+    with pytest.raises(ValueError, match="no binomial rows"):
+        plot_authors_profiles(c, ["LP"])
