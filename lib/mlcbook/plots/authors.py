@@ -142,5 +142,5 @@ def plot_authors_profiles(
     fig.legend(
         handles=handles, loc="lower center", ncol=min(len(handles), 5), fontsize=8, frameon=False
     )
-    fig.tight_layout(rect=(0, 0.4 / (panel_size[1] * nrows + 0.5) + 0.04, 1, 1))
+    fig.tight_layout(rect=(0, 0.45 / (panel_size[1] * nrows + 0.5), 1, 1))
     return fig
