@@ -16,6 +16,7 @@ from mlcbook.authors_compare import (
     fold_spread,
     median_gaps,
     paper_names,
+    printed,
     worst_pairs,
 )
 
@@ -283,3 +284,25 @@ def test_plot_authors_profiles_draws_ours_and_theirs():
         plot_authors_profiles(c, "BR")
     with pytest.raises(ValueError, match="no binomial rows"):
         plot_authors_profiles(c, ["LP"])
+
+
+@pytest.mark.parametrize(
+    ("x", "text"),
+    [
+        (0.2401, "0.2401"),
+        (0.001119, "0.001119"),
+        (0.0, "0.0000"),
+        (1.0, "1.0000"),
+        (0.0465, "0.04650"),
+        (8.39e-05, "0.00008390"),
+    ],
+)
+def test_printed_keeps_four_significant_digits(x, text):
+    assert printed(x) == text
+
+
+def test_printed_refuses_bad_input():
+    with pytest.raises(ValueError, match="x must be a finite number >= 0"):
+        printed(-0.1)
+    with pytest.raises(ValueError, match="significant must be an int >= 1"):
+        printed(0.5, 0)

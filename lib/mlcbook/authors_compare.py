@@ -34,6 +34,7 @@ __all__ = [
     "fold_spread",
     "median_gaps",
     "paper_names",
+    "printed",
     "worst_pairs",
 ]
 
@@ -284,12 +285,41 @@ def median_gaps(summary: pd.DataFrame, learners: Sequence[str] = MAIN_LEARNERS) 
     return pd.concat([per, total]).rename_axis("learner")
 
 
+def printed(x: float, significant: int = 4) -> str:
+    """A loss in [0, 1] as a fixed-point string with at least ``significant`` digits.
+
+    Four decimals for losses of 0.1 and more, more for smaller ones, so that a small
+    loss (genbase's Hamming loss is about 0.001) keeps its precision: ``0.001119`` ->
+    ``'0.001119'``, ``0.2401`` -> ``'0.2401'``, ``0`` -> ``'0.0000'``.  A ledger row
+    reads the printed decimals as the precision of the claim.
+
+    Parameters
+    ----------
+    x : float
+        A finite number >= 0.
+    significant : int
+        Significant digits, at least 1; also the fewest decimals.
+
+    Returns
+    -------
+    str
+    """
+    if isinstance(significant, bool) or not isinstance(significant, int) or significant < 1:
+        raise ValueError(f"significant must be an int >= 1, got {significant!r}")
+    v = float(x)
+    if not (np.isfinite(v) and v >= 0):
+        raise ValueError(f"x must be a finite number >= 0, got {x!r}")
+    lead = int(np.floor(np.log10(v))) if v > 0 else 0
+    return f"{v:.{max(significant, significant - 1 - lead)}f}"
+
+
 def worst_pairs(summary: pd.DataFrame, n: int = 5) -> pd.DataFrame:
     """The ``n`` (dataset, learner) pairs farthest from the authors.
 
     Ranked by the larger of ``|diff| / tol`` at the two ends (how many of our own
-    tolerances away); a pair without a tolerance (one fold) ranks by its largest
-    absolute difference after all others.
+    tolerances away; a difference beside a zero tolerance counts as infinitely many);
+    a pair without a tolerance (one fold) ranks by its largest absolute difference
+    after all others.
 
     Parameters
     ----------
