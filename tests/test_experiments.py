@@ -1,13 +1,11 @@
-"""Paired CV runner: determinism, workers, cache invalidation, Dask, committed table."""
+"""Paired CV runner: determinism, workers, cache invalidation, Dask."""
 
 import io
-import json
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from mlcbook._io import read_csv_exact
 from sklearn.tree import DecisionTreeClassifier
 
 from mlcbook.experiments import (
@@ -143,40 +141,3 @@ def test_dask_backend_gives_the_same_table():
         with joblib.parallel_config(backend="dask"):
             got = run_study(DATA, ["BR", "LP"], n_folds=3, cache_dir=False, n_jobs=2)
     pd.testing.assert_frame_equal(expected, got)
-
-
-@pytest.mark.slow
-@pytest.mark.recompute
-@pytest.mark.boomer  # the study includes BOOMER-1 and BOOMER-K
-def test_committed_table_recomputes_for_one_dataset():
-    """Every learner and fold on flags-12 (110 cells, about 5 s) against the committed table.
-
-    Predictions are integers from deterministic learners, so the identifying columns
-    must be equal exactly; the losses are closed forms of those predictions
-    (tolerance ``CLOSED_FORM_RTOL``) and the alpha grid is NumPy-generated
-    (``GRID_RTOL``); see ``tests/tolerances.py``.  BOOMER-K is not machine-independent
-    everywhere: re-run on an AVX-512 machine its predictions on birds, emotions and scene
-    differ from the committed ones (losses up to 14.5 % relative; every other learner
-    within 1e-9), while on flags-12 they agree on every machine and emulated CPU we tried
-    -- hence this dataset.  Which operation moves (BOOMER-K's example-wise steps solve
-    linear systems through LAPACK) is not established.
-    """
-    from mlcbook._paths import results_dir
-
-    from .tolerances import CLOSED_FORM_RTOL, GRID_RTOL
-
-    csv, meta = results_dir() / "dependence_losses.csv", results_dir() / "dependence_losses.json"
-    assert csv.exists() and meta.exists(), "the study's table is committed with the chapter"
-    config = json.loads(meta.read_text())["config"]
-    committed = read_csv_exact(csv)
-    part = committed[committed.dataset == "flags-12"].reset_index(drop=True)
-    learners = list(dict.fromkeys(part.learner))
-    assert sorted(learners) == sorted(config["learners"])
-    got = run_study(["flags-12"], learners, n_folds=config["n_folds"], seed=config["cv_seed"],
-                    random_state=config["random_state"], cache_dir=False)
-    assert len(got) == len(part) > 0
-    keys = ["dataset", "K", "learner", "fold", "n_test", "family"]
-    pd.testing.assert_frame_equal(got[keys], part[keys], check_exact=True)
-    np.testing.assert_allclose(got["param"], part["param"], rtol=GRID_RTOL, atol=0)
-    # losses within 1e-9 of fixed predictions: every ledger status built on them holds
-    np.testing.assert_allclose(got["loss"], part["loss"], rtol=CLOSED_FORM_RTOL, atol=0)

@@ -107,7 +107,7 @@ def main() -> int:
         env.pop(var, None)
     summary: list[tuple[str, str, bool, str]] = []
     log: list[str] = []
-    boomer = json.loads((ROOT / "data/results/dependence_losses.json").read_text())[
+    boomer = json.loads((ROOT / "data/results/dependence_authors.json").read_text())[
         "versions"]["mlrl-boomer"]
     with tempfile.TemporaryDirectory(prefix="mlcbook-matrix-") as tmp:
         pin = Path(tmp, "boomer.txt")

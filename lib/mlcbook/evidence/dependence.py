@@ -1,7 +1,9 @@
 """Hüllermeier et al. (2022), Sec. 5.3, Fig. 3: the trends under the polynomial family.
 
-Read from the committed per-fold losses of the learner study (the table the
-dependence chapter loads; never recomputed here).
+Read from per-fold losses of a learner study with the paper's learner names (e.g. the
+authors' study renamed by :func:`mlcbook.authors_compare.paper_names`; never
+recomputed here).  The dependence chapter now judges every Sec. 5.3 claim on both
+families itself; these helpers remain for tables with BR, CC and LP.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ def polynomial_gains(
     """Per pair and dataset: the ratio second/first at the smallest and largest alpha.
 
     ``table`` has one row per (dataset, learner, fold, family, param) with the fold's
-    mean loss and ``n_test`` (the committed ``dependence_losses``); the folds are
+    mean loss and ``n_test`` (paper names: ``BR``, ``LP``, ``CC``); the folds are
     pooled (each instance counted once).  ``gains`` is True when the ratio at the
     largest alpha is below the one at the smallest by more than a relative 1e-9
     (the second learner gains).

@@ -31,3 +31,6 @@ __all__ += [
     "plot_ours_vs_paper",
     "plot_relative_performance",
 ]
+from .authors import plot_authors_profiles
+
+__all__ += ["plot_authors_profiles"]
