@@ -163,10 +163,10 @@ def test_a_chapter_with_a_stale_table_fails_at_once_and_writes_nothing(tmp_path)
 
     committed = results_dir()
     for suffix in (".csv", ".json"):
-        shutil.copy(committed / f"dependence_losses{suffix}", tmp_path)
-    meta = tmp_path / "dependence_losses.json"
+        shutil.copy(committed / f"dependence_authors{suffix}", tmp_path)
+    meta = tmp_path / "dependence_authors.json"
     saved = json.loads(meta.read_text())
-    saved["config"]["n_folds"] = 5
+    saved["config"]["alphas"] = saved["config"]["alphas"][:-1]
     saved["config_hash"] = results.config_hash(saved["config"])
     meta.write_text(json.dumps(saved))
     before, before_repo = _tree_digest(tmp_path), _tree_digest(committed)
@@ -189,8 +189,8 @@ def test_a_chapter_with_a_stale_table_fails_at_once_and_writes_nothing(tmp_path)
         os.environ.clear()
         os.environ.update(old)
     text = str(err.value)
-    assert "StaleResultError" in text and "make table NAME=dependence_losses" in text
-    assert "n_folds" in text
+    assert "StaleResultError" in text and "make table NAME=dependence_authors" in text
+    assert "alphas" in text
     code = [c for c in nb.cells if c.cell_type == "code"]
     failed = next(i for i, c in enumerate(code)
                   if any(o.get("output_type") == "error" for o in c.outputs))
