@@ -72,9 +72,11 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check lib
 	$(BIN)/mypy
 
+# Two workers (pytest-xdist), one per core of the CI machine; a test file stays on one
+# worker so that its module fixtures (fitted models, the J48 server) are made once.
 unit: $(STAMP) weka
 	$(BIN)/python -m pytest tests --ignore=tests/browser --ignore=tests/test_notebook_pairs.py \
-		--ignore=tests/test_pdf.py -q
+		--ignore=tests/test_pdf.py -q -n 2 --dist loadfile
 
 pairs: $(STAMP)
 	$(BIN)/python -m pytest tests/test_notebook_pairs.py -q
