@@ -189,3 +189,15 @@ def test_committed_table_recomputes_on_three_flags_splits():
     assert len(got) == len(part) > 0
     pd.testing.assert_frame_equal(got[keys], part[keys], check_exact=True)
     np.testing.assert_allclose(got["loss"], part["loss"], rtol=CLOSED_FORM_RTOL, atol=0)
+
+
+def test_omitted_pairs_are_left_out_and_named_in_the_key():
+    omit = [("flags", "BR-J48")]
+    t = A.run_authors_study(["flags"], ["BR-J48", "LP-J48"], splits=[0], omit=omit,
+                            cache_dir=False)
+    assert set(t.learner) == {"LP-J48"}
+    config = A.authors_study_config(["flags"], ["BR-J48", "LP-J48"], omit=omit)
+    assert config["omitted"] == [["flags", "BR-J48"]]
+    assert set(config["learners"]["flags"]) == {"LP-J48"}
+    # the default leaves out what has not finished, and says so in the key
+    assert A.authors_study_config()["omitted"] == [list(p) for p in A.NOT_YET_RUN]

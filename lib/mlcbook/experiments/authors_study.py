@@ -67,6 +67,7 @@ from .study import cv_folds, evaluate_predictions
 __all__ = [
     "AUTHORS_FOLDED",
     "FILE_AS_IS",
+    "NOT_YET_RUN",
     "DATASETS",
     "LEARNERS",
     "SEEDED",
@@ -106,6 +107,13 @@ LEARNERS: tuple[str, ...] = (
     "BOOMER-K-2021",
 )
 
+#: (dataset, learner) cells not in the committed table because their computation has
+#: not finished yet: MEKA's RAkEL on llog (the authors' k up to 74 on 75 labels: about
+#: a quarter of an hour of CPU per fold on the 2-core machine; it runs on, resumable, in
+#: the runner's cache).  Both :func:`run_authors_study` and
+#: :func:`authors_study_config` leave them out by default, so the table's key says so.
+NOT_YET_RUN: tuple[tuple[str, str], ...] = (("llog", "RAkEL-J48"),)
+
 #: The experimenter's label count where it differs from the file's (flags: 12).
 EXPERIMENTER_L: Mapping[str, int] = {"flags": 12}
 #: flags: the first 5 of the 12 labels of the authors' run are not scored.
@@ -115,7 +123,6 @@ SCORED_FROM: Mapping[str, int] = {"flags": 5}
 FILE_AS_IS: tuple[str, ...] = ("BOOMER-1-2021", "BOOMER-K-2021")
 #: flags: the authors' file has 14 features before the 5 symbol attributes.
 _FLAGS_FEATURES = 14
-
 
 
 @dataclass(frozen=True)
@@ -357,7 +364,14 @@ def _configs(learner: str, name: str) -> list:
     return [[row, learner_config(est), fit] for row, est, fit in runs]
 
 
-def _spec(datasets: Sequence[str], learners: Sequence[str], splits: Sequence[int]) -> Spec:
+def _spec(
+    datasets: Sequence[str],
+    learners: Sequence[str],
+    splits: Sequence[int],
+    omit: Iterable[tuple[str, str]] = (),
+) -> Spec:
+    left_out = {(str(d), str(m)) for d, m in omit}
+
     def check(c: Cell, out: Any) -> None:
         data = study_data(c["dataset"])
         n = as_run(c["learner"], data, c["split"])[3].shape
@@ -382,6 +396,7 @@ def _spec(datasets: Sequence[str], learners: Sequence[str], splits: Sequence[int
         },
         check=check,
         cost=cost,
+        include=lambda c: (c["dataset"], c["learner"]) not in left_out,
         table="dependence_authors",
     )
 
@@ -400,6 +415,7 @@ def run_authors_study(
     learners: Iterable[str] = LEARNERS,
     *,
     splits: Iterable[int] = range(10),
+    omit: Iterable[tuple[str, str]] = NOT_YET_RUN,
     n_jobs: int = 1,
     cache_dir: str | Path | bool | None = None,
 ) -> pd.DataFrame:
@@ -410,6 +426,7 @@ def run_authors_study(
     datasets : names among :data:`DATASETS`
     learners : names among :data:`LEARNERS`
     splits : the split numbers 0..9 to run
+    omit : (dataset, learner) pairs left out (default :data:`NOT_YET_RUN`)
     n_jobs : joblib workers over the cells
     cache_dir : path, True/None (the default cache folder) or False (no cache)
 
@@ -426,7 +443,7 @@ def run_authors_study(
     for s in split_ids:
         if not 0 <= s < 10:
             raise ValueError(f"splits must be in 0..9, got {s}")
-    spec = _spec(ds, ls, split_ids)
+    spec = _spec(ds, ls, split_ids, omit)
     frames = []
     for c, out in run(spec, n_jobs=n_jobs, cache_dir=cache_dir, desc="study cells").items():
         data = study_data(c["dataset"])
@@ -449,14 +466,25 @@ def run_authors_study(
 
 
 def authors_study_config(
-    datasets: Iterable[str] = DATASETS, learners: Iterable[str] = LEARNERS
+    datasets: Iterable[str] = DATASETS,
+    learners: Iterable[str] = LEARNERS,
+    omit: Iterable[tuple[str, str]] = NOT_YET_RUN,
 ) -> dict:
     """Everything :func:`run_authors_study` depends on, for ``results.load_or_compute``."""
     ds, ls = _validated(datasets, learners)
+    omitted = sorted({(str(d), str(m)) for d, m in omit})
     return {
+        "omitted": [list(p) for p in omitted],
         "protocol": "Hullermeier et al. (2022) Sec. 5 as the authors ran it (authors_study)",
         "datasets": {d: _data_key(d) for d in ds},
-        "learners": {d: {name: [_configs(name, d), _view(name, d)] for name in ls} for d in ds},
+        "learners": {
+            d: {
+                name: [_configs(name, d), _view(name, d)]
+                for name in ls
+                if (d, name) not in set(omitted)
+            }
+            for d in ds
+        },
         "alphas": [float(a) for a in reference.ALPHAS],
         "software": {name: _software(name) for name in ls},
     }
