@@ -54,8 +54,8 @@ def test_findings_box_matches_the_ledger(name):
 # paper's spread*,] **b** *qualitative* and **c** *differ*".
 COUNTS_SENTENCE = re.compile(
     r"Of the \*\*(\d+)\*\* ledger rows, \*\*(\d+)\*\* are \*reproduced\*,\s+"
-    r"(?:\*\*(\d+)\*\* (?:are )?\*within the paper's spread\*,\s+)?"
-    r"\*\*(\d+)\*\* \*qualitative\* and \*\*(\d+)\*\* \*differ\*"
+    r"(?:\*\*(\d+)\*\* (?:are )?\*within (?:the paper's )?spread\*,\s+)?"
+    r"\*\*(\d+)\*\*\s+\*qualitative\*\s+and\s+\*\*(\d+)\*\*\s+\*differ\*"
 )
 # chapters whose box uses this wording (others may word theirs differently)
 CHAPTERS_SENTENCE = ["dependence", "blended", "limo"]
