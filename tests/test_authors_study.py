@@ -159,14 +159,15 @@ def test_boomer_reads_the_flags_file_as_it_is():
 @pytest.mark.slow
 @pytest.mark.recompute
 @pytest.mark.boomer  # the study includes BOOMER-1 and BOOMER-K
-def test_committed_table_recomputes_on_three_flags_splits():
-    """Every learner on flags splits 0-2 against the committed ``dependence_authors``.
+def test_committed_table_recomputes_on_flags():
+    """Every learner on flags against the committed ``dependence_authors``.
 
-    Predictions are integers, so the identifying columns must be equal exactly and the
-    losses, closed forms of them, within ``CLOSED_FORM_RTOL``; the alphas are the
-    authors' literals (exact).  flags is the dataset on which BOOMER agreed on every CPU
-    tried (see the old study's recompute test); J48 (Java) and CLUS (Java) compute in
-    doubles with a fixed order on every machine.  CPU time is a measurement, not compared.
+    J48 and CLUS (Java) and BOOMER-1 give integer predictions equal on every CPU tried:
+    identifying columns equal exactly, losses (closed forms of the predictions) within
+    ``CLOSED_FORM_RTOL`` on splits 0-2; the alphas are the authors' literals (exact).
+    BOOMER-K is not machine-independent (``BOOMER_K_POOLED_ATOL``): its pooled profile
+    over all ten folds is compared within that measured bound.  CPU time is a
+    measurement, not compared.
     """
     import json
 
@@ -174,7 +175,7 @@ def test_committed_table_recomputes_on_three_flags_splits():
     from mlcbook._paths import results_dir
     from mlcbook.results import canonical
 
-    from .tolerances import CLOSED_FORM_RTOL
+    from .tolerances import BOOMER_K_POOLED_ATOL, CLOSED_FORM_RTOL
 
     csv = results_dir() / "dependence_authors.csv"
     meta = csv.with_suffix(".json")
@@ -182,22 +183,17 @@ def test_committed_table_recomputes_on_three_flags_splits():
     saved = json.loads(meta.read_text())["config"]
     assert saved == canonical(A.authors_study_config()), "stale: make table NAME=dependence_authors"
     committed = read_csv_exact(csv)
-    part = committed[(committed.dataset == "flags") & (committed.fold <= 2)]
+    flags = committed[committed.dataset == "flags"]
+    exact = [m for m in A.LEARNERS if m != "BOOMER-K-2021"]
+    part = flags[(flags.fold <= 2) & (flags.learner != "BOOMER-K-2021")]
     part = part.reset_index(drop=True)
-    got = A.run_authors_study(["flags"], A.LEARNERS, splits=[0, 1, 2], cache_dir=False)
+    got = A.run_authors_study(["flags"], exact, splits=[0, 1, 2], cache_dir=False)
     keys = ["dataset", "folds", "K", "learner", "fold", "n_test", "family", "param"]
     assert len(got) == len(part) > 0
     pd.testing.assert_frame_equal(got[keys], part[keys], check_exact=True)
     np.testing.assert_allclose(got["loss"], part["loss"], rtol=CLOSED_FORM_RTOL, atol=0)
-
-
-def test_omitted_pairs_are_left_out_and_named_in_the_key():
-    omit = [("flags", "BR-J48")]
-    t = A.run_authors_study(["flags"], ["BR-J48", "LP-J48"], splits=[0], omit=omit,
-                            cache_dir=False)
-    assert set(t.learner) == {"LP-J48"}
-    config = A.authors_study_config(["flags"], ["BR-J48", "LP-J48"], omit=omit)
-    assert config["omitted"] == [["flags", "BR-J48"]]
-    assert set(config["learners"]["flags"]) == {"LP-J48"}
-    # the default leaves out what has not finished, and says so in the key
-    assert A.authors_study_config()["omitted"] == [list(p) for p in A.NOT_YET_RUN]
+    k_got = pooled_profiles(A.run_authors_study(["flags"], ["BOOMER-K-2021"], cache_dir=False))
+    k_committed = pooled_profiles(flags[flags.learner == "BOOMER-K-2021"])
+    pd.testing.assert_frame_equal(k_got[["family", "param"]], k_committed[["family", "param"]])
+    np.testing.assert_allclose(k_got["loss"], k_committed["loss"], rtol=0,
+                               atol=BOOMER_K_POOLED_ATOL)
