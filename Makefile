@@ -24,6 +24,8 @@ LOCK := requirements/book.lock
 # OpenBLAS's Nehalem kernels; last bits of SIMD maths and BLAS products change.
 EMULATE_CPU := NPY_DISABLE_CPU_FEATURES="AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL AVX2 FMA3 F16C AVX" OPENBLAS_CORETYPE=Nehalem
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:randomly
+# two pytest-xdist workers, one notebook (or test file) per worker at a time
+XDIST := -n 2 --dist loadfile
 
 help:
 	@echo "make book         install into .venv and build the HTML site (_build/html) from committed outputs"
@@ -76,19 +78,19 @@ lint: $(STAMP)
 # worker so that its module fixtures (fitted models, the J48 server) are made once.
 unit: $(STAMP) weka
 	$(BIN)/python -m pytest tests --ignore=tests/browser --ignore=tests/test_notebook_pairs.py \
-		--ignore=tests/test_pdf.py -q -n 2 --dist loadfile
+		--ignore=tests/test_pdf.py -q $(XDIST)
 
 pairs: $(STAMP)
 	$(BIN)/python -m pytest tests/test_notebook_pairs.py -q
 
 notebooks: $(STAMP)
-	$(BIN)/python -m pytest $(NBVAL) book -q
+	$(BIN)/python -m pytest $(NBVAL) $(XDIST) book -q
 
 # The recompute tests and nbval again, on an emulated CPU unlike this one: a pass on
 # one machine must be a pass on others.
 portable: $(STAMP)
-	$(EMULATE_CPU) $(BIN)/python -m pytest tests -m recompute -q
-	$(EMULATE_CPU) $(BIN)/python -m pytest $(NBVAL) book -q
+	$(EMULATE_CPU) $(BIN)/python -m pytest tests -m recompute -q $(XDIST)
+	$(EMULATE_CPU) $(BIN)/python -m pytest $(NBVAL) $(XDIST) book -q
 
 site: $(STAMP)
 	rm -rf _build/html _build/.doctrees
