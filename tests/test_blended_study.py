@@ -216,7 +216,7 @@ def test_configs_are_the_keys_of_the_committed_tables(name):
     if name.startswith("blended_study"):
         reading = name.split("_")[2]
         per = "setting" if name.endswith("per_setting") else "alpha"
-        ds = bs.STUDY_DATASETS[reading] if per == "alpha" else ("emotions",)
+        ds = (bs.STUDY_DATASETS if per == "alpha" else bs.PER_SETTING_DATASETS)[reading]
         config = bs.study_config(reading, ds, gamma_per=per)
         assert bs.table_name(reading, per) == name
     else:
@@ -288,6 +288,84 @@ def test_location_rows_name_the_near_tie_cause():
     assert len(frame) == 30
     # every optimum is at (0.4, 2); the paper's locations score 0.005 below: near-ties
     assert all(e.cause is c["flat"] for e in led.entries if e.status == "differs")
+
+
+def _split_frame(value):
+    """A split check: 3 seeds as-is + seed 0 standardised, two gammas, all betas."""
+    rows = []
+    for features, seeds in (("as-is", (0, 1, 2)), ("standardised", (0,))):
+        for s in seeds:
+            for g in (1e-4, 1e-3):
+                for b in GRID_BETAS:
+                    row = {"features": features, "seed": s, "gamma": g, "beta": b}
+                    for part in ("train", "test"):
+                        for m in ("hamming", "jaccard", "exact"):
+                            row[f"{part}_{m}"] = value(features, s, g, b, f"{part}_{m}")
+                    rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def test_split_ranges_are_the_largest_range_over_seeds_of_one_setting():
+    # as-is seeds differ by 0.01 * seed, and by 0.02 * seed more at (1e-3, beta = 8);
+    # the standardised fit (far off) must not count
+    def value(features, s, g, b, col):
+        if features == "standardised":
+            return 0.0
+        extra = 0.02 * s if (g, b) == (1e-3, 8.0) and col == "test_exact" else 0.0
+        return 0.5 + 0.01 * s + extra
+
+    r = bf.split_ranges(_split_frame(value))
+    assert r[("Test", "exact")] == pytest.approx(0.06, abs=1e-12)  # 0.01*2 + 0.02*2
+    for key in [(p, m) for p in ("Train", "Test") for m in ("hamming", "jaccard", "exact")]:
+        if key != ("Test", "exact"):
+            assert r[key] == pytest.approx(0.02, abs=1e-12)  # seeds 0 and 2
+    one = _split_frame(value).query("seed == 0")
+    with pytest.raises(ValueError, match="two seeds"):
+        bf.split_ranges(one)
+
+
+def test_enron_rows_within_the_split_range_take_the_split_cause():
+    # Enron's test Jaccard at 0.495 and test Hamming at 0.955 everywhere: within 0.01 of
+    # the paper's 0.489/0.488 and 0.950/0.947; everything else 0.5, far from the paper
+    def value(d, a, b, col):
+        enron = {"test_jaccard": 0.495, "test_hamming": 0.955}
+        return enron.get(col, 0.5) if d == "enron" else 0.5
+
+    grid = _grid(value)
+    pairs = bt.paper_pairs(grid)
+    c = {k: unknown(k) for k in ("train", "test", "enron", "slashdot", "penalty")}
+    c["split"] = tested("split", ref="r")
+    ranges = {(p, m): 0.01 for p in ("Train", "Test") for m in ("hamming", "jaccard", "exact")}
+    led = Ledger("t", "P")
+    bf.add_table_rows(led, grid, c, set(), ranges=ranges)
+    assert len(led.entries) == len(pairs) == 63
+    split_rows = set()
+    for e, (_, r) in zip(led.entries, pairs.iterrows()):
+        assert e.status == "differs"  # no value of this grid is within printed precision
+        key = (r["Data"], r["Type"], r["measure"], r["column"])
+        if r["Data"] == "Slashdot":
+            assert e.cause is c["slashdot"]
+        elif key == ("Enron", "Test", "exact", "best"):
+            assert e.cause is c["enron"]
+        elif e.cause is c["split"]:
+            split_rows.add(key)
+        else:
+            assert e.cause is c["train" if r["Type"] == "Train" else "test"], key
+    # the Jaccard and Hamming test rows of Enron printed in Tables 2 and 3, and no other
+    want = {
+        ("Enron", "Test", m, col)
+        for m, col in (
+            ("jaccard", "best"),
+            ("jaccard", "Base"),
+            ("hamming", "best"),
+            ("hamming", "Base"),
+        )
+    }
+    assert split_rows == want
+    # without the ranges nothing takes the split cause
+    led = Ledger("t", "P")
+    bf.add_table_rows(led, grid, c, set())
+    assert not any(e.cause is c["split"] for e in led.entries)
 
 
 def test_penalty_match_finds_the_nearest_gamma():

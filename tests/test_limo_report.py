@@ -141,3 +141,28 @@ def test_account_check_reads_the_best_hypothesis_off_a_dataset():
     cause = R.account_cause(chk, "enron")
     n_in = int(chk["account within std"].sum())
     assert (cause.kind == "tested") == (n_in >= 0.75 * 9 and n_in > chk["code within std"].sum())
+
+
+def test_account_check_counts_the_single_splits_within_the_std():
+    """Per cell, the number of splits whose own value lies within the paper's std
+    (plus half a printed unit), counted here by a plain loop over the splits."""
+    thr = pd.read_csv(results_dir() / "limo_thresholds.csv")
+    p = R.paper_b3()
+    held = thr[(thr.dataset == "enron") & (thr.replication < 4)]
+    chk = R.account_check(thr, held, p, "enron")
+    assert (chk["splits"] == 4).all()
+    for (measure, v), row in chk.iterrows():
+        col = {"macro-F1": "macro_f1", "micro-F1": "micro_f1", "instance-F1": "instance_f1"}
+        r = p[(p.dataset == "enron") & (p.method == v) & (p.measure == col[measure])]
+        printed = str(r["mean"].iloc[0])
+        tol = float(r["std"].iloc[0]) + 0.5 * 10.0 ** -len(printed.split(".")[1])
+        for h, name in ((row["hypothesis"], "account"), ("code", "code")):
+            hits = 0
+            for rep in range(4):
+                one = held[(held.replication == rep) & (held.method == v) & (held.hypothesis == h)]
+                hits += abs(float(one[col[measure]].iloc[0]) - float(printed)) <= tol
+            assert row[f"{name} splits within std"] == hits
+    cause = R.account_cause(chk, "enron")
+    assert "mean of 4 splits" in cause.text and "single splits within it" in cause.text
+    with pytest.raises(ValueError, match="no rows for dataset"):
+        R.account_check(thr, held, p, "bibtex")

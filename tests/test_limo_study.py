@@ -19,7 +19,12 @@ from mlcbook.experiments import limo_thresholds as lt
 from mlcbook.experiments.limo_thresholds import epochs_cell, threshold_hypotheses_cell
 from mlcbook.experiments.runner import cells
 from mlcbook.learners import column_thresholds
-from mlcbook.limo_hypotheses import BIBTEX_HYPOTHESES, HYPOTHESES, authors_best_f1_threshold
+from mlcbook.limo_hypotheses import (
+    BIBTEX_HYPOTHESES,
+    BIBTEX_REPLICATIONS,
+    HYPOTHESES,
+    authors_best_f1_threshold,
+)
 
 
 def _f1_code(tp, fp, fn):
@@ -160,7 +165,7 @@ def test_configs_are_the_keys_of_the_committed_tables(name):
     config = {
         "limo_thresholds": lambda: lt.threshold_hypotheses_config(),
         "limo_thresholds_bibtex": lambda: lt.threshold_hypotheses_config(
-            ("bibtex",), 1, BIBTEX_HYPOTHESES
+            ("bibtex",), BIBTEX_REPLICATIONS, BIBTEX_HYPOTHESES
         ),
         "limo_epochs": lambda: lt.epochs_config(),
     }[name]()
