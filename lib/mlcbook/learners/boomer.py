@@ -208,9 +208,7 @@ def make_boomer(variant: str, random_state: int = 0, **options: Any):
     return Boomer(random_state=random_state + 1, **params)
 
 
-def useless_features_removed(
-    X: ArrayLike, drop: tuple[int, ...] = ()
-) -> np.ndarray:
+def useless_features_removed(X: ArrayLike, drop: tuple[int, ...] = ()) -> np.ndarray:
     """Columns kept by Weka's ``Remove -R`` then ``RemoveUseless -M100.0``.
 
     ``RemoveUseless`` with a maximum variance percentage of 100 removes only the
@@ -249,13 +247,10 @@ def useless_features_removed(
     bad = [
         j
         for j in drop
-        if isinstance(j, bool) or not isinstance(j, (int, np.integer))
-        or not 0 <= j < n_features
+        if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or not 0 <= j < n_features
     ]
     if bad:
-        raise ValueError(
-            f"drop must hold column indices in 0..{n_features - 1}, got {bad}"
-        )
+        raise ValueError(f"drop must hold column indices in 0..{n_features - 1}, got {bad}")
     varies = (A != A[0]).any(axis=0)
     varies[list(drop)] = False
     return np.flatnonzero(varies)
