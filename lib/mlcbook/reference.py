@@ -65,7 +65,7 @@ import urllib.error
 import urllib.request
 import zipfile
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -562,6 +562,9 @@ class ReferenceFolds:
     feature_differences, label_differences : ndarray of int
         Per row of ours, the number of shared features (labels) that differ from the
         assigned row of theirs (all 0 for an exact match).
+    nominal : dict of int -> tuple of str
+        The nominal features of the authors' files: column (their feature order) ->
+        value names (the arrays hold value indices 0, 1, ...).
     relabelled : tuple of str
         The authors' labels whose column holds the data of another label of ours than
         the one its name says (medical: the authors' MULAN copy and ours name nine pairs
@@ -581,6 +584,7 @@ class ReferenceFolds:
     feature_differences: np.ndarray
     label_differences: np.ndarray
     relabelled: tuple[str, ...] = ()
+    nominal: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
 
 def _dataset_key(name: str) -> str:
@@ -783,6 +787,11 @@ def reference_folds(name: str, *, download: bool | None = None) -> ReferenceFold
         feature_differences=diff,
         label_differences=ldiff,
         relabelled=tuple(first.label_names[j] for j in renamed),
+        nominal={
+            i: tuple(first.nominal[f])
+            for i, f in enumerate(first.feature_names)
+            if f in first.nominal
+        },
     )
 
 

@@ -41,7 +41,6 @@ from __future__ import annotations
 import functools
 import resource
 import time
-import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import metadata
@@ -55,7 +54,6 @@ from sklearn.base import clone
 
 from .. import reference
 from ..datasets import load_dataset
-from ..datasets.arff import parse_arff
 from ..learners import _weka
 from ..learners.j48 import J48Classifier
 from ..learners.meka import MekaRAkEL, java_hashmap_order
@@ -182,30 +180,13 @@ def _check_dataset(name: Any) -> str:
     return name
 
 
-def _authors_nominal(name: str) -> dict[int, tuple[str, ...]]:
-    """Nominal features of the authors' split-0 training file (column -> values)."""
-    key = reference._dataset_key(name)
-    path, _ = reference.reference_file(f"folds-{key}.zip")
-    member = f"{key}_42_0_train.arff"
-    import tempfile
-
-    with zipfile.ZipFile(path) as z, tempfile.TemporaryDirectory() as tmp:
-        z.extract(member, tmp)
-        parsed = parse_arff(Path(tmp) / member, meka=True)
-    return {
-        i: tuple(parsed.nominal[f])
-        for i, f in enumerate(parsed.feature_names)
-        if f in parsed.nominal
-    }
-
-
 @functools.cache
 def study_data(name: str) -> StudyData:
     """The splits, nominal features and scored labels of one dataset (see module)."""
     name = _check_dataset(name)
     if name in AUTHORS_FOLDED:
         folds = reference.reference_folds(name)
-        nominal = _authors_nominal(name)
+        nominal = dict(folds.nominal)
         splits = []
         for s in folds.splits:
             Xtr, Ytr, Xte, Yte = s.X_train, s.Y_train, s.X_test, s.Y_test
