@@ -18,7 +18,7 @@ from mlcbook.datasets.arff import parse_arff
 from mlcbook.datasets.fetch import ChecksumError, sha256_of
 from mlcbook.learners import ClusPCT, make_learner
 from mlcbook.learners import clus as clus_module
-from mlcbook.learners.clus import PYCLUS_JAR_SHA256, java_executable, pyclus_jar
+from mlcbook.learners.clus import PYCLUS_JAR_SHA256, clus_jar, java_executable, pyclus_jar
 from mlcbook.reference import reference_file
 from sklearn.exceptions import NotFittedError
 
@@ -56,6 +56,19 @@ def test_a_jar_with_another_checksum_is_refused(monkeypatch):
     monkeypatch.setattr(clus_module, "sha256_of", lambda path: "0" * 64)
     with pytest.raises(ChecksumError, match="expected"):
         pyclus_jar()
+
+
+def test_a_corrupt_local_copy_of_the_authors_jar_is_refused_and_not_stored(
+    tmp_path, monkeypatch
+):
+    # clus_jar() obtains the authors' 2011 jar for ClusPCT(jar=...) and the fixture
+    bad = tmp_path / "Clus.jar"
+    bad.write_bytes(b"not the jar")
+    monkeypatch.setenv("MLCBOOK_DATA_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("MLCBOOK_CLUS_JAR", str(bad))
+    with pytest.raises(ChecksumError):
+        clus_jar(download=False)
+    assert not (tmp_path / "cache" / "Clus.jar").exists()
 
 
 def test_pct_scores_equal_the_authors_jar_and_clus_by_hand(flags0):
