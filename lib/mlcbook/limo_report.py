@@ -363,8 +363,10 @@ def make_causes() -> dict[str, Cause]:
             "not run on this dataset"
         ),
         "limo_other": unknown(
-            "LIMO follows the authors' code (T, initialisation, λ, step, scaling); the "
-            "remaining gap on this measure was not traced (splits are not published)"
+            "LIMO follows the authors' code (T, initialisation, λ, step, scaling; its "
+            "updates equal a line-by-line transcription of their algorithm); the "
+            "remaining gap on this measure was not traced (splits are not published)",
+            "tests/test_limo.py::test_limo_equals_line_by_line_algorithm",
         ),
         "gfm": underspecified(
             "GFM's probability estimates (only '10 neighbours' is given) and how a 0/1 "
@@ -376,7 +378,8 @@ def make_causes() -> dict[str, Cause]:
         ),
         "mlknn": unknown(
             "ML-kNN (k = 10, s = 1) is checked against a loop-by-loop transcription of "
-            "Zhang & Zhou; the remaining gap was not traced (splits are not published)"
+            "Zhang & Zhou; the remaining gap was not traced (splits are not published)",
+            "tests/test_limo.py::test_mlknn_matches_reference",
         ),
         "micro_eq": paper_error(
             "micro-F1 pools counts while instance-F1 averages ratios; a label-wise "
