@@ -128,6 +128,22 @@ def test_dataset_must_be_a_string():
         A.study_data(3)
 
 
+def test_omitted_pairs_leave_the_spec_and_enter_the_key():
+    """A partial study (``omit``) runs without the named pairs and says so in its key,
+    so its table can never pass for the full one."""
+    from mlcbook.experiments.runner import cells
+    from mlcbook.results import config_hash
+
+    pair = ("flags", "RAkEL-J48")
+    spec = A._spec(["flags"], ["BR-J48", "RAkEL-J48"], [0, 1], omit=[pair])
+    assert {c["learner"] for c in cells(spec)} == {"BR-J48"}
+    full = A.authors_study_config(["flags"], ["BR-J48", "RAkEL-J48"])
+    part = A.authors_study_config(["flags"], ["BR-J48", "RAkEL-J48"], omit=[pair])
+    assert full["omitted"] == [] and part["omitted"] == [list(pair)]
+    assert "RAkEL-J48" not in part["learners"]["flags"]
+    assert config_hash(full) != config_hash(part)
+
+
 def test_authors_names_map_to_the_released_keys():
     assert A.authors_name("BR-J48") == "BR"
     assert A.authors_name("RAkEL-J48-k26-m28") == "RAkEL-k26-m28"

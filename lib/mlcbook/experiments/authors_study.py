@@ -65,7 +65,6 @@ from .study import cv_folds, evaluate_predictions
 __all__ = [
     "AUTHORS_FOLDED",
     "FILE_AS_IS",
-    "NOT_YET_RUN",
     "DATASETS",
     "LEARNERS",
     "SEEDED",
@@ -104,15 +103,6 @@ LEARNERS: tuple[str, ...] = (
     "BOOMER-1-2021",
     "BOOMER-K-2021",
 )
-
-#: (dataset, learner) cells not in the committed table because their computation has
-#: not finished yet: MEKA's RAkEL on enron and llog.  The authors' k reach L - 1 = 52
-#: and 74 labels (one LC of J48 over hundreds of label combinations) and L // 2 = 26 and
-#: 37 (28 and 39 such LCs), between a quarter and half an hour of CPU per fold on the
-#: 2-core machine; 7 of enron's 10 folds are done.  They run on, resumable, in the
-#: runner's cache.  :func:`run_authors_study` and :func:`authors_study_config` leave them
-#: out by default, so the table's key says so.
-NOT_YET_RUN: tuple[tuple[str, str], ...] = (("enron", "RAkEL-J48"), ("llog", "RAkEL-J48"))
 
 #: The experimenter's label count where it differs from the file's (flags: 12).
 EXPERIMENTER_L: Mapping[str, int] = {"flags": 12}
@@ -398,7 +388,7 @@ def run_authors_study(
     learners: Iterable[str] = LEARNERS,
     *,
     splits: Iterable[int] = range(10),
-    omit: Iterable[tuple[str, str]] = NOT_YET_RUN,
+    omit: Iterable[tuple[str, str]] = (),
     n_jobs: int = 1,
     cache_dir: str | Path | bool | None = None,
 ) -> pd.DataFrame:
@@ -409,7 +399,7 @@ def run_authors_study(
     datasets : names among :data:`DATASETS`
     learners : names among :data:`LEARNERS`
     splits : the split numbers 0..9 to run
-    omit : (dataset, learner) pairs left out (default :data:`NOT_YET_RUN`)
+    omit : (dataset, learner) pairs left out (a partial study; none by default)
     n_jobs : joblib workers over the cells
     cache_dir : path, True/None (the default cache folder) or False (no cache)
 
@@ -451,7 +441,7 @@ def run_authors_study(
 def authors_study_config(
     datasets: Iterable[str] = DATASETS,
     learners: Iterable[str] = LEARNERS,
-    omit: Iterable[tuple[str, str]] = NOT_YET_RUN,
+    omit: Iterable[tuple[str, str]] = (),
 ) -> dict:
     """Everything :func:`run_authors_study` depends on, for ``results.load_or_compute``."""
     ds, ls = _validated(datasets, learners)
