@@ -51,8 +51,17 @@ FOLDS_ZIP = Path("/work/shared/reference/hullermeier2022/folds-enron-f.zip")
 N_LABELS = 53
 #: Build-time pins for the 2021 sources on Python 3.11 (Cython 3 and NumPy 2 break
 #: them; scikit-learn >= 1.6 dropped ``BaseEstimator._validate_data``).
-PINS = ["numpy<2", "scipy", "Cython<3", "meson", "ninja", "wheel", "setuptools",
-        "scikit-learn==1.3.2", "liac-arff"]
+PINS = [
+    "numpy<2",
+    "scipy",
+    "Cython<3",
+    "meson",
+    "ninja",
+    "wheel",
+    "setuptools",
+    "scikit-learn==1.3.2",
+    "liac-arff",
+]
 
 
 # --------------------------------------------------------------------------- data
@@ -73,16 +82,24 @@ def read_fold_file(path: Path):
     v, r, c = d["data"]
     shape = (max(r) + 1, max(c) + 1)  # as data.py line 341 (shape from the last entry)
     m = sp.coo_matrix((v, (r, c)), shape=shape, dtype=np.float32).tocsc()
-    nominal = [i - N_LABELS for i, a in enumerate(d["attributes"])
-               if i >= N_LABELS and isinstance(a[1], list)]
+    nominal = [
+        i - N_LABELS
+        for i, a in enumerate(d["attributes"])
+        if i >= N_LABELS and isinstance(a[1], list)
+    ]
     return m[:, N_LABELS:].tolil(), m[:, :N_LABELS].astype(np.uint8).tolil(), nominal
 
 
 def pooled(P_list, T_list) -> dict:
     P, T = np.vstack(P_list), np.vstack(T_list)
     W, C = int((P != T).any(1).sum()), int((P != T).sum())
-    return {"subset01": W / T.shape[0], "hamming": C / T.size, "wrong_rows": W,
-            "wrong_cells": C, "n": T.shape[0]}
+    return {
+        "subset01": W / T.shape[0],
+        "hamming": C / T.size,
+        "wrong_rows": W,
+        "wrong_cells": C,
+        "n": T.shape[0],
+    }
 
 
 # --------------------------------------------------------- old builds (2021 code)
@@ -90,40 +107,83 @@ def _old_kwargs(tag: str, variant: str, seed: int) -> dict:
     """main_boomer.py's learner at the command-line defaults of that version."""
     one = variant == "BOOMER-1"
     if tag in ("0.4.0", "0.5.0"):
-        return dict(random_state=seed, feature_format="auto", label_format="auto",
-                    max_rules=1000, time_limit=-1, early_stopping=None,
-                    loss="label-wise-logistic-loss" if one else "example-wise-logistic-loss",
-                    predictor=None, pruning=None, label_sub_sampling=None,
-                    instance_sub_sampling="bagging", shrinkage=0.3,
-                    feature_sub_sampling="random-feature-selection", holdout_set_size=0,
-                    feature_binning=None, label_binning=None, head_refinement=None,
-                    l2_regularization_weight=1.0, min_coverage=1, max_conditions=-1,
-                    max_head_refinements=-1, num_threads_refinement=1,
-                    num_threads_update=1, num_threads_prediction=1)
-    common = dict(random_state=seed, max_rules=1000, shrinkage=0.3,
-                  l2_regularization_weight=1.0, instance_sampling="with-replacement",
-                  feature_sampling="without-replacement", feature_binning="none",
-                  label_binning="none",
-                  loss="logistic-label-wise" if one else "logistic-example-wise",
-                  head_type="single-label" if one else "complete")
+        return dict(
+            random_state=seed,
+            feature_format="auto",
+            label_format="auto",
+            max_rules=1000,
+            time_limit=-1,
+            early_stopping=None,
+            loss="label-wise-logistic-loss" if one else "example-wise-logistic-loss",
+            predictor=None,
+            pruning=None,
+            label_sub_sampling=None,
+            instance_sub_sampling="bagging",
+            shrinkage=0.3,
+            feature_sub_sampling="random-feature-selection",
+            holdout_set_size=0,
+            feature_binning=None,
+            label_binning=None,
+            head_refinement=None,
+            l2_regularization_weight=1.0,
+            min_coverage=1,
+            max_conditions=-1,
+            max_head_refinements=-1,
+            num_threads_refinement=1,
+            num_threads_update=1,
+            num_threads_prediction=1,
+        )
+    common = dict(
+        random_state=seed,
+        max_rules=1000,
+        shrinkage=0.3,
+        l2_regularization_weight=1.0,
+        instance_sampling="with-replacement",
+        feature_sampling="without-replacement",
+        feature_binning="none",
+        label_binning="none",
+        loss="logistic-label-wise" if one else "logistic-example-wise",
+        head_type="single-label" if one else "complete",
+    )
     if tag.startswith("0.8"):
-        return dict(common, pruning="none", predictor="label-wise" if one else "example-wise",
-                    rule_induction="top-down{max_head_refinements=0}")
+        return dict(
+            common,
+            pruning="none",
+            predictor="label-wise" if one else "example-wise",
+            rule_induction="top-down{max_head_refinements=0}",
+        )
     if tag.startswith("0.9"):
-        return dict(common, rule_pruning="none", global_pruning="none", default_rule="true",
-                    binary_predictor="label-wise" if one else "example-wise",
-                    rule_induction="top-down-greedy{max_head_refinements=0}")
+        return dict(
+            common,
+            rule_pruning="none",
+            global_pruning="none",
+            default_rule="true",
+            binary_predictor="label-wise" if one else "example-wise",
+            rule_induction="top-down-greedy{max_head_refinements=0}",
+        )
     # 0.6.x: renamed parameters (0.6.0 CHANGELOG); the 2021 settings spelled out
-    return dict(random_state=seed, max_rules=1000, default_rule="true",
-                loss="logistic-label-wise" if one else "logistic-example-wise",
-                head_type="single-label" if one else "complete",
-                predictor="label-wise" if one else "example-wise",
-                instance_sampling="with-replacement", recalculate_predictions="true",
-                feature_sampling="without-replacement", label_binning=None,
-                feature_binning=None, pruning=None, shrinkage=0.3,
-                l2_regularization_weight=1.0, min_coverage=1, max_conditions=0,
-                max_head_refinements=0, parallel_rule_refinement="false",
-                parallel_statistic_update="false", parallel_prediction="false")
+    return dict(
+        random_state=seed,
+        max_rules=1000,
+        default_rule="true",
+        loss="logistic-label-wise" if one else "logistic-example-wise",
+        head_type="single-label" if one else "complete",
+        predictor="label-wise" if one else "example-wise",
+        instance_sampling="with-replacement",
+        recalculate_predictions="true",
+        feature_sampling="without-replacement",
+        label_binning=None,
+        feature_binning=None,
+        pruning=None,
+        shrinkage=0.3,
+        l2_regularization_weight=1.0,
+        min_coverage=1,
+        max_conditions=0,
+        max_head_refinements=0,
+        parallel_rule_refinement="false",
+        parallel_statistic_update="false",
+        parallel_prediction="false",
+    )
 
 
 def run_old_inside(tag: str, cfg: dict) -> dict:
@@ -158,11 +218,17 @@ def run_old_inside(tag: str, cfg: dict) -> dict:
         n = getattr(est.model_, "get_num_rules", None)
         rules.append(n() if n else None)
     if save:
-        np.savez_compressed(save, **{f"P{s}": p for s, p in zip(folds, Ps)},
-                            **{f"T{s}": t for s, t in zip(folds, Ts)})
+        np.savez_compressed(
+            save,
+            **{f"P{s}": p for s, p in zip(folds, Ps)},
+            **{f"T{s}": t for s, t in zip(folds, Ts)},
+        )
     out = pooled(Ps, Ts)
-    out.update(per_fold=per_fold, rules=sorted(set(map(str, rules))),
-               cpu=round(time.process_time() - t0, 1))
+    out.update(
+        per_fold=per_fold,
+        rules=sorted(set(map(str, rules))),
+        cpu=round(time.process_time() - t0, 1),
+    )
     return out
 
 
@@ -200,7 +266,8 @@ SELECT_BY_QUALITY = (
                         bestQuality = quality;
                     }
                 }
-""")
+""",
+)
 
 
 def build(tag: str) -> None:
@@ -218,12 +285,17 @@ def build(tag: str) -> None:
         subprocess.run([venv / "bin/pip", "install", "-q", *PINS], check=True)
     if not src.exists():
         src.mkdir()
-        arch = subprocess.run(["git", "-C", BOOMER_GIT, "archive", git_tag, "cpp", "python"],
-                              capture_output=True, check=True).stdout
+        arch = subprocess.run(
+            ["git", "-C", BOOMER_GIT, "archive", git_tag, "cpp", "python"],
+            capture_output=True,
+            check=True,
+        ).stdout
         subprocess.run(["tar", "-x", "-C", src], input=arch, check=True)
         if tag.endswith("+quality"):
-            f = src / ("cpp/subprojects/boosting/src/boosting/rule_evaluation/"
-                       "rule_evaluation_label_wise_single.cpp")
+            f = src / (
+                "cpp/subprojects/boosting/src/boosting/rule_evaluation/"
+                "rule_evaluation_label_wise_single.cpp"
+            )
             text = f.read_text()
             assert text.count(SELECT_BY_QUALITY[0]) == 1
             f.write_text(text.replace(*SELECT_BY_QUALITY))
@@ -231,12 +303,15 @@ def build(tag: str) -> None:
     nice = ["nice", "-n", "19"]
     if git_tag >= "0.7":
         for part in ("cpp", "python"):
-            subprocess.run([*nice, "meson", "setup", f"{part}/build", part], cwd=src, env=env,
-                           check=True)
-            subprocess.run([*nice, "ninja", "-j1", "-C", f"{part}/build"], cwd=src, env=env,
-                           check=True)
-            subprocess.run([*nice, "meson", "install", "-C", f"{part}/build"], cwd=src,
-                           env=env, check=True)
+            subprocess.run(
+                [*nice, "meson", "setup", f"{part}/build", part], cwd=src, env=env, check=True
+            )
+            subprocess.run(
+                [*nice, "ninja", "-j1", "-C", f"{part}/build"], cwd=src, env=env, check=True
+            )
+            subprocess.run(
+                [*nice, "meson", "install", "-C", f"{part}/build"], cwd=src, env=env, check=True
+            )
         dt = src / "python/subprojects/common/mlrl/common/data_types.py"
         dt.write_text(dt.read_text().replace("= np.long\n", "= np.int64\n"))  # NumPy 1.24
         (src / "pyroot/mlrl").mkdir(parents=True, exist_ok=True)
@@ -246,19 +321,40 @@ def build(tag: str) -> None:
             if not link.exists():
                 link.symlink_to(src / f"python/subprojects/{pkg}/mlrl/{pkg}")
         return
-    subprocess.run([*nice, "meson", "setup", "build", "-Doptimization=3"], cwd=src / "cpp",
-                   env=env, check=True)
+    subprocess.run(
+        [*nice, "meson", "setup", "build", "-Doptimization=3"],
+        cwd=src / "cpp",
+        env=env,
+        check=True,
+    )
     subprocess.run([*nice, "ninja", "-j1"], cwd=src / "cpp/build", env=env, check=True)
-    subprocess.run([*nice, venv / "bin/python", "setup.py", "build_ext", "--inplace", "-j1"],
-                   cwd=src / "python", env=env, check=True)
+    subprocess.run(
+        [*nice, venv / "bin/python", "setup.py", "build_ext", "--inplace", "-j1"],
+        cwd=src / "python",
+        env=env,
+        check=True,
+    )
 
 
 def run_old(tag: str, cfg: dict) -> dict:
     src = WORK / f"boomer-{tag}" / "cpp/build/subprojects"
     env = dict(os.environ, LD_LIBRARY_PATH=f"{src}/common:{src}/boosting")
-    out = subprocess.run(["nice", "-n", "19", WORK / "venv-2021/bin/python", __file__,
-                          "_inside", tag, json.dumps(cfg)], env=env, capture_output=True,
-                         text=True, check=True).stdout
+    out = subprocess.run(
+        [
+            "nice",
+            "-n",
+            "19",
+            WORK / "venv-2021/bin/python",
+            __file__,
+            "_inside",
+            tag,
+            json.dumps(cfg),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -267,11 +363,15 @@ def run_wheel(version: str, cfg: dict) -> dict:
     venv = WORK / f"venv-{version}"
     if not venv.exists():
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-        subprocess.run([venv / "bin/pip", "install", "-q", f"mlrl-boomer=={version}",
-                        "liac-arff"], check=True)
-    out = subprocess.run(["nice", "-n", "19", venv / "bin/python", __file__, "_wheel",
-                          version, json.dumps(cfg)], capture_output=True, text=True,
-                         check=True).stdout
+        subprocess.run(
+            [venv / "bin/pip", "install", "-q", f"mlrl-boomer=={version}", "liac-arff"], check=True
+        )
+    out = subprocess.run(
+        ["nice", "-n", "19", venv / "bin/python", __file__, "_wheel", version, json.dumps(cfg)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -281,14 +381,23 @@ def run_wheel_inside(version: str, cfg: dict) -> dict:
     cfg = dict(cfg)
     variant, seed = cfg.pop("variant", "BOOMER-1"), cfg.pop("seed", 1)
     one = variant == "BOOMER-1"
-    kw = dict(random_state=seed, max_rules=1000, shrinkage=0.3, l2_regularization_weight=1.0,
-              instance_sampling="with-replacement", feature_sampling="without-replacement",
-              feature_binning="none", label_binning="none", rule_pruning="none",
-              global_pruning="none", default_rule="true",
-              rule_induction="top-down-greedy{max_head_refinements=0}",
-              loss="logistic-label-wise" if one else "logistic-example-wise",
-              head_type="single-label" if one else "complete",
-              binary_predictor="label-wise" if one else "example-wise")
+    kw = dict(
+        random_state=seed,
+        max_rules=1000,
+        shrinkage=0.3,
+        l2_regularization_weight=1.0,
+        instance_sampling="with-replacement",
+        feature_sampling="without-replacement",
+        feature_binning="none",
+        label_binning="none",
+        rule_pruning="none",
+        global_pruning="none",
+        default_rule="true",
+        rule_induction="top-down-greedy{max_head_refinements=0}",
+        loss="logistic-label-wise" if one else "logistic-example-wise",
+        head_type="single-label" if one else "complete",
+        binary_predictor="label-wise" if one else "example-wise",
+    )
     kw.update(cfg)
     d = fold_dir()
     Ps, Ts, rules, t0 = [], [], [], time.process_time()
@@ -330,8 +439,7 @@ def run_ours(cfg: dict) -> dict:
         per_fold[s] = [int((P != Yte).any(1).sum()), int((P != Yte).sum()), Yte.shape[0]]
         rules.append(est.model_.get_num_rules())
     out = pooled(Ps, Ts)
-    out.update(per_fold=per_fold, rules=sorted(set(rules)),
-               cpu=round(time.process_time() - t0, 1))
+    out.update(per_fold=per_fold, rules=sorted(set(rules)), cpu=round(time.process_time() - t0, 1))
     return out
 
 
@@ -349,22 +457,31 @@ def per_fold_table():
 
     t = pd.read_csv(Path(__file__).parents[1] / "data/results/dependence_authors.csv")
     t = t[(t.dataset == "enron") & (t.learner == "BOOMER-1-2021") & (t.family == "binomial")]
-    wide = t[t.param.isin([1, N_LABELS])].pivot_table(index="fold", columns="param",
-                                                       values="loss")
+    wide = t[t.param.isin([1, N_LABELS])].pivot_table(index="fold", columns="param", values="loss")
     n = t.groupby("fold").n_test.first()
     wrong_rows = (wide[N_LABELS] * n).round().astype(int)
     wrong_cells = (wide[1] * n * N_LABELS).round().astype(int)
     r = released("BOOMER-1")
     ref = r[r.family == "binomial"].set_index("param").loss
     print("committed BOOMER-1-2021 enron, wrong rows / cells per fold:")
-    print(pd.DataFrame({"n_test": n, "wrong_rows": wrong_rows, "wrong_cells": wrong_cells,
-                        "cpu_s": t.groupby("fold").cpu_seconds.first().round(2)}).to_string())
+    print(
+        pd.DataFrame(
+            {
+                "n_test": n,
+                "wrong_rows": wrong_rows,
+                "wrong_cells": wrong_cells,
+                "cpu_s": t.groupby("fold").cpu_seconds.first().round(2),
+            }
+        ).to_string()
+    )
     N = int(n.sum())
-    print(f"pooled: subset {wrong_rows.sum() / N:.6f} ({wrong_rows.sum()} of {N}), "
-          f"Hamming {wrong_cells.sum() / (N * N_LABELS):.6f} ({wrong_cells.sum()}); released: "
-          f"subset {ref[N_LABELS]:.6f} ({ref[N_LABELS] * N:.2f} rows), Hamming {ref[1]:.6f} "
-          f"({ref[1] * N * N_LABELS:.2f} cells); released per-fold values: none "
-          "(results_boomer.kvstore holds one pooled profile per learner, size=10)")
+    print(
+        f"pooled: subset {wrong_rows.sum() / N:.6f} ({wrong_rows.sum()} of {N}), "
+        f"Hamming {wrong_cells.sum() / (N * N_LABELS):.6f} ({wrong_cells.sum()}); released: "
+        f"subset {ref[N_LABELS]:.6f} ({ref[N_LABELS] * N:.2f} rows), Hamming {ref[1]:.6f} "
+        f"({ref[1] * N * N_LABELS:.2f} cells); released per-fold values: none "
+        "(results_boomer.kvstore holds one pooled profile per learner, size=10)"
+    )
 
 
 def profile(tag: str) -> None:
@@ -384,8 +501,10 @@ def profile(tag: str) -> None:
         for fam in ("binomial", "polynomial"):
             a = ours[ours.family == fam].loss.to_numpy()
             b = ref[ref.family == fam].loss.to_numpy()
-            print(f"{tag} {v} {fam}: {len(a)} values, max |ours - released| = "
-                  f"{np.abs(a - b).max():.3g}")
+            print(
+                f"{tag} {v} {fam}: {len(a)} values, max |ours - released| = "
+                f"{np.abs(a - b).max():.3g}"
+            )
 
 
 #: The runs of the note's hypotheses table, in order: (label, where, settings).
@@ -396,8 +515,11 @@ RUNS = [
     ("H3 dense feature matrix", "ours", {"dense": True}),
     ("H3 all 1001 features nominal", "ours", {"nominal": True}),
     ("H3 nominal + dense", "ours", {"nominal": True, "dense": True}),
-    ("H4 max_head_refinements=1 (class default)", "ours",
-     {"rule_induction": "top-down-greedy{max_head_refinements=1}"}),
+    (
+        "H4 max_head_refinements=1 (class default)",
+        "ours",
+        {"rule_induction": "top-down-greedy{max_head_refinements=1}"},
+    ),
     ("H4 64-bit statistics", "ours", {"statistic_type": "64-bit"}),
     ("H4 no bagging (feature sampling only)", "ours", {"instance_sampling": "none"}),
     ("0.5.0 testbed defaults, seed 1 (2021 default)", "0.5.0", {"seed": 1}),
@@ -435,12 +557,18 @@ def main(argv: list[str]) -> None:
     elif cmd == "all":
         per_fold_table()
         for label, where, cfg in RUNS:
-            r = (run_ours(cfg) if where == "ours" else
-                 run_wheel(where.split()[1], cfg) if where.startswith("wheel") else
-                 run_old(where, cfg))
-            print(f"{label:50s} subset {r['subset01']:.4f} ({r['wrong_rows']}) Hamming "
-                  f"{r['hamming']:.5f} ({r['wrong_cells']}) rules {r['rules']} cpu {r['cpu']}",
-                  flush=True)
+            r = (
+                run_ours(cfg)
+                if where == "ours"
+                else run_wheel(where.split()[1], cfg)
+                if where.startswith("wheel")
+                else run_old(where, cfg)
+            )
+            print(
+                f"{label:50s} subset {r['subset01']:.4f} ({r['wrong_rows']}) Hamming "
+                f"{r['hamming']:.5f} ({r['wrong_cells']}) rules {r['rules']} cpu {r['cpu']}",
+                flush=True,
+            )
         profile("0.5.0")
     else:
         raise SystemExit(__doc__)
