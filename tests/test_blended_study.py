@@ -184,8 +184,8 @@ def test_specs_cross_the_cells_of_the_committed_tables_in_their_order():
     ]
     assert spec.table == "blended_study_lbfgs"
     pen = bs.penalty_spec(("emotions",))
-    assert [(c["alpha"], c["beta"], c["gamma"]) for c in cells(pen)] == [
-        (a, b, g) for a, b in bs.PENALTY_SETTINGS for g in bs.STUDY_GAMMAS
+    assert [(c["alpha"], c["gamma"]) for c in cells(pen)] == [
+        (a, g) for a in bs.PENALTY_ALPHAS for g in bs.STUDY_GAMMAS
     ]
     split = bs.split_spec()
     assert [(c["seed"], c["features"], c["gamma"]) for c in cells(split)] == bs.split_cells()
@@ -324,6 +324,72 @@ def test_split_ranges_are_the_largest_range_over_seeds_of_one_setting():
         bf.split_ranges(one)
 
 
+def test_the_base_rows_take_the_penalty_or_the_untrained_cause_by_rule():
+    """Explained bases (any of the four columns) take the penalty cause; under the
+    ascent reading ("large_beta" set) Table 4's BaseJ/BaseH rows take the untrained
+    cause instead; slashdot keeps its own."""
+    grid = _grid(lambda d, a, b, col: 0.5)
+    c = {k: unknown(k) for k in ("train", "test", "enron", "slashdot")}
+    c["penalty"] = tested("penalty", ref="r")
+    explained = {("Scene", "exact", "BaseH"), ("Emotions", "hamming", "Base")}
+
+    def causes_of(cc):
+        led = Ledger("t", "P")
+        bf.add_table_rows(led, grid, cc, explained)
+        pairs = bt.paper_pairs(grid)
+        return {
+            (r["Data"], r["Type"], r["measure"], r["column"]): e.cause
+            for e, (_, r) in zip(led.entries, pairs.iterrows())
+        }
+
+    got = causes_of(c)
+    assert got[("Scene", "Train", "exact", "BaseH")] is c["penalty"]
+    assert got[("Emotions", "Test", "hamming", "Base")] is c["penalty"]
+    assert got[("Scene", "Train", "exact", "BaseJ")] is c["train"]
+    # the ascent grid: fits at beta >= 64 stop after one step
+    ascent = pd.DataFrame(
+        {
+            "beta": [32.0, 64.0, 128.0, 128.0],
+            "n_iter": [40, 1, 1, 0],
+            "train_exact": [0.4, 0.01, 0.0, 0.0],
+            "test_exact": [0.3, 0.02, 0.0, 0.0],
+        }
+    )
+    match = pd.DataFrame(
+        {
+            "Data": ["Emotions"],
+            "measure": ["hamming"],
+            "column": ["Base"],
+            "best gamma": [1e-2],
+            "distance": [0.01],
+        }
+    )
+    pen = pd.DataFrame(
+        {
+            "dataset": ["emotions"] * 2,
+            "alpha": [1e-5, 1.0],
+            "beta": [1.0, 1.0],
+            "gamma": [1e-2, 1e-2],
+            "train_hamming": [0.83, 0.83],
+        }
+    )
+    split = (
+        pd.DataFrame(
+            {"features": ["as-is"] * 2, "seed": [0, 1], "gamma": [1e-3] * 2, "best": [0.15, 0.16]}
+        )
+        .set_index(["features", "seed", "gamma"])["best"]
+        .unstack("gamma")
+    )
+    made = bf.causes(match, split, pen, enron_best_test=0.159, ascent=ascent)
+    assert "3 of its 3 fits at beta >= 64" in made["untrained"].describe()
+    assert "0.020" in made["untrained"].describe()
+    got = causes_of({**c, "large_beta": made["untrained"]})
+    assert got[("Scene", "Train", "exact", "BaseH")] is made["untrained"]
+    assert got[("Yeast", "Test", "exact", "BaseJ")] is made["untrained"]
+    assert got[("Slashdot", "Test", "exact", "BaseJ")] is c["slashdot"]
+    assert got[("Emotions", "Test", "hamming", "Base")] is c["penalty"]
+
+
 def test_enron_rows_within_the_split_range_take_the_split_cause():
     # Enron's test Jaccard at 0.495 and test Hamming at 0.955 everywhere: within 0.01 of
     # the paper's 0.489/0.488 and 0.950/0.947; everything else 0.5, far from the paper
@@ -381,9 +447,43 @@ def test_penalty_match_finds_the_nearest_gamma():
             }
         )
     m = bf.penalty_match(pd.DataFrame(rows)).iloc[0]
+    assert (m["setting"], m["column"]) == ("(1, 1)", "Base")
     assert m["best gamma"] == 1e-2
     assert m["distance"] == pytest.approx(max(abs(0.83 - 0.823), abs(0.79 - 0.783)))
     assert m["distance at smallest gamma"] == pytest.approx(0.95 - 0.823)
+
+
+def test_penalty_match_judges_the_exact_bases_at_beta_128():
+    """Table 4's BaseJ/BaseH rows are matched on exact match at beta = 128, each against
+    its own printed column; other betas of the paths are not bases."""
+    rows = [
+        {
+            "dataset": "scene",
+            "alpha": a,
+            "beta": b,
+            "gamma": g,
+            "train_exact": tr,
+            "test_exact": te,
+            "train_jaccard": 0.0,
+            "test_jaccard": 0.0,
+            "train_hamming": 0.0,
+            "test_hamming": 0.0,
+        }
+        for a in (1e-5, 1.0)
+        for b in (1.0, 8.0, 128.0)
+        for g, (tr, te) in {1e-6: (0.70, 0.50), 1e-2: (0.53, 0.485)}.items()
+    ]
+    m = bf.penalty_match(pd.DataFrame(rows)).set_index("setting")
+    assert list(m.index) == ["(1, 1)", "(1, 128)", "(1e-05, 1)", "(1e-05, 128)"]
+    j, h = m.loc["(1e-05, 128)"], m.loc["(1, 128)"]
+    assert (j["measure"], j["column"], h["column"]) == ("exact", "BaseJ", "BaseH")
+    # Table 4, Scene: BaseJ 0.526 / 0.480, BaseH 0.532 / 0.489
+    assert j["distance"] == pytest.approx(max(abs(0.53 - 0.526), abs(0.485 - 0.480)))
+    assert h["distance"] == pytest.approx(max(abs(0.53 - 0.532), abs(0.485 - 0.489)))
+    assert bf.explained_by_penalty(m.reset_index()) == {
+        ("Scene", "exact", "BaseJ"),
+        ("Scene", "exact", "BaseH"),
+    }
 
 
 def test_recommendation_rows_follow_their_rules():
@@ -466,8 +566,17 @@ def test_committed_penalty_table_recomputes(tmp_path):
 def test_path_starts_with_the_fixed_gamma_fit_and_continues_along_beta():
     """The first fit of a path is the fixed-gamma fit of the same setting (same start,
     same optimiser: equal to the last bit); the next betas start from it."""
+    from mlcbook.learners.blended import BlendedLinearClassifier
+
     path = pd.DataFrame(bs.path_cell("emotions", 0.2, 1e-3))
-    one = bs.penalty_cell("emotions", 0.2, 1.0, 1e-3)
+    opts = {k: bs.STUDY_SETTINGS["lbfgs"][k] for k in ("max_iter", "tol", "init")}
+    clf = BlendedLinearClassifier(alpha=0.2, beta=1.0, gamma=1e-3, random_state=0, **opts)
+    Xtr, Xte, Ytr, Yte = bs._split("emotions", 0, "as-is")
+    clf.fit(Xtr, Ytr)
+    one = {
+        **bs._scores(Ytr, clf.predict(Xtr), "train"),
+        **bs._scores(Yte, clf.predict(Xte), "test"),
+    }
     cols = [c for c in path.columns if c.startswith(("train_", "test_"))]
     assert [path.loc[0, c] for c in cols] == [one[c] for c in cols]
     assert list(path["beta"]) == list(GRID_BETAS)
