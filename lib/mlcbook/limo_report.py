@@ -389,7 +389,8 @@ def make_causes() -> dict[str, Cause]:
         ),
         "corel5k": unknown(
             "corel5k's features are not available here (the mirror has "
-            "only its label file); not run"
+            "only its label file, and no reachable source has the ARFF); not run",
+            "mlcbook.datasets.registry (corel5k's note); book/datasets.md",
         ),
     }
 
