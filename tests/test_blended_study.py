@@ -383,6 +383,9 @@ def test_the_base_rows_take_the_penalty_or_the_untrained_cause_by_rule():
     made = bf.causes(match, split, pen, enron_best_test=0.159, ascent=ascent)
     assert "3 of its 3 fits at beta >= 64" in made["untrained"].describe()
     assert "0.020" in made["untrained"].describe()
+    assert "large_beta" not in made
+    chosen = bf.causes(match, split, pen, enron_best_test=0.159, ascent=ascent, chosen="ascent")
+    assert chosen["large_beta"] is chosen["untrained"]
     got = causes_of({**c, "large_beta": made["untrained"]})
     assert got[("Scene", "Train", "exact", "BaseH")] is made["untrained"]
     assert got[("Yeast", "Test", "exact", "BaseJ")] is made["untrained"]
