@@ -197,3 +197,12 @@ def test_a_chapter_with_a_stale_table_fails_at_once_and_writes_nothing(tmp_path)
     assert "load_or_compute(" in code[failed].source
     assert all(c.get("execution_count") is None for c in code[failed + 1:])
     assert _tree_digest(tmp_path) == before and _tree_digest(committed) == before_repo
+
+
+def test_package_versions_match_importlib_and_name_the_missing():
+    from importlib import metadata
+
+    from mlcbook.results import package_versions
+
+    got = package_versions(["numpy", "no-such-package-mlcbook"])
+    assert got == {"numpy": metadata.version("numpy"), "no-such-package-mlcbook": None}

@@ -55,6 +55,7 @@ __all__ = [
     "config_hash",
     "dataset_fingerprints",
     "load_or_compute",
+    "package_versions",
     "provenance",
     "recompute_requested",
 ]
@@ -243,14 +244,20 @@ def _machine() -> dict:
     }
 
 
-def provenance(config: Any) -> dict:
-    """Specification, its key, package versions, Python, machine, date, the making chapter."""
+def package_versions(packages: Sequence[str]) -> dict[str, str | None]:
+    """The installed version of each package, ``None`` for one that is not installed."""
     versions: dict[str, str | None] = {}
-    for pkg in _PACKAGES:
+    for pkg in packages:
         try:
             versions[pkg] = metadata.version(pkg)
         except metadata.PackageNotFoundError:
             versions[pkg] = None
+    return versions
+
+
+def provenance(config: Any) -> dict:
+    """Specification, its key, package versions, Python, machine, date, the making chapter."""
+    versions = package_versions(_PACKAGES)
     return {
         "config": canonical(config),
         "config_hash": config_hash(config),

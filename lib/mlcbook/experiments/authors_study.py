@@ -43,7 +43,6 @@ import resource
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +57,7 @@ from ..learners import _weka
 from ..learners.j48 import J48Classifier
 from ..learners.meka import MekaRAkEL, java_hashmap_order
 from ..learners.registry import authors_rakel_settings, learner_config, make_learner
-from ..results import dataset_fingerprints
+from ..results import dataset_fingerprints, package_versions
 from .runner import Cell, Spec, run
 from .study import cv_folds, evaluate_predictions
 
@@ -299,20 +298,13 @@ def authors_cell(dataset: str, learner: str, split: int) -> dict[str, np.ndarray
     return {"P": P, "finished": finished, "cpu": cpu}
 
 
-def _version(pkg: str) -> str | None:
-    try:
-        return metadata.version(pkg)
-    except metadata.PackageNotFoundError:
-        return None
-
-
 def _software(learner: str) -> dict[str, str | None]:
     """The software a learner runs on, part of its cells' keys (J48: Weka's jar)."""
     if learner.endswith("-J48"):
         return {"weka.jar sha256": _weka.JAR_SHA256}
     if learner.endswith("-CLUS"):
-        return {"pyclus": _version("pyclus")}
-    return {"mlrl-boomer": _version("mlrl-boomer")}
+        return package_versions(["pyclus"])
+    return package_versions(["mlrl-boomer"])
 
 
 def _data_key(name: str) -> dict:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +40,7 @@ from .._validation import check_label_matrix, check_positive_int
 from ..datasets import load_dataset
 from ..learners.registry import learner_config, learner_names, make_learner
 from ..losses import loss_profile
-from ..results import LogGrid, dataset_fingerprints
+from ..results import LogGrid, dataset_fingerprints, package_versions
 from .runner import Cell, Spec, run
 
 __all__ = [
@@ -131,16 +130,6 @@ def cv_folds(
     return list(kf.split(np.zeros((n_samples, 1))))
 
 
-def _versions() -> dict[str, str | None]:
-    out: dict[str, str | None] = {}
-    for pkg in _VERSIONED:
-        try:
-            out[pkg] = metadata.version(pkg)
-        except metadata.PackageNotFoundError:  # pragma: no cover
-            out[pkg] = None
-    return out
-
-
 def _fit_predict(
     estimator: Any, X: Any, Y: np.ndarray, train: np.ndarray, test: np.ndarray
 ) -> np.ndarray:
@@ -222,7 +211,11 @@ def _spec(
         "study",
         study_cell,
         {"dataset": list(data), "learner": list(estimators), "fold": [int(f) for f in fold_ids]},
-        key={"n_folds": int(n_folds), "cv_seed": int(seed), "versions": _versions()},
+        key={
+            "n_folds": int(n_folds),
+            "cv_seed": int(seed),
+            "versions": package_versions(_VERSIONED),
+        },
         cell_key=lambda c: {"data": checksums[c["dataset"]], "learner": configs[c["learner"]]},
         inputs=inputs,
         check=check,
