@@ -145,7 +145,7 @@ def test_paper_names():
     ]
     assert paper_names(t, rakel_short=False)["learner"][1] == "RAkEL-k2-m11"
     assert t["learner"][0] == "BR-J48"  # a copy, the input is left alone
-    with pytest.raises(TypeError, match="rakel_short must be a bool"):
+    with pytest.raises(TypeError, match="rakel_short must be True or False"):
         paper_names(t, rakel_short=1)
 
 

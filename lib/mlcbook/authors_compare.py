@@ -24,6 +24,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from ._validation import check_bool
 from .experiments.authors_study import authors_name
 
 __all__ = [
@@ -92,8 +93,7 @@ def paper_names(table: pd.DataFrame, *, rakel_short: bool = True) -> pd.DataFram
         A copy with the ``learner`` column renamed.
     """
     t = _frame(table, "table", {"learner"})
-    if not isinstance(rakel_short, (bool, np.bool_)):
-        raise TypeError(f"rakel_short must be a bool, got {type(rakel_short).__name__}")
+    rakel_short = check_bool(rakel_short, "rakel_short")
     new = {}
     for learner in t["learner"].unique():
         if not isinstance(learner, str):
@@ -376,8 +376,7 @@ def cpu_seconds(table: pd.DataFrame, *, rakel_together: bool = True) -> pd.DataF
     check = t.groupby(["dataset", "learner", "fold"])["cpu_seconds"].nunique()
     if (check > 1).any():
         raise ValueError("table: a (dataset, learner, fold) has several cpu_seconds")
-    if not isinstance(rakel_together, (bool, np.bool_)):
-        raise TypeError(f"rakel_together must be a bool, got {type(rakel_together).__name__}")
+    rakel_together = check_bool(rakel_together, "rakel_together")
     if rakel_together:
         rakel = cells["learner"].astype(str).str.startswith("RAkEL")
         cells = cells.assign(learner=cells["learner"].where(~rakel, "RAkEL"))
