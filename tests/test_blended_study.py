@@ -444,6 +444,7 @@ def test_penalty_match_finds_the_nearest_gamma():
             {
                 "dataset": "emotions",
                 "alpha": 1.0,
+                "beta": 1.0,
                 "gamma": g,
                 "train_hamming": tr,
                 "test_hamming": te,

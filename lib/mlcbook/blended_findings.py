@@ -98,18 +98,13 @@ def location_gaps(grid: pd.DataFrame, measure: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-#: the base settings of Tables 2-4 a fixed gamma is tried on: (alpha, beta) -> (measure,
-#: the tables' column name)
+#: the base settings of Tables 2-4 a fixed gamma is tried on (those of
+#: :data:`~mlcbook.blended_tables.BASES`): (alpha, beta) -> (measure, column name)
 PENALTY_BASES = {
-    (1e-5, 1.0): ("jaccard", "Base"),
-    (1.0, 1.0): ("hamming", "Base"),
-    (1e-5, 128.0): ("exact", "BaseJ"),
-    (1.0, 128.0): ("exact", "BaseH"),
+    setting: (measure, column)
+    for measure, (_, settings, columns) in BASES.items()
+    for setting, column in zip(settings, columns)
 }
-
-
-def _penalty_base(alpha: float, beta: float) -> tuple[str, str] | None:
-    return PENALTY_BASES.get((1e-5 if alpha < 0.5 else 1.0, float(beta)))
 
 
 def penalty_match(penalty: pd.DataFrame) -> pd.DataFrame:
@@ -122,15 +117,13 @@ def penalty_match(penalty: pd.DataFrame) -> pd.DataFrame:
     ``(alpha -> 0, 128)`` and ``(1, 128)``.  The distance is
     ``max(|train - paper train|, |test - paper test|)`` on the base's own measure;
     the row gives it for the best fixed gamma and for the smallest gamma (what CV
-    tends to choose).  A table without a ``beta`` column holds ``beta = 1`` fits.
+    tends to choose).
     """
-    pen = penalty if "beta" in penalty.columns else penalty.assign(beta=1.0)
     rows = []
-    for (d, a, b), df in pen.groupby(["dataset", "alpha", "beta"]):
-        base = _penalty_base(a, b)
-        if base is None:
+    for (d, a, b), df in penalty.groupby(["dataset", "alpha", "beta"]):
+        if (a, b) not in PENALTY_BASES:
             continue
-        measure, column = base
+        measure, column = PENALTY_BASES[(a, b)]
         i = BASES[measure][2].index(column)
         name = NAMES[d]
         pt = float(PAPER[measure][(name, "Train")][3 + i])
@@ -237,7 +230,7 @@ def causes(
             (match["Data"] == "Emotions") & (match["measure"] == "hamming"), "best gamma"
         ].iloc[0]
     )
-    at = emo[(emo["gamma"] == g_emo) & (emo.get("beta", 1.0) == 1.0)]
+    at = emo[(emo["gamma"] == g_emo) & (emo["beta"] == 1.0)]
     ends = at.sort_values("alpha")["train_hamming"].to_numpy()
     ok = match[match["distance"] <= PENALTY_FIT]
     gammas = ", ".join(f"{g:g}" for g in sorted(set(ok["best gamma"])))

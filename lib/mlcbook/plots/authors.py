@@ -18,7 +18,6 @@ __all__ = ["plot_authors_profiles"]
 
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 _GREYS = ("0.0", "0.45", "0.25", "0.6", "0.1", "0.35", "0.5")
-_LINES = ("-", "-", "-", "-", "-", "-", "-")
 _NEED = {"dataset", "learner", "family", "param", "K", "ours", "theirs"}
 
 
@@ -89,7 +88,7 @@ def plot_authors_profiles(
             K = float(r["K"].iloc[0])
             x = (r["param"] - 1) / max(K - 1, 1) if family == "binomial" else r["param"]
             color = _GREYS[i]
-            ax.plot(x, r["ours"], linestyle=_LINES[i], color=color, linewidth=1.2)
+            ax.plot(x, r["ours"], linestyle="-", color=color, linewidth=1.2)
             step = max(1, len(r) // 8)  # about 8 markers per curve, both ends included
             at = np.unique(np.r_[np.arange(0, len(r), step), len(r) - 1])
             ax.plot(
