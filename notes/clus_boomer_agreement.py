@@ -114,6 +114,11 @@ def _key(dataset: str, learner: str, split: int, Xtr, Ytr) -> str:
     return f"{split}-{h.hexdigest()[:16]}"
 
 
+def _cell_path(dataset: str, learner: str, split: int, Xtr, Ytr) -> Path:
+    """Where one (dataset, learner, split) cell is cached."""
+    return cache_root() / dataset / learner / f"{_key(dataset, learner, split, Xtr, Ytr)}.npz"
+
+
 def _cpu() -> float:
     own = time.process_time()
     ch = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -124,12 +129,7 @@ def run(learners: list[str], datasets: tuple[str, ...]) -> None:
     for d in datasets:
         for learner in learners:
             for split, Xtr, Ytr, Xte, Yte, _ in splits(d):
-                path = (
-                    cache_root()
-                    / d
-                    / learner
-                    / f"{_key(d, learner, split, Xtr, Ytr)}.npz"
-                )
+                path = _cell_path(d, learner, split, Xtr, Ytr)
                 if path.exists():
                     continue
                 est, fit_kwargs = estimator(d, learner)
@@ -177,12 +177,7 @@ def table() -> pd.DataFrame:
         ):
             parts = {}
             for split, Xtr, Ytr, _, _, origin in splits(d):  # noqa: B007
-                path = (
-                    cache_root()
-                    / d
-                    / learner
-                    / f"{_key(d, learner, split, Xtr, Ytr)}.npz"
-                )
+                path = _cell_path(d, learner, split, Xtr, Ytr)
                 if path.exists():
                     with np.load(path) as f:
                         parts[split] = (f["Y"], f["P"], float(f["cpu_seconds"]))
