@@ -14,8 +14,15 @@ CHAPTERS := $(wildcard book/*.md)
 export MLCBOOK_PROGRESS := 0
 export PYTHONHASHSEED := 0
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
+# The book reads and caches data inside the checkout: the library's data home is the
+# git-ignored data/cache, its mirror ../shared/datasets when present (mlcrepro sets the
+# same defaults when a chapter imports it outside make).
+export MLCBOOK_DATA ?= $(CURDIR)/data/cache
+ifneq ($(wildcard $(CURDIR)/../shared/datasets),)
+export MLCBOOK_DATA_MIRROR ?= $(abspath $(CURDIR)/../shared/datasets)
+endif
 
-.PHONY: help install lock book test lint unit pairs notebooks portable site browser clean-tree \
+.PHONY: help install lock book test lint unit java pairs notebooks portable site browser clean-tree \
         test-matrix reproduce table chapter bench clean chromium weka
 
 # The book's environment: every package pinned, with hashes, for CPython 3.11-3.13.
@@ -45,7 +52,7 @@ $(STAMP): pyproject.toml $(LOCK)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r $(LOCK)
-	$(BIN)/python -m pip install --quiet --no-deps -e .
+	$(BIN)/python -m pip install --quiet --no-deps -e . -e repro
 	$(BIN)/python -m pip check
 	@touch $@
 
@@ -63,25 +70,30 @@ book: $(STAMP)
 
 # ---------------------------------------------------------------- checks
 test: $(STAMP)
-	@t0=$$(date +%s); for stage in lint unit pairs notebooks portable site browser pdf pdfcheck clean-tree; do \
+	@t0=$$(date +%s); for stage in lint unit java pairs notebooks portable site browser pdf pdfcheck clean-tree; do \
 	  s=$$(date +%s); $(MAKE) --no-print-directory $$stage || exit 1; \
 	  echo "make test: stage $$stage took $$(( $$(date +%s) - s )) s"; done; \
 	  echo "make test: all checks passed in $$(( $$(date +%s) - t0 )) s"
 
 # Static checks of the library: ruff (lint and format) and mypy, configured in pyproject.toml.
 lint: $(STAMP)
-	$(BIN)/ruff check lib
-	$(BIN)/ruff format --check lib
+	$(BIN)/ruff check lib repro
+	$(BIN)/ruff format --check lib repro
 	$(BIN)/mypy
 
 # Two workers (pytest-xdist), one per core of the CI machine; a test file stays on one
-# worker so that its module fixtures (fitted models, the J48 server) are made once.
-unit: $(STAMP) weka
-	$(BIN)/python -m pytest tests --ignore=tests/browser --ignore=tests/test_notebook_pairs.py \
-		--ignore=tests/test_pdf.py -q $(XDIST)
+# worker so that its module fixtures (fitted models) are made once.  The library's and
+# the reproduction's tests need no Java; the book's checks have stages of their own.
+unit: $(STAMP)
+	$(BIN)/python -m pytest tests/mlcbook tests/mlcrepro tests/book/test_chapter_cells.py \
+		tests/book/test_chapter_findings.py -q $(XDIST)
+
+# The learners that run Java: Weka's J48 (and MEKA's RAkEL on it), CLUS.
+java: $(STAMP) weka
+	$(BIN)/python -m pytest tests/java -q $(XDIST)
 
 pairs: $(STAMP)
-	$(BIN)/python -m pytest tests/test_notebook_pairs.py -q
+	$(BIN)/python -m pytest tests/book/test_notebook_pairs.py -q
 
 notebooks: $(STAMP)
 	$(BIN)/python -m pytest $(NBVAL) $(XDIST) book -q
@@ -97,7 +109,7 @@ site: $(STAMP)
 	$(BIN)/jupyter-book build . --builder html --all -W --keep-going
 
 browser: $(STAMP) chromium
-	$(BIN)/python -m pytest tests/browser -q
+	$(BIN)/python -m pytest tests/book/browser -q
 
 # No check may write into the repository: tracked files unchanged, nothing untracked.
 clean-tree:
@@ -177,7 +189,7 @@ clean:
 # ---------------------------------------------------------------- pdf
 # The whole book as one PDF: the single-page HTML build, printed by Debian's Chromium through
 # Playwright (the site's own MathJax, figures and HTML tables, print CSS; no LaTeX toolchain,
-# no browser download). poppler-utils gives pdfinfo/pdftotext for tests/test_pdf.py.
+# no browser download). poppler-utils gives pdfinfo/pdftotext for tests/book/test_pdf.py.
 PDF := _build/pdf/mlcbook.pdf
 .PHONY: pdf pdfcheck poppler
 
@@ -195,4 +207,4 @@ poppler:
 
 # checks the PDF that `make pdf` built (fails, never skips, when it is missing)
 pdfcheck: $(STAMP) poppler
-	$(BIN)/python -m pytest tests/test_pdf.py -q
+	$(BIN)/python -m pytest tests/book/test_pdf.py -q

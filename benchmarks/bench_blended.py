@@ -22,12 +22,7 @@ from _timing import best_of, ratio_line  # noqa: E402
 
 from mlcbook.blended import _objective  # noqa: E402
 from mlcbook.datasets import load_dataset  # noqa: E402
-from mlcbook.experiments.blended_grid import (  # noqa: E402
-    GRID_ALPHAS,
-    GRID_BETAS,
-    blended_grid,
-    split_and_scale,
-)
+from mlcrepro.park_read2018.grid import GRID_ALPHAS, GRID_BETAS, blended_grid, split_and_scale
 from mlcbook.learners.blended import _fit_lbfgs, _logistic_init  # noqa: E402
 
 

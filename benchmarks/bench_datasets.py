@@ -36,9 +36,9 @@ def main() -> None:
     if mirror is None or not mirror.is_dir():
         print("no local mirror of the datasets: skipped")
         return
-    old = os.environ.get("MLCBOOK_DATA_CACHE")
+    old = os.environ.get("MLCBOOK_DATA")
     with tempfile.TemporaryDirectory(prefix="mlcbook-bench-") as tmp:
-        os.environ["MLCBOOK_DATA_CACHE"] = tmp
+        os.environ["MLCBOOK_DATA"] = tmp
         try:
             print(f"{'dataset':<12s} {'shape (X)':>14s} {'cold':>9s} {'cached':>9s}   ratio")
             for name in ds.list_datasets(available_only=True):
@@ -50,9 +50,9 @@ def main() -> None:
                       f"   {cold / cached:6.0f}x", flush=True)
         finally:
             if old is None:
-                os.environ.pop("MLCBOOK_DATA_CACHE", None)
+                os.environ.pop("MLCBOOK_DATA", None)
             else:
-                os.environ["MLCBOOK_DATA_CACHE"] = old
+                os.environ["MLCBOOK_DATA"] = old
     print()
     for f, xml in [("bibtex.arff", "bibtex.xml"), ("slashdot.arff", "slashdot.xml"),
                    ("genbase.arff", "genbase.xml")]:

@@ -1,4 +1,4 @@
-"""Speed of the paired-CV runner (mlcbook.experiments) on emotions (593 x 72, K = 6).
+"""Speed of the paired-CV runner (mlcrepro.runner) on emotions (593 x 72, K = 6).
 
 1. Cold 10-fold CV of BR and LP (cache in a temporary folder) against the same fits
    done by a plain loop over ``KFold`` with scikit-learn alone: the runner's overhead
@@ -24,7 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import best_of, ratio_line  # noqa: E402
 
 from mlcbook.datasets import load_dataset  # noqa: E402
-from mlcbook.experiments import evaluate_predictions, run_study  # noqa: E402
+from mlcbook.profiles import evaluate_predictions
+from mlcrepro.huellermeier2022.study import run_study
 from mlcbook.learners import make_learner  # noqa: E402
 from mlcbook.losses import binomial_loss  # noqa: E402
 

@@ -17,7 +17,7 @@ from _timing import best_of, ratio_line
 from sklearn.multioutput import MultiOutputClassifier
 from sklearn.tree import DecisionTreeClassifier
 
-from mlcbook import reference
+from mlcrepro.huellermeier2022 import reference
 from mlcbook.datasets import load_dataset
 from mlcbook.learners import J48Classifier, MekaBR
 

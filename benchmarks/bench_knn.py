@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import best_of, ratio_line  # noqa: E402
 
 from mlcbook.datasets import load_dataset  # noqa: E402
-from mlcbook.experiments.knn_fig4 import consensus_summary  # noqa: E402
+from mlcrepro.huellermeier2022.knn_fig4 import consensus_summary
 from mlcbook.learners.knn import (  # noqa: E402
     LossMinimizingKNN,
     l1_preprocessor,

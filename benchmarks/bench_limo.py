@@ -23,7 +23,7 @@ from _timing import best_of, ratio_line  # noqa: E402
 
 from mlcbook.datasets import load_dataset  # noqa: E402
 from mlcbook.learners import LIMO  # noqa: E402
-from mlcbook.experiments.limo import split_indices  # noqa: E402
+from mlcrepro.wu_zhou2017.benchmark import split_indices
 
 
 def main() -> None:

@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import best_of, ratio_line  # noqa: E402
 
 from mlcbook.learners._neighbors import nearest_neighbors  # noqa: E402
-from mlcbook.experiments.limo import scaled_split  # noqa: E402
+from mlcrepro.wu_zhou2017.benchmark import scaled_split
 
 
 def main() -> None:

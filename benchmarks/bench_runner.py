@@ -1,7 +1,7 @@
-"""Overhead of the experiment runner (mlcbook.experiments.runner) over a plain loop.
+"""Overhead of the experiment runner (mlcrepro.runner) over a plain loop.
 
 The same cells are computed in this process by a ``for`` loop calling the cell
-function directly, and by :func:`mlcbook.experiments.runner.run` (building the
+function directly, and by :func:`mlcrepro.runner.run` (building the
 cells, hashing each cell's key, joblib with one worker, the progress bar, and,
 with a cold cache, writing every result atomically as an ``.npz``).  The target is
 a ratio of at most 1.1.  Two measures:
@@ -31,9 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import best_of, ratio_line  # noqa: E402
 
 from mlcbook.datasets import load_dataset  # noqa: E402
-from mlcbook.experiments import runner  # noqa: E402
-from mlcbook.experiments.knn_fig4 import fig4_spec  # noqa: E402
-from mlcbook.experiments.study import _as_inputs, _spec  # noqa: E402
+from mlcrepro import runner
+from mlcrepro.huellermeier2022.knn_fig4 import fig4_spec
+from mlcrepro.huellermeier2022.study import _as_inputs, _spec
 from mlcbook.learners import make_learner  # noqa: E402
 
 TARGET = 1.1

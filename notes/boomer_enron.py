@@ -417,7 +417,7 @@ def run_wheel_inside(version: str, cfg: dict) -> dict:
 # ------------------------------------------------------------- 0.12.3 (registry)
 def run_ours(cfg: dict) -> dict:
     """``make_boomer`` (BOOMER_2021 on mlrl-boomer 0.12.3) on the study's enron splits."""
-    from mlcbook.experiments.authors_study import study_data
+    from mlcrepro.huellermeier2022.authors_study import study_data
     from mlcbook.learners.boomer import make_boomer
 
     cfg = dict(cfg)
@@ -445,7 +445,7 @@ def run_ours(cfg: dict) -> dict:
 
 # ------------------------------------------------------------------- comparisons
 def released(learner: str):
-    from mlcbook.reference import load_reference_results
+    from mlcrepro.huellermeier2022.reference import load_reference_results
 
     r = load_reference_results()
     return r[(r.dataset == "enron") & (r.learner == learner)]
@@ -486,8 +486,8 @@ def per_fold_table():
 
 def profile(tag: str) -> None:
     """Full binomial (k=1..53) and polynomial (55 alphas) profile of a saved run."""
-    from mlcbook.experiments.study import evaluate_predictions
-    from mlcbook.reference import ALPHAS
+    from mlcbook.profiles import evaluate_predictions
+    from mlcrepro.huellermeier2022.reference import ALPHAS
 
     for v in ("BOOMER-1", "BOOMER-K"):
         f = WORK / f"pred-{tag}-{v}-seed1.npz"

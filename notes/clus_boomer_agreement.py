@@ -33,9 +33,9 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 from mlcbook._io import atomic_write
-from mlcbook.experiments import cv_folds
+from mlcbook.profiles import cv_folds
 from mlcbook.learners.registry import learner_config, make_learner
-from mlcbook.reference import load_reference_results, reference_folds
+from mlcrepro.huellermeier2022.reference import load_reference_results, reference_folds
 
 AUTHORS_FOLDS = ("flags", "emotions", "birds", "genbase", "medical", "enron", "llog")
 SEEDED = ("scene", "yeast")
@@ -73,7 +73,7 @@ def nominal_features(dataset: str) -> dict[int, list[str]]:
         import zipfile
 
         from mlcbook.datasets.arff import parse_arff
-        from mlcbook.reference import reference_file
+        from mlcrepro.huellermeier2022.reference import reference_file
 
         key = reference_folds(dataset).dataset_key
         path, _ = reference_file(f"folds-{key}.zip")
@@ -151,7 +151,7 @@ def run(learners: list[str], datasets: tuple[str, ...]) -> None:
 
 def _profiles(Y: np.ndarray, P: np.ndarray, K: int) -> tuple[np.ndarray, np.ndarray]:
     from mlcbook.losses import loss_profile
-    from mlcbook.reference import ALPHAS
+    from mlcrepro.huellermeier2022.reference import ALPHAS
 
     return (
         loss_profile(Y, P, "binomial", np.arange(1, K + 1)),

@@ -24,11 +24,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mlcbook import reference
-from mlcbook._paths import cache_dir
+from mlcrepro.huellermeier2022 import reference
+from mlcrepro._paths import cache_dir
 from mlcbook.datasets import load_dataset
 from mlcbook.datasets.arff import parse_arff
-from mlcbook.experiments import cv_folds
+from mlcbook.profiles import cv_folds
 from mlcbook.learners._weka import WekaError, server
 from mlcbook.learners.j48 import J48Classifier
 from mlcbook.learners.meka import MekaBR, MekaCC, MekaLC, MekaRAkEL, java_hashmap_order

@@ -9,12 +9,19 @@ import os
 
 from hypothesis import HealthCheck, settings
 
+from mlcrepro._paths import use_checkout_data
+
 settings.register_profile("local", deadline=None)
 settings.register_profile(
     "ci", deadline=None, derandomize=True, print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("ci" if os.environ.get("CI") else "local")
+
+# The tests read data through the checkout: the library's data home is data/cache, the
+# mirror ../shared/datasets, Weka's jar the one `make weka` unpacked (the same defaults
+# the chapters get from importing mlcrepro).
+use_checkout_data()
 
 
 def _boomer_param(name):

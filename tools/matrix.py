@@ -12,7 +12,7 @@ deselecting only the tests marked ``boomer``.  Then two installation checks:
 
 * *researcher*: a venv that already holds numpy 2.4 and scikit-learn 1.8 installs
   mlcbook (without extras); both must stay in place, mlrl-boomer must not come in,
-  and ``mlcbook.metrics``, ``mlcbook.losses`` and ``mlcbook.experiments`` must import;
+  and ``mlcbook.metrics``, ``mlcbook.losses`` and ``mlcrepro.runner`` must import;
 * *lowest*: on the oldest interpreter, the lowest versions the core requirements allow
   (resolved by uv with ``--resolution lowest-direct``) must install and import.
 
@@ -33,8 +33,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 VERSIONS = ("3.11", "3.12", "3.13")
-UNIT = ["-m", "pytest", "tests", "--ignore=tests/browser", "--ignore=tests/test_notebook_pairs.py",
-        "--ignore=tests/test_pdf.py",
+UNIT = ["-m", "pytest", "tests/mlcbook", "tests/mlcrepro", "tests/java",
+        "tests/book/test_chapter_cells.py", "tests/book/test_chapter_findings.py",
         "-q", "-p", "no:cacheprovider"]
 NBVAL = ["-m", "pytest", "--nbval", "--nbval-current-env", "--nbval-sanitize-with",
          "tests/nbval_sanitize.cfg", "-p", "no:randomly", "-p", "no:cacheprovider", "book", "-q"]
@@ -117,7 +117,7 @@ def main() -> int:
             py = venv(python, Path(tmp, f"py{v}"), log)
             extras = "book,test" if first else "test,boomer"
             ok = run([py, "-m", "pip", "install", "--quiet", "-c", str(pin), "-e",
-                      f".[{extras}]"], log, cwd=ROOT)
+                      f".[{extras}]", "-e", "repro"], log, cwd=ROOT)
             ok = ok and run([py, *UNIT], log, cwd=ROOT, env=env)
             summary.append((v, "unit tests", ok, versions(py)))
             if first:
@@ -127,7 +127,8 @@ def main() -> int:
         # the newest numpy/scipy/scikit-learn, which mlrl-boomer's pins hold back above
         v, python = list(pythons.items())[-1]
         py = venv(python, Path(tmp, "newest"), log)
-        ok = run([py, "-m", "pip", "install", "--quiet", "-e", ".[test]"], log, cwd=ROOT)
+        ok = run([py, "-m", "pip", "install", "--quiet", "-e", ".[test]", "-e", "repro"], log,
+                 cwd=ROOT)
         ok = ok and run([py, *UNIT, "-m", "not boomer"], log, cwd=ROOT, env=env)
         summary.append((v, "unit tests without the boomer extra (not boomer)", ok, versions(py)))
         # a researcher's environment keeps its numpy and scikit-learn
@@ -141,7 +142,7 @@ def main() -> int:
         keep = [w for w in before.split() if not w.startswith(("pandas", "mlrl"))]
         ok = ok and len(keep) == 3 and all(w in after.split() for w in keep)
         ok = ok and "mlrl-boomer=absent" in after
-        ok = ok and run([py, "-c", "import mlcbook.metrics, mlcbook.losses, mlcbook.experiments"],
+        ok = ok and run([py, "-c", "import mlcbook.metrics, mlcbook.losses, mlcrepro.runner"],
                         log, cwd=tmp)
         summary.append((v, "researcher venv: pip install . keeps numpy 2.4, sklearn 1.8", ok, after))
         # the lowest versions the core requirements allow
@@ -154,7 +155,7 @@ def main() -> int:
         ok = ok and run([uv, "pip", "install", "--python", py, "--quiet", "-r", str(lock)], log)
         ok = ok and run([uv, "pip", "install", "--python", py, "--quiet", "--no-deps", str(src)],
                         log)
-        code = ("import numpy as np, mlcbook.metrics as M, mlcbook.losses as L, mlcbook.experiments\n"
+        code = ("import numpy as np, mlcbook.metrics as M, mlcbook.losses as L, mlcrepro.runner\n"
                 "Y = np.array([[1, 0, 1], [0, 1, 1]]); P = np.array([[1, 1, 0], [0, 1, 1]])\n"
                 "assert abs(M.hamming_loss(Y, P) - 2 / 6) < 1e-15\n"
                 "assert L.binomial_loss(Y, P, 3) == 0.5")

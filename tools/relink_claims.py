@@ -14,14 +14,8 @@ import argparse
 
 import pandas as pd
 
-from mlcbook.claims import (
-    clear_done_todos,
-    load_inventory,
-    problems,
-    relink,
-    suggest_relinks,
-)
-from mlcbook.ledger import load_ledgers
+from mlcrepro.claims import clear_done_todos, load_inventory, problems, relink, suggest_relinks
+from mlcrepro.ledger import load_ledgers
 
 
 def main() -> None:

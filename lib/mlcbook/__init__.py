@@ -1,4 +1,4 @@
-"""mlcbook: the companion library of the book *Measuring and learning multi-label classifiers*.
+"""mlcbook: measuring and learning multi-label classifiers.
 
 Modules
 -------
@@ -7,17 +7,22 @@ losses       dependence-aware Choquet/OWA losses (Hüllermeier et al. 2022)
 bayes        Bayes-optimal predictions by enumeration
 blended      Park & Read's blended Hamming/Jaccard/Exact similarity
 margins      Wu & Zhou's label-wise and instance-wise margins
+profiles     loss profiles of predictions and learner ratios (Hüllermeier et al. Figs 1-3)
 scorers      every measure and loss as a scikit-learn scorer (get_scorer, scoring)
-learners     scikit-learn estimators used by the chapters
+learners     scikit-learn estimators of the papers
 datasets     benchmark registry, ARFF loading, synthetic data
-experiments  cross-validation runners with caching
 plots        the papers' figure types
-ledger       the reproduction ledger
+cli          the ``mlcbook`` command line
+
+Data (downloaded datasets, parsed caches, tool jars) live in one per-user folder,
+:func:`get_data_home`.
 """
+
+from ._paths import get_data_home
 
 __version__ = "0.1.0"
 
-__all__ = ["get_scorer", "scorers"]
+__all__ = ["get_data_home", "get_scorer", "scorers"]
 
 
 def __getattr__(name: str):

@@ -48,7 +48,7 @@ class UsageError(Exception):
 
 # ------------------------------------------------------------------------- evaluate
 def _polynomial_grid() -> np.ndarray:
-    from .experiments import ALPHAS  # the book's grid, 1 ... 1000 on a log scale
+    from mlcbook.profiles import ALPHAS
 
     return np.asarray(ALPHAS, dtype=np.float64)
 

@@ -2,10 +2,9 @@
 
 Order of the sources for a file ``NAME`` with known sha256:
 
-1. the cache ``data/cache/`` under the project root (git-ignored; environment variable
-   ``MLCBOOK_DATA_CACHE`` overrides it),
-2. a local mirror folder: ``MLCBOOK_DATA_MIRROR`` or, when it exists, ``../shared/datasets``
-   relative to the project root,
+1. the cache: the library's data home (:func:`mlcbook.get_data_home`: ``$MLCBOOK_DATA``,
+   else ``~/.cache/mlcbook``),
+2. a local mirror folder, when ``MLCBOOK_DATA_MIRROR`` names one,
 3. a download from the dataset's public home (``urllib``), unless ``download=False`` or
    ``MLCBOOK_DATA_DOWNLOAD=0``.
 
@@ -85,7 +84,7 @@ def cache_write_error(exc: OSError, what: str) -> CacheError:
         reason = "the path exists but is a file, not a folder"
     return CacheError(
         f"cannot write {what} into the data cache {folder}: {reason}. Make that folder "
-        "writable, or set the environment variable MLCBOOK_DATA_CACHE to a writable "
+        "writable, or set the environment variable MLCBOOK_DATA to a writable "
         "folder."
     )
 
@@ -111,22 +110,19 @@ def sweep_stale_temporaries(folder: Path, max_age: float = STALE_TMP_SECONDS) ->
 
 
 def cache_dir() -> Path:
-    """The cache folder: ``$MLCBOOK_DATA_CACHE`` or ``data/cache/`` at the project root."""
-    env = os.environ.get("MLCBOOK_DATA_CACHE")
-    return Path(env) if env else _paths.data_dir() / "cache"
+    """The cache folder: the library's data home (:func:`mlcbook.get_data_home`)."""
+    return _paths.get_data_home()
 
 
 def mirror_dir() -> Path | None:
-    """The local mirror: ``$MLCBOOK_DATA_MIRROR``, else ``../shared/datasets`` if it exists.
+    """The local mirror of the dataset files: ``$MLCBOOK_DATA_MIRROR``, or none.
 
     An explicitly set ``MLCBOOK_DATA_MIRROR`` is returned even when it does not exist (the
-    error then names it); the empty string disables the mirror.
+    error then names it); unset or empty, there is no mirror.  The book's checkout points
+    it at ``../shared/datasets`` when that folder is present.
     """
     env = os.environ.get("MLCBOOK_DATA_MIRROR")
-    if env is not None:
-        return Path(env) if env else None
-    default = _paths.project_root().parent / "shared" / "datasets"
-    return default if default.is_dir() else None
+    return Path(env) if env else None
 
 
 def _download_allowed(download: bool | None) -> bool:

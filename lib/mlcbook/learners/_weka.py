@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._paths import project_root
+from .._paths import get_data_home
 
 __all__ = ["WekaNotFoundError", "server", "weka_jar"]
 
@@ -38,7 +38,7 @@ class WekaNotFoundError(RuntimeError):
 
 
 def _weka_dir() -> Path:
-    return project_root() / ".weka"
+    return get_data_home() / "weka"
 
 
 def weka_jar() -> Path:
@@ -47,9 +47,9 @@ def weka_jar() -> Path:
     jar = Path(env) if env else _weka_dir() / "usr/share/java/weka-3.6.14.jar"
     if not jar.is_file():
         raise WekaNotFoundError(
-            f"Weka's jar was not found at {jar}: run `make weka` in {project_root()} "
-            "(downloads Debian's weka 3.6.14 package and unpacks it into .weka/), "
-            "or set MLCBOOK_WEKA_JAR to a weka.jar"
+            f"Weka's jar was not found at {jar}: set MLCBOOK_WEKA_JAR to a weka.jar "
+            "(Debian's weka 3.6.14 package ships one; in the book's checkout `make weka` "
+            "unpacks it into .weka/)"
         )
     return jar
 

@@ -150,7 +150,7 @@ def pyclus_jar() -> Path:
 def clus_jar(*, download: bool | None = None) -> Path:
     """A verified local copy of the authors' ``Clus.jar``.
 
-    Looked for in this order: the cache ``data/cache/Clus.jar`` (``MLCBOOK_DATA_CACHE``
+    Looked for in this order: the cache ``data/cache/Clus.jar`` (``MLCBOOK_DATA``
     moves it), a local copy named by ``MLCBOOK_CLUS_JAR`` (verified, then copied into
     the cache), the dataset mirror, a download from :data:`CLUS_URL`.  Every copy is
     checked against :data:`CLUS_SHA256` before use.

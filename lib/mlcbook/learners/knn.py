@@ -461,7 +461,7 @@ class LossMinimizingKNN(MultiLabelMixin, ClassifierMixin, BaseEstimator):
 
 
 # ---------------------------------------------------------------------------
-# Features for the L1 distance (the experiment itself: mlcbook.experiments.knn_fig4)
+# Features for the L1 distance (the experiment itself: mlcrepro.huellermeier2022.knn_fig4)
 # ---------------------------------------------------------------------------
 def l1_preprocessor(n_features: int, nominal: dict[int, int] | None = None):
     """Feature map under which the L1 distance follows Weka's convention.

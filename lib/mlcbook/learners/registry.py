@@ -18,7 +18,7 @@ EPCT      10 bagged multi-output trees (a random forest that considers all
 ========  ==============================================================
 
 These scikit-learn configurations are the book's own, quick stand-ins.  The paper's
-learners, as the authors ran them (the study of :mod:`mlcbook.experiments.authors_study`):
+learners, as the authors ran them (the study of :mod:`mlcrepro.huellermeier2022.authors_study`):
 
 * ``PCT-CLUS``, ``EPCT-CLUS``: CLUS at its defaults, a C4.5-pruned predictive
   clustering tree and bagging of 10 unpruned ones (:class:`mlcbook.learners.ClusPCT`);

@@ -31,6 +31,3 @@ __all__ += [
     "plot_ours_vs_paper",
     "plot_relative_performance",
 ]
-from .authors import plot_authors_profiles
-
-__all__ += ["plot_authors_profiles"]

@@ -87,7 +87,7 @@ def plot_blended_heatmaps(
     Parameters
     ----------
     df : DataFrame
-        Rows of :func:`mlcbook.experiments.blended_grid.blended_grid` with a ``dataset`` column.
+        Rows of :func:`mlcrepro.park_read2018.grid.blended_grid` with a ``dataset`` column.
     part : {'train', 'test'}
     vmin : float < 0
         The shortfall drawn white (the lower end of the shared grey scale).

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..experiments.study import loss_ratios
+from mlcbook.profiles import loss_ratios
 
 __all__ = ["plot_loss_curves", "plot_ratio_curves", "plot_ratio_grid", "ratio_ticks"]
 

@@ -1,0 +1,245 @@
+"""Loss profiles of predictions and the ratio of two learners' profiles.
+
+Hüllermeier et al. (2022, Sec. 5) compare learners by their *loss profiles*: the
+binomial loss :math:`\\ell_{bin}` for every :math:`k = 1, \\dots, K` (eq. 18) and the
+polynomial loss :math:`\\ell_{poly}` on a grid of :math:`\\alpha \\in [1, 1000]` (eq. 17),
+computed on out-of-sample predictions, pooled over folds, and read as the ratio of
+two learners' curves (Figs 2-3).  This module holds that vocabulary for any
+predictions, not only the paper's:
+
+* :func:`cv_folds` — seeded K-fold splits shared by every learner (paired folds);
+* :func:`evaluate_predictions` — one profile, in long format;
+* :func:`pooled_profiles` — fold profiles pooled, weighted by test-fold size;
+* :func:`loss_ratios` / :func:`curve_summary` — two learners' profiles compared;
+* :class:`LogGrid` / :data:`ALPHAS` — the alpha grid, identified by its specification.
+
+Examples
+--------
+>>> import numpy as np
+>>> from mlcbook.profiles import evaluate_predictions
+>>> Y = np.array([[1, 0, 1], [0, 1, 0]])
+>>> P = np.array([[1, 0, 0], [0, 1, 0]])
+>>> prof = evaluate_predictions(Y, P, alphas=[1.0])
+>>> prof[prof.family == "binomial"]["loss"].round(4).tolist()
+[0.1667, 0.3333, 0.5]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, overload
+
+import numpy as np
+import pandas as pd
+from sklearn.model_selection import KFold
+
+from ._validation import check_label_matrix, check_positive_int
+from .losses import loss_profile
+
+__all__ = [
+    "ALPHAS",
+    "LogGrid",
+    "cv_folds",
+    "curve_summary",
+    "evaluate_predictions",
+    "loss_ratios",
+    "pooled_profiles",
+]
+
+
+class LogGrid(Sequence[float]):
+    """``np.logspace(start, stop, num)``, identified by its specification.
+
+    The values of ``np.logspace`` may differ in their last bit between machines
+    (NumPy picks SIMD code paths by CPU), so a configuration that records the
+    computed floats would change its key from one machine to the next.  A
+    ``LogGrid`` records ``"logspace(start, stop, num)"`` instead, and behaves
+    like the array everywhere else (``np.asarray``, iteration, indexing, ``len``).
+
+    Parameters
+    ----------
+    start, stop : int or float
+        Exponents of the first and last point (base 10).
+    num : int
+        Number of points (>= 2).
+    """
+
+    def __init__(self, start: float, stop: float, num: int) -> None:
+        for name, v in (("start", start), ("stop", stop)):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                raise TypeError(f"{name} must be a finite int or float literal, got {v!r}")
+        if isinstance(num, bool) or not isinstance(num, int) or num < 2:
+            raise ValueError(f"num must be an int >= 2, got {num!r}")
+        self.start, self.stop, self.num = start, stop, num
+        self._values: np.ndarray | None = None
+
+    @property
+    def spec(self) -> str:
+        """The machine-independent identity, e.g. ``'logspace(0, 3, 25)'``."""
+        return f"logspace({self.start!r}, {self.stop!r}, {self.num})"
+
+    @property
+    def values(self) -> np.ndarray:
+        """The points, computed on this machine (read-only)."""
+        if self._values is None:
+            v = np.logspace(self.start, self.stop, self.num)
+            v.setflags(write=False)
+            self._values = v
+        return self._values
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        v = self.values
+        return v.astype(dtype) if dtype is not None else v.copy()
+
+    def __len__(self) -> int:
+        return self.num
+
+    @overload
+    def __getitem__(self, i: int) -> float: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[float]: ...
+    def __getitem__(self, i: int | slice) -> float | list[float]:
+        if isinstance(i, slice):
+            return [float(x) for x in self.values[i]]
+        return float(self.values[i])
+
+    def __iter__(self) -> Iterator[float]:
+        return (float(x) for x in self.values)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LogGrid) and other.spec == self.spec
+
+    def __hash__(self) -> int:
+        return hash(self.spec)
+
+    def __repr__(self) -> str:
+        return f"LogGrid({self.start!r}, {self.stop!r}, {self.num})"
+
+
+#: Log grid of the polynomial loss parameter, 1 <= alpha <= 1000 (8 points a decade),
+#: identified by its specification ``"logspace(0, 3, 25)"`` (its floats differ in the
+#: last bit between CPUs).
+ALPHAS: LogGrid = LogGrid(0, 3, 25)
+
+
+def cv_folds(
+    n_samples: int, n_folds: int = 10, seed: int = 0
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The paired folds: ``KFold(n_folds, shuffle=True, random_state=seed)``.
+
+    Returns
+    -------
+    list of (train_index, test_index)
+    """
+    n_samples = check_positive_int(n_samples, "n_samples")
+    n_folds = check_positive_int(n_folds, "n_folds", low=2)
+    kf = KFold(n_splits=n_folds, shuffle=True, random_state=seed)
+    return list(kf.split(np.zeros((n_samples, 1))))
+
+
+def evaluate_predictions(Y: Any, P: Any, alphas: Iterable[float] = ALPHAS) -> pd.DataFrame:
+    """Binomial loss for k = 1..K and polynomial loss on ``alphas`` (long format).
+
+    Returns
+    -------
+    DataFrame with columns ``family`` ('binomial'/'polynomial'), ``param``, ``loss``
+    (the mean over the rows of ``Y``).
+    """
+    Yc = check_label_matrix(Y, "Y", allow_sparse=False)
+    K = Yc.shape[1]
+    ks = np.arange(1, K + 1)
+    alphas = np.asarray(alphas if isinstance(alphas, LogGrid) else list(alphas), dtype=float)
+    lb = loss_profile(Yc, P, "binomial", ks)
+    lp = loss_profile(Yc, P, "polynomial", alphas)
+    return pd.DataFrame(
+        {
+            "family": ["binomial"] * K + ["polynomial"] * len(alphas),
+            "param": np.concatenate([ks.astype(float), alphas]),
+            "loss": np.concatenate([lb, lp]),
+        }
+    )
+
+
+def pooled_profiles(table: pd.DataFrame) -> pd.DataFrame:
+    """Loss of the pooled out-of-sample predictions (fold means weighted by ``n_test``).
+
+    Returns
+    -------
+    DataFrame with columns ``dataset, K, learner, family, param, loss``, plus
+    ``x``: ``(k-1)/(K-1)`` for the binomial family, ``alpha`` for the polynomial one.
+    """
+    t = table.assign(w=table["loss"] * table["n_test"])
+    g = (
+        t.groupby(["dataset", "K", "learner", "family", "param"], sort=False)[["w", "n_test"]]
+        .sum()
+        .reset_index()
+    )
+    g["loss"] = g["w"] / g["n_test"]
+    g = g.drop(columns=["w", "n_test"])
+    K = g["K"].astype(float)
+    g["x"] = np.where(
+        g["family"] == "binomial", (g["param"] - 1) / np.maximum(K - 1, 1), g["param"]
+    )
+    return g
+
+
+def loss_ratios(pooled: pd.DataFrame, first: str, second: str) -> pd.DataFrame:
+    """Ratio ``loss(second) / loss(first)`` for every dataset, family and parameter.
+
+    Above 1: the first learner is better; a decreasing curve means the second
+    learner gains with the dependence-awareness of the loss (Figs 2–3).
+    """
+    keys = ["dataset", "K", "family", "param", "x"]
+    a = pooled[pooled["learner"] == first].set_index(keys)["loss"]
+    b = pooled[pooled["learner"] == second].set_index(keys)["loss"]
+    if a.empty or b.empty:
+        raise ValueError(f"no rows for learner {first!r} or {second!r}")
+    r = (b / a).rename("ratio").reset_index()
+    r.insert(0, "pair", f"{second}/{first}")
+    return r
+
+
+def curve_summary(
+    pooled: pd.DataFrame, first: str, second: str, family: str = "binomial"
+) -> pd.DataFrame:
+    """Each dataset's curve of ``loss(second) / loss(first)`` along a loss family, in short.
+
+    The ratio curves of Hüllermeier et al.'s Figs 2-3 (one per dataset), summarised
+    by their value at the Hamming end (``start``: smallest parameter), at the other
+    end (``end``: largest parameter), their ``min`` and ``max``, and ``falls``
+    (``end < start``: the second learner gains as the loss demands more joint
+    correctness).
+
+    Parameters
+    ----------
+    pooled : DataFrame
+        Columns ``dataset, learner, family, param, loss`` (one row per curve point),
+        e.g. :func:`mlcbook.experiments.pooled_profiles`.
+    first, second : str
+        The learners; the ratio is the second's loss over the first's.
+    family : str
+        The loss family to read (``"binomial"`` or ``"polynomial"``).
+
+    Returns
+    -------
+    DataFrame indexed by dataset (in order of first appearance) with columns
+    ``start, end, min, max, falls``.
+    """
+    need = {"dataset", "learner", "family", "param", "loss"}
+    if not isinstance(pooled, pd.DataFrame) or not need <= set(pooled.columns):
+        raise ValueError(f"pooled must be a DataFrame with columns {sorted(need)}")
+    rows = pooled[pooled["family"] == family]
+    if rows.empty:
+        raise ValueError(f"family {family!r} has no rows in pooled")
+    keys = ["dataset", "param"]
+    a = rows[rows["learner"] == first].set_index(keys)["loss"]
+    b = rows[rows["learner"] == second].set_index(keys)["loss"]
+    if a.empty or b.empty:
+        raise ValueError(f"no rows for learner {first!r} or {second!r} in family {family!r}")
+    ratio = (b / a).dropna().rename("ratio").reset_index().sort_values("param", kind="stable")
+    g = ratio.groupby("dataset", sort=False)["ratio"]
+    out = pd.DataFrame({"start": g.first(), "end": g.last(), "min": g.min(), "max": g.max()})
+    out["falls"] = out["end"] < out["start"]
+    order = [d for d in pd.unique(rows["dataset"]) if d in out.index]
+    return out.loc[order]

@@ -1,0 +1,456 @@
+"""The learner study of Hüllermeier et al. (2022, Sec. 5) as the authors ran it.
+
+The same question as :mod:`~mlcrepro.huellermeier2022.study` (how do the loss profiles of
+the learners move from Hamming, k = 1, to subset 0/1, k = K?), asked with the
+authors' own protocol so that our numbers can be put beside their released ones
+(:func:`mlcrepro.huellermeier2022.reference.load_reference_results`):
+
+* **Folds.**  The authors' ten train/test files
+  (:func:`mlcrepro.huellermeier2022.reference.reference_folds`)
+  for the seven datasets they released (birds, emotions, enron, flags, genbase, llog,
+  medical), in the files' row and column order; scene and yeast, whose folds were not
+  released, get :func:`~mlcbook.profiles.cv_folds` (10 folds, seed 0).
+* **flags.**  The authors' experimenter ran MEKA with L = 12 on their 7-label file, so
+  MEKA took the last 12 attributes as labels (crescent, triangle, icon, animate, text
+  and the 7 colours); the released profiles score the 7 colours.  The learners their
+  Java experimenter ran (MEKA's and CLUS) are trained here on those 12 labels and
+  scored on the 7 colours (:data:`SCORED_FROM`); BOOMER ran in its own Python testbed,
+  which has no such label count and reads the file's 7 labels (:data:`FILE_AS_IS`).
+* **Nominal features** are declared as in the authors' files (J48, CLUS and BOOMER
+  split them by value; a numeric reading would give other trees).
+* **Learners** (:data:`LEARNERS`): MEKA's BR, CC and LC (``LP``) on Weka's J48, MEKA's
+  RAkEL with the authors' (k, m) (:func:`mlcbook.learners.authors_rakel_settings`),
+  CLUS's PCT and bagged PCTs (EPCT), and BOOMER at its 2021 defaults, each as the
+  registry configures it.
+* **Failed folds.**  J48 refuses a class attribute with a single value, and MEKA then
+  fails the whole fold; the authors pooled the folds that finished.  Their experimenter
+  ran all ks of RAkEL in one job per fold, in the iteration order of a
+  ``java.util.HashSet<Integer>`` (:func:`mlcbook.learners.meka.java_hashmap_order`), so
+  a failure at one k also ends the later ks of that fold.  One RAkEL cell is therefore
+  one fold with all its ks, stopped at the first failure, as theirs was.
+* **Losses** are pooled as the authors pooled them (the test predictions of the
+  finished folds concatenated): the table holds per-fold means with ``n_test``, and
+  :func:`~mlcbook.profiles.pooled_profiles` weights them.  The polynomial
+  family uses the authors' 55 alphas (:data:`mlcrepro.huellermeier2022.reference.ALPHAS`).
+
+Every cell's CPU time (this process, its child processes and the J48 server) is stored
+beside its losses, so the chapter can report the cost per learner and dataset.
+"""
+
+from __future__ import annotations
+
+import functools
+import resource
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from sklearn.base import clone
+
+from mlcbook.datasets import load_dataset
+from mlcbook.learners import _weka
+from mlcbook.learners.j48 import J48Classifier
+from mlcbook.learners.meka import MekaRAkEL, java_hashmap_order
+from mlcbook.learners.registry import authors_rakel_settings, learner_config, make_learner
+from mlcbook.profiles import cv_folds, evaluate_predictions
+from mlcrepro.huellermeier2022 import reference
+from mlcrepro.results import dataset_fingerprints, package_versions
+from mlcrepro.runner import Cell, Spec, run
+
+__all__ = [
+    "AUTHORS_FOLDED",
+    "FILE_AS_IS",
+    "DATASETS",
+    "LEARNERS",
+    "SEEDED",
+    "StudyData",
+    "as_run",
+    "authors_name",
+    "authors_study_config",
+    "rakel_order",
+    "run_authors_study",
+    "study_data",
+]
+
+#: Datasets whose ten splits the authors released (the book's names).
+AUTHORS_FOLDED: tuple[str, ...] = (
+    "flags",
+    "emotions",
+    "birds",
+    "genbase",
+    "medical",
+    "enron",
+    "llog",
+)
+#: Datasets of Table 2 without released splits: 10 seeded folds of our copy.
+SEEDED: tuple[str, ...] = ("scene", "yeast")
+DATASETS: tuple[str, ...] = AUTHORS_FOLDED + SEEDED
+
+#: The learners of Sec. 5.2 as the authors ran them (registry names); ``RAkEL-J48``
+#: stands for all of the authors' (k, m), one cell per fold.
+LEARNERS: tuple[str, ...] = (
+    "BR-J48",
+    "CC-J48",
+    "LP-J48",
+    "RAkEL-J48",
+    "PCT-CLUS",
+    "EPCT-CLUS",
+    "BOOMER-1-2021",
+    "BOOMER-K-2021",
+)
+
+#: The experimenter's label count where it differs from the file's (flags: 12).
+EXPERIMENTER_L: Mapping[str, int] = {"flags": 12}
+#: flags: the first 5 of the 12 labels of the authors' run are not scored.
+SCORED_FROM: Mapping[str, int] = {"flags": 5}
+#: Learners the authors did not run through their Java experimenter: they read the
+#: authors' files as they are (flags: 19 features, 7 labels).
+FILE_AS_IS: tuple[str, ...] = ("BOOMER-1-2021", "BOOMER-K-2021")
+#: flags: the authors' file has 14 features before the 5 symbol attributes.
+_FLAGS_FEATURES = 14
+
+
+@dataclass(frozen=True)
+class StudyData:
+    """The splits of one dataset as the study runs them.
+
+    Attributes
+    ----------
+    dataset : str
+        The book's name.
+    folds : str
+        ``"authors"`` or ``"cv_folds(seed=0)"``.
+    splits : tuple of (X_train, Y_train, X_test, Y_test)
+        Ten splits, labels as trained (flags: 12 columns).
+    nominal : dict of int -> tuple of str
+        Nominal features (column -> value names); values are coded 0, 1, ...
+    scored_from : int
+        The first label column that is scored (flags: 5; else 0).
+    file_nominal : dict of int -> tuple of str
+        Nominal features of the file as it is (flags: also the 5 symbol attributes),
+        for the learners of :data:`FILE_AS_IS`.
+    """
+
+    dataset: str
+    folds: str
+    splits: tuple[tuple[Any, np.ndarray, Any, np.ndarray], ...]
+    nominal: dict[int, tuple[str, ...]]
+    scored_from: int
+    file_nominal: dict[int, tuple[str, ...]]
+
+    @property
+    def n_labels(self) -> int:
+        """Labels as trained (the experimenter's L)."""
+        return int(self.splits[0][1].shape[1])
+
+
+def authors_name(learner: str) -> str:
+    """The name of a study learner in the authors' released results.
+
+    ``BR-J48`` -> ``BR``, ``RAkEL-J48-k26-m28`` -> ``RAkEL-k26-m28``, ``PCT-CLUS`` ->
+    ``PCT``, ``BOOMER-1-2021`` -> ``BOOMER-1`` (the names of
+    :func:`mlcrepro.huellermeier2022.reference.load_reference_results`).
+    """
+    for suffix in ("-J48", "-CLUS", "-2021"):
+        if isinstance(learner, str) and suffix in learner:
+            return learner.replace(suffix, "", 1)
+    raise ValueError(f"learner must be a study learner name (e.g. 'BR-J48'), got {learner!r}")
+
+
+def _check_dataset(name: Any) -> str:
+    if not isinstance(name, str):
+        raise TypeError(f"dataset must be a str, got {type(name).__name__}")
+    if name not in DATASETS:
+        raise ValueError(f"dataset must be one of {list(DATASETS)}, got {name!r}")
+    return name
+
+
+@functools.cache
+def study_data(name: str) -> StudyData:
+    """The splits, nominal features and scored labels of one dataset (see module)."""
+    name = _check_dataset(name)
+    if name in AUTHORS_FOLDED:
+        folds = reference.reference_folds(name)
+        nominal = dict(folds.nominal)
+        splits = []
+        for s in folds.splits:
+            Xtr, Ytr, Xte, Yte = s.X_train, s.Y_train, s.X_test, s.Y_test
+            if name == "flags":  # the 5 symbol attributes are labels of their run
+                f = _FLAGS_FEATURES
+                Ytr = np.hstack([np.asarray(Xtr[:, f:]), Ytr])
+                Yte = np.hstack([np.asarray(Xte[:, f:]), Yte])
+                Xtr, Xte = Xtr[:, :f], Xte[:, :f]
+            splits.append(
+                (Xtr, np.asarray(Ytr).astype(np.uint8), Xte, np.asarray(Yte).astype(np.uint8))
+            )
+        as_is = nominal
+        if name == "flags":
+            nominal = {c: v for c, v in nominal.items() if c < _FLAGS_FEATURES}
+        scored = SCORED_FROM.get(name, 0)
+        return StudyData(name, "authors", tuple(splits), nominal, scored, as_is)
+    X, Y, info = load_dataset(name)
+    X = sp.csr_matrix(X) if sp.issparse(X) else np.asarray(X)
+    Y = np.asarray(Y).astype(np.uint8)
+    nominal = {
+        i: tuple(info.nominal[f]) for i, f in enumerate(info.feature_names) if f in info.nominal
+    }
+    splits = [(X[tr], Y[tr], X[te], Y[te]) for tr, te in cv_folds(X.shape[0], 10, 0)]
+    return StudyData(name, "cv_folds(seed=0)", tuple(splits), nominal, 0, nominal)
+
+
+def rakel_order(n_labels: int) -> list[tuple[int, int]]:
+    """The authors' RAkEL (k, m) in the order their experimenter ran them.
+
+    Their job loops over a ``HashSet<Integer>`` of the ks {1..5, L // 2, L - 1}, whose
+    iteration order is that of a ``java.util.HashMap`` keyed by the ints; m = L - k + 1.
+    """
+    m = dict(authors_rakel_settings(n_labels))
+    ks = list(dict.fromkeys([*range(1, 6), n_labels // 2, n_labels - 1]))
+    return [(ks[i], m[ks[i]]) for i in java_hashmap_order(ks)]
+
+
+def as_run(
+    learner: str, data: StudyData, split: int
+) -> tuple[Any, np.ndarray, Any, np.ndarray, int]:
+    """``(X_train, Y_train, X_test, Y_test, scored_from)`` as ``learner`` was run.
+
+    flags as MEKA and CLUS ran it has 12 labels, the first 5 not scored; BOOMER
+    (:data:`FILE_AS_IS`) reads the file as it is: the 5 symbol attributes are features.
+    """
+    Xtr, Ytr, Xte, Yte = data.splits[split]
+    if data.scored_from and learner in FILE_AS_IS:
+        f = data.scored_from
+
+        def features(X: Any, Y: np.ndarray) -> Any:
+            extra = Y[:, :f].astype(float)
+            return sp.hstack([X, extra], "csr") if sp.issparse(X) else np.hstack([X, extra])
+
+        return features(Xtr, Ytr), Ytr[:, f:], features(Xte, Yte), Yte[:, f:], 0
+    return Xtr, Ytr, Xte, Yte, data.scored_from
+
+
+def _estimators(learner: str, data: StudyData) -> list[tuple[str, Any, dict]]:
+    """``(row name, estimator, fit keywords)`` of one cell (RAkEL: one per k, in order)."""
+    nominal = data.file_nominal if learner in FILE_AS_IS else data.nominal
+    counts = {c: len(v) for c, v in nominal.items()}
+    if learner == "RAkEL-J48":
+        out: list[tuple[str, Any, dict]] = []
+        for k, m in rakel_order(data.n_labels):
+            est = MekaRAkEL(k, m, J48Classifier(nominal=counts or None))
+            out.append((f"RAkEL-J48-k{k}-m{m}", est, {}))
+        return out
+    est = make_learner(learner, 0)
+    fit: dict = {}
+    if learner.endswith("-J48") and counts:
+        est.set_params(estimator__nominal=counts)
+    elif learner.endswith("-CLUS"):
+        est.set_params(nominal_features={c: list(v) for c, v in nominal.items()} or None)
+    elif learner.startswith("BOOMER") and counts:
+        fit["nominal_feature_indices"] = sorted(counts)
+    return [(learner, est, fit)]
+
+
+def _cpu_now() -> float:
+    """CPU seconds of this process, its finished children and the J48 server."""
+    own = time.process_time()
+    ch = resource.getrusage(resource.RUSAGE_CHILDREN)
+    srv = _weka._SERVER
+    java = srv.cpu_seconds() if srv is not None and srv.proc.poll() is None else 0.0
+    return own + ch.ru_utime + ch.ru_stime + java
+
+
+def authors_cell(dataset: str, learner: str, split: int) -> dict[str, np.ndarray]:
+    """One fold of one learner: predictions of each member run, and how it ended.
+
+    Returns
+    -------
+    dict
+        ``P`` (members x n_test x L, int8), ``finished`` (bool per member: False for a
+        fold that failed, and for the later ks of a RAkEL fold after a failure) and
+        ``cpu`` (CPU seconds per member).
+    """
+    data = study_data(dataset)
+    Xtr, Ytr, Xte, Yte, _ = as_run(learner, data, split)
+    runs = _estimators(learner, data)
+    P = np.zeros((len(runs), Yte.shape[0], Yte.shape[1]), dtype=np.int8)
+    finished = np.zeros(len(runs), dtype=bool)
+    cpu = np.zeros(len(runs))
+    for i, (_, est, fit) in enumerate(runs):
+        t0 = _cpu_now()
+        try:
+            model = clone(est).fit(Xtr, Ytr, **fit)
+        except _weka.WekaError as exc:  # MEKA fails the fold: J48 refused a class
+            if "unary class" not in str(exc):
+                raise
+            cpu[i] = _cpu_now() - t0
+            break  # the experimenter's job for this fold ends here
+        pred = model.predict(Xte)
+        pred = pred.toarray() if sp.issparse(pred) else np.asarray(pred)
+        if pred.shape != Yte.shape:
+            raise ValueError(f"{learner} predicted shape {pred.shape}, expected {Yte.shape}")
+        P[i] = pred > 0
+        finished[i] = True
+        cpu[i] = _cpu_now() - t0
+    return {"P": P, "finished": finished, "cpu": cpu}
+
+
+def _software(learner: str) -> dict[str, str | None]:
+    """The software a learner runs on, part of its cells' keys (J48: Weka's jar)."""
+    if learner.endswith("-J48"):
+        return {"weka.jar sha256": _weka.JAR_SHA256}
+    if learner.endswith("-CLUS"):
+        return package_versions(["pyclus"])
+    return package_versions(["mlrl-boomer"])
+
+
+def _data_key(name: str) -> dict:
+    key: dict = {"dataset": dataset_fingerprints([name])}
+    if name in AUTHORS_FOLDED:
+        zname = f"folds-{reference._dataset_key(name)}.zip"
+        key["folds"] = {zname: reference.FILES[zname][0]}
+    else:
+        key["folds"] = "cv_folds(n_folds=10, seed=0)"
+    return key
+
+
+def _view(learner: str, name: str) -> dict:
+    """How a learner saw the data, where it differs from the experimenter's view."""
+    if study_data(name).scored_from and learner in FILE_AS_IS:
+        return {"view": "the authors' file as it is"}
+    return {}
+
+
+def _configs(learner: str, name: str) -> list:
+    runs = _estimators(learner, study_data(name))
+    return [[row, learner_config(est), fit] for row, est, fit in runs]
+
+
+def _spec(
+    datasets: Sequence[str],
+    learners: Sequence[str],
+    splits: Sequence[int],
+    omit: Iterable[tuple[str, str]] = (),
+) -> Spec:
+    left_out = {(str(d), str(m)) for d, m in omit}
+
+    def check(c: Cell, out: Any) -> None:
+        data = study_data(c["dataset"])
+        n = as_run(c["learner"], data, c["split"])[3].shape
+        m = len(_estimators(c["learner"], data))
+        if not isinstance(out, Mapping) or np.shape(out.get("P", ())) != (m, *n):
+            raise ValueError(f"cell result does not hold {m} x {n} predictions")
+
+    def cost(c: Cell) -> float:
+        Xtr, Ytr, _, _ = study_data(c["dataset"]).splits[c["split"]]
+        weight = 40.0 if c["learner"].startswith(("BOOMER-K", "RAkEL")) else 1.0
+        return weight * Xtr.shape[0] * Xtr.shape[1] * Ytr.shape[1]
+
+    return Spec(
+        "authors_study",
+        authors_cell,
+        {"dataset": list(datasets), "learner": list(learners), "split": list(splits)},
+        cell_key=lambda c: {
+            "data": _data_key(c["dataset"]),
+            "learner": _configs(c["learner"], c["dataset"]),
+            "software": _software(c["learner"]),
+            **_view(c["learner"], c["dataset"]),
+        },
+        check=check,
+        cost=cost,
+        include=lambda c: (c["dataset"], c["learner"]) not in left_out,
+        table="dependence_authors",
+    )
+
+
+def _validated(datasets: Iterable[str], learners: Iterable[str]) -> tuple[list, list]:
+    ds = [_check_dataset(d) for d in datasets]
+    ls = list(learners)
+    for name in ls:
+        if name not in LEARNERS:
+            raise ValueError(f"learners must be among {list(LEARNERS)}, got {name!r}")
+    return ds, ls
+
+
+def run_authors_study(
+    datasets: Iterable[str] = DATASETS,
+    learners: Iterable[str] = LEARNERS,
+    *,
+    splits: Iterable[int] = range(10),
+    omit: Iterable[tuple[str, str]] = (),
+    n_jobs: int = 1,
+    cache_dir: str | Path | bool | None = None,
+) -> pd.DataFrame:
+    """Run the study (see module) through the runner; per-fold losses as a tidy table.
+
+    Parameters
+    ----------
+    datasets : names among :data:`DATASETS`
+    learners : names among :data:`LEARNERS`
+    splits : the split numbers 0..9 to run
+    omit : (dataset, learner) pairs left out (a partial study; none by default)
+    n_jobs : joblib workers over the cells
+    cache_dir : path, True/None (the default cache folder) or False (no cache)
+
+    Returns
+    -------
+    DataFrame
+        Columns ``dataset, folds, K, learner, fold, n_test, cpu_seconds, family, param,
+        loss``: the fold's mean loss over its test rows on the scored labels (K of
+        them), one row per k of the binomial and per alpha of the polynomial family.
+        A fold that failed has no rows (the authors pooled the finished ones).
+    """
+    ds, ls = _validated(datasets, learners)
+    split_ids = [int(s) for s in splits]
+    for s in split_ids:
+        if not 0 <= s < 10:
+            raise ValueError(f"splits must be in 0..9, got {s}")
+    spec = _spec(ds, ls, split_ids, omit)
+    frames = []
+    for c, out in run(spec, n_jobs=n_jobs, cache_dir=cache_dir, desc="study cells").items():
+        data = study_data(c["dataset"])
+        _, _, _, Yall, first = as_run(c["learner"], data, c["split"])
+        Yte = Yall[:, first:]
+        runs = _estimators(c["learner"], data)
+        for i, (row, _, _) in enumerate(runs):
+            if not out["finished"][i]:
+                continue
+            ev = evaluate_predictions(Yte, out["P"][i][:, first:], reference.ALPHAS)
+            ev.insert(0, "cpu_seconds", float(out["cpu"][i]))
+            ev.insert(0, "n_test", Yte.shape[0])
+            ev.insert(0, "fold", c["split"])
+            ev.insert(0, "learner", row)
+            ev.insert(0, "K", Yte.shape[1])
+            ev.insert(0, "folds", data.folds)
+            ev.insert(0, "dataset", c["dataset"])
+            frames.append(ev)
+    return pd.concat(frames, ignore_index=True)
+
+
+def authors_study_config(
+    datasets: Iterable[str] = DATASETS,
+    learners: Iterable[str] = LEARNERS,
+    omit: Iterable[tuple[str, str]] = (),
+) -> dict:
+    """Everything :func:`run_authors_study` depends on, for ``results.load_or_compute``."""
+    ds, ls = _validated(datasets, learners)
+    omitted = sorted({(str(d), str(m)) for d, m in omit})
+    return {
+        "omitted": [list(p) for p in omitted],
+        "protocol": "Hullermeier et al. (2022) Sec. 5 as the authors ran it (authors_study)",
+        "datasets": {d: _data_key(d) for d in ds},
+        "learners": {
+            d: {
+                name: [_configs(name, d), _view(name, d)]
+                for name in ls
+                if (d, name) not in set(omitted)
+            }
+            for d in ds
+        },
+        "alphas": [float(a) for a in reference.ALPHAS],
+        "software": {name: _software(name) for name in ls},
+    }

@@ -1,0 +1,261 @@
+"""Results at a glance: the chapters' ledgers summarised per paper and group of claims.
+
+The book's intro and its ledgers page show, for each paper, which of its claims were
+reproduced, with a one-line reason where they were not and links to the ledger rows. The
+tables are computed here from the saved ledgers (:func:`mlcrepro.ledger.load_ledgers`), so
+they cannot drift from what the chapters found.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from html import escape
+
+import pandas as pd
+
+from mlcrepro.ledger import STATUSES, row_anchor
+
+__all__ = ["claim_group", "row_paper", "ledger_summary", "paper_summary", "summary_html"]
+
+_REQUIRED = ("chapter", "paper_ref", "claim", "source", "status", "note")
+
+# the first table, figure, theorem, appendix, top-level section or equation a source names
+_GROUP = re.compile(
+    r"Tables? [A-Z]?\.?\d+(?:-\d+)?|Figs?\. \d+(?:-\d+)?|Thms? \d+(?:-\d+)?|Theorem \d+"
+    r"|App\. [A-Z]|Sec\. \d+|eqs?\. \d+"
+)
+
+
+def claim_group(source: str) -> str:
+    """The group a ledger row belongs to: the first table, figure, theorem or section it cites.
+
+    Sections are grouped by their top-level number; a source naming none of these is its
+    own group.
+
+    >>> claim_group("Sec. 5.3, Fig. 2")
+    'Sec. 5'
+    >>> claim_group("Table 2, Thms 1-5")
+    'Table 2'
+    >>> claim_group("Park & Read, Table 1 caption")
+    'Table 1'
+    """
+    if not isinstance(source, str):
+        raise TypeError(f"source must be a string, got {type(source).__name__}")
+    m = _GROUP.search(source)
+    return m.group(0) if m else source.strip()
+
+
+def row_paper(paper_ref: str, source: str) -> str:
+    """The paper a ledger row is about.
+
+    A chapter about one paper has ``paper_ref`` like ``"Wu & Zhou (2017)"``. A chapter that
+    draws on several names them separated by ``";"``, and each row's source then starts with
+    the authors (``"Park & Read, Table 1"``); the row belongs to the paper so named.
+
+    >>> row_paper("Zhang & Zhou (2014); Park & Read (2018)", "Park & Read, Table 1")
+    'Park & Read (2018)'
+    >>> row_paper("Wu & Zhou (2017)", "Table B.3")
+    'Wu & Zhou (2017)'
+    """
+    papers = [p.strip() for p in str(paper_ref).split(";") if p.strip()]
+    if len(papers) <= 1:
+        return papers[0] if papers else ""
+    head = str(source).split(",")[0].strip()
+    for p in papers:
+        if head.startswith(p.split(" (")[0]):
+            return p
+    raise ValueError(f"source {source!r} does not start with one of the papers of {paper_ref!r}")
+
+
+def _check(ledgers: pd.DataFrame) -> None:
+    if not isinstance(ledgers, pd.DataFrame):
+        raise TypeError(f"ledgers must be a pandas DataFrame, got {type(ledgers).__name__}")
+    missing = [c for c in _REQUIRED if c not in ledgers.columns]
+    if missing:
+        raise ValueError(f"ledgers lacks the columns {missing} (see load_ledgers)")
+    bad = sorted(set(ledgers["status"]) - set(STATUSES))
+    if bad:
+        raise ValueError(f"ledgers has unknown statuses {bad}; expected {STATUSES}")
+
+
+def _verdict(counts: dict[str, int]) -> str:
+    if counts["differs"] == 0:
+        return "reproduced" if counts["qualitative"] == 0 else "qualitatively"
+    if counts["reproduced"] + counts["within spread"] + counts["qualitative"] == 0:
+        return "differs"
+    return "partly"
+
+
+def _shorten(text: str, width: int = 120) -> str:
+    if len(text) <= width:
+        return text
+    return text[: width - 1].rsplit(" ", 1)[0] + " …"
+
+
+def _reason(rows: pd.DataFrame) -> str:
+    """The most frequent clause of the notes of the rows that differ (else: qualitative)."""
+    for status in ("differs", "qualitative"):
+        notes = rows.loc[rows["status"] == status, "note"]
+        clauses = Counter(
+            c
+            for note in notes
+            for c in dict.fromkeys(s.strip() for s in str(note).split(";"))
+            if c
+        )  # ties go to the clause met first (Counter keeps insertion order)
+        if clauses:
+            return _shorten(clauses.most_common(1)[0][0])
+    return "agrees with the paper"
+
+
+def _runs(numbers: list[int]) -> list[tuple[int, int]]:
+    runs: list[tuple[int, int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], n)
+        else:
+            runs.append((n, n))
+    return runs
+
+
+def _in_order(ledgers: pd.DataFrame, chapters) -> pd.DataFrame:
+    _check(ledgers)
+    if chapters is None:
+        return ledgers.reset_index(drop=True)
+    chapters = list(chapters)
+    unknown = sorted(set(ledgers["chapter"]) - set(chapters))
+    if unknown:
+        raise ValueError(f"chapters does not list the ledgers' chapters {unknown}")
+    rank = ledgers["chapter"].map({c: i for i, c in enumerate(chapters)})
+    return ledgers.iloc[rank.argsort(kind="stable")].reset_index(drop=True)
+
+
+def ledger_summary(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:
+    """One row per paper, chapter and group of claims: counts, verdict, reason, ledger rows.
+
+    Parameters
+    ----------
+    ledgers : pandas.DataFrame
+        The saved ledgers as :func:`mlcrepro.ledger.load_ledgers` returns them: the rows of
+        each chapter in the order of its ledger table.
+    chapters : sequence of str, optional
+        The chapters in reading order (every chapter of ``ledgers`` must be listed); by
+        default the order of ``ledgers``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``paper``, ``chapter``, ``claims``, ``n``, one count per status of
+        :data:`mlcrepro.ledger.STATUSES`, ``verdict``, ``reason`` and ``rows``; ``rows``
+        lists the 1-based row numbers in the chapter's ledger.
+        A paper's groups come together, papers ordered by their home chapter (the one
+        holding most of their rows); within a paper, chapters and groups keep the order of
+        first appearance.
+    """
+    frame = _in_order(ledgers, chapters).assign(
+        row=lambda f: f.groupby("chapter", sort=False).cumcount() + 1,
+        paper=lambda f: [row_paper(p, s) for p, s in zip(f["paper_ref"], f["source"])],
+        claims=lambda f: [claim_group(s) for s in f["source"]],
+    )
+    out = []
+    for (paper, chapter, claims), rows in frame.groupby(
+        ["paper", "chapter", "claims"], sort=False
+    ):
+        counts = {s: int((rows["status"] == s).sum()) for s in STATUSES}
+        out.append(
+            {
+                "paper": paper,
+                "chapter": chapter,
+                "claims": claims,
+                "n": len(rows),
+                **counts,
+                "verdict": _verdict(counts),
+                "reason": _reason(rows),
+                "rows": rows["row"].tolist(),
+            }
+        )
+    cols = ["paper", "chapter", "claims", "n", *STATUSES, "verdict", "reason", "rows"]
+    table = pd.DataFrame(out, columns=cols)
+    # papers in the order of their home chapter (the one holding most of their rows)
+    chapter_rank = {c: i for i, c in enumerate(dict.fromkeys(frame["chapter"]))}
+    home = table.groupby(["paper", "chapter"], sort=False)["n"].sum().reset_index()
+    home = home.loc[home.groupby("paper", sort=False)["n"].idxmax()]
+    rank = dict(zip(home["paper"], home["chapter"].map(chapter_rank)))
+    order = table["paper"].map(rank).argsort(kind="stable")
+    return table.iloc[order].reset_index(drop=True)
+
+
+def paper_summary(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:
+    """Rows of every ledger counted per paper and status (with a total row).
+
+    Parameters
+    ----------
+    ledgers, chapters
+        As for :func:`ledger_summary`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index: the papers in the order of :func:`ledger_summary`, then ``"all papers"``; columns
+        ``chapters`` (comma-separated), ``n`` and one count per status.
+    """
+    summary = ledger_summary(ledgers, chapters)
+    grouped = summary.groupby("paper", sort=False)
+    table = grouped[["n", *STATUSES]].sum()
+    table.insert(0, "chapters", grouped["chapter"].agg(lambda c: ", ".join(dict.fromkeys(c))))
+    table.loc["all papers"] = ["", *table[["n", *STATUSES]].sum()]
+    table.index.name = None  # one header row when shown
+    return table
+
+
+def summary_html(summary: pd.DataFrame, href: str = "", titles: dict | None = None) -> str:
+    """Render :func:`ledger_summary` as an HTML table, one section per paper.
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        The output of :func:`ledger_summary`.
+    href : str
+        Page holding the ledger tables, prefixed to the row anchors (``""`` for the same page,
+        ``"ledgers.html"`` from another page).
+    titles : dict, optional
+        Display names of the chapters; the chapter identifier by default.
+    """
+    if not isinstance(summary, pd.DataFrame) or "rows" not in summary.columns:
+        raise TypeError("summary must be the DataFrame returned by ledger_summary")
+    titles = titles or {}
+    labels = ("claims", "chapter", "rows", "✔", "±", "≈", "✘", "verdict", "why it differs")
+    head = "".join(f"<th>{h}</th>" for h in labels)
+    parts = []
+    for paper, block in summary.groupby("paper", sort=False):
+        body = []
+        for r in block.rename(columns={"within spread": "within_spread"}).itertuples():
+            links = ", ".join(
+                f"<a href='{href}#{row_anchor(r.chapter, a)}'>"
+                + (f"{a}" if a == b else f"{a}–{b}")
+                + "</a>"
+                for a, b in _runs(r.rows)
+            )
+            reason = "" if r.verdict == "reproduced" else escape(r.reason)
+            cells = (
+                escape(r.claims),
+                escape(titles.get(r.chapter, r.chapter)),
+                links,
+                r.reproduced,
+                r.within_spread,
+                r.qualitative,
+                r.differs,
+                r.verdict,
+                reason,
+            )
+            body.append(
+                "<tr>"
+                + "".join(f"<td data-label='{h}'>{v}</td>" for h, v in zip(labels, cells))
+                + "</tr>"
+            )
+        parts.append(
+            f"<table class='ledger ledger-summary'><caption>{escape(paper)}"
+            f"</caption><thead><tr>{head}</tr></thead>"
+            f"<tbody>{''.join(body)}</tbody></table>"
+        )
+    return "".join(parts)

@@ -1,0 +1,106 @@
+"""What a reader on a phone and a reader who wants the material see.
+
+At 390 px (a phone) no element of a page reaches beyond the viewport unless it sits inside a
+declared scroll container (``overflow-x: auto`` or ``scroll``), and the page itself does not
+scroll sideways. Every chapter offers its notebook (with outputs) for download.
+"""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from mlcrepro._paths import project_root
+
+from ..conftest import SITE
+from .test_site import PAGES
+
+ROOT = project_root()
+CHAPTERS = ["measures", "losses", "datasets", "dependence", "knn", "blended", "limo",
+            "own_predictions"]
+PHONE = {"width": 390, "height": 844}
+
+# elements of the article wider than the viewport and not inside a scroll container
+_OVERFLOW = """() => {
+  const vw = document.documentElement.clientWidth;
+  const scrolls = el => {
+    for (let a = el.parentElement; a; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowX;
+      if (o === 'auto' || o === 'scroll') return true;
+    }
+    return false;
+  };
+  const out = [];
+  const article = document.querySelector('article') || document.body;
+  for (const el of article.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    if (getComputedStyle(el).visibility === 'hidden') continue;
+    if (el.closest('mjx-assistive-mml')) continue;  // MathJax's clipped copy for screen readers
+    if ((r.right > vw + 1 || r.left < -1) && !scrolls(el)) {
+      const name = el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+        (el.className && typeof el.className === 'string' ? '.' + el.className.split(' ')[0] : '');
+      out.push(`${name} [${Math.round(r.left)}, ${Math.round(r.right)}]`);
+    }
+  }
+  return {vw, page: document.documentElement.scrollWidth, out};
+}"""
+
+
+@pytest.fixture(scope="module")
+def phone(browser):
+    ctx = browser.new_context(viewport=PHONE, device_scale_factor=1)
+    yield ctx
+    ctx.close()
+
+
+def _open(ctx, site_url, page):
+    pg = ctx.new_page()
+    pg.goto(f"{site_url}/{page}", wait_until="load")
+    if pg.evaluate("document.querySelectorAll('.math').length") > 0:
+        pg.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise",
+                             timeout=20000)
+        pg.evaluate("MathJax.startup.promise")
+    return pg
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_nothing_overflows_a_phone_screen(phone, site_url, page):
+    pg = _open(phone, site_url, page)
+    res = pg.evaluate(_OVERFLOW)
+    pg.close()
+    assert not res["out"], (
+        f"{page}: {len(res['out'])} elements overflow the {res['vw']}-px viewport outside a "
+        f"scroll container, e.g. {res['out'][:6]}"
+    )
+    assert res["page"] <= res["vw"], f"{page}: the page scrolls sideways ({res['page']} px)"
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_chapter_offers_its_notebook_for_download(browser, site_url, chapter):
+    assert (SITE / "book" / f"{chapter}.html").exists(), f"{chapter}.html was not built"
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = _open(ctx, site_url, f"book/{chapter}.html")
+    downloads = pg.evaluate(
+        "[...document.querySelectorAll('a[href$=\".ipynb\"]')].map(a => a.getAttribute('href'))"
+    )
+    assert downloads, f"{chapter}: no download link for the notebook"
+    for href in downloads:  # the link resolves to this chapter's notebook, with outputs
+        body = pg.request.get(f"{site_url}/book/{href}").body()
+        assert b'"cells"' in body and b'"outputs"' in body, f"{chapter}: {href} is no notebook"
+        assert f"{chapter}.ipynb" in href, f"{chapter}: {href} is another page's notebook"
+    ctx.close()
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_header_shows_the_package_version_and_no_build_date(page):
+    from importlib.metadata import version
+
+    html = (SITE / page).read_text(encoding="utf-8")
+    assert f"v{version('mlcbook')}" in html, f"{page}: the title does not show the version"
+    # html_last_updated_fmt unset: the theme prints no "Last updated on <build date>"
+    assert "last updated" not in html.lower(), f"{page}: shows a 'last updated' date"
+    repo = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
+    assert "btn-source-repository-button" in html and f'href="{repo}"' in html, (
+        f"{page}: no link to the repository {repo}"
+    )

@@ -1,0 +1,96 @@
+"""Loss profiles (mlcbook.profiles): folds, one profile, pooling, ratios of two learners."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+
+from mlcbook.learners import make_learner
+from mlcbook.losses import binomial_loss, polynomial_loss
+from mlcbook.profiles import (
+    ALPHAS,
+    curve_summary,
+    cv_folds,
+    evaluate_predictions,
+    loss_ratios,
+    pooled_profiles,
+)
+
+
+def _data(n=90, K=4, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 6))
+    Y = (X[:, :K] + 0.5 * rng.normal(size=(n, K)) > 0.3).astype(int)
+    return X, Y
+
+
+def _fold_table(X, Y, learners, n_folds=5):
+    """The tidy table of a paired CV, written out as a plain loop (the reference)."""
+    rows = []
+    P_all = {}
+    for name in learners:
+        P_all[name] = np.zeros_like(Y)
+        for f, (tr, te) in enumerate(cv_folds(len(Y), n_folds, seed=0)):
+            P = clone(make_learner(name, 0)).fit(X[tr], Y[tr]).predict(X[te])
+            P_all[name][te] = P
+            ev = evaluate_predictions(Y[te], P)
+            ev.insert(0, "n_test", len(te))
+            ev.insert(0, "fold", f)
+            ev.insert(0, "learner", name)
+            ev.insert(0, "K", Y.shape[1])
+            ev.insert(0, "dataset", "toy")
+            rows.append(ev)
+    return pd.concat(rows, ignore_index=True), P_all
+
+
+def test_folds_partition_and_are_seeded():
+    folds = cv_folds(53, 10, seed=0)
+    test = np.concatenate([te for _, te in folds])
+    assert sorted(test.tolist()) == list(range(53))
+    for tr, te in folds:
+        assert not set(tr) & set(te)
+    assert all(np.array_equal(a[1], b[1]) for a, b in zip(folds, cv_folds(53, 10, seed=0)))
+    with pytest.raises(ValueError, match="n_folds"):
+        cv_folds(10, 1)
+
+
+def test_profile_agrees_with_the_losses_module():
+    X, Y = _data()
+    P = (X[:, :4] > 0).astype(int)
+    ev = evaluate_predictions(Y, P)
+    assert (ev.family == "binomial").sum() == 4 and (ev.family == "polynomial").sum() == len(ALPHAS)
+    # both sides sum the same few hundred terms in [0, 1]: rounding stays far below 1e-12
+    for k in range(1, 5):
+        got = ev[(ev.family == "binomial") & (ev.param == k)].loss.item()
+        assert got == pytest.approx(binomial_loss(Y, P, k), abs=1e-12)
+    for a in (1.0, ALPHAS[7], 1000.0):
+        got = ev[(ev.family == "polynomial") & np.isclose(ev.param, a)].loss.item()
+        assert got == pytest.approx(polynomial_loss(Y, P, a), abs=1e-12)
+
+
+def test_pooled_profile_is_the_loss_of_the_pooled_predictions():
+    X, Y = _data()
+    table, P = _fold_table(X, Y, ["BR"])
+    pooled = pooled_profiles(table)
+    for k in range(1, 5):
+        got = pooled[(pooled.family == "binomial") & (pooled.param == k)].loss.item()
+        assert got == pytest.approx(binomial_loss(Y, P["BR"], k), abs=1e-12)
+    b = pooled[pooled.family == "binomial"].x
+    assert b.min() == 0 and b.max() == 1
+
+
+def test_ratios_are_second_over_first_and_summarised_per_dataset():
+    X, Y = _data()
+    table, _ = _fold_table(X, Y, ["BR", "LP"], n_folds=3)
+    pooled = pooled_profiles(table)
+    r = loss_ratios(pooled, "BR", "LP")
+    br = pooled[pooled.learner == "BR"].set_index(["family", "param"]).loss
+    lp = pooled[pooled.learner == "LP"].set_index(["family", "param"]).loss
+    idx = r.set_index(["family", "param"]).index
+    np.testing.assert_allclose(r.set_index(["family", "param"]).ratio, (lp / br).loc[idx])
+    s = curve_summary(pooled, "BR", "LP")
+    binom = r[r.family == "binomial"].sort_values("param").ratio.to_numpy()
+    assert s.loc["toy", "start"] == binom[0] and s.loc["toy", "end"] == binom[-1]
+    assert s.loc["toy", "falls"] == (binom[-1] < binom[0])
+    with pytest.raises(ValueError, match="no rows"):
+        loss_ratios(pooled, "BR", "CC")

@@ -1,0 +1,215 @@
+"""The study on the authors' folds (mlcrepro.huellermeier2022.authors_study)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from mlcrepro.huellermeier2022 import reference
+from mlcrepro.huellermeier2022 import authors_study as A
+from mlcbook.profiles import pooled_profiles
+from mlcbook.learners._weka import WekaError
+
+
+def test_flags_is_run_with_twelve_labels_and_scored_on_seven():
+    data = A.study_data("flags")
+    Xtr, Ytr, Xte, Yte = data.splits[0]
+    assert data.folds == "authors" and len(data.splits) == 10
+    assert Xtr.shape[1] == 14 and Ytr.shape[1] == 12 and Yte.shape[1] == 12
+    assert data.scored_from == 5 and data.n_labels == 12
+    # landmass, zone, language, religion are nominal in the authors' file
+    assert {c: len(v) for c, v in data.nominal.items()} == {0: 6, 1: 4, 4: 10, 5: 8}
+    # the 7 scored columns are the authors' label columns, untouched
+    np.testing.assert_array_equal(
+        Yte[:, 5:], reference.reference_folds("flags").splits[0].Y_test
+    )
+
+
+def test_seeded_datasets_use_the_study_folds():
+    data = A.study_data("scene")
+    assert data.folds == "cv_folds(seed=0)" and data.scored_from == 0
+    assert sum(s[3].shape[0] for s in data.splits) == 2407  # a partition of scene
+
+
+def test_rakel_order_is_the_experimenters_hashset_order():
+    # java.util.HashSet<Integer> of 16 buckets: key k goes to bucket k & 15, and a
+    # bucket keeps insertion order.  Enron (L = 53): ks 1..5, 26, 52 -> buckets
+    # 1, 2, 3, 4, 5, 10, 4: so 52 follows 4 (same bucket, inserted later).
+    assert A.rakel_order(53) == [(1, 53), (2, 52), (3, 51), (4, 50), (52, 2), (5, 49), (26, 28)]
+    # flags as run (L = 12): ks 1..6, 11, all in their own buckets
+    assert [k for k, _ in A.rakel_order(12)] == [1, 2, 3, 4, 5, 6, 11]
+    # emotions (L = 6): L // 2 = 3 and L - 1 = 5 are already in 1..5
+    assert A.rakel_order(6) == [(1, 6), (2, 5), (3, 4), (4, 3), (5, 2)]
+
+
+def test_flags_j48_learners_equal_the_authors_released_profiles():
+    # The released flags profiles (binomial k = 1..7 and the 55 polynomial alphas) are
+    # pooled means of 0/1 errors over the same 194 x 7 test entries: equal up to float
+    # rounding of the sums (1e-12).
+    t = A.run_authors_study(
+        ["flags"], ["BR-J48", "CC-J48", "LP-J48", "RAkEL-J48"], cache_dir=False
+    )
+    ours = pooled_profiles(t)
+    ref = reference.load_reference_results()
+    ref = ref[ref.dataset == "flags"]
+    assert set(ours.learner) == {
+        "BR-J48", "CC-J48", "LP-J48", *(f"RAkEL-J48-k{k}-m{m}" for k, m in A.rakel_order(12))
+    }
+    for learner, g in ours.groupby("learner"):
+        theirs = ref[ref.learner == A.authors_name(learner)]
+        for family in ("binomial", "polynomial"):
+            a = g[g.family == family].sort_values("param")
+            b = theirs[theirs.family == family].sort_values("param")
+            np.testing.assert_array_equal(a.param.to_numpy(), b.param.to_numpy())
+            np.testing.assert_allclose(a.loss, b.loss, rtol=0, atol=1e-12, err_msg=learner)
+    assert (t.groupby("learner").fold.nunique() == 10).all()
+    assert (t.cpu_seconds >= 0).all()
+
+
+def test_a_failure_ends_the_fold_for_the_later_members(monkeypatch):
+    # The experimenter ran all ks of a fold in one job: a failure at one k leaves the
+    # later ks of that fold unfinished, and the earlier ones stand.
+    class Member:
+        def __init__(self, fail=False):
+            self.fail = fail
+
+        def get_params(self, deep=False):
+            return {"fail": self.fail}
+
+        def set_params(self, **p):
+            self.__dict__.update(p)
+            return self
+
+        def fit(self, X, Y):
+            if self.fail:
+                raise WekaError("Cannot handle unary class!")
+            self.K = Y.shape[1]
+            return self
+
+        def predict(self, X):
+            return np.ones((X.shape[0], self.K), dtype=int)
+
+    runs = [("a", Member(), {}), ("b", Member(fail=True), {}), ("c", Member(), {})]
+    monkeypatch.setattr(A, "_estimators", lambda learner, data: runs)
+    out = A.authors_cell("flags", "RAkEL-J48", 0)
+    assert out["finished"].tolist() == [True, False, False]
+    assert out["P"][0].all() and not out["P"][1:].any()
+
+
+def test_another_error_is_not_taken_for_a_failed_fold(monkeypatch):
+    class Broken:
+        def get_params(self, deep=False):
+            return {}
+
+        def fit(self, X, Y):
+            raise WekaError("server died")
+
+    monkeypatch.setattr(A, "_estimators", lambda learner, data: [("x", Broken(), {})])
+    with pytest.raises(WekaError, match="server died"):
+        A.authors_cell("flags", "BR-J48", 0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"datasets": ["iris"]}, "dataset must be one of"),
+        ({"learners": ["BR"]}, "learners must be among"),
+        ({"splits": [10]}, "splits must be in 0..9"),
+    ],
+)
+def test_bad_arguments_fail_before_any_work(kwargs, match, tmp_path):
+    with pytest.raises(ValueError, match=match):
+        A.run_authors_study(**kwargs, cache_dir=tmp_path)
+    assert not any(tmp_path.iterdir())
+
+
+def test_dataset_must_be_a_string():
+    with pytest.raises(TypeError, match="dataset must be a str"):
+        A.study_data(3)
+
+
+def test_omitted_pairs_leave_the_spec_and_enter_the_key():
+    """A partial study (``omit``) runs without the named pairs and says so in its key,
+    so its table can never pass for the full one."""
+    from mlcrepro.runner import cells
+    from mlcrepro.results import config_hash
+
+    pair = ("flags", "RAkEL-J48")
+    spec = A._spec(["flags"], ["BR-J48", "RAkEL-J48"], [0, 1], omit=[pair])
+    assert {c["learner"] for c in cells(spec)} == {"BR-J48"}
+    full = A.authors_study_config(["flags"], ["BR-J48", "RAkEL-J48"])
+    part = A.authors_study_config(["flags"], ["BR-J48", "RAkEL-J48"], omit=[pair])
+    assert full["omitted"] == [] and part["omitted"] == [list(pair)]
+    assert "RAkEL-J48" not in part["learners"]["flags"]
+    assert config_hash(full) != config_hash(part)
+
+
+def test_authors_names_map_to_the_released_keys():
+    assert A.authors_name("BR-J48") == "BR"
+    assert A.authors_name("RAkEL-J48-k26-m28") == "RAkEL-k26-m28"
+    assert A.authors_name("EPCT-CLUS") == "EPCT"
+    assert A.authors_name("BOOMER-K-2021") == "BOOMER-K"
+    with pytest.raises(ValueError, match="learner"):
+        A.authors_name("BR")
+
+
+def test_boomer_reads_the_flags_file_as_it_is():
+    # BOOMER ran in its own testbed, which reads the file's 7 labels: the 5 symbol
+    # attributes that MEKA's L = 12 made labels are features again, in the file's order.
+    data = A.study_data("flags")
+    Xtr, Ytr, Xte, Yte, first = A.as_run("BOOMER-1-2021", data, 3)
+    split = reference.reference_folds("flags").splits[3]
+    assert first == 0 and Ytr.shape[1] == 7 and Xtr.shape[1] == 19
+    np.testing.assert_array_equal(Xtr, split.X_train)
+    np.testing.assert_array_equal(Yte, split.Y_test)
+    # ... and declared nominal as in the file (the testbed's own flags copy does the same)
+    est = A._estimators("BOOMER-1-2021", data)[0]
+    assert est[2] == {"nominal_feature_indices": [0, 1, 4, 5, 14, 15, 16, 17, 18]}
+    # MEKA's learners see the experimenter's 12 labels, 5 of them not scored
+    assert A.as_run("BR-J48", data, 3)[4] == 5
+    # elsewhere the view is the same for every learner
+    emo = A.study_data("emotions")
+    assert A.as_run("BOOMER-K-2021", emo, 0)[1] is emo.splits[0][1]
+
+
+@pytest.mark.slow
+@pytest.mark.recompute
+@pytest.mark.boomer  # the study includes BOOMER-1 and BOOMER-K
+def test_committed_table_recomputes_on_flags():
+    """Every learner on flags against the committed ``dependence_authors``.
+
+    J48 and CLUS (Java) and BOOMER-1 give integer predictions equal on every CPU tried:
+    identifying columns equal exactly, losses (closed forms of the predictions) within
+    ``CLOSED_FORM_RTOL`` on splits 0-2; the alphas are the authors' literals (exact).
+    BOOMER-K is not machine-independent (``BOOMER_K_POOLED_ATOL``): its pooled profile
+    over all ten folds is compared within that measured bound.  CPU time is a
+    measurement, not compared.
+    """
+    import json
+
+    from mlcbook._io import read_csv_exact
+    from mlcrepro._paths import results_dir
+    from mlcrepro.results import canonical
+
+    from ..tolerances import BOOMER_K_POOLED_ATOL, CLOSED_FORM_RTOL
+
+    csv = results_dir() / "dependence_authors.csv"
+    meta = csv.with_suffix(".json")
+    assert csv.exists() and meta.exists(), "the study's table is committed with the chapter"
+    saved = json.loads(meta.read_text())["config"]
+    assert saved == canonical(A.authors_study_config()), "stale: make table NAME=dependence_authors"
+    committed = read_csv_exact(csv)
+    flags = committed[committed.dataset == "flags"]
+    exact = [m for m in A.LEARNERS if m != "BOOMER-K-2021"]
+    part = flags[(flags.fold <= 2) & (flags.learner != "BOOMER-K-2021")]
+    part = part.reset_index(drop=True)
+    got = A.run_authors_study(["flags"], exact, splits=[0, 1, 2], cache_dir=False)
+    keys = ["dataset", "folds", "K", "learner", "fold", "n_test", "family", "param"]
+    assert len(got) == len(part) > 0
+    pd.testing.assert_frame_equal(got[keys], part[keys], check_exact=True)
+    np.testing.assert_allclose(got["loss"], part["loss"], rtol=CLOSED_FORM_RTOL, atol=0)
+    k_got = pooled_profiles(A.run_authors_study(["flags"], ["BOOMER-K-2021"], cache_dir=False))
+    k_committed = pooled_profiles(flags[flags.learner == "BOOMER-K-2021"])
+    pd.testing.assert_frame_equal(k_got[["family", "param"]], k_committed[["family", "param"]])
+    np.testing.assert_allclose(k_got["loss"], k_committed["loss"], rtol=0,
+                               atol=BOOMER_K_POOLED_ATOL)

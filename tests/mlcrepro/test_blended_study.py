@@ -1,0 +1,610 @@
+"""Tests of the two readings of Park & Read's training (solver, study cells, tables, findings)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import accuracy_score, hamming_loss, jaccard_score
+
+from mlcrepro.park_read2018 import findings as bf
+from mlcrepro.park_read2018 import tables as bt
+from mlcbook.blended import blended_objective
+from mlcrepro.park_read2018 import readings as bs
+from mlcrepro.park_read2018.grid import GRID_ALPHAS, GRID_BETAS
+from mlcrepro.runner import cells, table
+from mlcbook.learners import BlendedLinearClassifier
+from mlcbook.learners.blended import _ascent, _lbfgs
+from mlcrepro.ledger import Ledger, tested, unknown
+
+
+def _toy(seed=0, n=80, M=5, L=4):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, M))
+    W = rng.normal(size=(L, M))
+    Y = (X @ W.T + rng.normal(scale=0.5, size=(n, L)) > 0.3).astype(int)
+    return X, Y
+
+
+def _J(X, Y, a, b, g, W, c):
+    return blended_objective(W, X, Y, a, b, g, intercept=c)[0]
+
+
+# ------------------------------------------------------------------ the two optimisers
+def test_lbfgs_reports_converged_and_capped():
+    X, Y = _toy()
+    T = Y.astype(float)
+    W0, b0 = np.zeros((4, 5)), np.zeros(4)
+    *_, nit, status = _lbfgs(X, T, 0.5, 2.0, 1e-2, W0, b0, 1000, 1e-6)
+    assert status == "converged" and nit < 1000
+    *_, nit, status = _lbfgs(X, T, 0.5, 2.0, 1e-2, W0, b0, 2, 1e-6)
+    assert status == "capped" and nit == 2
+
+
+@pytest.mark.parametrize("alpha,beta", [(1.0, 1.0), (1e-5, 1.0)])
+def test_ascent_approaches_the_lbfgs_optimum_as_its_rule_tightens(alpha, beta):
+    """beta = 1 with a strong penalty: L-BFGS finds the maximum; the ascent stops below
+    it, the closer the tighter its rule (measured: 1e-3 and 1e-4 of J for tol 1e-6 and
+    1e-8; bounds 1e-2 and 1e-3 leave a factor 10 for other BLAS/CPUs)."""
+    X, Y = _toy(1)
+    T = Y.astype(float)
+    W0, b0 = np.zeros((4, 5)), np.zeros(4)
+    g = 0.05
+    Wl, bl, _, st = _lbfgs(X, T, alpha, beta, g, W0, b0, 5000, 1e-10)
+    jl = _J(X, Y, alpha, beta, g, Wl, bl)
+    gaps = []
+    for tol in (1e-6, 1e-8):
+        Wa, ba, _, status = _ascent(X, T, alpha, beta, g, W0, b0, 50000, tol)
+        assert status == "stopped"
+        gaps.append((jl - _J(X, Y, alpha, beta, g, Wa, ba)) / jl)
+    assert st == "converged" and 0 <= gaps[1] < gaps[0]
+    assert gaps[0] <= 1e-2 and gaps[1] <= 1e-3
+
+
+def test_ascent_is_monotone():
+    """Every step increases J: stopping after k steps gives a J that grows with k."""
+    X, Y = _toy(5)
+    T = Y.astype(float)
+    W0, b0 = np.zeros((4, 5)), np.zeros(4)
+    js = []
+    for k in (1, 2, 5, 20, 80):
+        W, b, nit, st = _ascent(X, T, 0.3, 2.0, 1e-3, W0, b0, k, 1e-12)
+        assert (nit, st) == (k, "capped")
+        js.append(_J(X, Y, 0.3, 2.0, 1e-3, W, b))
+    assert np.all(np.diff(js) > 0)
+
+
+def test_ascent_stops_by_its_rule_and_caps():
+    X, Y = _toy(2)
+    T = Y.astype(float)
+    W0, b0 = np.zeros((4, 5)), np.zeros(4)
+    *_, nit_loose, st = _ascent(X, T, 1.0, 1.0, 1e-3, W0, b0, 5000, 1e-2)
+    *_, nit_tight, _ = _ascent(X, T, 1.0, 1.0, 1e-3, W0, b0, 5000, 1e-6)
+    assert st == "stopped" and nit_loose < nit_tight  # a looser rule stops earlier
+    *_, nit, st = _ascent(X, T, 1.0, 1.0, 1e-3, W0, b0, 3, 1e-12)
+    assert (nit, st) == (3, "capped")
+
+
+def test_ascent_cannot_move_when_the_penalty_dwarfs_the_similarity():
+    """beta = 128 from zero: s ~ 1e-40, so any step's penalty outweighs its gain."""
+    X, Y = _toy(3)
+    W, b, nit, st = _ascent(
+        X, Y.astype(float), 1e-5, 128.0, 1e-3, np.zeros((4, 5)), np.zeros(4), 100, 1e-5
+    )
+    assert (nit, st) == (0, "stopped") and not W.any() and not b.any()
+
+
+def test_estimator_solver_and_status():
+    X, Y = _toy(4)
+    clf = BlendedLinearClassifier(
+        alpha=0.5,
+        beta=2,
+        gammas=(1e-3, 1e-2),
+        cv=2,
+        solver="ascent",
+        init="zeros",
+        max_iter=500,
+        tol=1e-5,
+    )
+    clf.fit(X, Y)
+    assert clf.status_ == "stopped"
+    assert sum(clf.cv_status_.values()) == 4  # 2 gammas x 2 folds
+    lb = BlendedLinearClassifier(gamma=1e-2, max_iter=1000).fit(X, Y)
+    assert lb.status_ == "converged" and lb.cv_status_ == {}
+    with pytest.raises(ValueError, match="solver"):
+        BlendedLinearClassifier(solver="sgd").fit(X, Y)
+
+
+# ------------------------------------------------------------------ cells
+def test_cell_arguments_are_checked_before_any_work():
+    for kw, match in [
+        ({"dataset": "stare"}, "dataset"),
+        ({"reading": "adam"}, "reading"),
+        ({"alpha": 0.25}, "alpha"),
+        ({"gamma_per": "dataset"}, "gamma_per"),
+        ({"features": "tfidf"}, "features"),
+    ]:
+        args = {"dataset": "emotions", "alpha": 1.0, "reading": "lbfgs", **kw}
+        with pytest.raises(ValueError, match=match):
+            bs.cell(args.pop("dataset"), args.pop("alpha"), args.pop("reading"), **args)
+    with pytest.raises(ValueError, match="reading"):
+        bs.table_name("adam")
+
+
+@pytest.mark.slow
+def test_cell_rows_are_the_fits_they_describe(tmp_path, monkeypatch):
+    """Emotions, ascent from zero (each setting independent): refit every row's
+    setting at its gamma and score it with scikit-learn; the numbers agree exactly."""
+    monkeypatch.delenv("MLCBOOK_RECOMPUTE", raising=False)
+    betas, gammas = (1.0, 4.0), (1e-4, 1e-2)
+    spec = bs.readings_spec(
+        "ascent", ("emotions",), gamma_per="setting", alphas=(0.5,), betas=betas, gammas=gammas
+    )
+    df = table(spec, cache_dir=tmp_path)
+    assert len(df) == 4 and set(df["gamma_choice"]) == {"alpha", "setting"}
+    first = df[df["beta"] == 1.0]
+    assert first["gamma"].nunique() == 1  # at betas[0] both choices are the same fit
+    per_alpha = df[df["gamma_choice"] == "alpha"]
+    assert per_alpha["gamma"].nunique() == 1
+    from mlcbook.datasets import load_dataset
+
+    X, Y, _ = load_dataset("emotions")
+    Xtr, Xte, Ytr, Yte = bs.split_and_scale(X, Y, seed=0)
+    for _, r in df.iterrows():
+        clf = BlendedLinearClassifier(
+            alpha=0.5,
+            beta=r["beta"],
+            gamma=r["gamma"],
+            solver="ascent",
+            init="zeros",
+            **{k: bs.STUDY_SETTINGS["ascent"][k] for k in ("max_iter", "tol")},
+        ).fit(Xtr, Ytr)
+        P = clf.predict(Xte)
+        assert r["test_hamming"] == pytest.approx(1 - hamming_loss(Yte, P), abs=1e-15)
+        assert r["test_exact"] == pytest.approx(accuracy_score(Yte, P), abs=1e-15)
+        # scikit-learn's samples-Jaccard scores two empty sets 0 (ours 1): rows with a
+        # non-empty truth or prediction compared
+        keep = (Yte.sum(1) + P.sum(1)) > 0
+        ours = bs._scores(Yte[keep], P[keep], "t")["t_jaccard"]
+        assert ours == pytest.approx(
+            jaccard_score(Yte[keep], P[keep], average="samples"), abs=1e-15
+        )
+        assert r["status"] == clf.status_ and r["n_iter"] == clf.n_iter_
+    # the runner's cache answers the second call without computing, to the last bit
+    monkeypatch.setattr(bs, "cell", lambda *a, **k: pytest.fail("recomputed"))
+    pd.testing.assert_frame_equal(table(spec, cache_dir=tmp_path), df)
+    assert len(list(tmp_path.rglob("*.npz"))) == 1  # one cell, in the runner's format
+
+
+def test_specs_cross_the_cells_of_the_committed_tables_in_their_order():
+    """The runner's cells are the old loops' units, in the old row order."""
+    spec = bs.readings_spec("lbfgs", ("emotions", "scene"))
+    assert [(c["dataset"], c["alpha"]) for c in cells(spec)] == [
+        (d, a) for d in ("emotions", "scene") for a in GRID_ALPHAS
+    ]
+    assert spec.table == "blended_study_lbfgs"
+    pen = bs.penalty_spec(("emotions",))
+    assert [(c["alpha"], c["gamma"]) for c in cells(pen)] == [
+        (a, g) for a in bs.PENALTY_ALPHAS for g in bs.STUDY_GAMMAS
+    ]
+    split = bs.split_spec()
+    assert [(c["seed"], c["features"], c["gamma"]) for c in cells(split)] == bs.split_cells()
+    with pytest.raises(ValueError, match="alphas"):
+        bs.readings_spec("lbfgs", alphas=(0.25,))
+    with pytest.raises(ValueError, match="dataset"):
+        bs.penalty_spec(("stare",))
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "blended_study_lbfgs",
+        "blended_study_ascent",
+        "blended_study_lbfgs_per_setting",
+        "blended_study_ascent_per_setting",
+        "blended_penalty",
+        "blended_split_check",
+    ],
+)
+def test_configs_are_the_keys_of_the_committed_tables(name):
+    """The chapter finds the committed tables only under these keys."""
+    import json
+
+    from mlcrepro._paths import results_dir
+    from mlcrepro.results import config_hash
+
+    if name.startswith("blended_study"):
+        reading = name.split("_")[2]
+        per = "setting" if name.endswith("per_setting") else "alpha"
+        ds = (bs.STUDY_DATASETS if per == "alpha" else bs.PER_SETTING_DATASETS)[reading]
+        config = bs.study_config(reading, ds, gamma_per=per)
+        assert bs.table_name(reading, per) == name
+    else:
+        config = bs.penalty_config() if name == "blended_penalty" else bs.split_config()
+    saved = json.loads((results_dir() / f"{name}.json").read_text(encoding="utf-8"))
+    assert config_hash(config) == saved["config_hash"]
+
+
+# ------------------------------------------------------------------ tables
+def _grid(value):
+    """A grid of all datasets, alphas and betas with ``value(d, a, b, col)``."""
+    rows = []
+    for d in bt.NAMES:
+        for a in GRID_ALPHAS:
+            for b in GRID_BETAS:
+                row = {"dataset": d, "alpha": a, "beta": b}
+                for part in ("train", "test"):
+                    for m in ("hamming", "jaccard", "exact"):
+                        row[f"{part}_{m}"] = value(d, a, b, f"{part}_{m}")
+                rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def test_optimum_prefers_the_base_on_ties_then_small_beta_and_alpha():
+    flat = _grid(lambda d, a, b, c: 0.5)
+    t = bt.our_table(flat, "hamming")
+    assert t["ours at base"].all() and len(t) == 10
+    peak = _grid(lambda d, a, b, c: 0.9 if (b >= 4 and a >= 0.3) else 0.5)
+    t = bt.our_table(peak, "jaccard")
+    assert set(zip(t["alpha"], t["beta"])) == {(0.3, 4.0)}
+    assert (t["base0"] == 0.5).all() and (t["ours"] == 0.9).all()
+
+
+def test_paper_pairs_cover_every_printed_number_and_fit_is_their_mean():
+    grid = _grid(lambda d, a, b, c: 0.5)
+    pairs = bt.paper_pairs(grid)
+    # Table 2: 10 bases + 4 printed optima; Table 3: 10 + 9; Table 4: 10 optima + 20 bases
+    assert len(pairs) == 63
+    assert pairs.groupby("table").size().to_dict() == {"Table 2": 14, "Table 3": 19, "Table 4": 30}
+    fit = bt.fit_to_paper({"flat": grid})
+    diff = (pairs["paper"].astype(float) - 0.5).abs()
+    assert fit.loc["flat", "mean |Δ| all"] == pytest.approx(diff.mean(), abs=1e-15)
+    train = diff[pairs["Type"] == "Train"].mean()
+    assert fit.loc["flat", "mean |Δ| train"] == pytest.approx(train, abs=1e-15)
+    with pytest.raises(ValueError, match="one row per"):
+        bt.our_table(pd.concat([grid, grid]), "exact")
+
+
+def test_choose_reading_takes_the_smaller_mean_difference():
+    fit = pd.DataFrame({"mean |Δ| all": [0.1, 0.05]}, index=["lbfgs", "ascent"])
+    assert bf.choose_reading(fit) == "ascent"
+
+
+def test_alpha_trend_rule():
+    rising = _grid(lambda d, a, b, c: 0.8 + 0.1 * a)
+    t = bf.alpha_trend(rising)
+    assert t["rises"] and t["rho"] == pytest.approx(1.0)
+    flat = _grid(lambda d, a, b, c: 0.9)
+    assert not bf.alpha_trend(flat)["rises"]
+
+
+def test_location_rows_name_the_near_tie_cause():
+    grid = _grid(lambda d, a, b, c: 0.5 + (0.005 if (a, b) == (0.4, 2.0) else 0.0))
+    c = {k: tested("t", ref="r") for k in ("flat", "train", "test", "enron", "slashdot")}
+    c["flat"] = tested("near-tie", ref="x")
+    led = Ledger("t", "P")
+    bf.add_location_rows(led, grid, c)
+    frame = led.to_frame()
+    assert len(frame) == 30
+    # every optimum is at (0.4, 2); the paper's locations score 0.005 below: near-ties
+    assert all(e.cause is c["flat"] for e in led.entries if e.status == "differs")
+
+
+def _split_frame(value):
+    """A split check: 3 seeds as-is + seed 0 standardised, two gammas, all betas."""
+    rows = []
+    for features, seeds in (("as-is", (0, 1, 2)), ("standardised", (0,))):
+        for s in seeds:
+            for g in (1e-4, 1e-3):
+                for b in GRID_BETAS:
+                    row = {"features": features, "seed": s, "gamma": g, "beta": b}
+                    for part in ("train", "test"):
+                        for m in ("hamming", "jaccard", "exact"):
+                            row[f"{part}_{m}"] = value(features, s, g, b, f"{part}_{m}")
+                    rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def test_split_ranges_are_the_largest_range_over_seeds_of_one_setting():
+    # as-is seeds differ by 0.01 * seed, and by 0.02 * seed more at (1e-3, beta = 8);
+    # the standardised fit (far off) must not count
+    def value(features, s, g, b, col):
+        if features == "standardised":
+            return 0.0
+        extra = 0.02 * s if (g, b) == (1e-3, 8.0) and col == "test_exact" else 0.0
+        return 0.5 + 0.01 * s + extra
+
+    r = bf.split_ranges(_split_frame(value))
+    assert r[("Test", "exact")] == pytest.approx(0.06, abs=1e-12)  # 0.01*2 + 0.02*2
+    for key in [(p, m) for p in ("Train", "Test") for m in ("hamming", "jaccard", "exact")]:
+        if key != ("Test", "exact"):
+            assert r[key] == pytest.approx(0.02, abs=1e-12)  # seeds 0 and 2
+    one = _split_frame(value).query("seed == 0")
+    with pytest.raises(ValueError, match="two seeds"):
+        bf.split_ranges(one)
+
+
+def test_the_base_rows_take_the_penalty_or_the_untrained_cause_by_rule():
+    """Explained bases (any of the four columns) take the penalty cause; under the
+    ascent reading ("large_beta" set) Table 4's BaseJ/BaseH rows take the untrained
+    cause instead; slashdot keeps its own."""
+    grid = _grid(lambda d, a, b, col: 0.5)
+    c = {k: unknown(k) for k in ("train", "test", "enron", "slashdot")}
+    c["penalty"] = tested("penalty", ref="r")
+    explained = {("Scene", "exact", "BaseH"), ("Emotions", "hamming", "Base")}
+
+    def causes_of(cc):
+        led = Ledger("t", "P")
+        bf.add_table_rows(led, grid, cc, explained)
+        pairs = bt.paper_pairs(grid)
+        return {
+            (r["Data"], r["Type"], r["measure"], r["column"]): e.cause
+            for e, (_, r) in zip(led.entries, pairs.iterrows())
+        }
+
+    got = causes_of(c)
+    assert got[("Scene", "Train", "exact", "BaseH")] is c["penalty"]
+    assert got[("Emotions", "Test", "hamming", "Base")] is c["penalty"]
+    assert got[("Scene", "Train", "exact", "BaseJ")] is c["train"]
+    # the ascent grid: fits at beta >= 64 stop after one step
+    ascent = pd.DataFrame(
+        {
+            "beta": [32.0, 64.0, 128.0, 128.0],
+            "n_iter": [40, 1, 1, 0],
+            "train_exact": [0.4, 0.01, 0.0, 0.0],
+            "test_exact": [0.3, 0.02, 0.0, 0.0],
+        }
+    )
+    match = pd.DataFrame(
+        {
+            "Data": ["Emotions"],
+            "measure": ["hamming"],
+            "column": ["Base"],
+            "best gamma": [1e-2],
+            "distance": [0.01],
+        }
+    )
+    pen = pd.DataFrame(
+        {
+            "dataset": ["emotions"] * 2,
+            "alpha": [1e-5, 1.0],
+            "beta": [1.0, 1.0],
+            "gamma": [1e-2, 1e-2],
+            "train_hamming": [0.83, 0.83],
+        }
+    )
+    split = (
+        pd.DataFrame(
+            {"features": ["as-is"] * 2, "seed": [0, 1], "gamma": [1e-3] * 2, "best": [0.15, 0.16]}
+        )
+        .set_index(["features", "seed", "gamma"])["best"]
+        .unstack("gamma")
+    )
+    made = bf.causes(match, split, pen, enron_best_test=0.159, ascent=ascent)
+    assert "3 of its 3 fits at beta >= 64" in made["untrained"].describe()
+    assert "0.020" in made["untrained"].describe()
+    assert "large_beta" not in made
+    chosen = bf.causes(match, split, pen, enron_best_test=0.159, ascent=ascent, chosen="ascent")
+    assert chosen["large_beta"] is chosen["untrained"]
+    got = causes_of({**c, "large_beta": made["untrained"]})
+    assert got[("Scene", "Train", "exact", "BaseH")] is made["untrained"]
+    assert got[("Yeast", "Test", "exact", "BaseJ")] is made["untrained"]
+    assert got[("Slashdot", "Test", "exact", "BaseJ")] is c["slashdot"]
+    assert got[("Emotions", "Test", "hamming", "Base")] is c["penalty"]
+
+
+def test_enron_rows_within_the_split_range_take_the_split_cause():
+    # Enron's test Jaccard at 0.495 and test Hamming at 0.955 everywhere: within 0.01 of
+    # the paper's 0.489/0.488 and 0.950/0.947; everything else 0.5, far from the paper
+    def value(d, a, b, col):
+        enron = {"test_jaccard": 0.495, "test_hamming": 0.955}
+        return enron.get(col, 0.5) if d == "enron" else 0.5
+
+    grid = _grid(value)
+    pairs = bt.paper_pairs(grid)
+    c = {k: unknown(k) for k in ("train", "test", "enron", "slashdot", "penalty")}
+    c["split"] = tested("split", ref="r")
+    ranges = {(p, m): 0.01 for p in ("Train", "Test") for m in ("hamming", "jaccard", "exact")}
+    led = Ledger("t", "P")
+    bf.add_table_rows(led, grid, c, set(), ranges=ranges)
+    assert len(led.entries) == len(pairs) == 63
+    split_rows = set()
+    for e, (_, r) in zip(led.entries, pairs.iterrows()):
+        assert e.status == "differs"  # no value of this grid is within printed precision
+        key = (r["Data"], r["Type"], r["measure"], r["column"])
+        if r["Data"] == "Slashdot":
+            assert e.cause is c["slashdot"]
+        elif key == ("Enron", "Test", "exact", "best"):
+            assert e.cause is c["enron"]
+        elif e.cause is c["split"]:
+            split_rows.add(key)
+        else:
+            assert e.cause is c["train" if r["Type"] == "Train" else "test"], key
+    # the Jaccard and Hamming test rows of Enron printed in Tables 2 and 3, and no other
+    want = {
+        ("Enron", "Test", m, col)
+        for m, col in (
+            ("jaccard", "best"),
+            ("jaccard", "Base"),
+            ("hamming", "best"),
+            ("hamming", "Base"),
+        )
+    }
+    assert split_rows == want
+    # without the ranges nothing takes the split cause
+    led = Ledger("t", "P")
+    bf.add_table_rows(led, grid, c, set())
+    assert not any(e.cause is c["split"] for e in led.entries)
+
+
+def test_penalty_match_finds_the_nearest_gamma():
+    rows = []
+    for g, (tr, te) in {1e-6: (0.95, 0.70), 1e-2: (0.83, 0.79)}.items():
+        rows.append(
+            {
+                "dataset": "emotions",
+                "alpha": 1.0,
+                "beta": 1.0,
+                "gamma": g,
+                "train_hamming": tr,
+                "test_hamming": te,
+            }
+        )
+    m = bf.penalty_match(pd.DataFrame(rows)).iloc[0]
+    assert (m["setting"], m["column"]) == ("(1, 1)", "Base")
+    assert m["best gamma"] == 1e-2
+    assert m["distance"] == pytest.approx(max(abs(0.83 - 0.823), abs(0.79 - 0.783)))
+    assert m["distance at smallest gamma"] == pytest.approx(0.95 - 0.823)
+
+
+def test_penalty_match_judges_the_exact_bases_at_beta_128():
+    """Table 4's BaseJ/BaseH rows are matched on exact match at beta = 128, each against
+    its own printed column; other betas of the paths are not bases."""
+    rows = [
+        {
+            "dataset": "scene",
+            "alpha": a,
+            "beta": b,
+            "gamma": g,
+            "train_exact": tr,
+            "test_exact": te,
+            "train_jaccard": 0.0,
+            "test_jaccard": 0.0,
+            "train_hamming": 0.0,
+            "test_hamming": 0.0,
+        }
+        for a in (1e-5, 1.0)
+        for b in (1.0, 8.0, 128.0)
+        for g, (tr, te) in {1e-6: (0.70, 0.50), 1e-2: (0.53, 0.485)}.items()
+    ]
+    m = bf.penalty_match(pd.DataFrame(rows)).set_index("setting")
+    assert list(m.index) == ["(1, 1)", "(1, 128)", "(1e-05, 1)", "(1e-05, 128)"]
+    j, h = m.loc["(1e-05, 128)"], m.loc["(1, 128)"]
+    assert (j["measure"], j["column"], h["column"]) == ("exact", "BaseJ", "BaseH")
+    # Table 4, Scene: BaseJ 0.526 / 0.480, BaseH 0.532 / 0.489
+    assert j["distance"] == pytest.approx(max(abs(0.53 - 0.526), abs(0.485 - 0.480)))
+    assert h["distance"] == pytest.approx(max(abs(0.53 - 0.532), abs(0.485 - 0.489)))
+    assert bf.explained_by_penalty(m.reset_index()) == {
+        ("Scene", "exact", "BaseJ"),
+        ("Scene", "exact", "BaseH"),
+    }
+
+
+def test_recommendation_rows_follow_their_rules():
+    grid = _grid(lambda d, a, b, c: 0.5)
+    c = {k: unknown("u") for k in ("train", "expected")}
+    led = Ledger("t", "P")
+    bf.add_recommendation_rows(led, grid, c)
+    st = [e.status for e in led.entries]
+    # a flat grid: every base is the optimum -> Hamming, Jaccard hold; Exact's optimum is
+    # its base at beta = 128 everywhere -> "explore" and "alpha -> 0, beta -> inf" as ruled
+    assert st[:2] == ["reproduced", "reproduced"] and st[2] == "differs"
+    # all ten optima at alpha = 1e-05 (>= the paper's 7 of 10 at alpha <= 0.2), at beta 128
+    assert st[3:] == ["reproduced", "reproduced"]
+
+
+# ------------------------------------------------------------------ committed tables
+def _committed(name):
+    from mlcbook._io import read_csv_exact
+    from mlcrepro._paths import results_dir
+
+    csv = results_dir() / f"{name}.csv"
+    assert csv.exists(), f"{name} is committed with the chapter"
+    return read_csv_exact(csv)
+
+
+def _recheck(saved, new, cols):
+    """Every ledger row whose number is one of these cells keeps its status."""
+    from mlcrepro._paths import project_root
+    from mlcrepro.ledger import recheck_statuses
+
+    ledger = pd.read_csv(
+        project_root() / "book" / "_ledgers" / "blended.csv", keep_default_na=False
+    )
+    rows = recheck_statuses(ledger, saved[cols].to_numpy(), new[cols].to_numpy())
+    assert (rows["status"] == rows["status_recomputed"]).all(), rows
+
+
+@pytest.mark.recompute
+@pytest.mark.parametrize("reading", bs.READINGS)
+def test_committed_study_recomputes(reading, tmp_path):
+    """Recompute Emotions at alpha = 1 (8 betas, with its CV) under each reading.
+
+    gamma comes from a discrete grid and the statuses from discrete rules (compared
+    exactly); the scores are optimiser outcomes, compared within ``BLENDED_ATOL``
+    (the measured machine-to-machine spread, ``tests/tolerances.py``).
+    """
+    from ..tolerances import BLENDED_ATOL
+
+    saved = _committed(bs.table_name(reading))
+    saved = saved[(saved["dataset"] == "emotions") & (saved["alpha"] == 1.0)]
+    saved = saved.reset_index(drop=True)
+    spec = bs.readings_spec(reading, ("emotions",), gamma_per="alpha", alphas=(1.0,))
+    new = table(spec, cache_dir=tmp_path)  # through the runner
+    new = new.sort_values(["gamma_choice", "beta"], ignore_index=True)
+    assert list(new["beta"]) == list(saved["beta"])
+    np.testing.assert_array_equal(new["gamma"], saved["gamma"])
+    assert list(new["status"]) == list(saved["status"])
+    cols = [c for c in saved.columns if c.startswith(("train_", "test_"))]
+    np.testing.assert_allclose(new[cols], saved[cols], rtol=0, atol=BLENDED_ATOL)
+    _recheck(saved, new, cols)
+
+
+@pytest.mark.recompute
+def test_committed_penalty_table_recomputes(tmp_path):
+    """The Emotions rows of the fixed-gamma table (14 fits, through the runner), as above."""
+    from ..tolerances import BLENDED_ATOL
+
+    saved = _committed("blended_penalty")
+    saved = saved[saved["dataset"] == "emotions"].reset_index(drop=True)
+    new = table(bs.penalty_spec(("emotions",)), cache_dir=tmp_path)
+    np.testing.assert_array_equal(new["alpha"], saved["alpha"])
+    np.testing.assert_array_equal(new["gamma"], saved["gamma"])
+    assert list(new["status"]) == list(saved["status"])
+    cols = [c for c in saved.columns if c.startswith(("train_", "test_"))]
+    np.testing.assert_allclose(new[cols], saved[cols], rtol=0, atol=BLENDED_ATOL)
+    _recheck(saved, new, cols)
+
+
+@pytest.mark.slow
+def test_path_starts_with_the_fixed_gamma_fit_and_continues_along_beta():
+    """The first fit of a path is the fixed-gamma fit of the same setting (same start,
+    same optimiser: equal to the last bit); the next betas start from it."""
+    from mlcbook.learners.blended import BlendedLinearClassifier
+
+    path = pd.DataFrame(bs.path_cell("emotions", 0.2, 1e-3))
+    opts = {k: bs.STUDY_SETTINGS["lbfgs"][k] for k in ("max_iter", "tol", "init")}
+    clf = BlendedLinearClassifier(alpha=0.2, beta=1.0, gamma=1e-3, random_state=0, **opts)
+    Xtr, Xte, Ytr, Yte = bs._split("emotions", 0, "as-is")
+    clf.fit(Xtr, Ytr)
+    one = {
+        **bs._scores(Ytr, clf.predict(Xtr), "train"),
+        **bs._scores(Yte, clf.predict(Xte), "test"),
+    }
+    cols = [c for c in path.columns if c.startswith(("train_", "test_"))]
+    assert [path.loc[0, c] for c in cols] == [one[c] for c in cols]
+    assert list(path["beta"]) == list(GRID_BETAS)
+    assert set(path["status"]) <= {"converged", "stalled", "capped"}
+    with pytest.raises(ValueError, match="features"):
+        bs.path_cell("emotions", 0.2, 1e-3, features="tfidf")
+
+
+def test_fit_to_paper_judges_every_grid_on_the_common_datasets():
+    full = _grid(lambda d, a, b, c: 0.5)
+    part = full[full["dataset"].isin(["emotions", "scene"])]
+    fit = bt.fit_to_paper({"full": full, "part": part})
+    # Emotions and Scene: Table 2 4 bases + 2 printed optima, Table 3 4 + 3, Table 4 4 + 8
+    assert fit.loc["full", "numbers"] == fit.loc["part", "numbers"] == 25
+    assert fit.loc["full", "mean |Δ| all"] == fit.loc["part", "mean |Δ| all"]
+
+
+def test_fill_missing_takes_only_the_absent_datasets_and_names_them():
+    a = _grid(lambda d, al, b, c: 0.5)
+    b = _grid(lambda d, al, be, c: 0.7)
+    part = a[a["dataset"] != "enron"]
+    full, names = bt.fill_missing(part, b)
+    assert names == ["Enron"]
+    assert (full[full["dataset"] == "enron"]["test_exact"] == 0.7).all()
+    assert (full[full["dataset"] != "enron"]["test_exact"] == 0.5).all()
+    assert len(full) == len(a)
+    assert bt.fill_missing(a, b)[1] == []

@@ -1,0 +1,216 @@
+"""The reproduction ledger: statuses are derived by rule, and saved ledgers stay consistent."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mlcrepro._paths import project_root
+from mlcrepro.ledger import STATUSES, Cause, Ledger, derive_status, load_ledgers, paper_error, tested, underspecified, unknown, within_tolerance
+
+CAUSE = tested("found by a test", ref="tests/test_ledger.py")
+
+
+# ------------------------------------------------------------------ number
+def test_number_within_printed_precision_is_reproduced():
+    led = Ledger("t", "P")
+    e = led.number("x", "Table 1", paper="0.43", ours=3 / 7)  # 0.42857 rounds to 0.43
+    assert (e.status, e.kind) == ("reproduced", "number")
+    assert e.tol == pytest.approx(0.005)
+    assert e.ours == "0.4286"  # paper's two decimals + 2
+    led.check()
+
+
+def test_number_outside_precision_differs_and_needs_a_cause():
+    led = Ledger("t", "P")
+    with pytest.raises(ValueError, match="give its cause"):
+        led.number("x", "Table 1", paper="0.43", ours=0.44)
+    assert led.entries == []  # nothing half-added
+    e = led.number("x", "Table 1", paper="0.43", ours=0.44, cause=CAUSE)
+    assert e.status == "differs" and e.explanation.startswith("tested: found by a test")
+    led.check()
+
+
+def test_boundary_of_tolerance_is_inclusive():
+    led = Ledger("t")
+    assert led.number("x", "s", paper="0.5", ours=0.55).status == "reproduced"
+    assert led.number("y", "s", paper="12", ours=12.4999).status == "reproduced"
+    assert led.number("z", "s", paper="12", ours=12.6, cause=CAUSE).status == "differs"
+
+
+def test_explicit_tolerance_overrides_precision():
+    e = Ledger("t").number("x", "s", paper="0.70", ours=0.72, tol=0.05)
+    assert e.status == "reproduced" and e.tol == 0.05
+
+
+def test_number_refuses_an_unprinted_paper_value_and_non_numbers():
+    led = Ledger("t")
+    with pytest.raises(ValueError, match="as printed"):
+        led.number("x", "s", paper="about half", ours=0.5)
+    with pytest.raises(TypeError, match="ours must be a number"):
+        led.number("x", "s", paper="0.5", ours="0.5")
+    with pytest.raises(ValueError, match="tol"):
+        led.number("x", "s", paper=0.5, ours=0.5)  # a float has no printed precision
+    assert led.number("x", "s", paper=0.5, ours=0.5, tol=0.0).status == "reproduced"
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, np.float64("nan")])
+def test_non_finite_ours_never_passes(bad):
+    led = Ledger("t")
+    with pytest.raises(ValueError, match="give its cause"):
+        led.number("x", "s", paper="0.5", ours=bad)
+    assert led.number("x", "s", paper="0.5", ours=bad, cause=CAUSE).status == "differs"
+
+
+@given(paper=st.integers(0, 999), delta=st.integers(-20, 20))
+def test_number_status_is_the_printed_precision_rule(paper, delta):
+    # paper printed with 3 decimals; ours off by delta ten-thousandths: within 0.0005 iff
+    # |delta| <= 5 (exact integer arithmetic decides the expected status)
+    text = f"{paper / 1000:.3f}"
+    ours = paper / 1000 + delta / 10000
+    e = Ledger("t").number("x", "s", paper=text, ours=ours, cause=CAUSE)
+    assert e.status == ("reproduced" if abs(delta) <= 5 else "differs")
+
+
+# ------------------------------------------------------------------ spread
+def test_spread_has_three_outcomes():
+    led = Ledger("t")
+    kw = dict(paper="0.217", spread="0.012")
+    assert led.spread("a", "B.3", ours=0.2174, **kw).status == "reproduced"
+    assert led.spread("b", "B.3", ours=0.2295, **kw).status == "within spread"  # 0.0125 off
+    assert led.spread("c", "B.3", ours=0.2296, cause=CAUSE, **kw).status == "differs"
+    assert led.entries[1].paper == "0.217 ± 0.012"
+    assert led.counts() == {"reproduced": 1, "within spread": 1, "qualitative": 0,
+                            "differs": 1}
+    with pytest.raises(ValueError, match="spread"):
+        led.spread("d", "B.3", paper="0.2", spread=-0.1, ours=0.2)
+
+
+# ------------------------------------------------------- exact, ordering, qualitative
+def test_exact_compares_integers_and_texts():
+    led = Ledger("t")
+    assert led.exact("TP", "Sec. 2.2", paper=1, ours=np.int64(1)).status == "reproduced"
+    assert led.exact("pattern", "Table 2", paper="✓✗", ours="✓✗").status == "reproduced"
+    assert led.exact("n", "s", paper=1, ours=2.0, cause=CAUSE).status == "differs"
+
+
+def test_ordering_records_rule_and_robustness():
+    led = Ledger("t")
+    e = led.ordering("BR < LP", "Fig. 1", paper="BR beats LP", rule="BR < LP on 5 of 6",
+                     holds=True, robustness=(9, 10))
+    assert e.status == "reproduced" and e.ours.endswith("(on 9 of 10 folds)")
+    assert (e.hits, e.trials) == (9, 10)
+    with pytest.raises(ValueError, match="robustness"):
+        led.ordering("c", "s", paper="p", rule="r", holds=True, robustness=(3, 2))
+    with pytest.raises(TypeError, match="holds"):
+        led.ordering("c", "s", paper="p", rule="r", holds="yes")
+    with pytest.raises(ValueError, match="give its cause"):
+        led.ordering("c", "s", paper="p", rule="r", holds=False)
+
+
+def test_qualitative_needs_evidence():
+    led = Ledger("t")
+    assert led.qualitative("c", "s", paper="p", evidence="seen", agrees=True).status == \
+        "qualitative"
+    with pytest.raises(ValueError, match="evidence"):
+        led.qualitative("c", "s", paper="p", evidence=" ", agrees=True)
+    assert led.qualitative("d", "s", paper="p", evidence="not seen", agrees=False,
+                           cause=CAUSE).status == "differs"
+
+
+# ------------------------------------------------------------------ causes
+def test_causes_are_validated():
+    assert paper_error("eq. 3 has a sign error").kind == "paper error"
+    assert underspecified("the stopping rule").kind == "underspecified"
+    assert unknown("none of three hypotheses moved it").kind == "unknown"
+    with pytest.raises(ValueError, match="point at the computation"):
+        tested("it is the optimiser", ref="")
+    with pytest.raises(ValueError, match="kind"):
+        Cause("guess", "x")
+    with pytest.raises(ValueError, match="text"):
+        unknown("")
+    with pytest.raises(TypeError, match="cause must be made"):
+        Ledger("t").number("x", "s", paper="0.4", ours=0.5, cause="the optimiser")
+
+
+def test_a_shared_cause_is_printed_once():
+    led = Ledger("t", "P")
+    shared = underspecified("the paper does not say when the optimiser stops")
+    for i in range(3):
+        led.number(f"x{i}", "Table 2", paper="0.40", ours=0.5 + i, cause=shared)
+    led.number("y", "Table 2", paper="0.40", ours=0.9, cause=CAUSE)
+    assert led.shared_causes() == {shared: "A"}
+    html = led._repr_html_()
+    assert html.count(shared.text) == 1 and html.count("note A</a>") == 3
+    assert "found by a test" in html
+    assert led.cause_counts()["underspecified"] == 3
+
+
+# --------------------------------------------------------------- checking
+def test_check_derives_every_status_again():
+    led = Ledger("t")
+    led.number("x", "s", paper="1.00", ours=1.2, cause=CAUSE)
+    led.entries[0].status = "reproduced"  # tampered: the evidence says otherwise
+    with pytest.raises(AssertionError, match="its evidence gives 'differs'"):
+        led.check()
+    led.entries[0].status = "differs"
+    led.entries[0].cause = None
+    assert led.problems() == ["row 1 'x': differs without a cause"]
+
+
+def test_derive_status_refuses_unknown_kinds():
+    with pytest.raises(ValueError, match="kind"):
+        derive_status("vibes")
+    with pytest.raises(ValueError, match="finite paper value"):
+        derive_status("number", paper_value=None, ours_value=1.0, tol=0.1)
+
+
+# --------------------------------------------------------------- saving
+def test_save_load_and_rebuild_roundtrip(tmp_path):
+    led = Ledger("chap", "P")
+    shared = underspecified("the grid")
+    led.number("a", "T1", paper="0.30", ours=0.3)
+    led.spread("b", "T1", paper="0.70", spread="0.05", ours=0.74)
+    led.exact("c", "T2", paper=3, ours=3)
+    led.ordering("d", "Fig. 1", paper="A<B", rule="A<B", holds=True, robustness=(7, 10))
+    led.qualitative("e", "Sec. 2", paper="p", evidence="seen", agrees=True)
+    led.number("f", "T3", paper="0.5", ours=0.7, cause=shared)
+    led.number("g", "T3", paper="0.5", ours=0.8, cause=shared)
+    path = led.save(tmp_path)
+    assert path.name == "chap.csv" and not list(tmp_path.glob("*.tmp"))
+    table = load_ledgers(tmp_path)
+    assert list(table["claim"]) == list("abcdefg") and set(table["chapter"]) == {"chap"}
+    back = Ledger.from_frame(table, "chap", "P")
+    assert back.counts() == led.counts()
+    assert back._repr_html_() == led._repr_html_()
+    assert [e.status for e in back.entries] == [e.status for e in led.entries]
+    back.check()
+
+
+def test_load_ledgers_of_empty_folder(tmp_path):
+    assert load_ledgers(tmp_path).empty
+
+
+def test_every_committed_ledger_is_consistent():
+    """Every chapter's saved ledger: each status is the one its stored evidence gives."""
+    table = load_ledgers(project_root() / "book" / "_ledgers")
+    assert set(table["status"]) <= set(STATUSES)
+    for chapter, rows in table.groupby("chapter"):
+        Ledger.from_frame(rows, chapter).check()
+    for _, row in table.iterrows():
+        if row["status"] == "reproduced" and row["tol"] != "" and row["paper_value"] != "":
+            paper, ours = float(row["paper_value"]), float(row["ours_value"])
+            assert within_tolerance(paper, ours, float(row["tol"])), row["claim"]
+
+
+def test_a_shared_note_says_tested_only_for_a_tested_cause():
+    led = Ledger("t", "P")
+    ruled_out = unknown("two seeds moved nothing", ref="data/results/x.csv")
+    for cause in (ruled_out, ruled_out, CAUSE, CAUSE):
+        led.number("x", "Table 2", paper="0.40", ours=0.9, cause=cause)
+    html = led._repr_html_()
+    assert "<i>See</i> data/results/x.csv." in html
+    assert "<i>Tested in</i> tests/test_ledger.py." in html
+    assert html.count("Tested in") == 1

@@ -1,0 +1,119 @@
+"""The results-at-a-glance tables agree with the ledgers they summarise."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+import pytest
+
+from mlcrepro.ledger import Ledger, load_ledgers, paper_error, row_anchor
+from mlcrepro.summary import claim_group, ledger_summary, paper_summary, row_paper, summary_html
+
+ORDER = ["b", "a"]
+
+
+def _ledgers() -> pd.DataFrame:
+    a = Ledger("a", "Smith & Jones (2001)")
+    a.number("x", "Table 2", paper="0.5", ours=0.5)
+    a.number("y", "Table 2, Thm 1", paper="0.5", ours=0.7,
+             cause=paper_error("typo in the paper; see text"))
+    a.qualitative("z", "Sec. 4.2", paper="", evidence="seen", agrees=True, note="shape only")
+    a.number("w", "Table 2", paper="1", ours=1.0)
+    b = Ledger("b", "Smith & Jones (2001); Doe (2010)")
+    b.number("u", "Doe, Table 1", paper="0.25", ours=0.25)
+    frames = [led.to_frame().assign(chapter=led.chapter, paper_ref=led.paper) for led in (a, b)]
+    return pd.concat(frames, ignore_index=True)
+
+
+def test_groups_and_papers_of_sources():
+    assert claim_group("Sec. 5.3, Fig. 2") == "Sec. 5"
+    assert claim_group("Table B.3") == "Table B.3"
+    assert claim_group("Tables 2-4") == "Tables 2-4"
+    assert claim_group("Park & Read, Table 1 caption") == "Table 1"
+    assert claim_group("nowhere in particular") == "nowhere in particular"
+    assert row_paper("Smith & Jones (2001); Doe (2010)", "Doe, Table 1") == "Doe (2010)"
+    with pytest.raises(ValueError, match="does not start with one of the papers"):
+        row_paper("Smith & Jones (2001); Doe (2010)", "Roe, Table 1")
+    with pytest.raises(TypeError, match="source"):
+        claim_group(3)
+
+
+def test_summary_counts_verdicts_rows_and_order():
+    s = ledger_summary(_ledgers(), chapters=ORDER)
+    assert list(s["chapter"]) == ["b", "a", "a"]  # reading order, then ledger order
+    assert list(s["paper"]) == ["Doe (2010)", "Smith & Jones (2001)", "Smith & Jones (2001)"]
+    t2 = s[(s.chapter == "a") & (s.claims == "Table 2")].iloc[0]
+    assert (t2.n, t2.reproduced, t2.qualitative, t2.differs) == (3, 2, 0, 1)
+    assert t2.rows == [1, 2, 4] and t2.verdict == "partly"
+    assert t2.reason == "typo in the paper"  # the first clause of the note
+    sec4 = s[s.claims == "Sec. 4"].iloc[0]
+    assert sec4.verdict == "qualitatively" and sec4.reason == "shape only"
+    assert s[s.chapter == "b"].iloc[0].verdict == "reproduced"
+
+
+def test_paper_summary_adds_up():
+    led = _ledgers()
+    p = paper_summary(led, chapters=ORDER)
+    assert p.loc["all papers", "n"] == len(led)
+    for status in ("reproduced", "qualitative", "differs"):
+        assert p.loc["all papers", status] == (led["status"] == status).sum()
+    assert p.loc["Smith & Jones (2001)", "chapters"] == "a"
+    # Doe's home chapter (b) comes first in reading order
+    assert list(p.index) == ["Doe (2010)", "Smith & Jones (2001)", "all papers"]
+
+
+def test_papers_follow_their_home_chapter():
+    led = _ledgers()
+    extra = led.iloc[[0, 0, 0]].assign(chapter="b", paper_ref="Smith & Jones (2001); Doe (2010)",
+                                        source="Smith & Jones, Table 9")
+    # Smith & Jones now has 4 rows in a and 3 in b: home a; Doe (1 row, home b) comes first
+    # when b is read first, and after when a is
+    both = pd.concat([led, extra], ignore_index=True)
+    assert list(dict.fromkeys(ledger_summary(both, ["b", "a"])["paper"])) == [
+        "Doe (2010)", "Smith & Jones (2001)"]
+    assert list(dict.fromkeys(ledger_summary(both, ["a", "b"])["paper"])) == [
+        "Smith & Jones (2001)", "Doe (2010)"]
+
+
+def test_every_link_of_the_summary_finds_its_ledger_row():
+    led = _ledgers()
+    html = summary_html(ledger_summary(led, ORDER), href="ledgers.html")
+    targets = re.findall(r"href='ledgers.html#([^']+)'", html)
+    assert targets == ["ledger-b-1", "ledger-a-1", "ledger-a-4", "ledger-a-3"]
+    shown = "".join(
+        Ledger.from_frame(rows, ch)._repr_html_() for ch, rows in led.groupby("chapter")
+    )
+    ids = set(re.findall(r'id="([^"]+)"', shown))
+    assert set(targets) <= ids and row_anchor("a", 2) in ids
+
+
+def test_committed_ledgers_are_summarised_completely():
+    led = load_ledgers()
+    s = ledger_summary(led)
+    assert s["n"].sum() == len(led)
+    per_chapter = s.explode("rows").groupby("chapter")["rows"].apply(sorted)
+    for chapter, rows in per_chapter.items():
+        assert rows == list(range(1, (led["chapter"] == chapter).sum() + 1)), chapter
+
+
+def test_bad_input_is_named():
+    with pytest.raises(TypeError, match="ledgers must be a pandas DataFrame"):
+        ledger_summary([1, 2])
+    with pytest.raises(ValueError, match="lacks the columns"):
+        ledger_summary(pd.DataFrame({"chapter": ["a"]}))
+    with pytest.raises(ValueError, match="does not list"):
+        ledger_summary(_ledgers(), chapters=["a"])
+    with pytest.raises(TypeError, match="summary must be"):
+        summary_html(pd.DataFrame())
+
+
+def test_rows_within_the_papers_spread_are_counted_apart():
+    led = Ledger("c", "Wu & Zhou (2017)")
+    led.spread("a", "Table B.3", paper="0.20", spread="0.05", ours=0.24)
+    led.number("b", "Table B.3", paper="0.20", ours=0.2)
+    table = ledger_summary(led.to_frame().assign(chapter="c", paper_ref=led.paper))
+    row = table.iloc[0]
+    assert (row["reproduced"], row["within spread"], row["differs"]) == (1, 1, 0)
+    assert row["verdict"] == "reproduced"  # nothing differs, nothing merely qualitative
+    assert "<td data-label='±'>1</td>" in summary_html(table)
