@@ -15,7 +15,6 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import MinMaxScaler
 
 from mlcbook.learners import LossMinimizingKNN, consensus_mask, minimize_summed_loss
-from mlcrepro.huellermeier2022.knn_fig4 import loss_matrix, surrogate_target_losses
 from mlcbook.learners.knn import TIE_TOL, l1_preprocessor
 from mlcbook.losses import binomial_loss, error_count_losses, polynomial_loss
 
@@ -287,60 +286,6 @@ def test_l1_preprocessor_nominal_distance_one():
     Z = l1_preprocessor(2, {0: 3}).fit_transform(X)
     d = np.abs(Z[:, None, :] - Z[None, :, :]).sum(axis=2)
     np.testing.assert_allclose(d, [[0, 1.5, 2], [1.5, 0, 1.5], [2, 1.5, 0]])
-
-
-def test_surrogate_target_losses_small():
-    rng = np.random.default_rng(1)
-    X = rng.normal(size=(80, 3))
-    Y = (X @ rng.normal(size=(3, 4)) + rng.normal(size=(80, 4)) > 0).astype(int)
-    tab = surrogate_target_losses(X, Y, n_splits=4, seed=0, n_neighbors=5)
-    assert len(tab) == 4 * 4 * 4 and tab["n_test"].groupby(tab["fold"]).first().sum() == 80
-    M = loss_matrix(tab)
-    assert M.shape == (4, 4) and list(M.index) == [1, 2, 3, 4]
-    # cell (target t, surrogate s) recomputed by hand from cross-validated predictions
-    from sklearn.model_selection import KFold
-
-    P = np.empty_like(Y)
-    for tr, te in KFold(4, shuffle=True, random_state=0).split(X):
-        prep = l1_preprocessor(3).fit(X[tr])
-        P[te] = LossMinimizingKNN(n_neighbors=5, param=2).fit(prep.transform(X[tr]), Y[tr]).predict(
-            prep.transform(X[te]))
-    assert M.loc[3, 2] == pytest.approx(binomial_loss(Y, P, 3))
-    assert isinstance(tab, pd.DataFrame)
-
-
-# ------------------------------------------------------- committed result tables
-def _committed(name):
-    from mlcrepro._paths import results_dir
-
-    path = results_dir() / f"{name}.csv"
-    assert path.exists(), f"{path} is committed with the chapter"
-    return pd.read_csv(path)
-
-
-@pytest.mark.parametrize("name,tie_break", [("knn_fig4", "hamming"), ("knn_fig4_nearest", "nearest"),
-                                            ("knn_fig4_lexicographic", "lexicographic")])
-@pytest.mark.recompute
-def test_committed_fig4_tables_match_a_recomputation(name, tie_break):
-    from mlcrepro.huellermeier2022.knn_fig4 import fig4_table
-
-    saved = _committed(name)
-    saved = saved[saved["dataset"] == "flags"].reset_index(drop=True)
-    # through the runner (no cache: the cells are computed afresh)
-    fresh = fig4_table(["flags"], tie_break=tie_break, cache_dir=False).drop(columns="n_free")
-    # integer predictions of an exact minimiser; losses are means of exact values: 1e-12
-    pd.testing.assert_frame_equal(fresh, saved, check_dtype=False, rtol=0, atol=1e-12)
-
-
-@pytest.mark.recompute
-def test_committed_consensus_table_matches_a_recomputation():
-    from mlcrepro.huellermeier2022.knn_fig4 import consensus_summary
-
-    saved = _committed("knn_consensus")
-    saved = saved[saved["dataset"] == "emotions"].reset_index(drop=True)
-    pd.testing.assert_frame_equal(consensus_summary(["emotions"], cache_dir=False), saved,
-                                  check_dtype=False,
-                                  rtol=0, atol=1e-12)
 
 
 # ------------------------------------------------------------------ heatmaps

@@ -26,6 +26,7 @@ import pandas as pd
 
 from mlcbook._validation import check_bool
 from mlcrepro.huellermeier2022.authors_study import authors_name
+from mlcrepro.huellermeier2022.reference import load_reference_results
 
 __all__ = [
     "MAIN_LEARNERS",
@@ -187,8 +188,6 @@ def compare_with_authors(
     """
     ours = fold_spread(paper_names(table, rakel_short=False))
     if reference is None:
-        from mlcrepro.huellermeier2022.reference import load_reference_results
-
         reference = load_reference_results()
     ref = _frame(reference, "reference", _REFERENCE)
     ref = ref[["dataset", "learner", "family", "param", "loss", "folds", "K"]]

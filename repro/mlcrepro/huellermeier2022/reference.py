@@ -74,6 +74,7 @@ import scipy.sparse as sp
 from scipy.optimize import linear_sum_assignment
 
 from mlcbook.datasets import fetch as _fetch
+from mlcbook.datasets import load_dataset
 from mlcbook.datasets.arff import DatasetFormatError, ParsedARFF, parse_arff
 from mlcbook.datasets.fetch import ChecksumError, DataNotFoundError, DownloadError, sha256_of
 from mlcrepro import _paths
@@ -703,8 +704,6 @@ def reference_folds(name: str, *, download: bool | None = None) -> ReferenceFold
     key = _dataset_key(name)
     dataset = DATASETS[key][0]
     splits = _read_splits(key, download)
-    from mlcbook.datasets import load_dataset
-
     X, Y, info = load_dataset(dataset, download=download)
     first = splits[0][0]
     label_index = _align_labels(first.label_names, info.label_names)
