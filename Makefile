@@ -22,7 +22,7 @@ ifneq ($(wildcard $(CURDIR)/../shared/datasets),)
 export MLCBOOK_DATA_MIRROR ?= $(abspath $(CURDIR)/../shared/datasets)
 endif
 
-.PHONY: help install lock book test lint unit java pairs notebooks portable site browser clean-tree \
+.PHONY: help install lock book test lint unit wheel java pairs notebooks portable site browser clean-tree \
         test-matrix reproduce table chapter bench clean chromium weka
 
 # The book's environment: every package pinned, with hashes, for CPython 3.11-3.13.
@@ -70,7 +70,7 @@ book: $(STAMP)
 
 # ---------------------------------------------------------------- checks
 test: $(STAMP)
-	@t0=$$(date +%s); for stage in lint unit java pairs notebooks portable site browser pdf pdfcheck clean-tree; do \
+	@t0=$$(date +%s); for stage in lint unit wheel java pairs notebooks portable site browser pdf pdfcheck clean-tree; do \
 	  s=$$(date +%s); $(MAKE) --no-print-directory $$stage || exit 1; \
 	  echo "make test: stage $$stage took $$(( $$(date +%s) - s )) s"; done; \
 	  echo "make test: all checks passed in $$(( $$(date +%s) - t0 )) s"
@@ -87,6 +87,11 @@ lint: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/python -m pytest tests/mlcbook tests/mlcrepro tests/book/test_chapter_cells.py \
 		tests/book/test_chapter_findings.py -q $(XDIST)
+
+# The library as a researcher installs it: its wheel holds mlcbook only, and a non-editable
+# install in a fresh venv (dependencies from .venv) fetches a dataset into ~/.cache/mlcbook.
+wheel: $(STAMP)
+	$(BIN)/python -m pytest tests/install -q
 
 # The learners that run Java: Weka's J48 (and MEKA's RAkEL on it), CLUS.
 java: $(STAMP) weka
