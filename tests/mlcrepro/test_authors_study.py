@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
-from mlcrepro.huellermeier2022 import reference
-from mlcrepro.huellermeier2022 import authors_study as A
-from mlcbook.profiles import pooled_profiles
 from mlcbook.learners._weka import WekaError
+from mlcbook.profiles import evaluate_predictions, pooled_profiles
+from mlcrepro import runner
+from mlcrepro.huellermeier2022 import authors_study as A
+from mlcrepro.huellermeier2022 import reference
+from mlcrepro.huellermeier2022.authors_compare import authors_name
+from mlcrepro._paths import results_dir
+from mlcrepro.results import canonical, config_hash
 
 
 def test_flags_is_run_with_twelve_labels_and_scored_on_seven():
@@ -56,7 +62,7 @@ def test_flags_j48_learners_equal_the_authors_released_profiles():
         "BR-J48", "CC-J48", "LP-J48", *(f"RAkEL-J48-k{k}-m{m}" for k, m in A.rakel_order(12))
     }
     for learner, g in ours.groupby("learner"):
-        theirs = ref[ref.learner == A.authors_name(learner)]
+        theirs = ref[ref.learner == authors_name(learner)]
         for family in ("binomial", "polynomial"):
             a = g[g.family == family].sort_values("param")
             b = theirs[theirs.family == family].sort_values("param")
@@ -89,11 +95,15 @@ def test_a_failure_ends_the_fold_for_the_later_members(monkeypatch):
         def predict(self, X):
             return np.ones((X.shape[0], self.K), dtype=int)
 
-    runs = [("a", Member(), {}), ("b", Member(fail=True), {}), ("c", Member(), {})]
-    monkeypatch.setattr(A, "_estimators", lambda learner, data: runs)
+    runs = (("a", Member(), {}), ("b", Member(fail=True), {}), ("c", Member(), {}))
+    monkeypatch.setattr(A, "members", lambda learner, dataset: runs)
     out = A.authors_cell("flags", "RAkEL-J48", 0)
-    assert out["finished"].tolist() == [True, False, False]
-    assert out["P"][0].all() and not out["P"][1:].any()
+    assert tuple(out.columns) == A.COLUMNS and set(out["learner"]) == {"a"}
+    # member a predicted all ones: its losses are those of an all-ones prediction
+    Yte = A.study_data("flags").splits[0][3][:, 5:]
+    want = evaluate_predictions(Yte, np.ones_like(Yte), reference.ALPHAS)
+    np.testing.assert_array_equal(out["loss"], want["loss"])
+    assert (out["K"] == 7).all() and (out["n_test"] == Yte.shape[0]).all()
 
 
 def test_another_error_is_not_taken_for_a_failed_fold(monkeypatch):
@@ -104,7 +114,7 @@ def test_another_error_is_not_taken_for_a_failed_fold(monkeypatch):
         def fit(self, X, Y):
             raise WekaError("server died")
 
-    monkeypatch.setattr(A, "_estimators", lambda learner, data: [("x", Broken(), {})])
+    monkeypatch.setattr(A, "members", lambda learner, dataset: (("x", Broken(), {}),))
     with pytest.raises(WekaError, match="server died"):
         A.authors_cell("flags", "BR-J48", 0)
 
@@ -131,26 +141,14 @@ def test_dataset_must_be_a_string():
 def test_omitted_pairs_leave_the_spec_and_enter_the_key():
     """A partial study (``omit``) runs without the named pairs and says so in its key,
     so its table can never pass for the full one."""
-    from mlcrepro.runner import cells
-    from mlcrepro.results import config_hash
-
     pair = ("flags", "RAkEL-J48")
-    spec = A._spec(["flags"], ["BR-J48", "RAkEL-J48"], [0, 1], omit=[pair])
-    assert {c["learner"] for c in cells(spec)} == {"BR-J48"}
+    spec = A.study_spec(["flags"], ["BR-J48", "RAkEL-J48"], splits=[0, 1], omit=[pair])
+    assert {c["learner"] for c in runner.cells(spec)} == {"BR-J48"}
     full = A.authors_study_config(["flags"], ["BR-J48", "RAkEL-J48"])
     part = A.authors_study_config(["flags"], ["BR-J48", "RAkEL-J48"], omit=[pair])
     assert full["omitted"] == [] and part["omitted"] == [list(pair)]
     assert "RAkEL-J48" not in part["learners"]["flags"]
     assert config_hash(full) != config_hash(part)
-
-
-def test_authors_names_map_to_the_released_keys():
-    assert A.authors_name("BR-J48") == "BR"
-    assert A.authors_name("RAkEL-J48-k26-m28") == "RAkEL-k26-m28"
-    assert A.authors_name("EPCT-CLUS") == "EPCT"
-    assert A.authors_name("BOOMER-K-2021") == "BOOMER-K"
-    with pytest.raises(ValueError, match="learner"):
-        A.authors_name("BR")
 
 
 def test_boomer_reads_the_flags_file_as_it_is():
@@ -163,13 +161,15 @@ def test_boomer_reads_the_flags_file_as_it_is():
     np.testing.assert_array_equal(Xtr, split.X_train)
     np.testing.assert_array_equal(Yte, split.Y_test)
     # ... and declared nominal as in the file (the testbed's own flags copy does the same)
-    est = A._estimators("BOOMER-1-2021", data)[0]
+    est = A.members("BOOMER-1-2021", "flags")[0]
     assert est[2] == {"nominal_feature_indices": [0, 1, 4, 5, 14, 15, 16, 17, 18]}
     # MEKA's learners see the experimenter's 12 labels, 5 of them not scored
     assert A.as_run("BR-J48", data, 3)[4] == 5
     # elsewhere the view is the same for every learner
     emo = A.study_data("emotions")
     assert A.as_run("BOOMER-K-2021", emo, 0)[1] is emo.splits[0][1]
+    # the two views of flags are built once, in study_data: as_run only picks one
+    assert A.as_run("BOOMER-1-2021", data, 3)[0] is data.file_splits[3][0]
 
 
 @pytest.mark.slow
@@ -213,3 +213,11 @@ def test_committed_table_recomputes_on_flags():
     pd.testing.assert_frame_equal(k_got[["family", "param"]], k_committed[["family", "param"]])
     np.testing.assert_allclose(k_got["loss"], k_committed["loss"], rtol=0,
                                atol=BOOMER_K_POOLED_ATOL)
+
+
+def test_the_config_hashes_to_the_committed_tables_key():
+    """``authors_study_config()`` is the committed table's key: same hash, same dict."""
+    meta = json.loads((results_dir() / "dependence_authors.json").read_text())
+    cfg = A.authors_study_config()
+    assert config_hash(cfg) == meta["config_hash"]
+    assert canonical(cfg) == meta["config"]

@@ -7,6 +7,7 @@ operations, liac-arff parsing the fold files directly, and our own copy of the d
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 import shutil
@@ -21,10 +22,11 @@ import scipy.sparse as sp
 from mlcrepro._paths import shared_dir
 from mlcrepro.huellermeier2022 import reference as ref
 from mlcbook.datasets import ChecksumError, DataNotFoundError, load_dataset
-from mlcbook.datasets.arff import parse_arff
+from mlcbook.datasets.arff import DatasetFormatError, parse_arff
 
-SHARED = shared_dir() / "reference"
-MIRROR = SHARED / "hullermeier2022"
+# the mirror the module reads (MLCBOOK_REFERENCE_MIRROR, else ../shared/reference/...)
+MIRROR = ref._mirror_dir() or shared_dir() / "reference" / "hullermeier2022"
+SHARED = MIRROR.parent
 needs_mirror = pytest.mark.skipif(not MIRROR.is_dir(), reason="no ../shared/reference")
 
 
@@ -70,7 +72,8 @@ def test_urls_name_the_commits_of_the_readme():
     assert ref.COMMIT.startswith("aa511e6") and ref.COMMIT_BOOMER.startswith("ec5921a")
 
 
-@needs_mirror
+@pytest.mark.skipif(not (shared_dir() / "reference" / "hullermeier2022").is_dir(),
+                    reason="no ../shared/reference beside the checkout")
 def test_mirror_copies_verify(monkeypatch):
     monkeypatch.delenv("MLCBOOK_REFERENCE_MIRROR", raising=False)
     for name in ref.FILES:
@@ -308,48 +311,49 @@ def _d(X):
 
 
 @needs_mirror
+@pytest.mark.parametrize("name", FOLD_SETS)
+def test_folds_are_the_authors_files_as_they_are(folds, results, name):
+    f = folds[name]
+    K = results.loc[results["dataset"] == name, "K"].iloc[0]
+    assert f.dataset == name and [s.split for s in f.splits] == list(range(10))
+    assert len(f.label_names) == K
+    for s in f.splits:
+        assert s.Y_train.shape[1] == s.Y_test.shape[1] == K
+        assert s.X_train.shape[1] == s.X_test.shape[1] == len(f.feature_names)
+    assert set(f.nominal) <= set(range(len(f.feature_names)))
+
+
+@needs_mirror
 @pytest.mark.slow
 @pytest.mark.parametrize("name", FOLD_SETS)
-def test_folds_partition_and_match_our_rows(folds, results, name):
+def test_verify_folds_finds_our_rows_in_every_split(folds, name):
+    """Each split's train and test rows together are our copy's rows (a multiset)."""
     f = folds[name]
-    X, Y, info = load_dataset(name)
-    n = Y.shape[0]
-    K = results.loc[results["dataset"] == name, "K"].iloc[0]
-    assert len(f.splits) == 10 and [s.split for s in f.splits] == list(range(10))
-    tests = np.concatenate([s.test_rows for s in f.splits])
-    np.testing.assert_array_equal(np.sort(tests), np.arange(n))  # test folds partition
+    got = ref.verify_folds(f)
+    X, Y, _ = load_dataset(name)
+    assert got.dataset == name and got.n_rows == Y.shape[0]
     for s in f.splits:
-        assert np.intersect1d(s.train_rows, s.test_rows).size == 0
-        np.testing.assert_array_equal(
-            np.union1d(s.train_rows, s.test_rows), np.arange(n)
-        )
-        assert s.Y_train.shape[1] == s.Y_test.shape[1] == K
-        shared = f.feature_index >= 0
-        Xo = _d(X)[:, f.feature_index[shared]]
-        Yo = np.asarray(Y)[:, f.label_index]
-        np.testing.assert_array_equal(s.Y_test, Yo[s.test_rows])
-        diff = (_d(s.X_test)[:, shared] != Xo[s.test_rows]).sum(1)
-        np.testing.assert_array_equal(diff, f.feature_differences[s.test_rows])
-        if f.match != "nearest":  # exact: train rows in the train file's order too
-            np.testing.assert_array_equal(_d(s.X_train), Xo[s.train_rows])
-            np.testing.assert_array_equal(s.Y_train, Yo[s.train_rows])
-    expected = {
-        "birds": "exact",
-        "emotions": "exact",
-        "flags": "exact",
-        "genbase": "exact",
-        "enron": "exact-up-to-duplicates",
-        "llog": "exact-up-to-duplicates",
-        "medical": "nearest",
-    }
-    assert f.match == expected[name]
-    if f.match != "nearest":
-        assert f.feature_differences.max() == 0 and f.label_differences.max() == 0
-    else:
-        # medical: their 1449 MULAN word features vs our 1909; measured 929 rows equal
-        # on all 1430 shared features, 45 differ in one, 4 in two; labels all equal
-        assert f.label_differences.max() == 0 and f.feature_differences.max() <= 2
-        assert len(f.relabelled) == 18
+        assert s.Y_train.shape[0] + s.Y_test.shape[0] == Y.shape[0]
+    # medical: the authors' MULAN copy has 1449 word features, ours 1909 (1430 shared)
+    assert got.exact == (name != "medical")
+    assert got.shared_features == (1430 if name == "medical" else len(f.feature_names))
+
+
+@needs_mirror
+def test_verify_folds_refuses_a_split_that_is_not_our_rows(folds):
+    f = folds["flags"]
+    s = f.splits[3]
+    Y = s.Y_test.copy()
+    Y[0] = 1 - Y[0]  # one test row's labels flipped: no longer a row of our copy
+    bad = dataclasses.replace(f, splits=(*f.splits[:3], dataclasses.replace(s, Y_test=Y),
+                                         *f.splits[4:]))
+    with pytest.raises(DatasetFormatError, match="flags split 3"):
+        ref.verify_folds(bad)
+    swap = [1, 0, *range(2, s.Y_train.shape[0])]  # the order of rows is not checked
+    moved = dataclasses.replace(s, X_train=s.X_train[swap], Y_train=s.Y_train[swap])
+    assert ref.verify_folds(dataclasses.replace(f, splits=(moved,))).exact
+    with pytest.raises(TypeError, match="folds must be a ReferenceFolds"):
+        ref.verify_folds("flags")
 
 
 @needs_mirror

@@ -7,7 +7,8 @@ eq. 17, their 55 alphas), each pooled over the folds that finished.  This module
 puts the two side by side:
 
 * :func:`paper_names` renames the study's learners to the paper's (``BR-J48`` ->
-  ``BR``; RAkEL, whose m is always K - k + 1 in the authors' runs, -> ``RAkEL-k2``);
+  ``BR``; RAkEL, whose m is always K - k + 1 in the authors' runs, -> ``RAkEL-k2``),
+  the one place where the study's registry names meet the authors' (:func:`authors_name`);
 * :func:`fold_spread` pools our folds and gives each pooled loss a tolerance from
   our own fold-to-fold spread (the rule is stated there);
 * :func:`compare_with_authors` is the tidy comparison, :func:`endpoint_summary` its
@@ -25,11 +26,11 @@ import numpy as np
 import pandas as pd
 
 from mlcbook._validation import check_bool
-from mlcrepro.huellermeier2022.authors_study import authors_name
 from mlcrepro.huellermeier2022.reference import load_reference_results
 
 __all__ = [
     "MAIN_LEARNERS",
+    "authors_name",
     "compare_with_authors",
     "cpu_seconds",
     "endpoint_summary",
@@ -66,6 +67,24 @@ def _frame(table: object, name: str, need: set[str]) -> pd.DataFrame:
     if table.empty:
         raise ValueError(f"{name} has no rows")
     return table
+
+
+def authors_name(learner: str) -> str:
+    """The name of a study learner in the authors' released results.
+
+    ``BR-J48`` -> ``BR``, ``RAkEL-J48-k26-m28`` -> ``RAkEL-k26-m28``, ``PCT-CLUS`` ->
+    ``PCT``, ``BOOMER-1-2021`` -> ``BOOMER-1`` (the names of
+    :func:`mlcrepro.huellermeier2022.reference.load_reference_results`).
+
+    Examples
+    --------
+    >>> authors_name("RAkEL-J48-k2-m11"), authors_name("BOOMER-K-2021")
+    ('RAkEL-k2-m11', 'BOOMER-K')
+    """
+    for suffix in ("-J48", "-CLUS", "-2021"):
+        if isinstance(learner, str) and suffix in learner:
+            return learner.replace(suffix, "", 1)
+    raise ValueError(f"learner must be a study learner name (e.g. 'BR-J48'), got {learner!r}")
 
 
 def _short(name: str) -> str:

@@ -60,7 +60,7 @@ from mlcbook.learners.registry import authors_rakel_settings, learner_config, ma
 from mlcbook.profiles import cv_folds, evaluate_predictions
 from mlcrepro.huellermeier2022 import reference
 from mlcrepro.results import dataset_fingerprints, package_versions
-from mlcrepro.runner import Cell, Spec, run
+from mlcrepro.runner import Cell, Spec, table
 
 __all__ = [
     "AUTHORS_FOLDED",
@@ -68,13 +68,16 @@ __all__ = [
     "DATASETS",
     "LEARNERS",
     "SEEDED",
+    "COLUMNS",
     "StudyData",
     "as_run",
-    "authors_name",
+    "authors_cell",
     "authors_study_config",
+    "members",
     "rakel_order",
     "run_authors_study",
     "study_data",
+    "study_spec",
 ]
 
 #: Datasets whose ten splits the authors released (the book's names).
@@ -114,6 +117,22 @@ FILE_AS_IS: tuple[str, ...] = ("BOOMER-1-2021", "BOOMER-K-2021")
 #: flags: the authors' file has 14 features before the 5 symbol attributes.
 _FLAGS_FEATURES = 14
 
+#: The columns of the study's table (one row per fold, member run and loss).
+COLUMNS: tuple[str, ...] = (
+    "dataset",
+    "folds",
+    "K",
+    "learner",
+    "fold",
+    "n_test",
+    "cpu_seconds",
+    "family",
+    "param",
+    "loss",
+)
+
+Split = tuple[Any, np.ndarray, Any, np.ndarray]
+
 
 @dataclass(frozen=True)
 class StudyData:
@@ -131,16 +150,19 @@ class StudyData:
         Nominal features (column -> value names); values are coded 0, 1, ...
     scored_from : int
         The first label column that is scored (flags: 5; else 0).
+    file_splits : tuple of (X_train, Y_train, X_test, Y_test)
+        The splits as the file holds them, for the learners of :data:`FILE_AS_IS`
+        (flags: 19 features and 7 labels; elsewhere the very arrays of ``splits``).
     file_nominal : dict of int -> tuple of str
-        Nominal features of the file as it is (flags: also the 5 symbol attributes),
-        for the learners of :data:`FILE_AS_IS`.
+        Nominal features of the file as it is (flags: also the 5 symbol attributes).
     """
 
     dataset: str
     folds: str
-    splits: tuple[tuple[Any, np.ndarray, Any, np.ndarray], ...]
+    splits: tuple[Split, ...]
     nominal: dict[int, tuple[str, ...]]
     scored_from: int
+    file_splits: tuple[Split, ...]
     file_nominal: dict[int, tuple[str, ...]]
 
     @property
@@ -148,18 +170,9 @@ class StudyData:
         """Labels as trained (the experimenter's L)."""
         return int(self.splits[0][1].shape[1])
 
-
-def authors_name(learner: str) -> str:
-    """The name of a study learner in the authors' released results.
-
-    ``BR-J48`` -> ``BR``, ``RAkEL-J48-k26-m28`` -> ``RAkEL-k26-m28``, ``PCT-CLUS`` ->
-    ``PCT``, ``BOOMER-1-2021`` -> ``BOOMER-1`` (the names of
-    :func:`mlcrepro.huellermeier2022.reference.load_reference_results`).
-    """
-    for suffix in ("-J48", "-CLUS", "-2021"):
-        if isinstance(learner, str) and suffix in learner:
-            return learner.replace(suffix, "", 1)
-    raise ValueError(f"learner must be a study learner name (e.g. 'BR-J48'), got {learner!r}")
+    def as_is(self, learner: str) -> bool:
+        """Whether ``learner`` sees the file's own view, where it differs (flags)."""
+        return learner in FILE_AS_IS and self.file_splits is not self.splits
 
 
 def _check_dataset(name: Any) -> str:
@@ -172,35 +185,47 @@ def _check_dataset(name: Any) -> str:
 
 @functools.cache
 def study_data(name: str) -> StudyData:
-    """The splits, nominal features and scored labels of one dataset (see module)."""
+    """The splits, nominal features and scored labels of one dataset (see module).
+
+    flags gets both its views here, once: the file as it is (for :data:`FILE_AS_IS`)
+    and the experimenter's, whose 12 labels are the 5 symbol attributes followed by the
+    file's 7 labels.
+    """
     name = _check_dataset(name)
     if name in AUTHORS_FOLDED:
         folds = reference.reference_folds(name)
-        nominal = dict(folds.nominal)
-        splits = []
-        for s in folds.splits:
-            Xtr, Ytr, Xte, Yte = s.X_train, s.Y_train, s.X_test, s.Y_test
-            if name == "flags":  # the 5 symbol attributes are labels of their run
-                f = _FLAGS_FEATURES
-                Ytr = np.hstack([np.asarray(Xtr[:, f:]), Ytr])
-                Yte = np.hstack([np.asarray(Xte[:, f:]), Yte])
-                Xtr, Xte = Xtr[:, :f], Xte[:, :f]
-            splits.append(
-                (Xtr, np.asarray(Ytr).astype(np.uint8), Xte, np.asarray(Yte).astype(np.uint8))
+        as_is = tuple(
+            (
+                s.X_train,
+                np.asarray(s.Y_train).astype(np.uint8),
+                s.X_test,
+                np.asarray(s.Y_test).astype(np.uint8),
             )
-        as_is = nominal
-        if name == "flags":
-            nominal = {c: v for c, v in nominal.items() if c < _FLAGS_FEATURES}
-        scored = SCORED_FROM.get(name, 0)
-        return StudyData(name, "authors", tuple(splits), nominal, scored, as_is)
+            for s in folds.splits
+        )
+        nominal = dict(folds.nominal)
+        if name not in SCORED_FROM:
+            return StudyData(name, "authors", as_is, nominal, 0, as_is, nominal)
+        f = _FLAGS_FEATURES  # the 5 symbol attributes are labels of their run
+        trained = tuple(
+            (
+                Xtr[:, :f],
+                np.hstack([Xtr[:, f:].astype(np.uint8), Ytr]),
+                Xte[:, :f],
+                np.hstack([Xte[:, f:].astype(np.uint8), Yte]),
+            )
+            for Xtr, Ytr, Xte, Yte in as_is
+        )
+        kept = {c: v for c, v in nominal.items() if c < f}
+        return StudyData(name, "authors", trained, kept, SCORED_FROM[name], as_is, nominal)
     X, Y, info = load_dataset(name)
     X = sp.csr_matrix(X) if sp.issparse(X) else np.asarray(X)
     Y = np.asarray(Y).astype(np.uint8)
     nominal = {
         i: tuple(info.nominal[f]) for i, f in enumerate(info.feature_names) if f in info.nominal
     }
-    splits = [(X[tr], Y[tr], X[te], Y[te]) for tr, te in cv_folds(X.shape[0], 10, 0)]
-    return StudyData(name, "cv_folds(seed=0)", tuple(splits), nominal, 0, nominal)
+    splits = tuple((X[tr], Y[tr], X[te], Y[te]) for tr, te in cv_folds(X.shape[0], 10, 0))
+    return StudyData(name, "cv_folds(seed=0)", splits, nominal, 0, splits, nominal)
 
 
 def rakel_order(n_labels: int) -> list[tuple[int, int]]:
@@ -222,28 +247,23 @@ def as_run(
     flags as MEKA and CLUS ran it has 12 labels, the first 5 not scored; BOOMER
     (:data:`FILE_AS_IS`) reads the file as it is: the 5 symbol attributes are features.
     """
-    Xtr, Ytr, Xte, Yte = data.splits[split]
-    if data.scored_from and learner in FILE_AS_IS:
-        f = data.scored_from
-
-        def features(X: Any, Y: np.ndarray) -> Any:
-            extra = Y[:, :f].astype(float)
-            return sp.hstack([X, extra], "csr") if sp.issparse(X) else np.hstack([X, extra])
-
-        return features(Xtr, Ytr), Ytr[:, f:], features(Xte, Yte), Yte[:, f:], 0
-    return Xtr, Ytr, Xte, Yte, data.scored_from
+    if data.as_is(learner):
+        return (*data.file_splits[split], 0)
+    return (*data.splits[split], data.scored_from)
 
 
-def _estimators(learner: str, data: StudyData) -> list[tuple[str, Any, dict]]:
-    """``(row name, estimator, fit keywords)`` of one cell (RAkEL: one per k, in order)."""
-    nominal = data.file_nominal if learner in FILE_AS_IS else data.nominal
+@functools.cache
+def members(learner: str, dataset: str) -> tuple[tuple[str, Any, dict], ...]:
+    """``(row name, estimator, fit keywords)`` of one cell (RAkEL: one per k, in the
+    experimenter's order), built once per process; :func:`authors_cell` fits clones."""
+    data = study_data(dataset)
+    nominal = data.file_nominal if data.as_is(learner) else data.nominal
     counts = {c: len(v) for c, v in nominal.items()}
     if learner == "RAkEL-J48":
-        out: list[tuple[str, Any, dict]] = []
-        for k, m in rakel_order(data.n_labels):
-            est = MekaRAkEL(k, m, J48Classifier(nominal=counts or None))
-            out.append((f"RAkEL-J48-k{k}-m{m}", est, {}))
-        return out
+        return tuple(
+            (f"RAkEL-J48-k{k}-m{m}", MekaRAkEL(k, m, J48Classifier(nominal=counts or None)), {})
+            for k, m in rakel_order(data.n_labels)
+        )
     est = make_learner(learner, 0)
     fit: dict = {}
     if learner.endswith("-J48") and counts:
@@ -252,7 +272,7 @@ def _estimators(learner: str, data: StudyData) -> list[tuple[str, Any, dict]]:
         est.set_params(nominal_features={c: list(v) for c, v in nominal.items()} or None)
     elif learner.startswith("BOOMER") and counts:
         fit["nominal_feature_indices"] = sorted(counts)
-    return [(learner, est, fit)]
+    return ((learner, est, fit),)
 
 
 def _cpu_now() -> float:
@@ -264,39 +284,59 @@ def _cpu_now() -> float:
     return own + ch.ru_utime + ch.ru_stime + java
 
 
-def authors_cell(dataset: str, learner: str, split: int) -> dict[str, np.ndarray]:
-    """One fold of one learner: predictions of each member run, and how it ended.
+def authors_cell(dataset: str, learner: str, split: int) -> pd.DataFrame:
+    """One fold of one learner: the losses of each member run that finished.
+
+    A member that fails (MEKA: J48 refused a class with a single value) ends the
+    fold's job, as the authors' experimenter did: it and the later members have no
+    rows.  Each finished member's predictions on the scored labels are evaluated
+    with :func:`~mlcbook.profiles.evaluate_predictions` (binomial k = 1..K, the
+    authors' alphas).
 
     Returns
     -------
-    dict
-        ``P`` (members x n_test x L, int8), ``finished`` (bool per member: False for a
-        fold that failed, and for the later ks of a RAkEL fold after a failure) and
-        ``cpu`` (CPU seconds per member).
+    DataFrame
+        The study's rows of this cell, columns :data:`COLUMNS`.
     """
     data = study_data(dataset)
-    Xtr, Ytr, Xte, Yte, _ = as_run(learner, data, split)
-    runs = _estimators(learner, data)
-    P = np.zeros((len(runs), Yte.shape[0], Yte.shape[1]), dtype=np.int8)
-    finished = np.zeros(len(runs), dtype=bool)
-    cpu = np.zeros(len(runs))
-    for i, (_, est, fit) in enumerate(runs):
+    Xtr, Ytr, Xte, Yte, first = as_run(learner, data, split)
+    scored = Yte[:, first:]
+    frames = []
+    for row, est, fit in members(learner, dataset):
         t0 = _cpu_now()
         try:
             model = clone(est).fit(Xtr, Ytr, **fit)
         except _weka.WekaError as exc:  # MEKA fails the fold: J48 refused a class
             if "unary class" not in str(exc):
                 raise
-            cpu[i] = _cpu_now() - t0
             break  # the experimenter's job for this fold ends here
         pred = model.predict(Xte)
         pred = pred.toarray() if sp.issparse(pred) else np.asarray(pred)
         if pred.shape != Yte.shape:
             raise ValueError(f"{learner} predicted shape {pred.shape}, expected {Yte.shape}")
-        P[i] = pred > 0
-        finished[i] = True
-        cpu[i] = _cpu_now() - t0
-    return {"P": P, "finished": finished, "cpu": cpu}
+        P = (pred > 0).astype(np.int8)
+        cpu = _cpu_now() - t0
+        ev = evaluate_predictions(scored, P[:, first:], reference.ALPHAS)
+        head = {
+            "dataset": dataset,
+            "folds": data.folds,
+            "K": scored.shape[1],
+            "learner": row,
+            "fold": split,
+            "n_test": scored.shape[0],
+            "cpu_seconds": float(cpu),
+        }
+        frames.append(ev.assign(**head)[list(COLUMNS)])
+    if not frames:
+        return _empty()
+    return pd.concat(frames, ignore_index=True)
+
+
+def _empty() -> pd.DataFrame:
+    types = {"K": int, "fold": int, "n_test": int, "cpu_seconds": float, "param": float}
+    return pd.DataFrame(
+        {c: pd.Series([], dtype=types.get(c, float if c == "loss" else object)) for c in COLUMNS}
+    )
 
 
 def _software(learner: str) -> dict[str, str | None]:
@@ -320,14 +360,13 @@ def _data_key(name: str) -> dict:
 
 def _view(learner: str, name: str) -> dict:
     """How a learner saw the data, where it differs from the experimenter's view."""
-    if study_data(name).scored_from and learner in FILE_AS_IS:
+    if study_data(name).as_is(learner):
         return {"view": "the authors' file as it is"}
     return {}
 
 
 def _configs(learner: str, name: str) -> list:
-    runs = _estimators(learner, study_data(name))
-    return [[row, learner_config(est), fit] for row, est, fit in runs]
+    return [[row, learner_config(est), fit] for row, est, fit in members(learner, name)]
 
 
 def _spec(
@@ -339,11 +378,15 @@ def _spec(
     left_out = {(str(d), str(m)) for d, m in omit}
 
     def check(c: Cell, out: Any) -> None:
-        data = study_data(c["dataset"])
-        n = as_run(c["learner"], data, c["split"])[3].shape
-        m = len(_estimators(c["learner"], data))
-        if not isinstance(out, Mapping) or np.shape(out.get("P", ())) != (m, *n):
-            raise ValueError(f"cell result does not hold {m} x {n} predictions")
+        names = {row for row, _, _ in members(c["learner"], c["dataset"])}
+        if not (
+            isinstance(out, pd.DataFrame)
+            and tuple(out.columns) == COLUMNS
+            and set(out["learner"]) <= names
+            and (out["dataset"] == c["dataset"]).all()
+            and (out["fold"] == c["split"]).all()
+        ):
+            raise ValueError(f"cell result is not the table of {c}")
 
     def cost(c: Cell) -> float:
         Xtr, Ytr, _, _ = study_data(c["dataset"]).splits[c["split"]]
@@ -354,6 +397,8 @@ def _spec(
         "authors_study",
         authors_cell,
         {"dataset": list(datasets), "learner": list(learners), "split": list(splits)},
+        # a cell holds its losses (a table), no longer its predictions
+        key={"cell": "losses per member"},
         cell_key=lambda c: {
             "data": _data_key(c["dataset"]),
             "learner": _configs(c["learner"], c["dataset"]),
@@ -399,36 +444,33 @@ def run_authors_study(
     Returns
     -------
     DataFrame
-        Columns ``dataset, folds, K, learner, fold, n_test, cpu_seconds, family, param,
-        loss``: the fold's mean loss over its test rows on the scored labels (K of
-        them), one row per k of the binomial and per alpha of the polynomial family.
-        A fold that failed has no rows (the authors pooled the finished ones).
+        :func:`mlcrepro.runner.table` of the study's spec, columns :data:`COLUMNS`:
+        the fold's mean loss over its test rows on the scored labels (K of them), one
+        row per k of the binomial and per alpha of the polynomial family.  A fold that
+        failed has no rows (the authors pooled the finished ones).
     """
+    return table(
+        study_spec(datasets, learners, splits=splits, omit=omit),
+        n_jobs=n_jobs,
+        cache_dir=cache_dir,
+        desc="study cells",
+    )
+
+
+def study_spec(
+    datasets: Iterable[str] = DATASETS,
+    learners: Iterable[str] = LEARNERS,
+    *,
+    splits: Iterable[int] = range(10),
+    omit: Iterable[tuple[str, str]] = (),
+) -> Spec:
+    """The study's :class:`~mlcrepro.runner.Spec` (arguments as :func:`run_authors_study`)."""
     ds, ls = _validated(datasets, learners)
     split_ids = [int(s) for s in splits]
     for s in split_ids:
         if not 0 <= s < 10:
             raise ValueError(f"splits must be in 0..9, got {s}")
-    spec = _spec(ds, ls, split_ids, omit)
-    frames = []
-    for c, out in run(spec, n_jobs=n_jobs, cache_dir=cache_dir, desc="study cells").items():
-        data = study_data(c["dataset"])
-        _, _, _, Yall, first = as_run(c["learner"], data, c["split"])
-        Yte = Yall[:, first:]
-        runs = _estimators(c["learner"], data)
-        for i, (row, _, _) in enumerate(runs):
-            if not out["finished"][i]:
-                continue
-            ev = evaluate_predictions(Yte, out["P"][i][:, first:], reference.ALPHAS)
-            ev.insert(0, "cpu_seconds", float(out["cpu"][i]))
-            ev.insert(0, "n_test", Yte.shape[0])
-            ev.insert(0, "fold", c["split"])
-            ev.insert(0, "learner", row)
-            ev.insert(0, "K", Yte.shape[1])
-            ev.insert(0, "folds", data.folds)
-            ev.insert(0, "dataset", c["dataset"])
-            frames.append(ev)
-    return pd.concat(frames, ignore_index=True)
+    return _spec(ds, ls, split_ids, omit)
 
 
 def authors_study_config(

@@ -8,8 +8,8 @@ paper's footnote 1), see ``../shared/reference/README.md``:
   ``result-data/results_boomer.kvstore`` at :data:`COMMIT_BOOMER`):
   :func:`load_reference_results` returns them as a tidy table;
 * their ten train/test splits with seed 42 (``datasets/NAME.zip``, MEKA ARFF):
-  :func:`reference_folds` reads them and maps every row back to the rows of
-  :func:`mlcbook.datasets.load_dataset`.
+  :func:`reference_folds` reads them, and :func:`verify_folds` checks that each split's
+  rows are the rows of :func:`mlcbook.datasets.load_dataset`.
 
 Where the files come from, in this order: a local mirror folder
 (``$MLCBOOK_REFERENCE_MIRROR``, else ``../shared/reference/hullermeier2022`` beside the
@@ -64,14 +64,13 @@ import tempfile
 import urllib.error
 import urllib.request
 import zipfile
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from scipy.optimize import linear_sum_assignment
 
 from mlcbook.datasets import fetch as _fetch
 from mlcbook.datasets import load_dataset
@@ -92,10 +91,12 @@ __all__ = [
     "RESULT_COLUMNS",
     "ReferenceSplit",
     "ReferenceFolds",
+    "FoldsMatch",
     "reference_file",
     "read_kvstore",
     "load_reference_results",
     "reference_folds",
+    "verify_folds",
 ]
 
 #: Papers whose authors released material read here.
@@ -261,7 +262,7 @@ def _mirror_dir() -> Path | None:
     env = os.environ.get("MLCBOOK_REFERENCE_MIRROR")
     if env is not None:
         return Path(env) if env else None
-    default = _paths.project_root().parent / "shared" / "reference" / "hullermeier2022"
+    default = _paths.shared_dir() / "reference" / "hullermeier2022"
     return default if default.is_dir() else None
 
 
@@ -516,25 +517,19 @@ def load_reference_results(
 # ------------------------------------------------------------------ folds
 @dataclass(frozen=True)
 class ReferenceSplit:
-    """One of the authors' train/test splits.
-
-    ``X_*``/``Y_*`` are the arrays of the authors' files (their column order; sparse
-    files give CSR); ``train_rows``/``test_rows`` the matching rows of
-    ``load_dataset(dataset)`` (see :class:`ReferenceFolds` for how exact the match is).
-    """
+    """One of the authors' train/test splits: the arrays of their files, in their row
+    and column order (sparse files give CSR)."""
 
     split: int
     X_train: np.ndarray | sp.csr_matrix
     Y_train: np.ndarray
     X_test: np.ndarray | sp.csr_matrix
     Y_test: np.ndarray
-    train_rows: np.ndarray
-    test_rows: np.ndarray
 
 
 @dataclass(frozen=True)
 class ReferenceFolds:
-    """The authors' ten splits of one dataset and their match to our copy.
+    """The authors' ten splits of one dataset, as their files hold them.
 
     Attributes
     ----------
@@ -544,33 +539,9 @@ class ReferenceFolds:
         Splits 0..9 (files ``NAME_42_S_train/test.arff``).
     feature_names, label_names : tuple of str
         The authors' column names.
-    label_index : ndarray of int
-        ``label_index[j]`` is the column of our ``Y`` holding the authors' label ``j``.
-    feature_index : ndarray of int
-        Our column of each authors' feature, -1 where our copy has no such feature.
-    match : {'exact', 'exact-up-to-duplicates', 'nearest'}
-        ``exact``: every row of theirs equals exactly one row of ours (all features and
-        labels, after aligning columns by name).  ``exact-up-to-duplicates``: equal, but
-        some rows occur more than once with identical values in our copy and were
-        assigned in increasing row order.  ``nearest``: the feature sets differ
-        (medical: MULAN's 1449 word features, ours 1909): rows are paired one-to-one
-        on the shared features, labels aligned by content on that pairing (see
-        ``relabelled``), and rows paired again minimising first the differing labels,
-        then the differing shared features (``scipy.optimize.linear_sum_assignment``);
-        ``label_differences`` and ``feature_differences`` say how close it is.
-    n_duplicates : int
-        Rows of ours that repeat an earlier row (features and labels).
-    feature_differences, label_differences : ndarray of int
-        Per row of ours, the number of shared features (labels) that differ from the
-        assigned row of theirs (all 0 for an exact match).
     nominal : dict of int -> tuple of str
         The nominal features of the authors' files: column (their feature order) ->
         value names (the arrays hold value indices 0, 1, ...).
-    relabelled : tuple of str
-        The authors' labels whose column holds the data of another label of ours than
-        the one its name says (medical: the authors' MULAN copy and ours name nine pairs
-        of ICD-9 codes the other way round, e.g. their ``Class-4-753_0`` holds the 266
-        positives of our ``786.2:Cough``).  Empty when the names agree with the content.
     """
 
     dataset: str
@@ -578,14 +549,31 @@ class ReferenceFolds:
     splits: tuple[ReferenceSplit, ...]
     feature_names: tuple[str, ...]
     label_names: tuple[str, ...]
-    label_index: np.ndarray
-    feature_index: np.ndarray
-    match: str
-    n_duplicates: int
-    feature_differences: np.ndarray
-    label_differences: np.ndarray
-    relabelled: tuple[str, ...] = ()
     nominal: dict[int, tuple[str, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class FoldsMatch:
+    """How the authors' splits of a dataset match our copy (:func:`verify_folds`).
+
+    Attributes
+    ----------
+    dataset : str
+    n_rows : int
+        Rows of our copy; every split's train and test files hold that many.
+    shared_features : int
+        The authors' features that our copy has too (by name).
+    exact : bool
+        Every split's train and test rows together are our rows, as a multiset, on all
+        features and labels (columns aligned by name).  False where the feature sets
+        differ (medical: the authors' MULAN copy has 1449 word features, ours 1909);
+        there the label counts per row are compared instead.
+    """
+
+    dataset: str
+    n_rows: int
+    shared_features: int
+    exact: bool
 
 
 def _dataset_key(name: str) -> str:
@@ -672,14 +660,11 @@ def _dense(X) -> np.ndarray:
     return X.toarray() if sp.issparse(X) else np.asarray(X, dtype=float)
 
 
-def _row_keys(X: np.ndarray, Y: np.ndarray) -> list[bytes]:
-    A = np.ascontiguousarray(np.hstack([X, Y.astype(float)]))
-    A[np.isnan(A)] = np.inf  # NaN != NaN: give missing values one comparable code
-    return [row.tobytes() for row in A]
-
-
 def reference_folds(name: str, *, download: bool | None = None) -> ReferenceFolds:
-    """The authors' ten train/test splits of a dataset, mapped onto our rows.
+    """The authors' ten train/test splits of a dataset, read from their files.
+
+    Only the authors' zip is read (its sha256 checked); :func:`verify_folds` checks
+    that the splits are splits of our copy of the dataset.
 
     Parameters
     ----------
@@ -688,7 +673,7 @@ def reference_folds(name: str, *, download: bool | None = None) -> ReferenceFold
         ``enron-f`` and ``llog-f`` are accepted too).  scene, yeast and bibtex have no
         released folds.
     download : bool, optional
-        Allow downloading the zip (and the dataset) when no local copy exists.
+        Allow downloading the zip when no local copy exists.
 
     Returns
     -------
@@ -699,93 +684,19 @@ def reference_folds(name: str, *, download: bool | None = None) -> ReferenceFold
     ValueError
         Unknown name (the message lists the choices), before any file is read.
     ChecksumError, DownloadError, DataNotFoundError, DatasetFormatError
-        A corrupt or unavailable file, or splits that are not a partition of the rows.
+        A corrupt or unavailable file, or train and test files that disagree.
     """
     key = _dataset_key(name)
-    dataset = DATASETS[key][0]
     splits = _read_splits(key, download)
-    X, Y, info = load_dataset(dataset, download=download)
     first = splits[0][0]
-    label_index = _align_labels(first.label_names, info.label_names)
-    fpos = {n: i for i, n in enumerate(info.feature_names)}
-    feature_index = np.array([fpos.get(n, -1) for n in first.feature_names])
-    shared = feature_index >= 0
-    Xo = _dense(X)[:, feature_index[shared]]
-    Yo = np.asarray(Y)[:, label_index]
-    n = Yo.shape[0]
-    for s, (tr, te) in enumerate(splits):
-        if tr.Y.shape[0] + te.Y.shape[0] != n:
-            raise DatasetFormatError(
-                f"{key} split {s}: {tr.Y.shape[0]} + {te.Y.shape[0]} rows, our copy has {n}"
-            )
-    # the ten test folds partition the rows: match their concatenation once
-    test_X = np.vstack([_dense(te.X)[:, shared] for _, te in splits])
-    test_Y = np.vstack([te.Y for _, te in splits])
-    ours_by_key: dict[bytes, list[int]] = defaultdict(list)
-    for i, k in enumerate(_row_keys(Xo, Yo)):
-        ours_by_key[k].append(i)
-    n_dup = sum(len(v) - 1 for v in ours_by_key.values())
-    order = np.full(n, -1)
-    renamed = np.zeros(0, dtype=np.int64)
-    if shared.all():
-        for j, k in enumerate(_row_keys(test_X, test_Y)):
-            rows = ours_by_key.get(k)
-            if not rows:
-                raise DatasetFormatError(
-                    f"{key}: test row {j} (over all folds) matches no row of our copy"
-                )
-            order[j] = rows.pop(0)
-        match = "exact" if n_dup == 0 else "exact-up-to-duplicates"
-    else:
-        # feature sets differ (medical): pair rows on the shared features alone, align
-        # the labels by content on that pairing (the two copies disagree on some label
-        # names, see ``relabelled``), then pair rows again, label differences first
-        first_pass = _nearest_assignment(test_X, test_Y[:, :0], Xo, Yo[:, :0], key)
-        agree = test_Y.T.astype(float) @ np.asarray(Y)[first_pass] + (
-            1 - test_Y.T.astype(float)
-        ) @ (1 - np.asarray(Y)[first_pass])
-        _, by_content = linear_sum_assignment(-agree)
-        renamed = np.flatnonzero(by_content != label_index)
-        label_index = by_content
-        Yo = np.asarray(Y)[:, label_index]
-        order[:] = _nearest_assignment(test_X, test_Y, Xo, Yo, key)
-        match = "nearest"
-    if sorted(order) != list(range(n)):
-        raise DatasetFormatError(f"{key}: the test folds are not a partition of the rows")
-    diff = np.zeros(n, dtype=np.int64)
-    diff[order] = (test_X != Xo[order]).sum(1)
-    ldiff = np.zeros(n, dtype=np.int64)
-    ldiff[order] = (test_Y != Yo[order]).sum(1)
-    out, start = [], 0
-    for s, (tr, te) in enumerate(splits):
-        stop = start + te.Y.shape[0]
-        test_rows = order[start:stop]
-        train_rows = np.setdiff1d(np.arange(n), test_rows)
-        out.append(
-            ReferenceSplit(
-                split=s,
-                X_train=tr.X,
-                Y_train=tr.Y,
-                X_test=te.X,
-                Y_test=te.Y,
-                train_rows=_train_order(tr, Xo, Yo, shared, train_rows),
-                test_rows=test_rows,
-            )
-        )
-        start = stop
     return ReferenceFolds(
-        dataset=dataset,
+        dataset=DATASETS[key][0],
         dataset_key=key,
-        splits=tuple(out),
+        splits=tuple(
+            ReferenceSplit(s, tr.X, tr.Y, te.X, te.Y) for s, (tr, te) in enumerate(splits)
+        ),
         feature_names=tuple(first.feature_names),
         label_names=tuple(first.label_names),
-        label_index=label_index,
-        feature_index=feature_index,
-        match=match,
-        n_duplicates=n_dup,
-        feature_differences=diff,
-        label_differences=ldiff,
-        relabelled=tuple(first.label_names[j] for j in renamed),
         nominal={
             i: tuple(first.nominal[f])
             for i, f in enumerate(first.feature_names)
@@ -794,48 +705,61 @@ def reference_folds(name: str, *, download: bool | None = None) -> ReferenceFold
     )
 
 
-def _nearest_assignment(
-    Xt: np.ndarray, Yt: np.ndarray, Xo: np.ndarray, Yo: np.ndarray, key: str
-) -> np.ndarray:
-    """Our row for each of their rows: ``linear_sum_assignment``, lexicographic cost.
+def verify_folds(folds: ReferenceFolds, *, download: bool | None = None) -> FoldsMatch:
+    """Check that the authors' splits are splits of our copy (``load_dataset``).
 
-    The cost of pairing their row i with our row j is (number of differing labels) *
-    (n_features + 1) + (number of differing shared features), so label agreement comes
-    first.  Hamming distances of 0/1 matrices are computed by matrix products.
+    For every split, the train and test rows together must be the rows of our copy:
+    as a multiset of (features, labels) rows where the feature sets agree (columns
+    aligned by name; labels by name, or by medical's ICD-9 code), else as a multiset
+    of label counts per row.
+
+    Parameters
+    ----------
+    folds : ReferenceFolds
+        From :func:`reference_folds`.
+    download : bool, optional
+        Allow downloading our copy of the dataset when no local copy exists.
+
+    Returns
+    -------
+    FoldsMatch
+
+    Raises
+    ------
+    DatasetFormatError
+        A split whose rows are not the rows of our copy, or labels without a
+        one-to-one counterpart.
     """
-    for arr, what in (
-        (Xt, "features"),
-        (Xo, "features"),
-        (Yt, "labels"),
-        (Yo, "labels"),
-    ):
-        if not np.isin(arr, (0.0, 1.0)).all():
-            raise DatasetFormatError(f"{key}: nearest matching needs 0/1 {what}")
+    if not isinstance(folds, ReferenceFolds):
+        raise TypeError(f"folds must be a ReferenceFolds, got {type(folds).__name__}")
+    X, Y, info = load_dataset(folds.dataset, download=download)
+    label_index = _align_labels(list(folds.label_names), info.label_names)
+    fpos = {n: i for i, n in enumerate(info.feature_names)}
+    exact = all(n in fpos for n in folds.feature_names)
+    if exact:
+        columns = [fpos[n] for n in folds.feature_names]
+        ours = _row_counts(_dense(X)[:, columns], np.asarray(Y)[:, label_index])
+    else:
+        ours = Counter(np.asarray(Y).sum(1).tolist())
+    n = Y.shape[0]
+    for s in folds.splits:
+        if exact:
+            got = _row_counts(_dense(s.X_train), s.Y_train) + _row_counts(
+                _dense(s.X_test), s.Y_test
+            )
+        else:
+            got = Counter(np.asarray(s.Y_train).sum(1).tolist()) + Counter(
+                np.asarray(s.Y_test).sum(1).tolist()
+            )
+        if got != ours:
+            raise DatasetFormatError(
+                f"{folds.dataset_key} split {s.split}: its train and test rows are not the "
+                f"{n} rows of our copy"
+            )
+    return FoldsMatch(folds.dataset, n, sum(f in fpos for f in folds.feature_names), exact)
 
-    def hamming(A: np.ndarray, B: np.ndarray) -> np.ndarray:
-        A, B = A.astype(float), B.astype(float)
-        return A.sum(1)[:, None] + B.sum(1)[None, :] - 2 * A @ B.T
 
-    cost = hamming(Yt, Yo) * (Xt.shape[1] + 1) + hamming(Xt, Xo)
-    rows, cols = linear_sum_assignment(np.rint(cost).astype(np.int64))
-    out = np.empty(len(rows), dtype=np.int64)
-    out[rows] = cols
-    return out
-
-
-def _train_order(
-    tr: ParsedARFF, Xo: np.ndarray, Yo: np.ndarray, shared: np.ndarray, rows: np.ndarray
-) -> np.ndarray:
-    """The training rows in the order of the authors' train file, where it is exact."""
-    if not shared.all():
-        return rows
-    pool: dict[bytes, list[int]] = defaultdict(list)
-    for i, k in zip(rows, _row_keys(Xo[rows], Yo[rows])):
-        pool[k].append(int(i))
-    out = np.empty(len(rows), dtype=np.int64)
-    for j, k in enumerate(_row_keys(_dense(tr.X)[:, shared], tr.Y)):
-        got = pool.get(k)
-        if not got:
-            raise DatasetFormatError(f"train row {j} is not among the rows outside its test fold")
-        out[j] = got.pop(0)
-    return out
+def _row_counts(X: np.ndarray, Y: np.ndarray) -> Counter:
+    A = np.ascontiguousarray(np.hstack([X, np.asarray(Y, dtype=float)]))
+    A[np.isnan(A)] = np.inf  # NaN != NaN: give missing values one comparable code
+    return Counter(row.tobytes() for row in A)
