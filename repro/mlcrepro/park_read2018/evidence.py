@@ -22,13 +22,11 @@ from mlcrepro.evidence_common import IDENTITY_TOL, check_ledger, identity_gap
 from mlcrepro.ledger import Cause, Entry, Ledger
 
 __all__ = [
-    "add_confusion_sums",
     "add_vector_form",
     "add_independent_gradient",
     "add_diagonal_reading",
     "add_slashdot_test_corner",
     "add_exact_resembles_jaccard",
-    "add_exact_alpha_count",
     "PAPER_T4_ALPHA",
 ]
 
@@ -47,28 +45,6 @@ PAPER_T4_ALPHA = {
 }
 #: the paper's count over all twelve rows of Table 4 (with Stare's 0.1 and 1e-5)
 PAPER_T4_SMALL_ALPHA = "9 of 12"
-
-
-def add_confusion_sums(led: Ledger) -> Entry:
-    """Sec. 2.2's example: TP + FP + FN + TN = L = 3, determined and undetermined.
-
-    t = (1, 0, 1), z = (0.6, 0.4, 0.2); the determined prediction is z rounded at 0.5.
-    The sums are rounded to 12 decimals before printing (four doubles <= 3 carry a
-    rounding error far below that).
-    """
-    led = check_ledger(led)
-    t = np.array([1, 0, 1])
-    z = np.array([0.6, 0.4, 0.2])
-    sums = [
-        round(float(sum(np.asarray(c).sum() for c in B.soft_confusion(t, zz))), 12)
-        for zz in ((z > 0.5).astype(float), z)
-    ]
-    return led.exact(
-        "TP + FP + FN + TN = L for t=[1 0 1], z=[0.6 0.4 0.2] (determined, undetermined)",
-        "Sec. 2.2",
-        paper="3, 3",
-        ours=", ".join(f"{s:g}" for s in sums),
-    )
 
 
 @validate_params(seed=Seed(), n=Int(1, 100_000))
@@ -336,51 +312,3 @@ def _best_alpha(df: pd.DataFrame, col: str, base: tuple[float, float]) -> float:
     if len(at_base) and float(at_base[col].iloc[0]) == best:
         return float(base[0])
     return float(df[df[col] == best].sort_values(["beta", "alpha"])["alpha"].iloc[0])
-
-
-def add_exact_alpha_count(led: Ledger, grid: pd.DataFrame, cause: Cause | None = None) -> Entry:
-    """Table 4: the optimal alpha for Exact is <= 0.2 in most rows (9 of the paper's 12).
-
-    Compared on the rows we have: the paper's count over them (from
-    :data:`PAPER_T4_ALPHA`) against ours (the best cell of each dataset half, ties
-    resolved as in the chapter's Table 4: towards the base (alpha -> 0, 128), then
-    small beta, then small alpha).
-
-    Parameters
-    ----------
-    led : mlcrepro.ledger.Ledger
-        The chapter's ledger; the rows are appended to it.
-    grid : pandas.DataFrame
-        One row per (dataset, alpha, beta) with the scores of both halves.
-    cause : mlcrepro.ledger.Cause, optional
-        The chapter's cause, given to the row only if it differs (required then).
-
-    Returns
-    -------
-    Entry
-        The row added.
-    """
-    _check_cause(cause)
-    led = check_ledger(led)
-    grid = _check_grid(grid, ["train_exact", "test_exact"])
-    a0 = float(grid["alpha"].min())
-    ours = paper = n = 0
-    for d in _datasets(grid):
-        df = grid[grid["dataset"] == d]
-        for half in ("train", "test"):
-            if (d, half) not in PAPER_T4_ALPHA:
-                continue
-            n += 1
-            ours += _best_alpha(df, f"{half}_exact", (a0, 128.0)) <= 0.2 + 1e-9
-            paper += PAPER_T4_ALPHA[(d, half)] <= 0.2
-    if n == 0:
-        raise ValueError(f"grid holds none of the datasets of Table 4: {_datasets(grid)}")
-    return led.exact(
-        "Exact optima with alpha <= 0.2 (rows we have)",
-        "Sec. 5, Table 4",
-        paper=f"{paper} of {n}",
-        ours=f"{ours} of {n}",
-        note=f"the paper counts {PAPER_T4_SMALL_ALPHA} with Stare's two rows, which we "
-        "do not have",
-        cause=None if ours == paper else cause,
-    )
