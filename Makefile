@@ -84,9 +84,11 @@ lint: $(STAMP)
 # Two workers (pytest-xdist), one per core of the CI machine; a test file stays on one
 # worker so that its module fixtures (fitted models) are made once.  The library's and
 # the reproduction's tests need no Java; the book's checks have stages of their own.
+# Every docstring example of both packages runs as a doctest (in a temporary folder,
+# see conftest.py).
 unit: $(STAMP)
 	$(BIN)/python -m pytest tests/mlcbook tests/mlcrepro tests/book/test_chapter_cells.py \
-		tests/book/test_chapter_findings.py -q $(XDIST)
+		tests/book/test_chapter_findings.py --doctest-modules lib/mlcbook repro/mlcrepro -q $(XDIST)
 
 # The library as a researcher installs it: its wheel holds mlcbook only, and a non-editable
 # install in a fresh venv (dependencies from .venv) fetches a dataset into ~/.cache/mlcbook.

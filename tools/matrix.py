@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 VERSIONS = ("3.11", "3.12", "3.13")
 UNIT = ["-m", "pytest", "tests/mlcbook", "tests/mlcrepro", "tests/java",
         "tests/book/test_chapter_cells.py", "tests/book/test_chapter_findings.py",
-        "-q", "-p", "no:cacheprovider"]
+        "--doctest-modules", "lib/mlcbook", "repro/mlcrepro", "-q", "-p", "no:cacheprovider"]
 NBVAL = ["-m", "pytest", "--nbval", "--nbval-current-env", "--nbval-sanitize-with",
          "tests/nbval_sanitize.cfg", "-p", "no:randomly", "-p", "no:cacheprovider", "book", "-q"]
 

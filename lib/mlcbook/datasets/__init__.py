@@ -1,7 +1,13 @@
 """Multi-label benchmark datasets: registry, verified files, ARFF loading, statistics.
 
->>> from mlcbook.datasets import load_dataset, dataset_statistics   # doctest: +SKIP
->>> X, Y, info = load_dataset("scene", subset="train")               # doctest: +SKIP
+>>> from mlcbook.datasets import load_dataset, dataset_statistics
+>>> X, Y, info = load_dataset("scene", subset="train")
+>>> X.shape, Y.shape, info.subset
+((1211, 294), (1211, 6), 'train')
+>>> dataset_statistics({"scene (train)": Y})[["instances", "labels", "cardinality"]].round(3)
+               instances  labels  cardinality
+dataset
+scene (train)       1211       6        1.062
 
 Submodules
 ----------

@@ -278,8 +278,8 @@ def load_dataset(
 
     Examples
     --------
-    >>> X, Y, info = load_dataset("emotions")            # doctest: +SKIP
-    >>> X.shape, Y.shape, info.label_names[0]            # doctest: +SKIP
+    >>> X, Y, info = load_dataset("emotions")
+    >>> X.shape, Y.shape, info.label_names[0]
     ((593, 72), (593, 6), 'amazed-suprised')
     """
     spec = get_spec(name)
