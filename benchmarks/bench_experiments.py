@@ -1,10 +1,11 @@
-"""Speed of the paired-CV runner (mlcrepro.runner) on emotions (593 x 72, K = 6).
+"""Speed of the learner study through the runner (mlcrepro.runner) on emotions
+(593 x 72, K = 6), the authors' ten folds.
 
-1. Cold 10-fold CV of BR and LP (cache in a temporary folder) against the same fits
-   done by a plain loop over ``KFold`` with scikit-learn alone: the runner's overhead
-   (hashing, cache writes, evaluation of all k and 25 alphas) should be small.
-2. The same study again from the warm cache, as a ratio to the cold run: only the
-   evaluation remains.
+1. Cold run of MEKA's BR and LC on Weka's J48 (cache in a temporary folder) against the
+   same fits and predictions done by a plain loop over the same splits and estimators:
+   the runner's overhead (keys, cache writes, evaluation of every k and the authors'
+   55 alphas) should be small.
+2. The same study again from the warm cache, as a ratio to the cold run.
 3. Evaluation alone: one ``loss_profile`` per family for every cell, against a loop of
    ``binomial_loss`` calls, one per k.
 """
@@ -18,40 +19,52 @@ from pathlib import Path
 
 import numpy as np
 from sklearn.base import clone
-from sklearn.model_selection import KFold
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import best_of, ratio_line  # noqa: E402
 
-from mlcbook.datasets import load_dataset  # noqa: E402
-from mlcbook.profiles import evaluate_predictions
-from mlcrepro.huellermeier2022.study import run_study
-from mlcbook.learners import make_learner  # noqa: E402
 from mlcbook.losses import binomial_loss  # noqa: E402
+from mlcbook.profiles import evaluate_predictions  # noqa: E402
+from mlcrepro.huellermeier2022.authors_study import (  # noqa: E402
+    as_run,
+    members,
+    run_authors_study,
+    study_data,
+)
 
-LEARNERS = ["BR", "LP"]
+DATASET = "emotions"
+LEARNERS = ["BR-J48", "LP-J48"]
+
+
+def plain() -> None:
+    """The same fits and predictions, in a for loop, without the runner."""
+    data = study_data(DATASET)
+    for learner in LEARNERS:
+        for split in range(10):
+            Xtr, Ytr, Xte, _, _ = as_run(learner, data, split)
+            for _, est, fit in members(learner, DATASET):
+                clone(est).fit(Xtr, Ytr, **fit).predict(Xte)
 
 
 def main() -> None:
     os.environ["MLCBOOK_PROGRESS"] = "0"
-    X, Y, _ = load_dataset("emotions")
-    data = {"emotions": (X, Y)}
-
-    def plain():
-        for name in LEARNERS:
-            est = make_learner(name, 0)
-            for tr, te in KFold(10, shuffle=True, random_state=0).split(X):
-                clone(est).fit(X[tr], Y[tr]).predict(X[te])
-
+    plain()  # load the folds and start Weka's J48 server once, outside the timings
     with tempfile.TemporaryDirectory() as tmp:
         counter = iter(range(10**6))
-        cold = best_of(lambda: run_study(data, LEARNERS, cache_dir=Path(tmp) / str(next(counter))), repeat=2)
+
+        def cold_run():
+            return run_authors_study([DATASET], LEARNERS, cache_dir=Path(tmp) / str(next(counter)))
+
+        cold = best_of(cold_run, repeat=2)
         ref = best_of(plain, repeat=2)
-        print(ratio_line("runner, cold cache (BR+LP)", cold, ref, "KFold loop, sklearn only"), flush=True)
-        run_study(data, LEARNERS, cache_dir=Path(tmp) / "warm")
-        warm = best_of(lambda: run_study(data, LEARNERS, cache_dir=Path(tmp) / "warm"), repeat=3)
+        print(ratio_line("runner, cold cache (BR+LP, J48)", cold, ref, "plain loop, same fits"),
+              flush=True)
+        run_authors_study([DATASET], LEARNERS, cache_dir=Path(tmp) / "warm")
+        warm = best_of(lambda: run_authors_study([DATASET], LEARNERS,
+                                                 cache_dir=Path(tmp) / "warm"), repeat=3)
         print(ratio_line("runner, warm cache", warm, cold, "runner, cold cache"), flush=True)
 
+    Y = study_data(DATASET).splits[0][3]
     rng = np.random.default_rng(0)
     P = (rng.random(Y.shape) < 0.3).astype(np.int8)
     ours = best_of(lambda: evaluate_predictions(Y, P), repeat=5)
