@@ -25,7 +25,7 @@ losses), is chosen between two bounds:
   scale.
 
 The earlier values (``1e-9`` absolute in the neighbour search, ``1e-12`` in the
-Bayes search) are replaced by this one rule; ``tests/test_consensus.py`` checks both
+Bayes search) are replaced by this one rule; ``tests/mlcbook/test_consensus.py`` checks both
 bounds.
 """
 

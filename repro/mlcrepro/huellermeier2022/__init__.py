@@ -1,6 +1,6 @@
 """Hüllermeier, Wever, Loza Mencía, Fürnkranz & Rapp (2022): dependence-aware losses.
 
-study, authors_study   the learner study of Sec. 5 (Figs 1-3) on the authors' folds
+authors_study          the learner study of Sec. 5 (Figs 1-3) on the authors' folds
 reference              the authors' released results and folds, verified by sha256
 authors_compare        our study against the released profiles
 knn_fig4               the nearest-neighbour minimiser of Sec. 6 (Fig. 4)
