@@ -14,9 +14,11 @@ statement that can be checked numerically) and the columns
     One of :data:`mlcrepro.ledger.KINDS` (``number``, ``spread``, ``exact``,
     ``ordering``, ``qualitative``): the rule its ledger row is judged by.
 ``ledger``
-    ``"<chapter>:<claim text of the ledger row>"``, the row of the chapter's ledger that
-    checks the claim; several references are separated by ``" || "``.  Rows are matched
-    by their claim text, never by their number (rows move).
+    Where the claim is checked, for a reader: ``"<chapter>:<claim text of the ledger
+    row>"``; several references are separated by ``" || "``.  The link itself is the
+    claim's id: a ledger row names the ids of the claims it checks (its ``claim_ids``,
+    :class:`mlcrepro.ledger.Ledger`), so rewording a row breaks nothing.  A claim whose
+    id no saved row carries yet is matched by this text, as before ids existed.
 ``not_reproduced``
     Why the claim is not reproduced (``"Stare not available: ..."``), for a claim with
     no ledger row.
@@ -27,8 +29,13 @@ statement that can be checked numerically) and the columns
     *pending*; once the row exists the ``todo`` must go (:func:`problems` reports it).
 
 Ledger rows that are not claims of a paper (a second check by simulation, a file
-anomaly we found) are listed once in ``book/_claims/extra.csv`` (``ledger``, ``why``),
-so that every ledger row is accounted for.
+anomaly we found) are listed once in ``book/_claims/extra.csv`` (``ledger``, ``why``,
+and optionally ``id``: an ``EX``-id the row carries like a claim id), so that every
+ledger row is accounted for.
+
+The numbers a paper prints have one home beside its inventory,
+``book/_claims/<paper-key>.printed.csv`` (columns :data:`PRINTED_COLUMNS`), read by
+:func:`printed`: each value exactly as printed, with the id of the claim it belongs to.
 
 :func:`coverage` counts per paper the claims with a ledger row, those not reproduced
 with a reason, and those missing; :func:`problems` lists every reference that does not
@@ -40,11 +47,14 @@ from __future__ import annotations
 import csv
 import difflib
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
-from mlcbook._io import read_csv_exact
-from mlcrepro.ledger import KINDS, row_anchor
+from mlcbook._io import atomic_write, read_csv_exact
+from mlcrepro._paths import project_root
+from mlcrepro.ledger import KINDS, check_claim_ids, row_anchor
+from mlcrepro.summary import row_paper
 
 __all__ = [
     "PAPERS",
@@ -59,6 +69,8 @@ __all__ = [
     "suggest_relinks",
     "relink",
     "clear_done_todos",
+    "printed",
+    "PRINTED_COLUMNS",
 ]
 
 #: the inventories, by file name (paper key), and the paper each covers as the ledgers
@@ -74,11 +86,11 @@ PAPERS = {
 COLUMNS = ("id", "location", "claim", "kind", "ledger", "not_reproduced", "todo")
 #: separates several ledger references of one claim
 SEPARATOR = " || "
+#: the columns of a paper's printed numbers (``<paper-key>.printed.csv``)
+PRINTED_COLUMNS = ("id", "table", "row", "column", "value")
 
 
 def _folder(folder: str | Path | None) -> Path:
-    from mlcrepro._paths import project_root
-
     if folder is None:
         return project_root() / "book" / "_claims"
     if not isinstance(folder, (str, Path)):
@@ -154,8 +166,14 @@ def load_extras(folder: str | Path | None = None) -> pd.DataFrame:
     """Ledger rows that are not claims of a paper, with why (``book/_claims/extra.csv``)."""
     path = _folder(folder) / "extra.csv"
     if not path.exists():
-        return pd.DataFrame(columns=["ledger", "why"])
-    extras = _read(path, ("ledger", "why"))
+        return pd.DataFrame(columns=["id", "ledger", "why"])
+    with_id = read_csv_exact(path, dtype=str, keep_default_na=False, nrows=0).columns[0] == "id"
+    extras = _read(path, ("id", "ledger", "why") if with_id else ("ledger", "why"))
+    if not with_id:
+        extras.insert(0, "id", "")
+    dup = extras["id"][(extras["id"] != "") & extras["id"].duplicated()]
+    if len(dup):
+        raise ValueError(f"extra.csv: id used twice: {sorted(set(dup))}")
     empty = extras["why"] == ""
     if empty.any():
         rows = extras["ledger"][empty].tolist()
@@ -193,6 +211,8 @@ def _ledger_rows(ledgers: pd.DataFrame) -> pd.DataFrame:
         raise ValueError(f"ledgers lacks the columns {missing} (see load_ledgers)")
     rows = ledgers[["chapter", "claim", "status"]].astype(str).copy()
     rows["claim"] = rows["claim"].str.strip()
+    ids = ledgers["claim_ids"] if "claim_ids" in ledgers.columns else pd.Series("", ledgers.index)
+    rows["ids"] = [tuple(str(v).split()) if isinstance(v, str) else () for v in ids]
     rows["row"] = rows.groupby("chapter", sort=False).cumcount() + 1
     # the paper a row is about, from its chapter's paper_ref and its source (as the
     # summaries count it); unknown ("") when the ledgers do not carry those columns
@@ -206,8 +226,6 @@ def _ledger_rows(ledgers: pd.DataFrame) -> pd.DataFrame:
 
 
 def _row_paper(paper_ref: str, source: str) -> str:
-    from mlcrepro.summary import row_paper
-
     try:
         return row_paper(paper_ref, source)
     except ValueError:  # a source naming none of the chapter's papers
@@ -238,8 +256,29 @@ def resolve(inventory: pd.DataFrame, ledgers: pd.DataFrame) -> pd.DataFrame:
     rows = _ledger_rows(ledgers)
     index = rows.groupby(["chapter", "claim"], sort=False)
     found = {k: g for k, g in index}
+    by_id: dict[str, list[Any]] = {}
+    for row in rows.itertuples():
+        for i in row.ids:
+            by_id.setdefault(i, []).append(row)
     out = []
     for r in inventory.itertuples():
+        carried = by_id.get(r.id, [])
+        for one in carried:  # the rows that name the claim's id: the link itself
+            out.append(
+                {
+                    "paper": r.paper,
+                    "id": r.id,
+                    "chapter": one.chapter,
+                    "ledger_claim": one.claim,
+                    "matches": 1,
+                    "row": int(one.row),
+                    "anchor": row_anchor(one.chapter, int(one.row)),
+                    "status": one.status,
+                    "row_paper": one.paper,
+                }
+            )
+        if carried:
+            continue
         for chapter, claim in parse_refs(r.ledger):
             hit = found.get((chapter, claim))
             n = 0 if hit is None else len(hit)
@@ -279,7 +318,7 @@ def _states(inventory: pd.DataFrame, ledgers: pd.DataFrame) -> pd.Series:
     ok = refs.groupby("id")["matches"].agg(lambda m: bool(len(m)) and bool((m == 1).all()))
     state = []
     for r in inventory.itertuples():
-        if r.ledger and ok.get(r.id, False):
+        if ok.get(r.id, False):
             state.append("ledger")
         elif r.not_reproduced:
             state.append("not reproduced")
@@ -346,6 +385,8 @@ def problems(
     * an extra that matches no row, or that a claim refers to as well.
     """
     extras = load_extras() if extras is None else extras
+    if "id" not in extras.columns:
+        extras = extras.assign(id="")
     refs = resolve(inventory, ledgers)
     todo = dict(zip(inventory["id"], inventory["todo"]))
     out = []
@@ -365,10 +406,26 @@ def problems(
     rows = _ledger_rows(ledgers)
     keys = set(zip(rows["chapter"], rows["claim"]))
     claimed = set(zip(refs["chapter"], refs["ledger_claim"]))
-    extra = {ref for cell in extras["ledger"] for ref in parse_refs(cell)}
+    extra_ids = set(extras["id"]) - {""}
+    carried = {i for ids in rows["ids"] for i in ids}
+    extra = {
+        ref
+        for cell, i in zip(extras["ledger"], extras["id"])
+        for ref in parse_refs(cell)
+        if i not in carried  # an extra whose id a row carries is linked by its id
+    }
+    known = set(inventory["id"]) | extra_ids
+    for r in rows.itertuples():
+        for i in sorted(set(r.ids) - known):
+            out.append(f"ledger row {r.chapter} {r.row} {r.claim!r} names unknown claim id {i}")
+        if set(r.ids) & extra_ids and set(r.ids) & set(inventory["id"]):
+            out.append(f"ledger row {r.chapter} {r.row} {r.claim!r} is both a claim and an extra")
+    out += [f"extra {i} is carried by no ledger row" for i in sorted(extra_ids - carried)]
     out += [f"extra {c}:{t!r} matches no ledger row" for c, t in sorted(extra - keys)]
     out += [f"extra {c}:{t!r} is also a claim's ledger row" for c, t in sorted(extra & claimed)]
     for r in rows.itertuples():
+        if r.ids:
+            continue  # linked by id: to a claim (resolved above) or to an extra
         if (r.chapter, r.claim) not in claimed | extra:
             out.append(
                 f"ledger row {r.chapter} {r.row} {r.claim!r} is referred to by no "
@@ -433,8 +490,6 @@ def suggest_relinks(
 
 
 def _write(path: Path, frame: pd.DataFrame) -> None:
-    from mlcbook._io import atomic_write
-
     with atomic_write(path, "w", newline="") as fh:
         frame.to_csv(fh, index=False, quoting=csv.QUOTE_MINIMAL, lineterminator="\n")
 
@@ -486,3 +541,56 @@ def clear_done_todos(ledgers: pd.DataFrame, folder: str | Path | None = None) ->
             frame.loc[frame["id"].isin(ids), "todo"] = ""
             _write(path, frame)
     return len(done)
+
+
+def printed(
+    paper: str, table: str | None = None, folder: str | Path | None = None
+) -> pd.DataFrame:
+    """The numbers a paper prints, each exactly as printed, with the id of its claim.
+
+    Parameters
+    ----------
+    paper : str
+        The paper's key (a key of :data:`PAPERS`, e.g. ``"wu-zhou-2017"``).
+    table : str, optional
+        Only the values of this table or place (e.g. ``"Table B.3"``).
+    folder : path, optional
+        The folder of the inventories; ``book/_claims`` of the project by default.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`PRINTED_COLUMNS` (all text): ``id`` the claim the value belongs to
+        (it must be an id of the paper's inventory), ``table``, ``row`` and ``column`` its
+        place, ``value`` the text as printed.
+
+    Raises
+    ------
+    ValueError
+        For an unknown paper, a missing or malformed file, an id not in the paper's
+        inventory, or a place given twice.
+    """
+    if paper not in PAPERS:
+        raise ValueError(f"paper must be one of {list(PAPERS)}, got {paper!r}")
+    base = _folder(folder)
+    path = base / f"{paper}.printed.csv"
+    if not path.exists():
+        raise ValueError(f"{PAPERS[paper]} has no printed numbers: {path} is missing")
+    frame = _read(path, PRINTED_COLUMNS)
+    ids = set(_read(base / f"{paper}.csv", COLUMNS)["id"])
+    bad = sorted(set(frame["id"]) - ids - {""})
+    if bad:
+        raise ValueError(f"{path.name}: ids not in the {paper} inventory: {bad}")
+    for i in frame["id"]:
+        if i:
+            check_claim_ids(i)
+    place = frame[["table", "row", "column"]]
+    if place.duplicated().any():
+        raise ValueError(
+            f"{path.name}: a place is given twice: {place[place.duplicated()].values.tolist()}"
+        )
+    if table is not None:
+        frame = frame[frame["table"] == table].reset_index(drop=True)
+        if frame.empty:
+            raise ValueError(f"{path.name} has no values of {table!r}")
+    return frame

@@ -26,6 +26,14 @@ Claim kinds and their rules
     A reading of a claim that no rule decides, with the evidence that supports
     it: *qualitative* if the evidence agrees, else *differs*.
 
+Claim ids
+---------
+Every adder takes ``claim_id``: the id (``"HU012"``) or ids of the claims of the
+papers' inventories (``book/_claims``, :mod:`mlcrepro.claims`) that the row checks.
+The inventory finds its rows by these ids, never by the row's wording, so a claim text
+can be reworded freely.  A row that checks no claim of a paper (a second check, an
+observation of ours) carries the id of its line in ``book/_claims/extra.csv``.
+
 Causes
 ------
 A row that differs carries its cause (:class:`Cause`): :func:`paper_error` (with
@@ -40,6 +48,7 @@ from __future__ import annotations
 import io
 import math
 import os
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from html import escape
@@ -69,7 +78,38 @@ __all__ = [
     "recheck_statuses",
     "row_anchor",
     "within_tolerance",
+    "check_claim_ids",
 ]
+
+#: the form of a claim id: two or three capitals and three or four digits (``HU012``)
+CLAIM_ID = re.compile(r"^[A-Z]{2,3}[0-9]{3,4}$")
+
+
+def check_claim_ids(claim_id: Any) -> tuple[str, ...]:
+    """``claim_id`` as a tuple of ids: one id, a sequence of ids, or ``""`` for none.
+
+    >>> check_claim_ids("HU012")
+    ('HU012',)
+    >>> check_claim_ids(["WZ115", "WZ116"])
+    ('WZ115', 'WZ116')
+    >>> check_claim_ids("")
+    ()
+    """
+    if isinstance(claim_id, str):
+        ids: tuple[Any, ...] = tuple(claim_id.split()) if claim_id.strip() else ()
+    elif isinstance(claim_id, (list, tuple)):
+        ids = tuple(claim_id)
+    else:
+        raise TypeError(
+            f"claim_id must be an id string or a list of them, got {type(claim_id).__name__}"
+        )
+    for i in ids:
+        if not isinstance(i, str) or not CLAIM_ID.match(i):
+            raise ValueError(f"claim_id must be ids such as 'HU012', got {i!r}")
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"claim_id names an id twice: {list(ids)}")
+    return ids
+
 
 #: the statuses a row can have, best first
 STATUSES = ("reproduced", "within spread", "qualitative", "differs")
@@ -236,6 +276,7 @@ class Entry:
     holds: bool | None = field(default=None, repr=False)
     hits: int | None = field(default=None, repr=False)
     trials: int | None = field(default=None, repr=False)
+    claim_ids: tuple[str, ...] = field(default=(), repr=False)
 
     def derived_status(self) -> str:
         """The status the row's evidence gives under the rule of its kind."""
@@ -312,7 +353,8 @@ class Ledger:
         self.entries: list[Entry] = []
 
     # ------------------------------------------------------------------ adding
-    def _append(self, entry: Entry, cause: Cause | None) -> Entry:
+    def _append(self, entry: Entry, cause: Cause | None, claim_id: Any = "") -> Entry:
+        entry.claim_ids = check_claim_ids(claim_id)
         if cause is not None and not isinstance(cause, Cause):
             raise TypeError(
                 "cause must be made by paper_error(), underspecified(), tested() or "
@@ -340,6 +382,7 @@ class Ledger:
         digits: int | None = None,
         cause: Cause | None = None,
         note: str = "",
+        claim_id: str | list[str] = "",
     ) -> Entry:
         """A number against the paper's printed value.
 
@@ -360,8 +403,12 @@ class Ledger:
             Required when the row differs.
         note : str
             A remark (for rows that agree; a difference's explanation is its cause).
+        claim_id : str or list of str
+            The inventory id(s) of the claim(s) the row checks (``"HU012"``).
         """
-        return self._numeric("number", claim, source, paper, ours, tol, None, digits, cause, note)
+        return self._numeric(
+            "number", claim, source, paper, ours, tol, None, digits, cause, note, claim_id
+        )
 
     @validate_params(tol=Real(low=0.0, allow_none=True), digits=Int(0, 17, allow_none=True))
     def spread(
@@ -376,6 +423,7 @@ class Ledger:
         digits: int | None = None,
         cause: Cause | None = None,
         note: str = "",
+        claim_id: str | list[str] = "",
     ) -> Entry:
         """A number the paper reports as ``paper ± spread`` (e.g. a mean and its std).
 
@@ -390,10 +438,12 @@ class Ledger:
         if not (math.isfinite(spread_value) and spread_value >= 0):
             raise ValueError(f"spread must be a finite number >= 0, got {spread!r}")
         return self._numeric(
-            "spread", claim, source, paper, ours, tol, spread_value, digits, cause, note
+            "spread", claim, source, paper, ours, tol, spread_value, digits, cause, note, claim_id
         )
 
-    def _numeric(self, kind, claim, source, paper, ours, tol, spread, digits, cause, note):
+    def _numeric(
+        self, kind, claim, source, paper, ours, tol, spread, digits, cause, note, claim_id
+    ):
         paper_text, paper_value, dec = _paper_number(paper)
         ours_value = _our_number(ours)
         if tol is None:
@@ -419,7 +469,7 @@ class Ledger:
             paper_value=paper_value,
             ours_value=ours_value,
         )
-        return self._append(entry, cause)
+        return self._append(entry, cause, claim_id)
 
     def exact(
         self,
@@ -430,6 +480,7 @@ class Ledger:
         ours: Any,
         cause: Cause | None = None,
         note: str = "",
+        claim_id: str | list[str] = "",
     ) -> Entry:
         """A count, sign pattern or text that must be equal: *reproduced* or *differs*.
 
@@ -454,7 +505,7 @@ class Ledger:
             kind="exact",
             note=str(note),
         )
-        return self._append(entry, cause)
+        return self._append(entry, cause, claim_id)
 
     def ordering(
         self,
@@ -468,6 +519,7 @@ class Ledger:
         over: str = "folds",
         cause: Cause | None = None,
         note: str = "",
+        claim_id: str | list[str] = "",
     ) -> Entry:
         """An ordering or trend, decided by ``rule`` on our results.
 
@@ -510,7 +562,7 @@ class Ledger:
             hits=hits,
             trials=trials,
         )
-        return self._append(entry, cause)
+        return self._append(entry, cause, claim_id)
 
     def qualitative(
         self,
@@ -522,6 +574,7 @@ class Ledger:
         agrees: bool,
         cause: Cause | None = None,
         note: str = "",
+        claim_id: str | list[str] = "",
     ) -> Entry:
         """A reading no rule decides: *qualitative* if ``evidence`` supports it, else differs."""
         if not isinstance(agrees, (bool, np.bool_)):
@@ -538,11 +591,12 @@ class Ledger:
             note=str(note),
             holds=bool(agrees),
         )
-        return self._append(entry, cause)
+        return self._append(entry, cause, claim_id)
 
     # ------------------------------------------------------------------ reading
     _NUMERIC = ("tol", "spread", "paper_value", "ours_value", "hits", "trials")
     _COLUMNS_SAVED = (
+        "claim_ids",
         "claim",
         "source",
         "paper",
@@ -597,6 +651,7 @@ class Ledger:
                     holds=None if holds in ("", "nan", "None") else holds == "True",
                     hits=None if hits is None else int(hits),
                     trials=None if trials is None else int(trials),
+                    claim_ids=check_claim_ids(_text(row.get("claim_ids"))),
                 )
             )
         return led
@@ -658,6 +713,7 @@ class Ledger:
         """The ledger as a table (one row per entry)."""
         rows = [
             {
+                "claim_ids": " ".join(e.claim_ids),
                 "claim": e.claim,
                 "source": e.source,
                 "paper": e.paper,
@@ -698,6 +754,8 @@ class Ledger:
 
         check_name(self.chapter, "chapter")
         frame = self.to_frame().assign(chapter=self.chapter, paper_ref=self.paper)
+        if (frame["claim_ids"] == "").all():
+            frame = frame.drop(columns="claim_ids")  # a ledger whose rows name no claim ids
         committed = folder is None
         folder = Path(folder) if folder is not None else project_root() / "book" / "_ledgers"
         target = folder / f"{self.chapter}.csv"
@@ -825,6 +883,13 @@ class Ledger:
                 f"paper {e.paper or '-'}, ours {e.ours}"
             )
         return "\n".join(lines)
+
+
+def _text(x: Any) -> str:
+    """A cell of a saved table as text: empty for a missing value (None, NaN)."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return ""
+    return str(x)
 
 
 def _label(i: int) -> str:
