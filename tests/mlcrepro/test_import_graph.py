@@ -20,8 +20,9 @@ ROOMS = {"mlcbook": ROOT / "lib", "mlcrepro": ROOT / "repro"}
 FIRST_PARTY = tuple(ROOMS)
 
 # Function-local imports in modules that are being rewritten elsewhere at the time of
-# writing (file, imported module).  The list may only shrink: a new function-local import
-# fails the test, and so does an entry that is no longer found (remove it).
+# writing (file, imported module).  The list may only shrink: a function-local import not
+# listed fails the test; an entry that is no longer found is stale and is to be removed
+# (not asserted, so that the branches fixing these files merge in any order).
 PENDING = {
     ("lib/mlcbook/cli.py", "mlcbook.datasets"),
     ("lib/mlcbook/cli.py", "mlcbook.datasets.labelfiles"),
@@ -30,9 +31,6 @@ PENDING = {
     ("lib/mlcbook/cli.py", "mlcbook.plots.losses"),
     ("lib/mlcbook/cli.py", "mlcbook.profiles"),
     ("lib/mlcbook/learners/clus.py", "mlcbook.datasets.fetch"),
-    ("repro/mlcrepro/claims.py", "mlcbook._io"),
-    ("repro/mlcrepro/claims.py", "mlcrepro._paths"),
-    ("repro/mlcrepro/claims.py", "mlcrepro.summary"),
     ("repro/mlcrepro/ledger.py", "mlcrepro._paths"),
     ("repro/mlcrepro/park_read2018/readings.py", "mlcbook.datasets"),
     ("repro/mlcrepro/wu_zhou2017/report.py", "mlcbook.metrics"),
@@ -244,7 +242,6 @@ def test_no_function_imports_a_first_party_module():
     pairs = {(f, m) for f, m, _ in found}
     new = sorted(x for x in found if (x[0], x[1]) not in PENDING | LAZY)
     assert new == [], "move these imports to module level"
-    assert sorted(PENDING - pairs) == [], "no longer found: remove from PENDING"
     assert LAZY <= pairs
 
 
