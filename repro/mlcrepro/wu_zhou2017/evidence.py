@@ -49,6 +49,7 @@ def add_one_error_definition(led: Ledger, *, seed: int = 0, draws: int = 20) -> 
         ours=identity_gap(worst),
         tol=IDENTITY_TOL,
         digits=12,
+        claim_id="WZ007",
     )
 
 
