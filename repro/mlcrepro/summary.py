@@ -213,7 +213,8 @@ def verdict_table(ledger: pd.DataFrame, groups: Mapping[str, str]) -> pd.DataFra
     Returns
     -------
     pandas.DataFrame
-        Index: the labels (groups without rows left out), named ``claims``; columns
+        Index: the labels (groups without rows left out; unnamed, so that the table
+        has one header row); columns
         ``rows``, one count per status headed by :data:`VERDICT_SYMBOLS` and ``verdict``
         (``reproduced``, ``qualitatively``, ``partly`` or ``differs``).
 
@@ -251,6 +252,7 @@ def verdict_table(ledger: pd.DataFrame, groups: Mapping[str, str]) -> pd.DataFra
         counts = {s: int((status == s).sum()) for s in STATUSES}
         out.append({"claims": label, "rows": len(status), **counts, "verdict": _verdict(counts)})
     table = pd.DataFrame(out).set_index("claims")
+    table.index.name = None  # one header row when shown
     return table.rename(columns=VERDICT_SYMBOLS)
 
 

@@ -2,8 +2,9 @@
 
 :func:`measures_ledger` builds every row of ``book/measures.md``'s ledger from the
 evidence of :mod:`.measures_evidence` and the definition checks of
-:mod:`.evidence` (Zhang & Zhou) and :mod:`mlcrepro.wu_zhou2017.evidence`, each row
-carrying the id(s) of the claim(s) it checks in the inventories of Zhang & Zhou (2014),
+:mod:`mlcrepro.zhang_zhou2014.evidence` (Zhang & Zhou) and
+:mod:`mlcrepro.wu_zhou2017.evidence`, each row carrying the id(s) of the claim(s) it
+checks in the inventories of Zhang & Zhou (2014),
 Wu & Zhou (2017), Park & Read (2018) and Hivemall (``book/_claims``).  The printed
 values of Park & Read's Table 1 and of Hivemall's guide come with their ids from
 ``book/_claims/<paper>.printed.csv`` (:func:`mlcrepro.claims.printed`).  No status is
@@ -40,11 +41,11 @@ DEFINITION_IDS = [
 ]
 #: the verdict table's groups: label -> pattern of the rows' sources (first match wins)
 GROUPS = {
-    "Park & Read, Table 1: the worked example": r"^Park & Read",
-    "Hivemall: micro F-measure on label sets": r"^Hivemall",
-    "Zhang & Zhou, Sec. 2.2.2: definitions, remarks": r"^Zhang & Zhou",
-    "Wu & Zhou, Table 1: definitions": r"^Wu & Zhou, Table 1",
-    "Wu & Zhou, Sec. 2 and Thm 1: ties, coverage": r"^Wu & Zhou",
+    "Park & Read, Table 1": r"^Park & Read",
+    "Hivemall, F-measure": r"^Hivemall",
+    "Zhang & Zhou, Sec. 2.2.2": r"^Zhang & Zhou",
+    "Wu & Zhou, Table 1": r"^Wu & Zhou, Table 1",
+    "Wu & Zhou, Sec. 2, Thm 1": r"^Wu & Zhou",
 }
 
 
@@ -153,7 +154,8 @@ def measures_ledger() -> Ledger:
     Park & Read's Table 1 (every entry and the three means); Hivemall's two printed
     values, scikit-learn's agreement and the limits in beta; the agreement of every
     measure with scikit-learn; the constant scorer; Zhang & Zhou's single-label remark;
-    Wu & Zhou's Theorem 1(c); then Zhang & Zhou's definitions (:mod:`.evidence`) and
+    Wu & Zhou's Theorem 1(c); then Zhang & Zhou's definitions
+    (:mod:`mlcrepro.zhang_zhou2014.evidence`) and
     Wu & Zhou's one-error (:func:`mlcrepro.wu_zhou2017.evidence.add_one_error_definition`).
     """
     led = Ledger("measures", PAPERS)
