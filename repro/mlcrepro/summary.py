@@ -10,13 +10,22 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 from html import escape
 
 import pandas as pd
 
 from mlcrepro.ledger import STATUSES, row_anchor
 
-__all__ = ["claim_group", "row_paper", "ledger_summary", "paper_summary", "summary_html"]
+__all__ = [
+    "claim_group",
+    "row_paper",
+    "ledger_summary",
+    "paper_summary",
+    "summary_html",
+    "verdict_table",
+    "VERDICT_SYMBOLS",
+]
 
 _REQUIRED = ("chapter", "paper_ref", "claim", "source", "status", "note")
 
@@ -183,6 +192,68 @@ def ledger_summary(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:
     rank = dict(zip(home["paper"], home["chapter"].map(chapter_rank)))
     order = table["paper"].map(rank).argsort(kind="stable")
     return table.iloc[order].reset_index(drop=True)
+
+
+#: the short column heads of :func:`verdict_table`, one per status (as on the ledgers page)
+VERDICT_SYMBOLS = dict(zip(STATUSES, ("✔", "±", "≈", "✘")))
+
+
+def verdict_table(ledger: pd.DataFrame, groups: Mapping[str, str]) -> pd.DataFrame:
+    """A chapter's ledger in one line per named group of claims: counts and verdict.
+
+    Parameters
+    ----------
+    ledger : pandas.DataFrame
+        One chapter's ledger rows (:meth:`mlcrepro.ledger.Ledger.to_frame`), with the
+        columns ``source`` and ``status``.
+    groups : mapping of str to str
+        Label of each group -> regular expression searched in a row's ``source``; a row
+        joins the first group whose pattern it matches.  Every row must join one.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index: the labels (groups without rows left out; unnamed, so that the table
+        has one header row); columns
+        ``rows``, one count per status headed by :data:`VERDICT_SYMBOLS` and ``verdict``
+        (``reproduced``, ``qualitatively``, ``partly`` or ``differs``).
+
+    Raises
+    ------
+    ValueError
+        If a row's source matches no group.
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"source": ["Table 1", "Table 1", "Sec. 2"],
+    ...                      "status": ["reproduced", "differs", "qualitative"]})
+    >>> table = verdict_table(rows, {"T1": "^Table 1", "S2": "^Sec"})
+    >>> table["verdict"].to_dict()
+    {'T1': 'partly', 'S2': 'qualitatively'}
+    >>> [int(v) for v in table.loc["T1", ["rows", "✔", "±", "≈", "✘"]]]
+    [2, 1, 0, 0, 1]
+    """
+    if not isinstance(ledger, pd.DataFrame) or not {"source", "status"} <= set(ledger.columns):
+        raise TypeError("ledger must be a DataFrame with the columns source and status")
+    if not isinstance(groups, Mapping) or not groups:
+        raise TypeError("groups must be a non-empty mapping label -> source pattern")
+    compiled = {label: re.compile(p) for label, p in groups.items()}
+    label_of = []
+    for source in ledger["source"].astype(str):
+        hit = next((label for label, p in compiled.items() if p.search(source)), None)
+        if hit is None:
+            raise ValueError(f"no group of groups matches the source {source!r}")
+        label_of.append(hit)
+    out = []
+    for label in compiled:
+        status = ledger["status"][[g == label for g in label_of]]
+        if status.empty:
+            continue
+        counts = {s: int((status == s).sum()) for s in STATUSES}
+        out.append({"claims": label, "rows": len(status), **counts, "verdict": _verdict(counts)})
+    table = pd.DataFrame(out).set_index("claims")
+    table.index.name = None  # one header row when shown
+    return table.rename(columns=VERDICT_SYMBOLS)
 
 
 def paper_summary(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:

@@ -22,13 +22,28 @@ def test_relative_maps_best_to_one_and_worst_to_zero():
 
 
 def test_paper_tables_parse_every_printed_cell():
-    p1 = R.paper_table(R.PAPER_B1, R.VARIANTS)
+    pairs1, ids1 = R.paper_pairs("Table B.1")
+    p1 = R.paper_table(pairs1, R.VARIANTS)
     assert p1["absolute"].shape == (7, 3) and p1["relative"].shape == (7, 3)
-    assert p1["absolute"].loc["coverage", "LIMO"] == 1.556
-    p2 = R.paper_table(R.PAPER_B2, R.B2_COLUMNS)
+    assert p1["absolute"].loc["coverage", "LIMO"] == 1.556  # as printed in Table B.1
+    assert ids1[("coverage", "LIMO")] == "WZ074" and len(ids1) == 21
+    pairs2, ids2 = R.paper_pairs("Table B.2")
+    p2 = R.paper_table(pairs2, R.B2_COLUMNS)
     assert p2["relative"].loc["macro_f1", "LIMO-t"] == 1.0
+    assert len(ids2) == 24 and len(set(ids2.values())) == 24
     b3 = R.paper_b3()
+    assert len(b3) == 5 * 6 * 11 and b3["id"].is_unique
     assert not b3["mean"].str.startswith(".").any()
+    first = b3.iloc[0]  # Table B.3's first cell: .145±.003(5)
+    assert (first["mean"], first["std"], first["rank"]) == ("0.145", "0.003", 5)
+    with pytest.raises(ValueError, match="Table B.1"):
+        R.paper_pairs("Table B.3")
+
+
+def test_table2_as_printed():
+    pattern, ids = R.paper_table2()
+    assert len(pattern) == 11 and pattern["micro_auc"] == "✗✗✓"
+    assert pattern["hamming_loss"] == "✓✓✓" and ids["ranking_loss"] == ["WZ015", "WZ016", "WZ017"]
 
 
 def test_cause_only_where_the_rule_says_differs():

@@ -77,6 +77,7 @@ def add_vector_form(led: Ledger, *, seed: int = 0, n: int = 500) -> Entry:
         ours=identity_gap(gap),
         tol=IDENTITY_TOL,
         digits=12,
+        claim_id="PR031",
     )
 
 
@@ -126,6 +127,7 @@ def add_independent_gradient(led: Ledger, *, seed: int = 0, n: int = 200) -> Ent
         digits=12,
         note=f"at the 8 other settings of alpha in {{0, 0.5, 1}} x beta in {{1, 2, 8}} "
         f"the largest change is at least {others:.2e}",
+        claim_id="PR035",
     )
 
 
@@ -206,6 +208,7 @@ def add_diagonal_reading(led: Ledger, grid: pd.DataFrame, cause: Cause | None = 
         f"higher in {higher} of {len(parts)}",
         agrees=higher > len(parts) / 2,
         cause=cause if higher <= len(parts) / 2 else None,
+        claim_id="PR040",
     )
 
 
@@ -249,6 +252,7 @@ def add_slashdot_test_corner(led: Ledger, grid: pd.DataFrame, cause: Cause | Non
         f"training {cs:.3f} vs {ms:.3f} ({cs - ms:+.3f})",
         agrees=(agrees := bool(ct > mt and ct - mt < cs - ms)),
         cause=None if agrees else cause,
+        claim_id="PR042",
     )
 
 
@@ -302,6 +306,7 @@ def add_exact_resembles_jaccard(
         f"{', '.join(others) or 'none'}",
         agrees=alike >= n / 2,
         cause=None if alike >= n / 2 else cause,
+        claim_id="PR043",
     )
 
 

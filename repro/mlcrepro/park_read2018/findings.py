@@ -14,7 +14,15 @@ import pandas as pd
 from scipy.stats import spearmanr
 
 from mlcrepro.ledger import Cause, Ledger, paper_error, tested, underspecified, unknown
-from mlcrepro.park_read2018.tables import BASES, NAMES, PAPER, fmt_alpha, our_table, paper_pairs
+from mlcrepro.park_read2018.tables import (
+    BASES,
+    NAMES,
+    fmt_alpha,
+    our_table,
+    paper_id,
+    paper_pairs,
+    paper_values,
+)
 
 __all__ = [
     "TABLES",
@@ -76,9 +84,10 @@ def location_gaps(grid: pd.DataFrame, measure: str) -> pd.DataFrame:
     grid loses at the paper's setting (0 when the two optima agree).
     """
     t = our_table(grid, measure)
+    paper = paper_values()[measure]
     rows = []
     for _, r in t.iterrows():
-        pa, pb = PAPER[measure][(r["Data"], r["Type"])][:2]
+        pa, pb = paper[(r["Data"], r["Type"])][:2]
         d = next(k for k, v in NAMES.items() if v == r["Data"])
         df = grid[grid["dataset"] == d]
         at = df.loc[
@@ -126,8 +135,8 @@ def penalty_match(penalty: pd.DataFrame) -> pd.DataFrame:
         measure, column = PENALTY_BASES[(a, b)]
         i = BASES[measure][2].index(column)
         name = NAMES[d]
-        pt = float(PAPER[measure][(name, "Train")][3 + i])
-        pe = float(PAPER[measure][(name, "Test")][3 + i])
+        pt = float(paper_values()[measure][(name, "Train")][3 + i])
+        pe = float(paper_values()[measure][(name, "Test")][3 + i])
         dist = np.maximum((df[f"train_{measure}"] - pt).abs(), (df[f"test_{measure}"] - pe).abs())
         best = df.loc[dist.idxmin()]
         rows.append(
@@ -390,7 +399,9 @@ def add_table_rows(
     for _, r in paper_pairs(grid).iterrows():
         claim = f"{_ROW_NAMES[(r['measure'], r['column'])]}, {r['Data']} {r['Type'].lower()}"
         cause = _cause_for(r, c, explained, earlier, ranges)
-        e = led.number(claim, r["table"], paper=r["paper"], ours=r["ours"], cause=cause)
+        e = led.number(
+            claim, r["table"], paper=r["paper"], ours=r["ours"], cause=cause, claim_id=r["id"]
+        )
         if e.status != "differs":
             e.cause = None
 
@@ -417,6 +428,7 @@ def add_location_rows(
                 paper=r["paper"],
                 ours=r["ours"],
                 cause=cause if r["paper"] != r["ours"] else None,
+                claim_id=paper_id(measure, r["Data"], r["Type"], "(alpha, beta)"),
             )
 
 
@@ -441,6 +453,7 @@ def add_recommendation_rows(led: Ledger, grid: pd.DataFrame, c: dict[str, Cause]
         robustness=(ok, n),
         over="dataset halves",
         cause=c["train"],
+        claim_id="PR038",
     )
     ok = int((jac <= 0.004 + 5e-4).sum())
     led.ordering(
@@ -452,6 +465,7 @@ def add_recommendation_rows(led: Ledger, grid: pd.DataFrame, c: dict[str, Cause]
         robustness=(ok, n),
         over="dataset halves",
         cause=c["train"],
+        claim_id="PR039",
     )
     at128 = int((t4["beta"] == 128).sum())
     gain = float(ex.mean())
@@ -465,9 +479,11 @@ def add_recommendation_rows(led: Ledger, grid: pd.DataFrame, c: dict[str, Cause]
         robustness=(n - at128, n),
         over="dataset halves without the optimum at beta = 128",
         cause=c["train"],
+        claim_id="PR044",
     )
     low = int((t4["alpha"] <= 0.2).sum())
-    paper_low = sum(PAPER["exact"][(r["Data"], r["Type"])][0] <= 0.2 for _, r in t4.iterrows())
+    exact = paper_values()["exact"]
+    paper_low = sum(exact[(r["Data"], r["Type"])][0] <= 0.2 for _, r in t4.iterrows())
     led.ordering(
         "exact-match optima at small alpha (nine of twelve <= 0.2)",
         "Sec. 5, Table 4",
@@ -477,6 +493,7 @@ def add_recommendation_rows(led: Ledger, grid: pd.DataFrame, c: dict[str, Cause]
         robustness=(low, n),
         over="dataset halves",
         cause=c["train"] if low < paper_low else None,
+        claim_id="PR045",
     )
     small = int(((t4["alpha"] <= 0.2) & (t4["beta"] == 128)).sum())
     led.ordering(
@@ -488,6 +505,7 @@ def add_recommendation_rows(led: Ledger, grid: pd.DataFrame, c: dict[str, Cause]
         robustness=(small, n),
         over="dataset halves",
         cause=c["expected"],
+        claim_id="PR033",
     )
 
 
@@ -512,6 +530,7 @@ def add_trend_row(
         robustness=(hits, len(trends)),
         over="grids (readings and gamma choices)",
         cause=None if t["rises"] else cause,
+        claim_id="PR037",
     )
     return trends
 
@@ -530,5 +549,6 @@ def add_sweet_spot_row(led: Ledger, grid: pd.DataFrame, cause: Cause) -> tuple[f
         f"(corner {corner:.3f}, median {rest:.3f})",
         holds=corner - rest >= 0.1,
         cause=cause if corner - rest < 0.1 else None,
+        claim_id="PR041",
     )
     return corner, rest

@@ -9,18 +9,25 @@ Hamming ``(1, 1)`` (Table 3), exact match ``(alpha -> 0, 128)`` and ``(1, 128)``
 (Table 4).  Ties go to the base, then to small beta, then to small alpha.
 
 The paper's values are kept as printed (strings), for the ledger's printed
-precision.  Stare, which we do not have, is left out.
+precision, in ``book/_claims/park-read-2018.printed.csv`` (:func:`paper_values`).
+Stare, which we do not have, is left out.
 """
 
 from __future__ import annotations
 
+import copy
+import functools
 from typing import Any
 
 import pandas as pd
 
+from mlcrepro.claims import printed
+
 __all__ = [
     "NAMES",
-    "PAPER",
+    "PAPER_KEY",
+    "paper_values",
+    "paper_id",
     "BASES",
     "optimum",
     "our_table",
@@ -43,45 +50,58 @@ NAMES = {
     "enron": "Enron",
 }
 
-#: measure -> {(Data, Type): (alpha, beta, best or None for a dash, base[, base2])}
-PAPER: dict[str, dict[tuple[str, str], tuple[Any, ...]]] = {
-    "jaccard": {  # Table 2
-        ("Emotions", "Train"): (0.3, 1, "0.580", "0.580"),
-        ("Emotions", "Test"): (0.1, 2, "0.535", "0.535"),
-        ("Scene", "Train"): (1e-5, 1, None, "0.720"),
-        ("Scene", "Test"): (1e-5, 1, None, "0.643"),
-        ("Yeast", "Train"): (1e-5, 1, None, "0.551"),
-        ("Yeast", "Test"): (1e-5, 2, "0.534", "0.533"),
-        ("Slashdot", "Train"): (1e-5, 1, None, "0.628"),
-        ("Slashdot", "Test"): (1e-5, 1, None, "0.407"),
-        ("Enron", "Train"): (1e-5, 1, None, "0.514"),
-        ("Enron", "Test"): (1e-5, 2, "0.489", "0.488"),
-    },
-    "hamming": {  # Table 3
-        ("Emotions", "Train"): (1, 2, "0.827", "0.823"),
-        ("Emotions", "Test"): (1, 1, None, "0.783"),
-        ("Scene", "Train"): (0.7, 4, "0.916", "0.912"),
-        ("Scene", "Test"): (0.8, 1, "0.901", "0.899"),
-        ("Yeast", "Train"): (0.9, 1, "0.804", "0.804"),
-        ("Yeast", "Test"): (1, 2, "0.799", "0.798"),
-        ("Slashdot", "Train"): (1e-5, 1, "0.968", "0.959"),
-        ("Slashdot", "Test"): (1e-5, 1, "0.954", "0.953"),
-        ("Enron", "Train"): (0.6, 8, "0.954", "0.952"),
-        ("Enron", "Test"): (1e-5, 1, "0.950", "0.947"),
-    },
-    "exact": {  # Table 4 (the optimum is always printed)
-        ("Emotions", "Train"): (1, 4, "0.348", "0.296", "0.296"),
-        ("Emotions", "Test"): (0.5, 4, "0.297", "0.265", "0.265"),
-        ("Scene", "Train"): (1e-5, 2, "0.624", "0.526", "0.532"),
-        ("Scene", "Test"): (0.7, 4, "0.545", "0.480", "0.489"),
-        ("Yeast", "Train"): (0.1, 8, "0.192", "0.185", "0.186"),
-        ("Yeast", "Test"): (0.2, 16, "0.194", "0.191", "0.190"),
-        ("Slashdot", "Train"): (1e-5, 1, "0.553", "0.351", "0.351"),
-        ("Slashdot", "Test"): (1e-5, 1, "0.360", "0.300", "0.301"),
-        ("Enron", "Train"): (0.1, 8, "0.150", "0.115", "0.137"),
-        ("Enron", "Test"): (0.2, 128, "0.239", "0.205", "0.229"),
-    },
-}
+#: where the paper's printed numbers live (:func:`mlcrepro.claims.printed`)
+PAPER_KEY = "park-read-2018"
+#: measure -> the table that prints its optima
+_TABLES = {"jaccard": "Table 2", "hamming": "Table 3", "exact": "Table 4"}
+
+
+@functools.cache
+def _printed_tables() -> tuple[dict, dict]:
+    values: dict[str, dict[tuple[str, str], tuple[Any, ...]]] = {}
+    ids: dict[tuple[str, str, str, str], str] = {}
+    for measure, table in _TABLES.items():
+        frame = printed(PAPER_KEY, table)
+        cell = {(r.row, r.column): r for r in frame.itertuples()}
+        bases = BASES[measure][2]
+        values[measure] = {}
+        for row in dict.fromkeys(frame["row"]):
+            data, part = row.split(" ")
+            key = (data, part.capitalize())
+            a, b = cell[(row, "(alpha, beta)")].value.strip("()").split(", ")
+            best = cell[(row, "best")].value
+            values[measure][key] = (
+                float(a),
+                int(b),
+                None if best == "-" else best,
+                *(cell[(row, n)].value for n in bases),
+            )
+            for column in ("(alpha, beta)", "best", *bases):
+                ids[(measure, *key, column)] = cell[(row, column)].id
+    return values, ids
+
+
+def paper_values() -> dict[str, dict[tuple[str, str], tuple[Any, ...]]]:
+    """Tables 2-4 as printed: measure -> {(Data, Type): (alpha, beta, best, base[, base2])}.
+
+    Read from ``book/_claims/park-read-2018.printed.csv``; ``best`` is ``None`` where the
+    paper prints a dash (the optimum is at the base), the scores are strings as printed.
+    """
+    return copy.deepcopy(_printed_tables()[0])
+
+
+def paper_id(measure: str, data: str, part: str, column: str) -> str:
+    """The claim id of a printed cell of Tables 2-4.
+
+    ``column`` is ``"(alpha, beta)"``, ``"best"`` or a base's name (``"Base"``,
+    ``"BaseJ"``, ``"BaseH"``); ``part`` is ``"Train"`` or ``"Test"``.
+    """
+    ids = _printed_tables()[1]
+    key = (_check_measure(measure), data, part, column)
+    if key not in ids:
+        raise ValueError(f"no printed cell {key[1:]} in the {measure} table")
+    return ids[key]
+
 
 _A0 = 1e-5
 #: measure -> (table, base settings, names of the base columns)
@@ -93,8 +113,8 @@ BASES: dict[str, tuple[str, list[tuple[float, float]], list[str]]] = {
 
 
 def _check_measure(measure: Any) -> str:
-    if measure not in PAPER:
-        raise ValueError(f"measure must be one of {sorted(PAPER)}, got {measure!r}")
+    if measure not in _TABLES:
+        raise ValueError(f"measure must be one of {sorted(_TABLES)}, got {measure!r}")
     return measure
 
 
@@ -168,8 +188,9 @@ def side_by_side(ours: pd.DataFrame, measure: str) -> pd.DataFrame:
     """Our table (:func:`our_table`) beside the paper's, as printed (3 decimals)."""
     _, _, base_names = BASES[_check_measure(measure)]
     out = []
+    paper = paper_values()[measure]
     for _, r in ours.iterrows():
-        p = PAPER[measure][(r["Data"], r["Type"])]
+        p = paper[(r["Data"], r["Type"])]
         dash = r["ours at base"] and measure != "exact"
         row = {
             "Data": r["Data"],
@@ -189,13 +210,15 @@ def side_by_side(ours: pd.DataFrame, measure: str) -> pd.DataFrame:
 def paper_pairs(grid: pd.DataFrame) -> pd.DataFrame:
     """Every printed number of Tables 2-4 beside ours: one row per number.
 
-    Columns ``table, measure, Data, Type, column, paper (str), ours (float)``;
-    a dash in the paper stands for its base value, which is printed.
+    Columns ``table, measure, Data, Type, column, paper (str), ours (float), id`` (the
+    claim id of the printed number); a dash in the paper stands for its base value,
+    which is printed.
     """
     rows = []
+    values = paper_values()
     for measure, (table, _, base_names) in BASES.items():
         for _, r in our_table(grid, measure).iterrows():
-            p = PAPER[measure][(r["Data"], r["Type"])]
+            p = values[measure][(r["Data"], r["Type"])]
             cols = [("best", p[2], r["ours"])] if p[2] is not None else []
             cols += [(n, p[3 + i], r[f"base{i}"]) for i, n in enumerate(base_names)]
             for column, paper, ours in cols:
@@ -208,6 +231,7 @@ def paper_pairs(grid: pd.DataFrame) -> pd.DataFrame:
                         "column": column,
                         "paper": paper,
                         "ours": float(ours),
+                        "id": paper_id(measure, r["Data"], r["Type"], column),
                     }
                 )
     return pd.DataFrame(rows)

@@ -49,6 +49,7 @@ def add_one_error_definition(led: Ledger, *, seed: int = 0, draws: int = 20) -> 
         ours=identity_gap(worst),
         tol=IDENTITY_TOL,
         digits=12,
+        claim_id="WZ007",
     )
 
 
@@ -145,6 +146,7 @@ def add_rescaling_consistency(
     source: str,
     *,
     lower_is_better: Iterable[str] = M.LOWER_IS_BETTER,
+    claim_id: str | list[str] = "",
 ) -> Entry:
     """One row: every rescaled cell of a Table B.1/B.2 follows from its absolute values.
 
@@ -165,6 +167,8 @@ def add_rescaling_consistency(
         The table, e.g. ``"Table B.1"``.
     lower_is_better : iterable of str
         The measures for which smaller is better.
+    claim_id : str or list of str
+        The inventory id(s) of the claim the row checks (:class:`mlcrepro.ledger.Ledger`).
 
     Returns
     -------
@@ -199,4 +203,5 @@ def add_rescaling_consistency(
         note=f"{free} cells are not decided by the printing (best and worst print alike)"
         if free and cause is None
         else "",
+        claim_id=claim_id,
     )

@@ -9,13 +9,14 @@ of :class:`mlcrepro.ledger.Ledger`, which derives it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from mlcbook.metrics import LOWER_IS_BETTER
-from mlcrepro._paths import results_dir
+from mlcrepro.claims import printed
 from mlcrepro.display import MEASURE_NAMES, measure_name
 from mlcrepro.ledger import Cause, Ledger
 
@@ -27,8 +28,10 @@ __all__ = [
     "DS_PAPER",
     "RANK_M",
     "CLS_M",
-    "PAPER_B1",
-    "PAPER_B2",
+    "PAPER_KEY",
+    "T2_COLUMNS",
+    "paper_pairs",
+    "paper_table2",
     "relative",
     "paper_b3",
     "paper_frame",
@@ -87,52 +90,48 @@ RANK_M = [
 ]
 CLS_M = ["hamming_loss", "micro_f1", "macro_f1", "instance_f1"]
 
-#: Table B.1, (absolute, relative) per variant in VARIANTS' order (the middle pair is
-#: printed "LIMO"; the text makes it LIMO-label).
-PAPER_B1 = {
-    "ranking_loss": [("0.027", "0.00"), ("0.015", "0.99"), ("0.015", "1.00")],
-    "average_precision": [("0.992", "0.00"), ("0.992", "0.58"), ("0.992", "1.00")],
-    "one_error": [("0.000", "1.00"), ("0.001", "0.28"), ("0.001", "0.00")],
-    "coverage": [("1.576", "0.00"), ("1.557", "0.97"), ("1.556", "1.00")],
-    "macro_auc": [("0.842", "1.00"), ("0.828", "0.00"), ("0.842", "0.98")],
-    "instance_auc": [("0.973", "0.00"), ("0.985", "0.99"), ("0.985", "1.00")],
-    "micro_auc": [("0.861", "0.14"), ("0.854", "0.00"), ("0.903", "1.00")],
-}
-#: Table B.2, (absolute, relative) for LIMO-inst-t, -t(x), LIMO-label-t, -t(x), LIMO-t, -t(x)
-PAPER_B2 = {
-    "hamming_loss": [
-        ("0.172", "0.28"),
-        ("0.160", "0.48"),
-        ("0.188", "0.00"),
-        ("0.131", "1.00"),
-        ("0.163", "0.43"),
-        ("0.134", "0.94"),
-    ],
-    "micro_f1": [
-        ("0.837", "0.00"),
-        ("0.860", "0.43"),
-        ("0.840", "0.06"),
-        ("0.890", "1.00"),
-        ("0.858", "0.40"),
-        ("0.885", "0.92"),
-    ],
-    "macro_f1": [
-        ("0.869", "0.87"),
-        ("0.857", "0.25"),
-        ("0.861", "0.46"),
-        ("0.859", "0.35"),
-        ("0.872", "1.00"),
-        ("0.852", "0.00"),
-    ],
-    "instance_f1": [
-        ("0.804", "0.00"),
-        ("0.883", "0.79"),
-        ("0.835", "0.32"),
-        ("0.904", "1.00"),
-        ("0.858", "0.54"),
-        ("0.900", "0.96"),
-    ],
-}
+#: where the paper's printed numbers live (:func:`mlcrepro.claims.printed`)
+PAPER_KEY = "wu-zhou-2017"
+#: the columns of Table 2, in the order of its ✓/✗ patterns
+T2_COLUMNS = ("label-wise", "inst-wise", "double")
+#: Table B.3's printed cell, ``.145±.003(5)``: mean, standard deviation, rank
+_B3_CELL = re.compile(r"^(?P<mean>[0-9]*\.[0-9]+)±(?P<std>[0-9]*\.[0-9]+)\((?P<rank>[0-9]+)\)$")
+
+
+def paper_pairs(table: str) -> tuple[dict[str, list[tuple[str, str]]], dict[tuple[str, str], str]]:
+    """Table B.1 or B.2 as printed: (absolute, rescaled) per column, and each cell's claim id.
+
+    Returns ``(pairs, ids)``: ``pairs[measure]`` lists the printed (absolute, rescaled)
+    pair of every column of the table in the paper's order (:data:`VARIANTS` for B.1,
+    :data:`B2_COLUMNS` for B.2; Table B.1 of our copy prints its middle pair as "LIMO",
+    which the text makes LIMO-label); ``ids[(measure, column)]`` is the claim id of the
+    absolute value.
+    """
+    columns = {"Table B.1": VARIANTS, "Table B.2": B2_COLUMNS}
+    if table not in columns:
+        raise ValueError(f"table must be 'Table B.1' or 'Table B.2', got {table!r}")
+    frame = printed(PAPER_KEY, table)
+    value = {(r.row, r.column): r.value for r in frame.itertuples()}
+    ids = {(r.row, r.column): r.id for r in frame.itertuples() if "rescaled" not in r.column}
+    pairs = {
+        k: [(value[(k, c)], value[(k, f"{c} rescaled")]) for c in columns[table]]
+        for k in dict.fromkeys(frame["row"])
+    }
+    return pairs, ids
+
+
+def paper_table2() -> tuple[dict[str, str], dict[str, list[str]]]:
+    """Table 2 as printed: the ✓/✗ pattern of each measure and the claim ids of its cells.
+
+    The pattern reads label-wise, inst-wise, double (:data:`T2_COLUMNS`).
+    """
+    frame = printed(PAPER_KEY, "Table 2")
+    cell = {(r.row, r.column): (r.value, r.id) for r in frame.itertuples()}
+    rows = list(dict.fromkeys(frame["row"]))
+    pattern = {k: "".join(cell[(k, c)][0] for c in T2_COLUMNS) for k in rows}
+    return pattern, {k: [cell[(k, c)][1] for c in T2_COLUMNS] for k in rows}
+
+
 B2_COLUMNS = [f"{v}-{t}" for v in VARIANTS for t in ("t", "t(x)")]
 
 
@@ -192,27 +191,45 @@ def cause_if_differs(
     return cause if status == "differs" else None
 
 
-def add_synthetic_table(
-    led: Ledger, source: str, paper: Mapping[str, Sequence], ours: pd.DataFrame, cause: Cause
-) -> None:
-    """One row per printed absolute cell of Table B.1 or B.2.
+def add_synthetic_table(led: Ledger, source: str, ours: pd.DataFrame, cause: Cause) -> None:
+    """One row per printed absolute cell of Table B.1 or B.2 (``source``), with its id.
 
     The paper's relative values are computed from its absolute ones (best 1, worst 0),
     so they are shown beside ours but not ledgered twice.
     """
+    paper, ids = paper_pairs(source)
     for k, cells in paper.items():
         for col, (a, _) in zip(ours.columns, cells):
             v = ours.loc[k, col]
             c = cause_if_differs(a, v, cause)
-            led.number(f"{NAMES[k]}, {col}, synthetic", source, paper=a, ours=v, cause=c)
+            led.number(
+                f"{NAMES[k]}, {col}, synthetic",
+                source,
+                paper=a,
+                ours=v,
+                cause=c,
+                claim_id=ids[(k, col)],
+            )
 
 
 def paper_b3() -> pd.DataFrame:
-    """Table B.3 as printed: dataset, method, measure, mean and std as strings, rank."""
-    p = pd.read_csv(results_dir() / "limo_paper_table_b3.csv", dtype={"mean": str, "std": str})
-    for c in ("mean", "std"):
-        p[c] = p[c].where(~p[c].str.startswith("."), "0" + p[c])
-    return p
+    """Table B.3 as printed: dataset, method, measure, mean and std as strings, rank, id.
+
+    Read from the paper's printed numbers (:func:`mlcrepro.claims.printed`), where each
+    cell is kept as printed (``.145±.003(5)``); a leading ``.`` becomes ``0.`` so that
+    the strings read as the paper's precision.
+    """
+    frame = printed(PAPER_KEY, "Table B.3")
+    rows = []
+    for r in frame.itertuples():
+        m = _B3_CELL.match(r.value)
+        if m is None:
+            raise ValueError(f"Table B.3 cell {r.row}, {r.column} is not 'mean±std(rank)'")
+        dataset, method = r.row.split(", ")
+        cell = {k: "0" + v if v.startswith(".") else v for k, v in m.groupdict().items()}
+        rows.append((dataset, method, r.column, cell["mean"], cell["std"], int(m["rank"]), r.id))
+    cols = ["dataset", "method", "measure", "mean", "std", "rank", "id"]
+    return pd.DataFrame(rows, columns=cols)
 
 
 def paper_frame(p: pd.DataFrame, dataset: str, column: str) -> pd.DataFrame:
@@ -240,6 +257,7 @@ def add_b3(
                 spread=r["std"],
                 ours=v,
                 cause=c,
+                claim_id=r["id"],
             )
 
 

@@ -4,7 +4,8 @@ The measures chapter compares :mod:`mlcbook.metrics` with scikit-learn under Wu 
 Zhou's Table 1; the rows added here state the same agreement for Zhang & Zhou's
 definitions (their source starts with the authors, so the summaries count them for
 that paper), the F-combination of :math:`F^\\beta_{exam}`, and the strictness of
-subset accuracy as the number of labels q grows.
+subset accuracy as the number of labels q grows.  Each row carries the id of the claim
+of ``book/_claims/zhang-zhou-2014.csv`` it checks.
 """
 
 from __future__ import annotations
@@ -24,9 +25,18 @@ __all__ = [
     "add_example_based_definitions",
     "add_f_beta_combination",
     "add_subset_accuracy_strictness",
+    "DEFINITION_IDS",
 ]
 
 SOURCE = "Zhang & Zhou, Sec. 2.2.2"
+#: the inventory ids (``book/_claims/zhang-zhou-2014.csv``) of the five definitions
+DEFINITION_IDS = {
+    "subset accuracy": "ZZ001",
+    "Hamming loss": "ZZ002",
+    "Accuracy_exam": "ZZ003",
+    "Precision_exam": "ZZ004",
+    "Recall_exam": "ZZ005",
+}
 
 
 def random_label_pair(
@@ -114,6 +124,7 @@ def add_example_based_definitions(led: Ledger, *, seed: int = 0, draws: int = 20
             ours=identity_gap(worst[name]),
             tol=IDENTITY_TOL,
             digits=12,
+            claim_id=DEFINITION_IDS[name],
         )
         for name in SKLEARN_NAMES
     ]
@@ -150,6 +161,7 @@ def add_f_beta_combination(led: Ledger, *, seed: int = 0) -> list[Entry]:
             ours=identity_gap(gap),
             tol=IDENTITY_TOL,
             digits=12,
+            claim_id="ZZ006",
         ),
         led.number(
             "F^1_exam is the harmonic mean of Precision_exam and Recall_exam (|difference|)",
@@ -160,6 +172,7 @@ def add_f_beta_combination(led: Ledger, *, seed: int = 0) -> list[Entry]:
             digits=12,
             note=f"the mean of per-instance F1 is another quantity: {other:.4f} away "
             "on the same pair",
+            claim_id="ZZ006",
         ),
     ]
 
@@ -235,4 +248,5 @@ def add_subset_accuracy_strictness(
         holds=holds,
         robustness=(hits, resamples),
         over="seeded samples",
+        claim_id="ZZ008",
     )
