@@ -74,6 +74,9 @@ __all__ = [
     "underspecified",
     "tested",
     "unknown",
+    "material_unavailable",
+    "SPREAD_OF",
+    "ORDERING_ROBUSTNESS",
     "load_ledgers",
     "recheck_statuses",
     "row_anchor",
@@ -111,12 +114,31 @@ def check_claim_ids(claim_id: Any) -> tuple[str, ...]:
     return ids
 
 
-#: the statuses a row can have, best first
-STATUSES = ("reproduced", "within spread", "qualitative", "differs")
+#: the statuses a row can have, best first: *within spread* is within the spread the
+#: paper (or the authors' released results) report; *within our spread* within the
+#: spread of our own folds or seeds; *fragile* an ordering that holds on our main result
+#: but on fewer than :data:`ORDERING_ROBUSTNESS` of its resamples
+STATUSES = (
+    "reproduced",
+    "within spread",
+    "within our spread",
+    "qualitative",
+    "fragile",
+    "differs",
+)
+#: statuses a rendered count leaves out when no row has them
+_RARE_STATUSES = ("within our spread", "fragile")
 #: the claim kinds; each has its rule (see the module docstring)
 KINDS = ("number", "spread", "exact", "ordering", "qualitative")
 #: the classes of cause a row that differs names
-CAUSE_KINDS = ("paper error", "underspecified", "tested", "unknown")
+CAUSE_KINDS = ("paper error", "underspecified", "material unavailable", "tested", "unknown")
+#: whose spread a spread row is judged by: the paper's (reported ± std, or the authors'
+#: released results) or ours (fold-to-fold or seed-to-seed spread of our runs)
+SPREAD_OF = ("paper", "ours")
+#: the share of resamples (folds, bootstrap draws) on which an ordering must hold, besides
+#: holding on the main result, to count as reproduced: a finding that a fifth of the
+#: resamples reverse is one the data do not settle
+ORDERING_ROBUSTNESS = 0.8
 
 
 def within_tolerance(paper: float, ours: float, tol: float) -> bool:
@@ -205,6 +227,15 @@ def tested(finding: str, ref: str) -> Cause:
 tested.__test__ = False  # type: ignore[attr-defined]  # a cause, not a test for pytest
 
 
+def material_unavailable(what: str, ref: str = "") -> Cause:
+    """What the number needs is not available to us: a figure missing from our copy of
+    the paper, a dataset, a split or a file the authors did not release; ``what`` names it.
+
+    Not the paper's silence (that is :func:`underspecified`).
+    """
+    return Cause("material unavailable", what, ref)
+
+
 def unknown(why: str, ref: str = "") -> Cause:
     """The cause is not known; ``why`` says so plainly and what was ruled out."""
     return Cause("unknown", why, ref)
@@ -224,6 +255,9 @@ def derive_status(
     tol: float | None = None,
     spread: float | None = None,
     holds: bool | None = None,
+    spread_of: str = "paper",
+    hits: int | None = None,
+    trials: int | None = None,
 ) -> str:
     """The status of a row of kind ``kind`` given its evidence (the rules of the module).
 
@@ -231,8 +265,13 @@ def derive_status(
     'reproduced'
     >>> derive_status("spread", paper_value=0.217, ours_value=0.226, tol=5e-4, spread=0.012)
     'within spread'
+    >>> derive_status("spread", paper_value=0.217, ours_value=0.226, tol=5e-4, spread=0.012,
+    ...               spread_of="ours")
+    'within our spread'
     >>> derive_status("exact", paper="1, 0, 1", ours="1, 0, 1")
     'reproduced'
+    >>> derive_status("ordering", holds=True, hits=57, trials=200)
+    'fragile'
     """
     if kind in ("number", "spread"):
         if not (_finite(paper_value) and tol is not None and _finite(tol)):
@@ -245,13 +284,19 @@ def derive_status(
         if kind == "spread":
             if not (_finite(spread) and spread is not None and spread >= 0):
                 raise ValueError("a spread row needs a finite, non-negative spread")
+            if spread_of not in SPREAD_OF:
+                raise ValueError(f"spread_of must be one of {SPREAD_OF}, got {spread_of!r}")
             if within_tolerance(paper_value, ours_value, spread + tol):
-                return "within spread"
+                return "within spread" if spread_of == "paper" else "within our spread"
         return "differs"
     if kind == "exact":
         return "reproduced" if str(paper).strip() == str(ours).strip() else "differs"
     if kind == "ordering":
-        return "reproduced" if holds else "differs"
+        if not holds:
+            return "differs"
+        if trials and hits is not None and hits < ORDERING_ROBUSTNESS * trials:
+            return "fragile"
+        return "reproduced"
     if kind == "qualitative":
         return "qualitative" if holds else "differs"
     raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
@@ -277,6 +322,7 @@ class Entry:
     hits: int | None = field(default=None, repr=False)
     trials: int | None = field(default=None, repr=False)
     claim_ids: tuple[str, ...] = field(default=(), repr=False)
+    spread_of: str = field(default="paper", repr=False)
 
     def derived_status(self) -> str:
         """The status the row's evidence gives under the rule of its kind."""
@@ -289,6 +335,9 @@ class Entry:
             tol=self.tol,
             spread=self.spread,
             holds=self.holds,
+            spread_of=self.spread_of,
+            hits=self.hits,
+            trials=self.trials,
         )
 
     def within_tolerance(self) -> bool | None:
@@ -424,13 +473,21 @@ class Ledger:
         cause: Cause | None = None,
         note: str = "",
         claim_id: str | list[str] = "",
+        spread_of: str = "paper",
     ) -> Entry:
-        """A number the paper reports as ``paper ± spread`` (e.g. a mean and its std).
+        """A number judged against a spread: the paper's (``paper ± spread``) or ours.
 
-        *reproduced* within the printed precision, *within spread* if
-        ``|paper - ours| <= spread + tol``, else *differs*.  Parameters as for
-        :meth:`number`; ``spread`` as printed (``"0.012"``).
+        *reproduced* within the printed precision; else, if ``|paper - ours| <=
+        spread + tol``, *within spread* when the spread is the paper's (its reported std,
+        or the authors' released results) and *within our spread* when it is ours (the
+        fold-to-fold or seed-to-seed spread of our runs); else *differs*.  Parameters as
+        for :meth:`number`; ``spread`` as printed (``"0.012"``) or a number;
+        ``spread_of`` is ``"paper"`` or ``"ours"``.  The ``paper`` column shows only the
+        paper's numbers: ``"0.145 ± 0.003"`` for its own spread, ``"0.145"`` for ours
+        (ours is kept in the ``spread`` column).
         """
+        if spread_of not in SPREAD_OF:
+            raise ValueError(f"spread_of must be one of {SPREAD_OF}, got {spread_of!r}")
         if isinstance(spread, str):
             spread_value = _paper_number(spread, "spread")[1]
         else:
@@ -438,11 +495,34 @@ class Ledger:
         if not (math.isfinite(spread_value) and spread_value >= 0):
             raise ValueError(f"spread must be a finite number >= 0, got {spread!r}")
         return self._numeric(
-            "spread", claim, source, paper, ours, tol, spread_value, digits, cause, note, claim_id
+            "spread",
+            claim,
+            source,
+            paper,
+            ours,
+            tol,
+            spread_value,
+            digits,
+            cause,
+            note,
+            claim_id,
+            spread_of,
         )
 
     def _numeric(
-        self, kind, claim, source, paper, ours, tol, spread, digits, cause, note, claim_id
+        self,
+        kind,
+        claim,
+        source,
+        paper,
+        ours,
+        tol,
+        spread,
+        digits,
+        cause,
+        note,
+        claim_id,
+        spread_of="paper",
     ):
         paper_text, paper_value, dec = _paper_number(paper)
         ours_value = _our_number(ours)
@@ -454,7 +534,7 @@ class Ledger:
             tol = 0.5 * 10.0 ** (-dec)
         nd = digits if digits is not None else ((dec + 2) if dec is not None else 4)
         ours_text = f"{ours_value:.{nd}f}" if math.isfinite(ours_value) else str(ours_value)
-        if spread is not None:
+        if spread is not None and spread_of == "paper":
             paper_text = f"{paper_text} ± {spread:g}"
         entry = Entry(
             claim=str(claim),
@@ -468,6 +548,7 @@ class Ledger:
             spread=spread,
             paper_value=paper_value,
             ours_value=ours_value,
+            spread_of=spread_of,
         )
         return self._append(entry, cause, claim_id)
 
@@ -608,6 +689,7 @@ class Ledger:
         "note",
         *_NUMERIC,
         "holds",
+        "spread_of",
     )
 
     @classmethod
@@ -652,6 +734,7 @@ class Ledger:
                     hits=None if hits is None else int(hits),
                     trials=None if trials is None else int(trials),
                     claim_ids=check_claim_ids(_text(row.get("claim_ids"))),
+                    spread_of=_text(row.get("spread_of")) or "paper",
                 )
             )
         return led
@@ -730,6 +813,7 @@ class Ledger:
                 "hits": e.hits,
                 "trials": e.trials,
                 "holds": "" if e.holds is None else str(bool(e.holds)),
+                "spread_of": e.spread_of if e.kind == "spread" else "",
             }
             for e in self.entries
         ]
@@ -756,6 +840,8 @@ class Ledger:
         frame = self.to_frame().assign(chapter=self.chapter, paper_ref=self.paper)
         if (frame["claim_ids"] == "").all():
             frame = frame.drop(columns="claim_ids")  # a ledger whose rows name no claim ids
+        if not (frame["spread_of"] == "ours").any():
+            frame = frame.drop(columns="spread_of")  # every spread is the paper's
         committed = folder is None
         folder = Path(folder) if folder is not None else project_root() / "book" / "_ledgers"
         target = folder / f"{self.chapter}.csv"
@@ -803,7 +889,9 @@ class Ledger:
     _BADGE: ClassVar[dict[str, str]] = {
         "reproduced": "✔ reproduced",
         "within spread": "± within spread",
+        "within our spread": "± within our spread",
         "qualitative": "≈ qualitative",
+        "fragile": "~ fragile",
         "differs": "✘ differs",
     }
 
@@ -852,7 +940,9 @@ class Ledger:
                 + "</tr>"
             )
         summary = ", ".join(
-            f"{v} {k}" for k, v in self.counts().items() if v or k != "within spread"
+            f"{v} {k}"
+            for k, v in self.counts().items()
+            if v or k not in ("within spread", *_RARE_STATUSES)
         )
         notes = "".join(
             f'<li id="{self._note_id(label)}"><b>Note {label}</b> ({escape(c.kind)}): '

@@ -89,9 +89,10 @@ def _check(ledgers: pd.DataFrame) -> None:
 
 
 def _verdict(counts: dict[str, int]) -> str:
-    if counts["differs"] == 0:
+    agree = counts["reproduced"] + counts["within spread"] + counts["within our spread"]
+    if counts["differs"] == 0 and counts["fragile"] == 0:
         return "reproduced" if counts["qualitative"] == 0 else "qualitatively"
-    if counts["reproduced"] + counts["within spread"] + counts["qualitative"] == 0:
+    if agree + counts["qualitative"] == 0 and counts["fragile"] == 0:
         return "differs"
     return "partly"
 
@@ -195,7 +196,16 @@ def ledger_summary(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:
 
 
 #: the short column heads of :func:`verdict_table`, one per status (as on the ledgers page)
-VERDICT_SYMBOLS = dict(zip(STATUSES, ("✔", "±", "≈", "✘")))
+VERDICT_SYMBOLS = {
+    "reproduced": "✔",
+    "within spread": "±",
+    "within our spread": "± ours",
+    "qualitative": "≈",
+    "fragile": "fragile",
+    "differs": "✘",
+}
+#: statuses whose column a summary shows only when some row has them
+_RARE = ("within our spread", "fragile")
 
 
 def verdict_table(ledger: pd.DataFrame, groups: Mapping[str, str]) -> pd.DataFrame:
@@ -253,6 +263,7 @@ def verdict_table(ledger: pd.DataFrame, groups: Mapping[str, str]) -> pd.DataFra
         out.append({"claims": label, "rows": len(status), **counts, "verdict": _verdict(counts)})
     table = pd.DataFrame(out).set_index("claims")
     table.index.name = None  # one header row when shown
+    table = table.drop(columns=[s for s in _RARE if table[s].sum() == 0])
     return table.rename(columns=VERDICT_SYMBOLS)
 
 
@@ -276,7 +287,7 @@ def paper_summary(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:
     table.insert(0, "chapters", grouped["chapter"].agg(lambda c: ", ".join(dict.fromkeys(c))))
     table.loc["all papers"] = ["", *table[["n", *STATUSES]].sum()]
     table.index.name = None  # one header row when shown
-    return table
+    return table.drop(columns=[s for s in _RARE if table[s].sum() == 0])
 
 
 def summary_html(summary: pd.DataFrame, href: str = "", titles: dict | None = None) -> str:
@@ -295,12 +306,14 @@ def summary_html(summary: pd.DataFrame, href: str = "", titles: dict | None = No
     if not isinstance(summary, pd.DataFrame) or "rows" not in summary.columns:
         raise TypeError("summary must be the DataFrame returned by ledger_summary")
     titles = titles or {}
-    labels = ("claims", "chapter", "rows", "✔", "±", "≈", "✘", "verdict", "why it differs")
+    shown = [st for st in STATUSES if st not in _RARE or summary[st].sum() > 0]
+    labels = ("claims", "chapter", "rows", *(VERDICT_SYMBOLS[st] for st in shown))
+    labels += ("verdict", "why it differs")
     head = "".join(f"<th>{h}</th>" for h in labels)
     parts = []
     for paper, block in summary.groupby("paper", sort=False):
         body = []
-        for r in block.rename(columns={"within spread": "within_spread"}).itertuples():
+        for r, counts in zip(block.itertuples(), block[shown].to_dict("records")):
             links = ", ".join(
                 f"<a href='{href}#{row_anchor(r.chapter, a)}'>"
                 + (f"{a}" if a == b else f"{a}–{b}")
@@ -312,10 +325,7 @@ def summary_html(summary: pd.DataFrame, href: str = "", titles: dict | None = No
                 escape(r.claims),
                 escape(titles.get(r.chapter, r.chapter)),
                 links,
-                r.reproduced,
-                r.within_spread,
-                r.qualitative,
-                r.differs,
+                *(counts[st] for st in shown),
                 r.verdict,
                 reason,
             )

@@ -82,10 +82,50 @@ def test_spread_has_three_outcomes():
     assert led.spread("b", "B.3", ours=0.2295, **kw).status == "within spread"  # 0.0125 off
     assert led.spread("c", "B.3", ours=0.2296, cause=CAUSE, **kw).status == "differs"
     assert led.entries[1].paper == "0.217 ± 0.012"
-    assert led.counts() == {"reproduced": 1, "within spread": 1, "qualitative": 0,
-                            "differs": 1}
+    assert led.counts() == {"reproduced": 1, "within spread": 1, "within our spread": 0,
+                            "qualitative": 0, "fragile": 0, "differs": 1}
     with pytest.raises(ValueError, match="spread"):
         led.spread("d", "B.3", paper="0.2", spread=-0.1, ours=0.2)
+
+
+def test_our_spread_is_named_apart_from_the_papers():
+    led = Ledger("t")
+    kw = dict(paper="0.217", spread=0.012, spread_of="ours")
+    e = led.spread("b", "released", ours=0.2295, **kw)  # 0.0125 off: inside 0.012 + 0.0005
+    assert e.status == "within our spread"
+    assert e.paper == "0.217"  # the paper column holds the paper's value only
+    assert e.spread == 0.012  # ours is kept in its own column
+    assert led.spread("c", "released", ours=0.2296, cause=CAUSE, **kw).status == "differs"
+    with pytest.raises(ValueError, match="spread_of"):
+        led.spread("d", "s", paper="0.2", spread=0.1, ours=0.2, spread_of="theirs")
+    again = Ledger.from_frame(led.to_frame(), "t")
+    assert [x.spread_of for x in again.entries] == ["ours", "ours"]
+    again.check()
+
+
+def test_an_ordering_that_most_resamples_do_not_support_is_fragile():
+    from mlcrepro.ledger import ORDERING_ROBUSTNESS
+
+    led = Ledger("t")
+    n = 200
+    edge = int(ORDERING_ROBUSTNESS * n)  # the stated threshold, exactly: still reproduced
+    kw = dict(paper="A beats B", rule="A < B on most datasets", holds=True, over="resamples")
+    assert led.ordering("a", "s", robustness=(edge, n), **kw).status == "reproduced"
+    assert led.ordering("b", "s", robustness=(edge - 1, n), **kw).status == "fragile"
+    assert led.ordering("c", "s", **kw).status == "reproduced"  # no resamples: point only
+    kw["holds"] = False
+    assert led.ordering("d", "s", robustness=(n, n), cause=CAUSE, **kw).status == "differs"
+    assert Ledger.from_frame(led.to_frame(), "t").entries[1].status == "fragile"
+
+
+def test_material_unavailable_is_its_own_cause():
+    from mlcrepro.ledger import material_unavailable
+
+    led = Ledger("t")
+    c = material_unavailable("Figure 1 is not in our copy of the paper")
+    e = led.number("x", "Fig. 1", paper="0.5", ours=0.7, cause=c)
+    assert e.status == "differs" and e.cause.kind == "material unavailable"
+    assert led.cause_counts()["material unavailable"] == 1
 
 
 # ------------------------------------------------------- exact, ordering, qualitative

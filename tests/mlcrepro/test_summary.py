@@ -117,3 +117,23 @@ def test_rows_within_the_papers_spread_are_counted_apart():
     assert (row["reproduced"], row["within spread"], row["differs"]) == (1, 1, 0)
     assert row["verdict"] == "reproduced"  # nothing differs, nothing merely qualitative
     assert "<td data-label='±'>1</td>" in summary_html(table)
+
+
+def test_fragile_and_our_spread_get_columns_only_where_rows_have_them():
+    base = _ledgers()
+    assert "fragile" not in paper_summary(base, ORDER).columns
+    assert "± ours" not in summary_html(ledger_summary(base, ORDER))
+    c = Ledger("c", "Smith & Jones (2001)")
+    c.ordering("o", "Sec. 5", paper="A beats B", rule="A < B", holds=True,
+               robustness=(57, 200))
+    c.spread("s", "Table 3", paper="0.50", spread=0.1, spread_of="ours", ours=0.55)
+    rows = pd.concat([base, c.to_frame().assign(chapter="c", paper_ref=c.paper)],
+                     ignore_index=True)
+    table = paper_summary(rows, ["b", "a", "c"])
+    assert table.loc["all papers", "fragile"] == 1
+    assert table.loc["all papers", "within our spread"] == 1
+    html = summary_html(ledger_summary(rows, ["b", "a", "c"]))
+    assert "<th>fragile</th>" in html and "<th>± ours</th>" in html
+    # a chapter with a fragile row and no difference is only partly reproduced
+    s = ledger_summary(rows, ["b", "a", "c"])
+    assert s.loc[s["chapter"] == "c", "verdict"].tolist() == ["partly"] * len(s[s["chapter"] == "c"])
