@@ -191,7 +191,7 @@ clean:
 # Playwright (the site's own MathJax, figures and HTML tables, print CSS; no LaTeX toolchain,
 # no browser download). poppler-utils gives pdfinfo/pdftotext for tests/book/test_pdf.py.
 PDF := _build/pdf/mlcbook.pdf
-.PHONY: pdf pdfcheck poppler
+.PHONY: pdf pdfcheck poppler dist
 
 pdf: $(STAMP) chromium poppler
 	rm -rf _build/singlehtml
@@ -208,3 +208,17 @@ poppler:
 # checks the PDF that `make pdf` built (fails, never skips, when it is missing)
 pdfcheck: $(STAMP) poppler
 	$(BIN)/python -m pytest tests/book/test_pdf.py -q
+
+# ---------------------------------------------------------------- dist
+# Wheels of the library (mlcbook) and of the reproduction (mlcbook-repro, package mlcrepro)
+# into dist/, built from a copy of the sources in a temporary folder (setuptools' build/ and
+# egg-info stay out of the checkout); dist/ ignores itself. Install elsewhere with
+# `pip install dist/mlcbook-*.whl` (and dist/mlcbook_repro-*.whl to run the chapters).
+dist: $(STAMP)
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	cp -r pyproject.toml README.md LICENSE lib "$$tmp"/; mkdir -p "$$tmp/repro"; \
+	cp -r repro/pyproject.toml repro/mlcrepro "$$tmp/repro"/; \
+	find "$$tmp" -name __pycache__ -prune -exec rm -rf {} +; \
+	mkdir -p dist && echo '*' > dist/.gitignore; \
+	$(BIN)/python -m pip wheel --quiet --no-deps --no-build-isolation -w dist "$$tmp" "$$tmp/repro"; \
+	ls -1 dist/*.whl
