@@ -24,7 +24,8 @@ def _reexported(obj) -> bool:
 
 
 def _skip(app, what, name, obj, skip, options):
-    if what == "module" and not options.get("imported_members") and _reexported(obj):
+    imported = options.get("imported-members", options.get("imported_members"))
+    if what == "module" and not imported and _reexported(obj):
         return True
     return None
 

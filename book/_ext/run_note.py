@@ -35,7 +35,9 @@ def _note(app, pagename: str) -> str:
 
 
 def _add_note(app, pagename, templatename, context, doctree):
-    if app.builder.name != "html" or doctree is None or not context.get("ipynb_source"):
+    if app.builder.name != "html" or doctree is None:
+        return
+    if not str(app.env.doc2path(pagename)).endswith(".ipynb"):
         return
     body = context.get("body", "")
     if 'class="cell_input' not in body and "cell_input" not in body:

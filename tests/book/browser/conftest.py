@@ -6,7 +6,6 @@ import functools
 import http.server
 import shutil
 import threading
-from pathlib import Path
 
 import pytest
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from urllib.parse import unquote, urljoin, urlparse
 
 import pytest
@@ -11,7 +10,7 @@ import pytest
 from mlcrepro._paths import project_root
 
 from ..toc import toc_files
-from ..conftest import SITE
+from .conftest import SITE
 
 ROOT = project_root()
 
