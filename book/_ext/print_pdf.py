@@ -42,36 +42,38 @@ FOOTER = (
 # page of the book (a <span id="document-NAME"> followed by its <section>) with its title
 _FRONT = """(meta) => {
   const main = document.querySelector('article.bd-article') || document.querySelector('main');
-  const front = document.createElement('div');
-  front.className = 'pdf-front';
-  const docs = [...document.querySelectorAll('span[id^="document-"]')];
-  const entries = docs.map(span => {
+  const clean = h => h ? h.textContent.replace(/[#¶]\s*$/, '').trim() : '';
+  // the root page's title becomes the book's title, and the introduction gets a heading of
+  // the same rank as the chapters' (singlehtml renders them as h2); the theme's print header
+  // (a contents list without page numbers, #jb-print-docs-body) is hidden by the print CSS
+  const rootH1 = main.querySelector('h1');
+  const bookTitle = clean(rootH1) || meta.title;
+  const intro = document.createElement('h2');
+  intro.textContent = 'Introduction';
+  intro.id = 'pdf-introduction';
+  if (rootH1) { rootH1.replaceWith(intro); } else { main.insertBefore(intro, main.firstChild); }
+  const entries = [{id: 'pdf-introduction', title: 'Introduction'}];
+  for (const span of document.querySelectorAll('span[id^="document-"]')) {
     let sec = span.nextElementSibling;
     while (sec && sec.tagName !== 'SECTION') sec = sec.nextElementSibling;
-    const h1 = sec && sec.querySelector('h1');
-    const title = h1 ? h1.textContent.replace(/[#¶]\\s*$/, '').trim() : span.id;
-    return {id: span.id, title};
-  });
-  const firstH1 = main.querySelector('h1');
-  const rootTitle = firstH1 ? firstH1.textContent.replace(/[#¶]\\s*$/, '').trim() : '';
+    const h = sec && sec.querySelector('h1, h2');
+    entries.push({id: span.id, title: clean(h) || span.id});
+  }
+  const front = document.createElement('div');
+  front.className = 'pdf-front';
   front.innerHTML = `
     <section class="pdf-title">
-      <p class="pdf-kicker">mlcbook</p>
-      <h1 class="pdf-book-title">${meta.title}</h1>
-      <p class="pdf-subtitle">${meta.subtitle}</p>
-      <p class="pdf-version">Version ${meta.version} · ${meta.year}</p>
+      <p class="pdf-book-title">${bookTitle}</p>
+      <p class="pdf-subtitle">${meta.title} · version ${meta.version} · ${meta.year}</p>
       <p class="pdf-how">${meta.how}</p>
     </section>
     <section class="pdf-toc">
-      <h2>Contents</h2>
-      <ol>
-        <li><a href="#"><span class="t">${rootTitle}</span><span class="p" data-doc="root"></span></a></li>
-        ${entries.map(e => `<li><a href="#${e.id}"><span class="t">${e.title}</span>` +
-                            `<span class="p" data-doc="${e.id}"></span></a></li>`).join('')}
-      </ol>
+      <p class="pdf-toc-title">Contents</p>
+      <ol>${entries.map(e => `<li><a href="#${e.id}"><span class="t">${e.title}</span>` +
+                             `<span class="p" data-doc="${e.id}"></span></a></li>`).join('')}</ol>
     </section>`;
-  main.insertBefore(front, main.firstChild);
-  return [{id: 'root', title: rootTitle}, ...entries];
+  intro.parentNode.insertBefore(front, intro);
+  return entries;
 }"""
 
 
@@ -106,16 +108,15 @@ def _page_texts(pdf: Path) -> list[str]:
 def _first_pages(pages: list[str], entries: list[dict], after: int) -> dict[str, int]:
     """For each entry in order, the first page (1-based) after ``after`` that begins with its
     title (a page of the book starts a new sheet)."""
-    def norm(s: str) -> str:
-        return " ".join(s.split()).lower()
+    def norm(s: str) -> str:  # letters and digits only: pdftotext joins hyphenated words
+        return "".join(ch for ch in s.lower() if ch.isalnum())
 
     tops = [norm(" ".join([ln for ln in p.splitlines() if ln.strip()][:4])) for p in pages]
     found, k = {}, after
     for e in entries:
         title = norm(e["title"])
         for j in range(k, len(tops)):
-            # a numbered chapter's heading reads "3. The benchmark datasets"
-            if title and (tops[j].startswith(title) or title in tops[j][:len(title) + 8]):
+            if title and tops[j].startswith(title):
                 found[e["id"]] = j + 1
                 k = j + 1
                 break
@@ -172,11 +173,14 @@ def print_book(site: Path, out: Path, title: str) -> int:
             page.emulate_media(media="print")
             _print(page, tmp)  # pass 1: where does each page of the book start?
             pages = _page_texts(tmp)
-            toc_end = next((k for k, t in enumerate(pages) if "Contents" in t), 1) + 1
+            toc_end = next((k for k, t in enumerate(pages) if t.lstrip().startswith("Contents")),
+                           1) + 1
             starts = _first_pages(pages, entries, toc_end)
             missing = [e["title"] for e in entries if e["id"] not in starts]
             if missing:
-                raise SystemExit(f"no PDF page starts with {missing}: check the print CSS")
+                tmp.replace(out.with_suffix(".failed.pdf"))
+                raise SystemExit(f"no PDF page starts with {missing} (first pass kept in "
+                                 f"{out.with_suffix('.failed.pdf')}): check the print CSS")
             page.evaluate(
                 "(s) => document.querySelectorAll('.pdf-toc .p').forEach("
                 "el => el.textContent = s[el.dataset.doc])", starts)

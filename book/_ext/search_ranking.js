@@ -5,7 +5,7 @@
       (it holds "_", "." or "()"), when the API's own entries keep their rank.
    2. Snippets from the article's text only: the page header (download buttons, the
       "Contents" box), the navigation and the run-this-chapter note are not text to quote. */
-(function () {
+;(function () {
   if (typeof Scorer === "undefined" || typeof Search === "undefined") { return; }
   var API_PENALTY = 40;  // larger than any full-text score (title 15) plus an object's (<= 26)
   var query = function () {
