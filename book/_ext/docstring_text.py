@@ -21,7 +21,7 @@ def _escape(app, what, name, obj, options, lines):
     if name in app.config.mlcbook_docstrings_as_text:
         lines[:] = ["::", ""] + ["    " + ln for ln in lines]
         return
-    known = set(app.config.rst_prolog and re.findall(r"\|([^|]+)\|", app.config.rst_prolog) or ())
+    known = set(re.findall(r"\|([^|]+)\|", app.config.rst_prolog or ""))
     for k, line in enumerate(lines):
         if line.lstrip().startswith(("|", "+")):
             continue

@@ -40,7 +40,7 @@ FOOTER = (
 
 # the title page and the contents, put in front of the first page; the contents list each
 # page of the book (a <span id="document-NAME"> followed by its <section>) with its title
-_FRONT = """(meta) => {
+_FRONT = r"""(meta) => {
   const main = document.querySelector('article.bd-article') || document.querySelector('main');
   const clean = h => h ? h.textContent.replace(/[#¶]\s*$/, '').trim() : '';
   // the root page's title becomes the book's title, and the introduction gets a heading of

@@ -59,7 +59,9 @@ def count(path: Path) -> tuple[int, int]:
                 directives.pop()  # the end of a prose directive
             elif _CELL.match(s):
                 skip, fence = "code", mark
-            elif s.startswith(mark + "{") and not any(k in s for k in ("{math}", "{eval-rst}", "{code")):
+            elif s.startswith(mark + "{") and not any(
+                k in s for k in ("{math}", "{eval-rst}", "{code")
+            ):
                 directives.append(mark)  # its body is prose
             else:
                 skip, fence = "other", mark  # maths, raw reST, a plain code block
@@ -102,6 +104,7 @@ def setup(app):
 
 if __name__ == "__main__":
     book = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[1]
-    print(f"{'page':<18}{'words':>7}{'code lines':>12}{'minutes':>9}  (at {WORDS_PER_MINUTE} words/min)")
+    print(f"{'page':<18}{'words':>7}{'code lines':>12}{'minutes':>9}"
+          f"  (at {WORDS_PER_MINUTE} words/min)")
     for name, (words, code) in load(book).items():
         print(f"{name:<18}{words:>7}{code:>12}{_minutes(words):>9}")

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 _HINT = """
 (function () {
-  var BOXES = 'div.cell_output, .pst-scrollable-table-container, .bd-article .table-wrapper, ' +
-              'div.math-wrapper, div.highlight pre';
+  var TABLES = 'div.cell_output > div.output, div.cell_output, .pst-scrollable-table-container, ' +
+               '.bd-article .table-wrapper';
+  var BOXES = TABLES + ', div.math-wrapper, div.highlight pre';
   function mark(box) {
     var wide = box.scrollWidth > box.clientWidth + 2;
     box.classList.toggle('mlcbook-scrolls', wide);
@@ -20,7 +21,7 @@ _HINT = """
                          wide && box.scrollLeft + box.clientWidth < box.scrollWidth - 2);
     var hint = box.previousElementSibling;
     var has = hint && hint.classList && hint.classList.contains('mlcbook-scroll-hint');
-    if (wide && !has && box.matches('div.cell_output, .pst-scrollable-table-container, .table-wrapper')) {
+    if (wide && !has && box.matches(TABLES)) {
       hint = document.createElement('div');
       hint.className = 'mlcbook-scroll-hint';
       hint.setAttribute('aria-hidden', 'true');

@@ -91,6 +91,8 @@ def test_title_page_and_contents_with_the_true_page_numbers(pages):
     starts = _starts(pages)
     # each entry of the contents is followed by the page on which that page of the book starts
     lines = [ln.strip() for ln in contents.splitlines() if ln.strip()][1:]
+    if lines and lines[-1] == "2":
+        lines = lines[:-1]  # the page's own number, in its footer
     numbers = [int(ln) for ln in lines if ln.isdigit()]
     assert numbers == list(starts.values()), (
         f"contents give pages {numbers}, the PDF's pages start at {list(starts.values())}")

@@ -7,7 +7,6 @@ scroll sideways. Every chapter offers its notebook (with outputs) for download.
 
 from __future__ import annotations
 
-import json
 import os
 
 import pytest
@@ -15,7 +14,7 @@ import yaml
 
 from mlcrepro._paths import project_root
 
-from .conftest import SITE
+from .conftest import SITE, report_height
 from .test_site import PAGES
 
 ROOT = project_root()
@@ -67,22 +66,11 @@ def _open(ctx, site_url, page):
     return pg
 
 
-HEIGHTS = SITE.parent / "browser" / "page_heights.json"
-
-
-def _report_height(page: str, width: int, height: int) -> None:
-    """Page heights (px at 390 and 1280 px wide) go to _build/browser/page_heights.json."""
-    HEIGHTS.parent.mkdir(parents=True, exist_ok=True)
-    data = json.loads(HEIGHTS.read_text()) if HEIGHTS.exists() else {}
-    data.setdefault(page, {})[str(width)] = height
-    HEIGHTS.write_text(json.dumps(data, indent=1, sort_keys=True))
-
-
 @pytest.mark.parametrize("page", PAGES + ["genindex.html", "py-modindex.html", "search.html"])
 def test_nothing_overflows_a_phone_screen(phone, site_url, page):
     pg = _open(phone, site_url, page)
     res = pg.evaluate(_OVERFLOW)
-    _report_height(page, PHONE["width"], pg.evaluate("document.documentElement.scrollHeight"))
+    report_height(page, PHONE["width"], pg.evaluate("document.documentElement.scrollHeight"))
     pg.close()
     assert not res["out"], (
         f"{page}: {len(res['out'])} elements overflow the {res['vw']}-px viewport outside a "
@@ -123,4 +111,5 @@ def test_header_shows_the_package_version_and_no_build_date(page):
             f"{page}: no link to the repository {repo}"
         )
     else:
-        assert "btn-source-repository-button" not in html, f"{page}: a repository button without address"
+        assert "btn-source-repository-button" not in html, (
+            f"{page}: a repository button without an address")
