@@ -194,16 +194,21 @@ clean:
 	rm -rf _build
 
 # ---------------------------------------------------------------- pdf
-# The whole book as one PDF: the single-page HTML build, printed by Debian's Chromium through
-# Playwright (the site's own MathJax, figures and HTML tables, print CSS; no LaTeX toolchain,
-# no browser download). poppler-utils gives pdfinfo/pdftotext for tests/book/test_pdf.py.
+# The book's reading pages as one PDF: the single-page HTML build of _toc.yml without the API
+# reference (book/_ext/print_pdf.py toc), printed by Debian's Chromium through Playwright
+# (the site's own MathJax, figures and HTML tables, print CSS of _static/mlcbook.css): a
+# title page, contents with page numbers (two passes), bookmarks, page numbers. No LaTeX
+# toolchain, no browser download; poppler-utils gives pdftotext for the page numbers and
+# for tests/book/test_pdf.py.
 PDF := _build/pdf/mlcbook.pdf
-.PHONY: pdf pdfcheck poppler
+PDF_TOC := _build/pdf/_toc.yml
+.PHONY: pdf pdfcheck poppler dist
 
 pdf: $(STAMP) chromium poppler
 	rm -rf _build/singlehtml
-	$(BIN)/jupyter-book build . --builder singlehtml
-	$(BIN)/python book/_ext/print_pdf.py _build/singlehtml $(PDF)
+	$(BIN)/python book/_ext/print_pdf.py toc _toc.yml $(PDF_TOC)
+	$(BIN)/jupyter-book build . --builder singlehtml --toc $(PDF_TOC)
+	$(BIN)/python book/_ext/print_pdf.py print _build/singlehtml $(PDF)
 	@pdfinfo $(PDF) | grep -E '^Pages'
 
 poppler:
@@ -215,3 +220,17 @@ poppler:
 # checks the PDF that `make pdf` built (fails, never skips, when it is missing)
 pdfcheck: $(STAMP) poppler
 	$(BIN)/python -m pytest tests/book/test_pdf.py -q
+
+# ---------------------------------------------------------------- dist
+# Wheels of the library (mlcbook) and of the reproduction (mlcbook-repro, package mlcrepro)
+# into dist/, built from a copy of the sources in a temporary folder (setuptools' build/ and
+# egg-info stay out of the checkout); dist/ ignores itself. Install elsewhere with
+# `pip install dist/mlcbook-*.whl` (and dist/mlcbook_repro-*.whl to run the chapters).
+dist: $(STAMP)
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	cp -r pyproject.toml README.md LICENSE lib "$$tmp"/; mkdir -p "$$tmp/repro"; \
+	cp -r repro/pyproject.toml repro/mlcrepro "$$tmp/repro"/; \
+	find "$$tmp" -name __pycache__ -prune -exec rm -rf {} +; \
+	mkdir -p dist && echo '*' > dist/.gitignore; \
+	$(BIN)/python -m pip wheel --quiet --no-deps --no-build-isolation -w dist "$$tmp" "$$tmp/repro"; \
+	ls -1 dist/*.whl

@@ -1,8 +1,9 @@
-"""The PDF of the whole book (``make pdf``) exists and holds every page of the table of contents.
+"""The PDF of the book (``make pdf``): a title page, contents with page numbers, the reading
+pages of the table of contents in order, and no API reference.
 
 This test builds nothing: it checks ``_build/pdf/mlcbook.pdf`` and FAILS when the file is
-missing (run ``make pdf`` first). It needs ``pdftotext`` from Debian's poppler-utils, which
-``make pdf`` installs.
+missing (run ``make pdf`` first). It needs ``pdftotext`` and ``pdfinfo`` from Debian's
+poppler-utils, which ``make pdf`` installs.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import shutil
 import subprocess
 
 import pytest
+import yaml
 
 from mlcrepro._paths import project_root
 
@@ -19,6 +21,21 @@ from .toc import toc_files
 
 ROOT = project_root()
 PDF = ROOT / "_build" / "pdf" / "mlcbook.pdf"
+CHAPTERS = ("measures", "losses", "datasets", "dependence", "knn", "blended", "limo")
+
+
+def _pdf_docs() -> list[str]:
+    """The pages the PDF holds: _toc.yml without its part "API reference" (print_pdf.py)."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    dropped = set()
+    for part in toc.get("parts", []):
+        if part.get("caption") == "API reference":
+            stack = list(part.get("chapters", []))
+            while stack:
+                e = stack.pop()
+                dropped.add(e["file"])
+                stack.extend(e.get("sections", []))
+    return [d for d in toc_files() if d not in dropped]
 
 
 def _title(doc: str) -> str:
@@ -27,6 +44,10 @@ def _title(doc: str) -> str:
     m = re.search(r"^# (.+)$", text, re.M)
     assert m, f"{doc}.md has no level-1 heading"
     return m.group(1).replace("`", "").strip()
+
+
+def _norm(s: str) -> str:  # letters and digits: pdftotext joins a hyphenated line break
+    return "".join(ch for ch in s.lower() if ch.isalnum())
 
 
 @pytest.fixture(scope="module")
@@ -40,40 +61,60 @@ def pages() -> list[str]:
 
 def test_pdf_is_newer_than_every_page_source():
     assert PDF.exists(), f"{PDF.relative_to(ROOT)} is missing: run `make pdf` first"
-    sources = [ROOT / f"{doc}{ext}" for doc in toc_files() for ext in (".ipynb", ".md")]
+    sources = [ROOT / f"{doc}{ext}" for doc in _pdf_docs() for ext in (".ipynb", ".md")]
     stale = [s.name for s in sources if s.exists() and s.stat().st_mtime > PDF.stat().st_mtime]
     assert not stale, f"the PDF is older than {stale[:5]}: run `make pdf` again"
 
 
 def _starts(pages: list[str]) -> dict[str, int]:
-    """For each page of the toc, in order, the first PDF page (after the previous page's)
-    that begins with its title."""
-    tops = [" ".join([ln.strip() for ln in p.splitlines() if ln.strip()][:4]) for p in pages]
-    starts, after = {}, 0
-    for doc in toc_files():
-        title = _title(doc)
-        where = [k for k in range(after, len(tops)) if tops[k].startswith(title)]
+    """For each page of the PDF's toc, in order, the first PDF page (1-based, after the
+    contents) that begins with its title ("3. The benchmark datasets" for a chapter); the
+    root page is printed as "Introduction"."""
+    tops = [_norm(" ".join([ln.strip() for ln in p.splitlines() if ln.strip()][:4]))
+            for p in pages]
+    starts, after = {}, 2
+    for doc in _pdf_docs():
+        title = "Introduction" if doc == _pdf_docs()[0] else _title(doc)
+        where = [k for k in range(after, len(tops))
+                 if re.sub(r"^\d+", "", tops[k]).startswith(_norm(title))]
         assert where, f"{title!r} ({doc}) begins no page of the PDF after page {after + 1}"
-        starts[doc] = after = where[0]
+        starts[doc] = where[0] + 1
+        after = where[0] + 1
     return starts
 
 
-def test_every_page_of_the_toc_starts_a_pdf_page_in_reading_order(pages):
-    # each page of the book begins on a new PDF page (print CSS), in the order of _toc.yml
+def test_title_page_and_contents_with_the_true_page_numbers(pages):
+    first = _norm(pages[0])
+    assert _norm(_title(_pdf_docs()[0])) in first and "version" in first, "no title page"
+    contents = pages[1]
+    assert contents.lstrip().startswith("Contents"), "page 2 is not the contents"
     starts = _starts(pages)
-    assert len(starts) == len(toc_files()) and len(pages) > len(starts)
+    # each entry of the contents is followed by the page on which that page of the book starts
+    lines = [ln.strip() for ln in contents.splitlines() if ln.strip()][1:]
+    if lines and lines[-1] == "2":
+        lines = lines[:-1]  # the page's own number, in its footer
+    numbers = [int(ln) for ln in lines if ln.isdigit()]
+    assert numbers == list(starts.values()), (
+        f"contents give pages {numbers}, the PDF's pages start at {list(starts.values())}")
 
 
-CHAPTERS = ("measures", "losses", "datasets", "dependence", "knn", "blended", "limo")
-
-
-def test_every_chapter_has_its_ledger_and_the_ledgers_page_its_rows(pages):
+def test_chapters_in_reading_order_each_with_its_ledger(pages):
     starts = _starts(pages)
-    bounds = list(starts.values()) + [len(pages)]
+    bounds = list(starts.values()) + [len(pages) + 1]
     for k, doc in enumerate(starts):
-        body = "\n".join(pages[bounds[k]:bounds[k + 1]])
+        body = "\n".join(pages[bounds[k] - 1:bounds[k + 1] - 1])
         if doc in {f"book/{c}" for c in CHAPTERS}:
             assert "Reproduction ledger" in body, f"{doc}: no ledger in its PDF pages"
-        if doc == "book/ledgers":
-            # printed with its toggles open: the rows of every chapter's ledger are there
-            assert body.count("reproduced") >= 100, "the ledgers' rows are missing from the PDF"
+
+
+def test_no_api_reference_and_ledgers_printed_once(pages):
+    text = "\n".join(pages)
+    assert "API reference" not in [ln.strip() for ln in text.splitlines()], "API pages printed"
+    # the all-ledgers page prints its summaries with the chapters' ledgers closed: a claim
+    # row ("✔ reproduced") appears once, in its chapter
+    starts = _starts(pages)
+    docs = list(starts)
+    k = docs.index("book/ledgers")
+    end = starts[docs[k + 1]] if k + 1 < len(docs) else len(pages) + 1
+    ledgers_page = "\n".join(pages[starts["book/ledgers"] - 1:end - 1])
+    assert ledgers_page.count("✔ reproduced") < 20, "the all-ledgers page repeats the rows"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import shutil
 import threading
-from pathlib import Path
 
 import pytest
 
@@ -61,3 +61,14 @@ def browser():
         )
         yield b
         b.close()
+
+
+HEIGHTS = SITE.parent / "browser" / "page_heights.json"
+
+
+def report_height(page: str, width: int, height: int) -> None:
+    """Page heights (px at 390 and 1280 px wide) go to _build/browser/page_heights.json."""
+    HEIGHTS.parent.mkdir(parents=True, exist_ok=True)
+    data = json.loads(HEIGHTS.read_text()) if HEIGHTS.exists() else {}
+    data.setdefault(page, {})[str(width)] = height
+    HEIGHTS.write_text(json.dumps(data, indent=1, sort_keys=True))

@@ -7,12 +7,14 @@ scroll sideways. Every chapter offers its notebook (with outputs) for download.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 import yaml
 
 from mlcrepro._paths import project_root
 
-from ..conftest import SITE
+from .conftest import SITE, report_height
 from .test_site import PAGES
 
 ROOT = project_root()
@@ -64,10 +66,11 @@ def _open(ctx, site_url, page):
     return pg
 
 
-@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("page", PAGES + ["genindex.html", "py-modindex.html", "search.html"])
 def test_nothing_overflows_a_phone_screen(phone, site_url, page):
     pg = _open(phone, site_url, page)
     res = pg.evaluate(_OVERFLOW)
+    report_height(page, PHONE["width"], pg.evaluate("document.documentElement.scrollHeight"))
     pg.close()
     assert not res["out"], (
         f"{page}: {len(res['out'])} elements overflow the {res['vw']}-px viewport outside a "
@@ -100,7 +103,13 @@ def test_header_shows_the_package_version_and_no_build_date(page):
     assert f"v{version('mlcbook')}" in html, f"{page}: the title does not show the version"
     # html_last_updated_fmt unset: the theme prints no "Last updated on <build date>"
     assert "last updated" not in html.lower(), f"{page}: shows a 'last updated' date"
-    repo = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
-    assert "btn-source-repository-button" in html and f'href="{repo}"' in html, (
-        f"{page}: no link to the repository {repo}"
-    )
+    # a repository button exactly when an address is configured (book/_ext/repository.py)
+    opts = yaml.safe_load((ROOT / "_config.yml").read_text())["sphinx"]["config"]
+    repo = os.environ.get("MLCBOOK_REPOSITORY_URL") or opts["html_theme_options"]["repository_url"]
+    if repo:
+        assert "btn-source-repository-button" in html and f'href="{repo}"' in html, (
+            f"{page}: no link to the repository {repo}"
+        )
+    else:
+        assert "btn-source-repository-button" not in html, (
+            f"{page}: a repository button without an address")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from urllib.parse import unquote, urljoin, urlparse
 
 import pytest
@@ -11,7 +10,7 @@ import pytest
 from mlcrepro._paths import project_root
 
 from ..toc import toc_files
-from ..conftest import SITE
+from .conftest import SITE, report_height
 
 ROOT = project_root()
 
@@ -94,6 +93,7 @@ def test_page_renders_offline(browser, site_url, page):
                 bad.append(href)
     assert not bad, f"{page}: broken internal links: {sorted(set(bad))[:10]}"
 
+    report_height(page, 1280, pg.evaluate("document.documentElement.scrollHeight"))
     assert not console_errors, f"{page}: console errors: {console_errors[:5]}"
     assert not outside, f"{page}: the page asked for outside resources: {outside[:5]}"
     ctx.close()

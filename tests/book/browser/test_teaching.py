@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from ..conftest import SITE
+from .conftest import SITE
 
 CHAPTERS = ["measures", "losses", "datasets", "dependence", "knn", "blended", "limo",
             "own_predictions"]
