@@ -18,6 +18,7 @@ from mlcbook import losses as L
 from mlcbook import metrics as M
 from mlcbook._validation import Int, Seed, validate_params
 from mlcbook.bayes import bayes_optimal
+from mlcrepro.claims import printed
 from mlcrepro.evidence_common import IDENTITY_TOL, check_ledger, identity_gap
 from mlcrepro.ledger import Cause, Entry, Ledger
 
@@ -215,11 +216,17 @@ def add_owa_counting(
     )
 
 
+def _printed_errors() -> str:
+    t = printed("huellermeier-2022", "Sec. 4.2, worked example")
+    return str(t.loc[(t["row"] == "label errors") & (t["column"] == "|y - s|"), "value"].item())
+
+
 def add_worked_errors(led: Ledger, *, claim_id: ClaimId = "") -> Entry:
     """The label errors ``|y - s|`` of the worked example of Sec. 4.2, as the paper prints them.
 
     Each error is rounded to 12 decimals before it is written (``1 - 0.9`` is
-    0.09999999999999998 in double precision); the paper prints one decimal.
+    0.09999999999999998 in double precision); the paper prints one decimal.  The printed
+    errors are read from ``book/_claims/huellermeier-2022.printed.csv``.
     """
     led = check_ledger(led)
     y = np.array([0, 1, 1, 0, 0, 0])
@@ -228,7 +235,7 @@ def add_worked_errors(led: Ledger, *, claim_id: ClaimId = "") -> Entry:
     return led.exact(
         "worked example: label errors |y - s| of y = (0,1,1,0,0,0), s = (0.2,0.3,0.9,0.1,0.4,0.3)",
         "Sec. 4.2",
-        paper="0.2, 0.7, 0.1, 0.1, 0.4, 0.3",
+        paper=_printed_errors(),
         ours=", ".join(f"{round(float(e), 12):g}" for e in errors),
         claim_id=claim_id,
     )
