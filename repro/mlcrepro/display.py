@@ -215,7 +215,11 @@ class CompactTable:
         self.caption = caption
 
     def _repr_html_(self) -> str:
-        html = self.frame.to_html(index=False, escape=True, border=0, classes="dataframe compact")
+        html = self.frame.to_html(
+            index=False, escape=True, border=0, classes="dataframe compact", justify="left"
+        )
+        for badge in BADGES.values():  # a verdict never breaks between its mark and word
+            html = html.replace(escape(badge), escape(badge).replace(" ", "&nbsp;"))
         if self.caption:
             head = html.index(">") + 1
             html = f"{html[:head]}<caption>{escape(self.caption)}</caption>{html[head:]}"

@@ -548,12 +548,13 @@ def _verdict(statuses: list[str]) -> str:
 
 
 def verdict_table(led: Ledger, ev: Sec53) -> pd.DataFrame:
-    """The chapter's main claims in short: the paper's words, our count, the verdict.
+    """The chapter's main claims in short: claim, the paper's words, our count, verdict.
 
-    One row per Sec. 5.3 observation (both families: ``ours`` gives the datasets on
-    which it holds, binomial / polynomial, out of those it is read on), one per curve
-    property, and one for the comparison with the released profiles (its rows counted
-    per status).  The full ledger holds the rules and the causes.
+    One row per Sec. 5.3 observation (``ours``: the datasets on which it holds on the
+    binomial / polynomial family, out of those it is read on; the verdict of both
+    families, or of each where they part), one per curve property, and one for the
+    comparison with the released profiles (its rows counted per status).  The full
+    ledger holds the rules, robustness and causes.
     """
     if not isinstance(led, Ledger) or not isinstance(ev, Sec53):
         raise TypeError("led must be the dependence Ledger and ev its Sec53 evidence")
@@ -565,20 +566,21 @@ def verdict_table(led: Ledger, ev: Sec53) -> pd.DataFrame:
         ours = " / ".join(n) + f" of {ev.over(claim)}"
         if claim == SCENE:
             ours = " / ".join("holds" if e.holds else "fails" for e in es)
-        out.append((es[0].paper, ours, _verdict([e.status for e in es])))
+        out.append((claim, es[0].paper, ours, _verdict([e.status for e in es])))
     for claim in (
         "Every loss curve is non-decreasing in k and in alpha",
         "Polynomial loss at alpha = 1000 is (almost) the subset 0/1 loss",
     ):
         e = rows[claim]
-        out.append((e.paper, "holds" if e.holds else "fails", BADGES[e.status]))
+        out.append((claim, e.paper, "holds" if e.holds else "fails", BADGES[e.status]))
     released = [e for e in led.entries if e.source == "released profiles"]
     tally = {s: sum(e.status == s for e in released) for s in BADGES}
     out.append(
         (
-            f"(the authors' released profiles, both ends, {len(released) // 2} pairs)",
+            f"Hamming and subset 0/1 loss of {len(released) // 2} (dataset, learner) pairs",
+            "(released profiles)",
             f"{len(released)} values",
             ", ".join(f"{n} {s}" for s, n in tally.items() if n),
         )
     )
-    return pd.DataFrame(out, columns=["claim (the paper's words)", "ours", "verdict"])
+    return pd.DataFrame(out, columns=["claim", "paper", "ours (bin. / poly.)", "verdict"])

@@ -101,7 +101,7 @@ def orientation_gaps(seed: int = 0, n: int = 1000, K: int = 4) -> pd.Series:
 
 
 def moebius_gap(seed: int = 1, n: int = 200, K_max: int = 7) -> float:
-    """Eq. 13 against eq. 14 on random belief functions, K = 1..K_max: largest |difference|."""
+    """Eq. 13 against eq. 14 on random belief functions, K = 1..K_max: largest difference."""
     rng = np.random.default_rng(seed)
     worst = 0.0
     for K in range(1, K_max + 1):
@@ -119,7 +119,7 @@ def owa_printed_gap(K: int = 6) -> pd.DataFrame:
     """The printed sum of Sec. 4.2, ``sum_{i=K-m+1}^K w_i``, against the direct loss.
 
     Rows: a convex ``v`` (binomial k = 2) and a concave one (sqrt); columns: the
-    number of wrong labels m = 0..K; cells: |printed sum - OWA loss| of a binary
+    number of wrong labels m = 0..K; cells: ``|printed sum - OWA loss|`` of a binary
     prediction with m wrong labels.
     """
     m_err = np.arange(K + 1)
@@ -146,7 +146,7 @@ def binomial_moebius_gap(k: int = 3, K: int = 5) -> float:
 def polynomial_gaps(
     alphas: tuple[int, ...] = (1, 2, 4, 8, 16, 64, 256, 1024), seed: int = 2, K: int = 5
 ) -> np.ndarray:
-    """|polynomial loss(alpha) - subset 0/1| on a seeded 2000 x K problem, per alpha."""
+    """``|polynomial loss(alpha) - subset 0/1|`` on a seeded 2000 x K problem, per alpha."""
     rng = np.random.default_rng(seed)
     Yr, Sr = rng.integers(0, 2, (2000, K)), rng.random((2000, K))
     return np.abs(L.loss_profile(Yr, Sr, "polynomial", list(alphas)) - L.binomial_loss(Yr, Sr, K))
