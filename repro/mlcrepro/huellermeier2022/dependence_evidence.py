@@ -2,8 +2,9 @@
 
 Read from per-fold losses of a learner study with the paper's learner names (e.g. the
 authors' study renamed by :func:`mlcrepro.huellermeier2022.authors_compare.paper_names`; never
-recomputed here).  The dependence chapter now judges every Sec. 5.3 claim on both
-families itself; these helpers remain for tables with BR, CC and LP.
+recomputed here).  The dependence chapter's ledger judges every Sec. 5.3 claim on both
+families (:mod:`mlcrepro.huellermeier2022.ledger_dependence`); these helpers remain for
+tables with BR, CC and LP.
 """
 
 from __future__ import annotations
