@@ -162,14 +162,20 @@ def load_inventory(folder: str | Path | None = None) -> pd.DataFrame:
     return inv
 
 
+def _extra_columns(path: Path) -> tuple[str, ...]:
+    """The columns of ``extra.csv``: ``ledger, why``, with a leading ``id`` once ids exist."""
+    with_id = read_csv_exact(path, dtype=str, keep_default_na=False, nrows=0).columns[0] == "id"
+    return ("id", "ledger", "why") if with_id else ("ledger", "why")
+
+
 def load_extras(folder: str | Path | None = None) -> pd.DataFrame:
     """Ledger rows that are not claims of a paper, with why (``book/_claims/extra.csv``)."""
     path = _folder(folder) / "extra.csv"
     if not path.exists():
         return pd.DataFrame(columns=["id", "ledger", "why"])
-    with_id = read_csv_exact(path, dtype=str, keep_default_na=False, nrows=0).columns[0] == "id"
-    extras = _read(path, ("id", "ledger", "why") if with_id else ("ledger", "why"))
-    if not with_id:
+    columns = _extra_columns(path)
+    extras = _read(path, columns)
+    if "id" not in columns:
         extras.insert(0, "id", "")
     dup = extras["id"][(extras["id"] != "") & extras["id"].duplicated()]
     if len(dup):
@@ -510,7 +516,7 @@ def relink(pairs: pd.DataFrame, folder: str | Path | None = None) -> int:
     for path in files:
         if not path.exists():
             continue
-        columns = COLUMNS if path.name != "extra.csv" else ("ledger", "why")
+        columns = COLUMNS if path.name != "extra.csv" else _extra_columns(path)
         frame = _read(path, columns)
         cells = []
         for cell in frame["ledger"]:

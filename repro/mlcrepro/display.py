@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from decimal import Decimal, InvalidOperation
+from html import escape
 from types import MappingProxyType
 from typing import Any
 
@@ -19,7 +20,30 @@ import pandas as pd
 from mlcbook._validation import Flag, Int, OneOf, validate_params
 from mlcbook.metrics import WU_ZHOU_MEASURES
 
-__all__ = ["MEASURE_NAMES", "measure_name", "measure_names", "printed_decimals", "side_by_side"]
+__all__ = [
+    "MEASURE_NAMES",
+    "measure_name",
+    "measure_names",
+    "printed_decimals",
+    "side_by_side",
+    "CompactTable",
+    "compact_table",
+    "verdicts",
+    "BADGES",
+]
+
+#: how a ledger row's status is shown in a table: a mark readable in black and white,
+#: and the word (:mod:`mlcrepro.ledger` renders its rows with them)
+BADGES: Mapping[str, str] = MappingProxyType(
+    {
+        "reproduced": "✔ reproduced",
+        "within spread": "± within spread",
+        "within our spread": "± within our spread",
+        "qualitative": "≈ qualitative",
+        "fragile": "~ fragile",
+        "differs": "✘ differs",
+    }
+)
 
 #: Display name of each of the eleven measures of :data:`mlcbook.metrics.WU_ZHOU_MEASURES`
 #: (the keys of :func:`mlcbook.metrics.all_measures`), as Wu & Zhou's Table 1 names them.
@@ -180,3 +204,101 @@ def side_by_side(
     if agreement:
         out["same"] = [s for pair in zip([""] * len(same), same) for s in pair]
     return out
+
+
+class CompactTable:
+    """A small table of text shown without its index: HTML for the book, text for nbval.
+
+    Made by :func:`compact_table`; ``frame`` holds the cells (all text).
+    """
+
+    def __init__(self, frame: pd.DataFrame, caption: str = "") -> None:
+        self.frame = frame
+        self.caption = caption
+
+    def _repr_html_(self) -> str:
+        html = self.frame.to_html(
+            index=False, escape=True, border=0, classes="dataframe compact", justify="left"
+        )
+        for badge in BADGES.values():  # a verdict never breaks between its mark and word
+            html = html.replace(escape(badge), escape(badge).replace(" ", "&nbsp;"))
+        if self.caption:
+            head = html.index(">") + 1
+            html = f"{html[:head]}<caption>{escape(self.caption)}</caption>{html[head:]}"
+        return html
+
+    def __repr__(self) -> str:
+        text = self.frame.to_string(index=False)
+        return f"{self.caption}\n{text}" if self.caption else text
+
+
+def compact_table(frame: pd.DataFrame, caption: str = "") -> CompactTable:
+    """Show ``frame`` as a compact table: its columns only (no index), every cell as text.
+
+    For the short verdict tables of the chapters (claim, paper, ours, verdict), which
+    must fit the text column: no index column of row numbers, and a plain-text form
+    (the same cells) for the notebook's text output.
+
+    >>> t = compact_table(pd.DataFrame({"claim": ["a < b"], "verdict": ["ok"]}), "Claims")
+    >>> print(repr(t))
+    Claims
+    claim verdict
+    a < b      ok
+    >>> "<th>" in t._repr_html_() and "a &lt; b" in t._repr_html_()
+    True
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"frame must be a DataFrame, got {type(frame).__name__}")
+    if not isinstance(caption, str):
+        raise TypeError(f"caption must be a string, got {type(caption).__name__}")
+    return CompactTable(frame.astype(str).reset_index(drop=True), caption)
+
+
+def _ours_short(entry: Any) -> str:
+    """Our side of a row in a few words: a value, or whether the rule holds."""
+    if entry.kind == "ordering":
+        text = "holds" if entry.holds else "does not hold"
+        if entry.trials:
+            text += f" ({entry.hits}/{entry.trials})"
+        return text
+    if entry.kind == "qualitative":
+        return "agrees" if entry.holds else "does not agree"
+    return str(entry.ours)
+
+
+def verdicts(ledger: Any, labels: Mapping[str, str]) -> CompactTable:
+    """A chapter's main claims in short: claim, paper, ours, verdict (no rule, no cause).
+
+    Parameters
+    ----------
+    ledger : mlcrepro.ledger.Ledger
+        The chapter's ledger (anything with ``entries`` of :class:`mlcrepro.ledger.Entry`).
+    labels : mapping of str to str
+        Claim id -> a short name of the claim, in the order to show; each id picks the
+        first row that carries it.
+
+    Returns
+    -------
+    CompactTable
+        Columns ``claim`` (the label), ``paper`` (the paper's value or words as the row
+        stores them), ``ours`` (a value; for an ordering whether its rule holds, with
+        its robustness hits/trials; for a reading whether the evidence agrees) and
+        ``verdict`` (the row's status).  The full ledger holds the rules and causes.
+    """
+    if not isinstance(labels, Mapping) or not labels:
+        raise TypeError("labels must be a non-empty mapping claim id -> short claim")
+    entries = getattr(ledger, "entries", None)
+    if entries is None:
+        raise TypeError(f"ledger must be a Ledger, got {type(ledger).__name__}")
+    by_id: dict[str, Any] = {}
+    for e in entries:
+        for i in e.claim_ids:
+            by_id.setdefault(i, e)
+    missing = [i for i in labels if i not in by_id]
+    if missing:
+        raise ValueError(f"no ledger row carries the claim ids {missing}")
+    rows = [
+        (label, by_id[i].paper, _ours_short(by_id[i]), BADGES[by_id[i].status])
+        for i, label in labels.items()
+    ]
+    return compact_table(pd.DataFrame(rows, columns=["claim", "paper", "ours", "verdict"]))

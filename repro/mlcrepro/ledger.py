@@ -49,6 +49,7 @@ import io
 import math
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from html import escape
@@ -60,7 +61,7 @@ import pandas as pd
 
 from mlcbook._io import atomic_write, read_csv_exact
 from mlcbook._validation import Int, Real, check_name, validate_params
-from mlcrepro.display import printed_decimals
+from mlcrepro.display import BADGES, printed_decimals
 
 __all__ = [
     "Ledger",
@@ -82,6 +83,7 @@ __all__ = [
     "row_anchor",
     "within_tolerance",
     "check_claim_ids",
+    "BADGES",
 ]
 
 #: the form of a claim id: two or three capitals and three or four digits (``HU012``)
@@ -886,14 +888,7 @@ class Ledger:
                 + f"\n{how}"
             )
 
-    _BADGE: ClassVar[dict[str, str]] = {
-        "reproduced": "✔ reproduced",
-        "within spread": "± within spread",
-        "within our spread": "± within our spread",
-        "qualitative": "≈ qualitative",
-        "fragile": "~ fragile",
-        "differs": "✘ differs",
-    }
+    _BADGE: ClassVar[Mapping[str, str]] = BADGES
 
     _COLUMNS = ("#", "claim", "source", "paper", "ours", "status", "note")
 
@@ -962,6 +957,19 @@ class Ledger:
             + (f"<ol class='ledger-notes'>{notes}</ol>" if notes else "")
         )
 
+    def collapsed(self, title: str = "The full reproduction ledger") -> _Collapsed:
+        """The ledger behind a toggle: a reader opens it by its title (and its counts).
+
+        >>> led = Ledger("demo", "A. Author (2020)")
+        >>> _ = led.exact("count", "Sec. 2", paper=1, ours=1)
+        >>> led.collapsed()._repr_html_().startswith("<details class='ledger-chapter'>")
+        True
+        """
+        if not isinstance(title, str) or not title.strip():
+            raise ValueError("title must be a non-empty string")
+        counts = ", ".join(f"{v} {k}" for k, v in self.counts().items() if v)
+        return _Collapsed(self, f"{title} ({len(self.entries)} rows: {counts})")
+
     def _note_id(self, label: str) -> str:
         return f"ledger-{self.chapter}-note-{label}"
 
@@ -973,6 +981,22 @@ class Ledger:
                 f"paper {e.paper or '-'}, ours {e.ours}"
             )
         return "\n".join(lines)
+
+
+class _Collapsed:
+    """A ledger shown inside ``<details>``; its text form is the ledger's own."""
+
+    def __init__(self, ledger: Ledger, summary: str) -> None:
+        self.ledger, self.summary = ledger, summary
+
+    def _repr_html_(self) -> str:
+        return (
+            f"<details class='ledger-chapter'><summary><b>{escape(self.summary)}</b>"
+            f"</summary>{self.ledger._repr_html_()}</details>"
+        )
+
+    def __repr__(self) -> str:
+        return f"{self.summary}\n{self.ledger!r}"
 
 
 def _text(x: Any) -> str:

@@ -5,5 +5,7 @@ reference              the authors' released results and folds, verified by sha2
 authors_compare        our study against the released profiles
 knn_fig4               the nearest-neighbour minimiser of Sec. 6 (Fig. 4)
 evidence, knn_evidence claims computed for the losses and kNN chapters
+ledger_losses, ledger_datasets, ledger_dependence, ledger_knn
+                       each chapter's ledger, every row with its claim id
 plots                  the comparison figure with the authors' profiles
 """

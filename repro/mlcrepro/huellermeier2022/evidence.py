@@ -4,7 +4,8 @@ Each function draws seeded random instances (capacities, distributions, label an
 score matrices), evaluates both sides of a statement of the paper with
 :mod:`mlcbook.losses` / :mod:`mlcbook.bayes` / :mod:`mlcbook.metrics`, and adds the
 result to a ledger as a rule-based row.  Identities are rows of the largest
-absolute difference against 0 within :data:`IDENTITY_TOL`.
+absolute difference against 0 within :data:`IDENTITY_TOL`.  Every function takes
+``claim_id``, the inventory id(s) of the claim its row checks (``book/_claims``).
 """
 
 from __future__ import annotations
@@ -17,8 +18,12 @@ from mlcbook import losses as L
 from mlcbook import metrics as M
 from mlcbook._validation import Int, Seed, validate_params
 from mlcbook.bayes import bayes_optimal
+from mlcrepro.claims import printed
 from mlcrepro.evidence_common import IDENTITY_TOL, check_ledger, identity_gap
 from mlcrepro.ledger import Cause, Entry, Ledger
+
+#: the inventory id(s) of the claim a row checks (``book/_claims``; :class:`Ledger`)
+ClaimId = str | list[str]
 
 __all__ = [
     "random_capacity",
@@ -55,15 +60,30 @@ def _ks(K_min: int, K_max: int) -> range:
     return range(K_min, K_max + 1)
 
 
-def _identity(led: Ledger, claim: str, source: str, gap: float, note: str = "") -> Entry:
+def _identity(
+    led: Ledger, claim: str, source: str, gap: float, note: str = "", claim_id: ClaimId = ""
+) -> Entry:
     return led.number(
-        claim, source, paper="0", ours=identity_gap(gap), tol=IDENTITY_TOL, digits=12, note=note
+        claim,
+        source,
+        paper="0",
+        ours=identity_gap(gap),
+        tol=IDENTITY_TOL,
+        digits=12,
+        note=note,
+        claim_id=claim_id,
     )
 
 
 @validate_params(seed=Seed(), trials=Int(1, 10_000), K_min=Int(1, 10), K_max=Int(1, 10))
 def add_bayes_modes(
-    led: Ledger, *, seed: int = 0, trials: int = 25, K_min: int = 3, K_max: int = 6
+    led: Ledger,
+    *,
+    seed: int = 0,
+    trials: int = 25,
+    K_min: int = 3,
+    K_max: int = 6,
+    claim_id: ClaimId = "",
 ) -> Entry:
     """Hamming -> marginal mode, subset 0/1 -> joint mode, on random distributions.
 
@@ -99,12 +119,19 @@ def add_bayes_modes(
         "Sec. 3",
         paper=f"{total} of {total} distributions",
         ours=f"{hits} of {total} distributions",
+        claim_id=claim_id,
     )
 
 
 @validate_params(seed=Seed(), trials=Int(1, 10_000), K_min=Int(1, 10), K_max=Int(1, 10))
 def add_moebius_pair(
-    led: Ledger, *, seed: int = 0, trials: int = 20, K_min: int = 2, K_max: int = 6
+    led: Ledger,
+    *,
+    seed: int = 0,
+    trials: int = 20,
+    K_min: int = 2,
+    K_max: int = 6,
+    claim_id: ClaimId = "",
 ) -> Entry:
     """Eqs. 10-11 are inverse: ``from_moebius(moebius(mu)) == mu`` on random capacities."""
     led = check_ledger(led)
@@ -121,11 +148,14 @@ def add_moebius_pair(
         f"|from_moebius(moebius(mu)) - mu| (random capacities, K = {K_min}..{K_max})",
         "Sec. 3.2, eqs. 10-11",
         gap,
+        claim_id=claim_id,
     )
 
 
 @validate_params(seed=Seed(), n=Int(1, 100_000), K_max=Int(1, 12))
-def add_additive_choquet(led: Ledger, *, seed: int = 0, n: int = 200, K_max: int = 8) -> Entry:
+def add_additive_choquet(
+    led: Ledger, *, seed: int = 0, n: int = 200, K_max: int = 8, claim_id: ClaimId = ""
+) -> Entry:
     """Eq. 12: for an additive mu the Choquet loss is the mu({i})-weighted mean error.
 
     For K = 1..``K_max``: random singleton weights w (Dirichlet), the additive
@@ -150,11 +180,14 @@ def add_additive_choquet(led: Ledger, *, seed: int = 0, n: int = 200, K_max: int
         f"(largest |difference|, K = 1..{K_max})",
         "Sec. 3.3, eq. 12",
         gap,
+        claim_id=claim_id,
     )
 
 
 @validate_params(seed=Seed(), n=Int(1, 100_000), K_max=Int(1, 12))
-def add_owa_counting(led: Ledger, *, seed: int = 0, n: int = 200, K_max: int = 8) -> Entry:
+def add_owa_counting(
+    led: Ledger, *, seed: int = 0, n: int = 200, K_max: int = 8, claim_id: ClaimId = ""
+) -> Entry:
     """Eqs. 15-16: a counting measure's Choquet loss is the OWA loss of its weights.
 
     For K = 1..``K_max``: a random non-decreasing ``v`` with v(0) = 0, v(1) = 1; the
@@ -179,14 +212,21 @@ def add_owa_counting(led: Ledger, *, seed: int = 0, n: int = 200, K_max: int = 8
         f"w_i = v((K-i+1)/K) - v((K-i)/K), summing to 1 (largest gap, K = 1..{K_max})",
         "Sec. 4.2, eqs. 15-16",
         gap,
+        claim_id=claim_id,
     )
 
 
-def add_worked_errors(led: Ledger) -> Entry:
+def _printed_errors() -> str:
+    t = printed("huellermeier-2022", "Sec. 4.2, worked example")
+    return str(t.loc[(t["row"] == "label errors") & (t["column"] == "|y - s|"), "value"].item())
+
+
+def add_worked_errors(led: Ledger, *, claim_id: ClaimId = "") -> Entry:
     """The label errors ``|y - s|`` of the worked example of Sec. 4.2, as the paper prints them.
 
     Each error is rounded to 12 decimals before it is written (``1 - 0.9`` is
-    0.09999999999999998 in double precision); the paper prints one decimal.
+    0.09999999999999998 in double precision); the paper prints one decimal.  The printed
+    errors are read from ``book/_claims/huellermeier-2022.printed.csv``.
     """
     led = check_ledger(led)
     y = np.array([0, 1, 1, 0, 0, 0])
@@ -195,14 +235,15 @@ def add_worked_errors(led: Ledger) -> Entry:
     return led.exact(
         "worked example: label errors |y - s| of y = (0,1,1,0,0,0), s = (0.2,0.3,0.9,0.1,0.4,0.3)",
         "Sec. 4.2",
-        paper="0.2, 0.7, 0.1, 0.1, 0.4, 0.3",
+        paper=_printed_errors(),
         ours=", ".join(f"{round(float(e), 12):g}" for e in errors),
+        claim_id=claim_id,
     )
 
 
 @validate_params(seed=Seed(), n=Int(1, 100_000), K_max=Int(1, 20))
 def add_family_special_cases(
-    led: Ledger, *, seed: int = 0, n: int = 300, K_max: int = 10
+    led: Ledger, *, seed: int = 0, n: int = 300, K_max: int = 10, claim_id: ClaimId = ""
 ) -> list[Entry]:
     """Eqs. 17-18 at their ends: binomial k = 1 and polynomial alpha = 1 are Hamming,
     binomial k = K is subset 0/1 (random binary Y, P for K = 1..``K_max``); two rows."""
@@ -226,17 +267,21 @@ def add_family_special_cases(
             f"|difference|, K = 1..{K_max})",
             "Sec. 4.3, eqs. 17-18",
             ham,
+            claim_id=claim_id,
         ),
         _identity(
             led,
             f"binomial k = K is the subset 0/1 loss (largest |difference|, K = 1..{K_max})",
             "Sec. 4.3, eq. 18",
             sub,
+            claim_id=claim_id,
         ),
     ]
 
 
-def add_profile_ordering(led: Ledger, *, q: float = 0.2, p_b: float = 0.5) -> Entry:
+def add_profile_ordering(
+    led: Ledger, *, q: float = 0.2, p_b: float = 0.5, claim_id: ClaimId = ""
+) -> Entry:
     """Sec. 4.4, example 1: A's binomial loss rises with k, B's is flat, A/B rises.
 
     Exact profiles on K = 3 labels: A errs on each label independently with
@@ -260,11 +305,12 @@ def add_profile_ordering(led: Ledger, *, q: float = 0.2, p_b: float = 0.5) -> En
         f"({', '.join(f'{x:.3f}' for x in a)}), B's is constant ({b[0]:.3f}) and "
         f"A/B rises ({', '.join(f'{x:.3f}' for x in ratio)})",
         holds=holds,
+        claim_id=claim_id,
     )
 
 
 def add_empty_prediction_hamming(
-    led: Ledger, stats: pd.DataFrame, cause: Cause | None = None
+    led: Ledger, stats: pd.DataFrame, cause: Cause | None = None, *, claim_id: ClaimId = ""
 ) -> Entry:
     """Sec. 1 and 3: predicting no label has a low Hamming loss on typical data.
 
@@ -309,4 +355,5 @@ def add_empty_prediction_hamming(
         f"{len(density)}, below 0.5 on {int((density < 0.5).sum())} of {len(density)}",
         agrees=agrees,
         cause=None if agrees else cause,
+        claim_id=claim_id,
     )

@@ -70,6 +70,7 @@ def add_consensus_exactness(
     *,
     sample: Mapping[str, int] | None = None,
     seed: int = 0,
+    claim_id: str | list[str] = "",
 ) -> Entry:
     """Sec. 6: fixing the labels all neighbours agree on is exact.
 
@@ -89,6 +90,8 @@ def add_consensus_exactness(
         Datasets to check on that many seeded queries only.
     seed : int
         Seed of those samples.
+    claim_id : str or list of str
+        The inventory id(s) of the claim the row checks (:class:`mlcrepro.ledger.Ledger`).
 
     Returns
     -------
@@ -117,11 +120,16 @@ def add_consensus_exactness(
         paper=f"{total} of {total} (query, k)",
         ours=f"{same} of {total} (query, k)",
         note="queries: " + "; ".join(parts),
+        claim_id=claim_id,
     )
 
 
 def add_k_invariance(
-    led: Ledger, neighbors: Mapping[str, np.ndarray], cause: Cause | None = None
+    led: Ledger,
+    neighbors: Mapping[str, np.ndarray],
+    cause: Cause | None = None,
+    *,
+    claim_id: str | list[str] = "",
 ) -> Entry:
     """Sec. 6: the minimiser for a surrogate k < K is often the one for k = K.
 
@@ -137,6 +145,8 @@ def add_k_invariance(
         Per dataset, the 0/1 neighbour label vectors (:func:`fig4_neighbor_labels`).
     cause : mlcrepro.ledger.Cause, optional
         The chapter's cause, given to the row only if it differs (required then).
+    claim_id : str or list of str
+        The inventory id(s) of the claim the row checks (:class:`mlcrepro.ledger.Ledger`).
 
     Returns
     -------
@@ -160,6 +170,7 @@ def add_k_invariance(
         + f"; at least half on {often} of {len(shares)}",
         agrees=agrees,
         cause=None if agrees else cause,
+        claim_id=claim_id,
     )
 
 
@@ -174,7 +185,11 @@ def _tied_mode(N: np.ndarray) -> np.ndarray:
 
 
 def add_tied_modes(
-    led: Ledger, neighbors: Mapping[str, np.ndarray], cause: Cause | None = None
+    led: Ledger,
+    neighbors: Mapping[str, np.ndarray],
+    cause: Cause | None = None,
+    *,
+    claim_id: str | list[str] = "",
 ) -> Entry:
     """Sec. 6: for k = K the risk minimiser (the neighbours' mode) is often not unique.
 
@@ -190,6 +205,8 @@ def add_tied_modes(
         Per dataset, the 0/1 neighbour label vectors (:func:`fig4_neighbor_labels`).
     cause : mlcrepro.ledger.Cause, optional
         The chapter's cause, given to the row only if it differs (required then).
+    claim_id : str or list of str
+        The inventory id(s) of the claim the row checks (:class:`mlcrepro.ledger.Ledger`).
 
     Returns
     -------
@@ -210,4 +227,5 @@ def add_tied_modes(
         + f"; at least 0.2 on {often} of {len(shares)}",
         agrees=agrees,
         cause=None if agrees else cause,
+        claim_id=claim_id,
     )
