@@ -13,7 +13,7 @@ def _ledger():
     led.number("other loss", "Table 1", paper="0.30", ours=0.36, claim_id="HU002",
                cause=paper_error("0.30 is a typo for 0.36"))
     led.ordering("A before B", "Fig. 1", paper="A is better", rule="A < B on 4 of 5",
-                 holds=True, robustness=(150, 200), claim_id=["HU003", "HU004"])
+                 holds=True, robustness=(180, 200), claim_id=["HU003", "HU004"])
     led.qualitative("reading", "Sec. 2", paper="often", evidence="0.8 of the cases",
                     agrees=True, claim_id="EX001")
     return led
@@ -24,7 +24,7 @@ def test_verdicts_pick_rows_by_claim_id_in_the_given_order():
                              "EX001": "reading"})
     assert list(t.frame.columns) == ["claim", "paper", "ours", "verdict"]
     assert t.frame.values.tolist() == [
-        ["ordering", "A is better", "holds (150/200)", BADGES["reproduced"]],
+        ["ordering", "A is better", "holds (180/200)", BADGES["reproduced"]],
         ["mean", "0.43", "0.4286", BADGES["reproduced"]],
         ["other", "0.30", "0.3600", BADGES["differs"]],
         ["reading", "often", "agrees", BADGES["qualitative"]],
