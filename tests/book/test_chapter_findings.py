@@ -15,7 +15,7 @@ from mlcrepro._paths import project_root
 
 BOOK = project_root() / "book"
 CHAPTERS = ["measures", "losses", "datasets", "knn"]
-STATUS = {"reproduced": "reproduced", "qualitative": "qualitative",
+STATUS = {"reproduced": "reproduced", "qualitative": "qualitative", "fragile": "fragile",
           "differ": "differs", "differs": "differs", "within": "within spread"}
 
 
@@ -33,7 +33,9 @@ def _quoted_counts(box: str) -> tuple[int, Counter]:
     counts = Counter()
     if re.search(r"All\s+\*\*\d+\*\*\s+claims[^.]*reproduced", box):
         counts["reproduced"] = n
-    pattern = r"\*\*(\d+)\*\*\s+(?:are\s+)?\*?(reproduced|qualitative|differs?|within)\b"
+    pattern = (
+        r"\*\*(\d+)\*\*\s+(?:are\s+)?\*?(reproduced|qualitative|fragile|differs?|within)\b"
+    )
     for value, word in re.findall(pattern, box):
         counts[STATUS[word]] = int(value)
     return n, counts
@@ -51,10 +53,13 @@ def test_findings_box_matches_the_ledger(name):
 
 # The chapters of Hüllermeier's study, Park & Read and Wu & Zhou word their box as one
 # sentence: "Of the **N** ledger rows, **a** are *reproduced*, [**s** are *within the
-# paper's spread*,] **b** *qualitative* and **c** *differ*".
+# paper's spread*,] [**o** *within our spread*,] [**f** *fragile*,] **b** *qualitative* and
+# **c** *differ*".
 COUNTS_SENTENCE = re.compile(
     r"Of the \*\*(\d+)\*\* ledger rows, \*\*(\d+)\*\* are \*reproduced\*,\s+"
     r"(?:\*\*(\d+)\*\* (?:are )?\*within (?:the paper's )?spread\*,\s+)?"
+    r"(?:\*\*(\d+)\*\*\s+\*within our spread\*,\s+)?"
+    r"(?:\*\*(\d+)\*\*\s+\*fragile\*,\s+)?"
     r"\*\*(\d+)\*\*\s+\*qualitative\*\s+and\s+\*\*(\d+)\*\*\s+\*differ\*"
 )
 # chapters whose box uses this wording (others may word theirs differently)
@@ -66,13 +71,15 @@ def test_findings_sentence_counts_match_the_ledger(name):
     text = (BOOK / f"{name}.md").read_text(encoding="utf-8")
     found = COUNTS_SENTENCE.findall(text)
     assert len(found) == 1, f"{name}.md: expected one findings sentence, got {found}"
-    total, rep, spread, qual, diff = (int(v or 0) for v in found[0])
+    total, rep, spread, ours, fragile, qual, diff = (int(v or 0) for v in found[0])
     status = pd.read_csv(BOOK / "_ledgers" / f"{name}.csv")["status"]
     counts = status.value_counts()
-    assert (total, rep, spread, qual, diff) == (
+    assert (total, rep, spread, ours, fragile, qual, diff) == (
         len(status),
         int(counts.get("reproduced", 0)),
         int(counts.get("within spread", 0)),
+        int(counts.get("within our spread", 0)),
+        int(counts.get("fragile", 0)),
         int(counts.get("qualitative", 0)),
         int(counts.get("differs", 0)),
     )

@@ -25,7 +25,15 @@ from mlcbook.profiles import curve_summary, pooled_profiles
 from mlcrepro.display import printed_decimals
 from mlcrepro.huellermeier2022 import authors_compare as ac
 from mlcrepro.huellermeier2022.authors_study import DATASETS, SEEDED
-from mlcrepro.ledger import BADGES, Cause, Ledger, derive_status, tested, underspecified, unknown
+from mlcrepro.ledger import (
+    BADGES,
+    Cause,
+    Ledger,
+    derive_status,
+    material_unavailable,
+    tested,
+    unknown,
+)
 from mlcrepro.tables import robustness
 
 __all__ = [
@@ -299,7 +307,7 @@ def sec53_table(ev: Sec53) -> pd.DataFrame:
 
 # ------------------------------------------------------------ comparison with the authors
 _CLUS_NOTE = "mlcbook.learners.clus; notes/clus-boomer-agreement.csv"
-SEEDED_CAUSE = underspecified(
+SEEDED_CAUSE = material_unavailable(
     "the authors' splits of scene and yeast were not released: ours are 10 seeded "
     "folds of our copies, so only a difference within the fold spread can be expected",
     ref="dependence chapter, Setup",
@@ -353,7 +361,7 @@ def pair_cause(dataset: str, learner: str, our_folds: int, their_folds: int) -> 
     """The known cause of a difference from the authors for one (dataset, learner).
 
     >>> pair_cause("scene", "BR", 10, 10).kind
-    'underspecified'
+    'material unavailable'
     >>> pair_cause("flags", "PCT", 10, 2) is FOLDS_CAUSE
     True
     """
@@ -392,6 +400,7 @@ def _spread_status(paper: str, spread: str, ours: float) -> str:
         ours_value=ours,
         tol=0.5 * 10.0 ** (-dec),
         spread=float(spread),
+        spread_of="ours",
     )
 
 
@@ -414,6 +423,7 @@ def _add_comparison(led: Ledger, summary: pd.DataFrame) -> None:
                 cause=cause if differs else None,
                 note=f"folds pooled: ours {row.our_folds}, theirs {row.their_folds}",
                 claim_id=comparison_id(row.dataset, row.learner, end),
+                spread_of="ours",  # two standard errors of our folds, not the paper's
             )
 
 
