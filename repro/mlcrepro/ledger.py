@@ -974,7 +974,8 @@ class Ledger:
         return f"ledger-{self.chapter}-note-{label}"
 
     def __repr__(self) -> str:
-        lines = [f"Ledger {self.chapter!r} ({self.paper}): {self.counts()}"]
+        counts = {k: v for k, v in self.counts().items() if v or k not in _RARE_STATUSES}
+        lines = [f"Ledger {self.chapter!r} ({self.paper}): {counts}"]
         for i, e in enumerate(self.entries, 1):
             lines.append(
                 f"{i:3d}. [{e.status}] {e.claim} ({e.source}): "
