@@ -18,7 +18,7 @@ wu_zhou2017        Wu & Zhou (2017): margins' bounds, LIMO's benchmark and thres
 zhang_zhou2014     Zhang & Zhou (2014): the standard measures' identities
 
 Importing the package points the library's data home at the checkout's ``data/cache``
-(see :func:`mlcrepro._paths.use_checkout_data`).
+(``mlcrepro._paths.use_checkout_data``).
 """
 
 from ._paths import use_checkout_data

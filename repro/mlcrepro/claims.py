@@ -23,10 +23,10 @@ statement that can be checked numerically) and the columns
     Why the claim is not reproduced (``"Stare not available: ..."``), for a claim with
     no ledger row.
 ``todo``
-    Work still to do: for a claim without a ledger row, the chapter that should hold it
-    and what to compute; for a claim whose ledger row is being added elsewhere, who
-    adds it.  A claim with a ``todo`` and a reference that does not resolve yet is
-    *pending*; once the row exists the ``todo`` must go (:func:`problems` reports it).
+    What would check a claim without a ledger row: the chapter that should hold it and
+    what to compute, or who adds the row.  A claim with a ``todo`` and a reference that
+    does not resolve yet is *announced*; once the row exists the ``todo`` must go
+    (:func:`problems` reports it).
 
 Ledger rows that are not claims of a paper (a second check by simulation, a file
 anomaly we found) are listed once in ``book/_claims/extra.csv`` (``ledger``, ``why``,
@@ -319,7 +319,7 @@ def resolve(inventory: pd.DataFrame, ledgers: pd.DataFrame) -> pd.DataFrame:
 
 
 def _states(inventory: pd.DataFrame, ledgers: pd.DataFrame) -> pd.Series:
-    """Per claim: 'ledger', 'not reproduced', 'pending' (row being added) or 'missing'."""
+    """Per claim: 'ledger', 'not reproduced', 'pending' (announced) or 'missing'."""
     refs = resolve(inventory, ledgers)
     ok = refs.groupby("id")["matches"].agg(lambda m: bool(len(m)) and bool((m == 1).all()))
     state = []
@@ -336,11 +336,11 @@ def _states(inventory: pd.DataFrame, ledgers: pd.DataFrame) -> pd.Series:
 
 
 def coverage(inventory: pd.DataFrame, ledgers: pd.DataFrame) -> pd.DataFrame:
-    """Per paper: its claims, those with a ledger row, not reproduced, pending and missing.
+    """Per paper: its claims, those with a ledger row, not reproduced, announced and missing.
 
     A claim counts as *with a ledger row* only if each of its references resolves to
     exactly one row of the saved ledgers; *not reproduced* if it gives the reason;
-    *pending* if its row is announced (a reference plus a ``todo``) but not there yet;
+    *announced* if its row is named (a reference plus a ``todo``) but not there yet;
     *missing* otherwise.
 
     Parameters
@@ -352,7 +352,8 @@ def coverage(inventory: pd.DataFrame, ledgers: pd.DataFrame) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Index: the papers in the order of :data:`PAPERS`, then ``"all papers"``; columns
-        ``claims``, ``with ledger row``, ``not reproduced``, ``pending``, ``missing``,
+        ``claims``, ``with ledger row``, ``not reproduced``, ``pending`` (the announced
+        claims), ``missing``,
         ``ledger %`` (claims with a row, percent) and ``accounted %`` (with a row or a
         reason for not reproducing, percent), both rounded to one decimal.
     """
@@ -383,10 +384,10 @@ def problems(
 ) -> list[str]:
     """What keeps the inventory and the ledgers from matching one to one, as sentences.
 
-    * a reference that matches no ledger row, unless its claim has a ``todo`` (pending);
+    * a reference that matches no ledger row, unless its claim has a ``todo`` (announced);
     * a reference that matches several rows (make the claim texts unique);
     * a reference to a row whose source names another paper;
-    * a pending claim whose row now exists (drop its ``todo``);
+    * an announced claim whose row now exists (drop its ``todo``);
     * a ledger row that no claim refers to and that ``extras`` does not list;
     * an extra that matches no row, or that a claim refers to as well.
     """
@@ -532,7 +533,7 @@ def relink(pairs: pd.DataFrame, folder: str | Path | None = None) -> int:
 def clear_done_todos(ledgers: pd.DataFrame, folder: str | Path | None = None) -> int:
     """Drop the ``todo`` of every claim whose ledger references all resolve now.
 
-    A pending claim (a reference plus a ``todo`` saying who adds the row) is done once
+    An announced claim (a reference plus a ``todo`` saying who adds the row) is done once
     its row exists; :func:`problems` reports it until its ``todo`` goes.  The paper files
     of ``folder`` are rewritten in place; the number of claims changed is returned.
     """

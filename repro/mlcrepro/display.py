@@ -1,6 +1,6 @@
 """How the chapters show things: display names of the measures and paper-vs-ours tables.
 
-One home for the glue that several chapters need (issue 12): the eleven measures of
+One home for the glue that several chapters need: the eleven measures of
 Wu & Zhou (2017, Table 1) are named here once, and :func:`side_by_side` sets a paper's
 printed table beside ours, each of our numbers printed at the precision the paper
 printed for that cell.

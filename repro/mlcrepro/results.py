@@ -23,7 +23,7 @@ NumPy floats, sets of mixed types and arbitrary objects, whose text may change
 with the CPU, the NumPy build or the process.
 
 Floats are written with 17 significant digits and read back with
-exact parsing (:func:`mlcbook._io.read_csv_exact`), so a loaded table equals the computed one
+exact parsing (``mlcbook._io.read_csv_exact``), so a loaded table equals the computed one
 exactly.
 """
 

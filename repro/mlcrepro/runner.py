@@ -20,7 +20,7 @@ spec's shared identity (``key``, e.g. package versions) and the cell's own
 identity (``cell_key``, e.g. the checksum of its dataset).  A change to any of
 them gives a new file, so a re-run computes only the cells whose specification
 changed, and an interrupted run resumes where it stopped.  Files are written by
-the calling process with :func:`mlcbook._io.atomic_write` (unique temporary names,
+the calling process with ``mlcbook._io.atomic_write`` (unique temporary names,
 so two processes sharing a cache never see half a file).  An entry that cannot be
 read, or that the spec's ``check`` rejects, is discarded with a ``RuntimeWarning``
 and recomputed.

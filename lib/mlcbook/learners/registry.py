@@ -6,16 +6,18 @@ reductions use decision trees as base learners (the paper used MEKA's J48; we
 use scikit-learn's CART :class:`~sklearn.tree.DecisionTreeClassifier` with its
 defaults).
 
-========  ==============================================================
-BR        :class:`~sklearn.multioutput.MultiOutputClassifier` (one tree per label)
-CC        :class:`~sklearn.multioutput.ClassifierChain`, random label order
-LP        :class:`mlcbook.learners.LabelPowerset`
-RAkEL-k{k}-m{m}  :class:`mlcbook.learners.RAkEL` (labelset size k, m members; m2K: 2K)
-PCT       one multi-output tree (:class:`~sklearn.tree.DecisionTreeClassifier`
-          with a label matrix as target: leaves predict full label vectors)
-EPCT      10 bagged multi-output trees (a random forest that considers all
-          features at every split, i.e. plain bagging)
-========  ==============================================================
+===============  ==============================================================
+BR               :class:`~sklearn.multioutput.MultiOutputClassifier` (one tree per
+                 label)
+CC               :class:`~sklearn.multioutput.ClassifierChain`, random label order
+LP               :class:`mlcbook.learners.LabelPowerset`
+RAkEL-k{k}-m{m}  :class:`mlcbook.learners.RAkEL` (labelset size k, m members; m2K:
+                 2K)
+PCT              one multi-output tree (:class:`~sklearn.tree.DecisionTreeClassifier`
+                 with a label matrix as target: leaves predict full label vectors)
+EPCT             10 bagged multi-output trees (a random forest that considers all
+                 features at every split, i.e. plain bagging)
+===============  ==============================================================
 
 These scikit-learn configurations are the book's own, quick stand-ins.  The paper's
 learners, as the authors ran them (the study of :mod:`mlcrepro.huellermeier2022.authors_study`):

@@ -41,7 +41,7 @@ __all__ = [
     "worst_pairs",
 ]
 
-#: The learners whose medians the issue's targets are about (paper names).
+#: The learners whose medians the chapter's targets are about (paper names).
 MAIN_LEARNERS: tuple[str, ...] = (
     "BR",
     "CC",

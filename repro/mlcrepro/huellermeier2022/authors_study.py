@@ -1,8 +1,8 @@
 """The learner study of Hüllermeier et al. (2022, Sec. 5) as the authors ran it.
 
-The same question as :mod:`~mlcrepro.huellermeier2022.study` (how do the loss profiles of
-the learners move from Hamming, k = 1, to subset 0/1, k = K?), asked with the
-authors' own protocol so that our numbers can be put beside their released ones
+The paper's question (how do the loss profiles of the learners move from Hamming,
+k = 1, to subset 0/1, k = K?), asked with the authors' own protocol so that our
+numbers can be put beside their released ones
 (:func:`mlcrepro.huellermeier2022.reference.load_reference_results`):
 
 * **Folds.**  The authors' ten train/test files
@@ -14,12 +14,12 @@ authors' own protocol so that our numbers can be put beside their released ones
   MEKA took the last 12 attributes as labels (crescent, triangle, icon, animate, text
   and the 7 colours); the released profiles score the 7 colours.  The learners their
   Java experimenter ran (MEKA's and CLUS) are trained here on those 12 labels and
-  scored on the 7 colours (:data:`SCORED_FROM`); BOOMER ran in its own Python testbed,
+  scored on the 7 colours (``SCORED_FROM``); BOOMER ran in its own Python testbed,
   which has no such label count and reads the file's 7 labels (:data:`FILE_AS_IS`).
 * **Nominal features** are declared as in the authors' files (J48, CLUS and BOOMER
   split them by value; a numeric reading would give other trees).
 * **Learners** (:data:`LEARNERS`): MEKA's BR, CC and LC (``LP``) on Weka's J48, MEKA's
-  RAkEL with the authors' (k, m) (:func:`mlcbook.learners.authors_rakel_settings`),
+  RAkEL with the authors' (k, m) (:func:`mlcbook.learners.registry.authors_rakel_settings`),
   CLUS's PCT and bagged PCTs (EPCT), and BOOMER at its 2021 defaults, each as the
   registry configures it.
 * **Failed folds.**  J48 refuses a class attribute with a single value, and MEKA then

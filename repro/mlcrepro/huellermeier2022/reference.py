@@ -159,7 +159,7 @@ def _alpha_grid() -> tuple[float, ...]:
 ALPHAS: tuple[float, ...] = _alpha_grid()
 
 #: Authors' algorithm key -> (book learner, in the paper).  ``rakel-k`` keys are matched
-#: by :func:`_learner_of`; the learner is ``RAkEL-k{k}-m{L-k+1}`` (module docstring).
+#: by their k; the learner is ``RAkEL-k{k}-m{L-k+1}`` (module docstring).
 ALGORITHMS: dict[str, tuple[str, bool]] = {
     "br": ("BR", True),
     "cc": ("CC", True),

@@ -17,7 +17,7 @@ predictions (the objective itself):
 ``"ascent"``
     The paper's optimiser: gradient ascent from zero weights for every setting,
     stopped when one accepted step raises the objective by at most
-    ``tol = 1e-4`` of its value (:func:`mlcbook.learners.blended._ascent`).
+    ``tol = 1e-4`` of its value (the ascent of :mod:`mlcbook.learners.blended`).
 
 Each reading also records the fits with ``gamma`` chosen once per alpha (the CV
 choice at ``beta = 1`` kept for all betas), which costs one more fit per setting.

@@ -77,6 +77,7 @@ B3_ORDER = [
     "micro_auc",
 ]
 METHODS = ["BR", "ML-kNN", "GFM", "LIMO-inst", "LIMO-label", "LIMO"]
+#: the three LIMO variants, the column pairs of Table B.1
 VARIANTS = ["LIMO-inst", "LIMO-label", "LIMO"]
 DS_PAPER = {"cal500": "CAL500", "medical": "medical", "enron": "enron", "bibtex": "bibtex"}
 RANK_M = [
@@ -132,6 +133,7 @@ def paper_table2() -> tuple[dict[str, str], dict[str, list[str]]]:
     return pattern, {k: [cell[(k, c)][1] for c in T2_COLUMNS] for k in rows}
 
 
+#: the columns of Table B.2: each variant with the threshold t and t(x)
 B2_COLUMNS = [f"{v}-{t}" for v in VARIANTS for t in ("t", "t(x)")]
 
 

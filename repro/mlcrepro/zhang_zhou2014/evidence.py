@@ -134,8 +134,8 @@ def add_example_based_definitions(led: Ledger, *, seed: int = 0, draws: int = 20
 def add_f_beta_combination(led: Ledger, *, seed: int = 0) -> list[Entry]:
     """F^beta_exam is the F-combination of the averaged precision and recall.
 
-    On one seeded random pair (n = 200, K = 6): :func:`mlcbook.metrics.
-    example_based_f_measure` against ``(1 + b^2) P R / (b^2 P + R)`` of
+    On one seeded random pair (n = 200, K = 6): :func:`mlcbook.metrics.example_based_f_measure`
+    against ``(1 + b^2) P R / (b^2 P + R)`` of
     ``precision``/``recall(average='instance')`` for b in {0.5, 1, 2} (largest gap),
     and at b = 1 against the harmonic mean ``2 P R / (P + R)``.  The note records how
     far the mean of per-instance F1 (``f_measure(average='instance')``, a different
