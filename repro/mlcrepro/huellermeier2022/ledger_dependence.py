@@ -527,8 +527,9 @@ def dependence_ledger(pooled: pd.DataFrame, ev: Sec53, summary: pd.DataFrame) ->
         :func:`sec53_evidence` of the same run.
     summary : pandas.DataFrame
         :func:`mlcrepro.huellermeier2022.authors_compare.endpoint_summary` of the
-        comparison with the authors; the rows of :data:`authors_compare.MAIN_LEARNERS`
-        become two ledger rows each (Hamming and subset 0/1 loss).
+        comparison with the authors; the rows of
+        :data:`~mlcrepro.huellermeier2022.authors_compare.MAIN_LEARNERS` become two ledger
+        rows each (Hamming and subset 0/1 loss).
 
     Returns
     -------

@@ -42,6 +42,7 @@ __all__ = [
 DATASETS = ("birds", "emotions", "flags", "flags-12", "scene", "yeast")
 #: the paper's datasets (flags-12: Table 2's flags)
 PAPER = ("birds", "emotions", "flags-12", "scene", "yeast")
+#: how the minimiser chooses among label vectors of equal summed loss
 TIE_BREAKS = ("hamming", "nearest", "lexicographic")
 HAMMING_RANK = "Hamming surrogate rank at target K (1 = worst)"
 SUBSET_RANK = "subset 0/1 surrogate rank at target K (1 = worst)"
