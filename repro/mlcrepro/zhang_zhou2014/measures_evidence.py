@@ -2,13 +2,13 @@
 
 ``book/measures.md`` defines the measures of Zhang & Zhou (2014), Wu & Zhou (2017),
 Park & Read (2018) and Hivemall and checks their worked examples and side claims.
-Every table it shows and its ledger (``mlcrepro.zhang_zhou2014.ledger_measures``)
-judges comes from one function here: Park & Read's Table 1, Hivemall's label-set
-example, the comparison with scikit-learn on a seeded benchmark-like problem, the four-instance example of the
-conventions, and two claims about the measures (Zhang & Zhou's single-label Hamming
-loss, Wu & Zhou's Theorem 1(c)).  Each result is computed once per process and handed
-out as a copy, so that a caller may change what it receives without changing what the
-next caller gets.
+Every table it shows and its ledger (``mlcrepro.zhang_zhou2014.ledger_measures``) judges
+comes from one function here: Park & Read's Table 1, Hivemall's label-set example, the
+comparison with scikit-learn on a seeded benchmark-like problem, the four-instance
+example of the conventions, and two claims about the measures (Zhang & Zhou's
+single-label Hamming loss, Wu & Zhou's Theorem 1(c)). Each result is computed once per
+process and handed out as a copy, so that a caller may change what it receives without
+changing what the next caller gets.
 """
 
 from __future__ import annotations
