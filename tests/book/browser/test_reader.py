@@ -2,10 +2,14 @@
 
 - no placeholder address and no link to an unconfigured repository;
 - numbered captions: each chapter's exercises (and its figures and tables, when numbered)
-  carry the chapter's number ("Exercise 2.1"), equations read "(2.3)".
+  carry the chapter's number ("Exercise 2.1"), equations read "(2.3)";
+- on the pages of :data:`CHECKED`: no cross-reference that links nowhere, no words of the
+  book's making, no image whose alt text is a file path; in the chapters of
+  :data:`FIGURED`, every image is a numbered figure ("Figure 4.2") and there are at least
+  five exercises.
 
-Three more checks (cross-references that link nowhere, words of the book's making, alt
-text that is a file path) are in ``reader_audit.py``, which lists what fails them.
+``reader_audit.py`` runs the same three checks on the pages not yet in :data:`CHECKED` and
+lists what fails them.
 """
 
 from __future__ import annotations
@@ -24,6 +28,14 @@ CHAPTERS = ["measures", "losses", "datasets", "dependence", "knn", "blended", "l
 PLACEHOLDERS = ("github.com/mlcbook/mlcbook", "example.com", "example.org", "TODO", "FIXME",
                 "XXX")
 DEVELOPMENT = re.compile(r"\b(issue|issues|pending|not yet merged|earlier version)\b", re.I)
+#: API pages of the reproduction whose docstrings pass the three reader checks
+REPRO_CLEAN = ["index", "display", "evidence_common", "ledger", "park_read2018", "results",
+               "runner", "summary", "tables", "wu_zhou2017"]
+#: chapters whose images are all numbered, described figures, with at least five exercises
+FIGURED = ["measures", "losses", "datasets", "dependence", "knn", "own_predictions"]
+#: pages that pass the three reader checks (reader_audit.py lists the others)
+CHECKED = [f"book/{c}.html" for c in [*FIGURED, "glossary", "ledgers"]] + [
+    f"book/api/reproduction/{m}.html" for m in REPRO_CLEAN]
 
 
 class _Page(HTMLParser):
@@ -111,3 +123,61 @@ def test_captions_carry_the_chapter_number(k, chapter):
     assert not wrong, f"{chapter} is chapter {k}, but its captions read {wrong}"
     eqnos = re.findall(r'<span class="eqno">\(([0-9.]+)\)', html)
     assert all(e.startswith(f"{k}.") for e in eqnos), f"{chapter}: equation numbers {eqnos[:5]}"
+
+
+@pytest.mark.parametrize("page", CHECKED)
+def test_every_cross_reference_links_somewhere(page):
+    p = _parse(page)
+    assert not p.unresolved, f"{page}: references that link nowhere: {sorted(set(p.unresolved))}"
+
+
+@pytest.mark.parametrize("page", CHECKED)
+def test_no_words_of_the_book_s_making(page):
+    text = " ".join(_parse(page).text)
+    hits = sorted({m.group(0).lower() for m in DEVELOPMENT.finditer(text)})
+    context = [text[max(0, m.start() - 50):m.end() + 30].replace("\n", " ")
+               for m in DEVELOPMENT.finditer(text)][:3]
+    assert not hits, f"{page}: {hits}, e.g. {context}"
+
+
+_PATHLIKE = re.compile(r"(^|/)[\w.-]+\.(png|jpe?g|svg|gif)$|^[0-9a-f]{16,}|^_build/|^\s*$", re.I)
+
+
+def _images_without_description(p: _Page) -> list[tuple[str, str | None]]:
+    return [(img.get("src", "")[-40:], img.get("alt")) for img in p.images
+            if "logo" not in (img.get("class") or "")
+            and (img.get("alt") is None or _PATHLIKE.search(img.get("alt") or ""))]
+
+
+@pytest.mark.parametrize("page", CHECKED)
+def test_images_have_descriptive_alt_text(page):
+    bad = _images_without_description(_parse(page))
+    assert not bad, f"{page}: {len(bad)} images whose alt text is a path or missing: {bad[:4]}"
+
+
+def test_the_alt_text_check_sees_paths():
+    p = _Page()
+    p.feed('<main><img src="a/b.png" alt="../_images/0123456789abcdef0123.png">'
+           '<img src="c.png"><img src="d.png" alt="Two line plots of loss against k"></main>')
+    assert [alt for _, alt in _images_without_description(p)] == [
+        "../_images/0123456789abcdef0123.png", None]
+
+
+@pytest.mark.parametrize("chapter", FIGURED)
+def test_every_image_is_a_numbered_figure(chapter):
+    k = CHAPTERS.index(chapter) + 1
+    html = (SITE / "book" / f"{chapter}.html").read_text(encoding="utf-8")
+    article = html[html.index("<main"):html.index("</main>")]
+    figures = re.findall(r"<figure\b.*?</figure>", article, re.S)
+    numbered = [f for f in figures
+                if re.search(rf'class="caption-number">\s*Figure {k}\.\d+', f) and "<img" in f]
+    images = len(re.findall(r"<img\b", article))
+    assert images == sum(f.count("<img") for f in numbered), (
+        f"{chapter}: {images} images, {len(numbered)} numbered figures (Figure {k}.n)")
+
+
+@pytest.mark.parametrize("chapter", FIGURED)
+def test_five_exercises_or_more(chapter):
+    html = (SITE / "book" / f"{chapter}.html").read_text(encoding="utf-8")
+    numbers = re.findall(r'class="caption-number">\s*Exercise\s+([0-9.]+)', html)
+    assert len(numbers) >= 5, f"{chapter}: {len(numbers)} numbered exercises (five wanted)"
