@@ -484,7 +484,10 @@ def example_based_f_measure(
     beta : float > 0, default 1
     zero_division : float in [0, 1], default 1.0
         Per-instance precision (recall) of an instance with no predicted (true)
-        label; also the result if both averages are 0.
+        label.  It is not the result when both averages are 0: the weighted
+        harmonic mean of 0 and 0 is 0 (its limit, Zhang & Zhou's formula,
+        ``scipy.stats.hmean([0, 0])``), so a completely wrong prediction scores
+        0 whatever ``zero_division`` is.
     sample_weight : array-like of shape (n_samples,), optional
         Weights of the two averages over instances.
 
@@ -500,7 +503,8 @@ def example_based_f_measure(
     prec = _lc.weighted_mean(_divide(tp, c.np_(1), zd), w)
     rec = _lc.weighted_mean(_divide(tp, c.ny(1), zd), w)
     den = b * b * prec + rec
-    return float((1 + b * b) * prec * rec / den) if den > 0 else zd
+    # den == 0 exactly when both averages are 0: the harmonic mean is then 0
+    return float((1 + b * b) * prec * rec / den) if den > 0 else 0.0
 
 
 # --------------------------------------------------------------------------- ranking

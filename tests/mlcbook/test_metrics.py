@@ -18,6 +18,7 @@ from itertools import product
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from scipy import stats
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn import metrics as skm
@@ -387,13 +388,29 @@ def test_example_based_f_differs_from_mean_of_instance_f():
     assert M.example_based_f_measure([[1, 0]], [[0, 1]], zero_division=0.0) == 0.0
 
 
+@pytest.mark.parametrize("zd", [0.0, 0.5, 1.0])
+def test_example_based_f_of_a_completely_wrong_prediction_is_zero(zd):
+    # every instance has precision 0 and recall 0 (both sets non-empty, disjoint), so
+    # both averages are 0 and Zhang & Zhou's harmonic mean is 0 -- as scipy's hmean of
+    # (0, 0) and scikit-learn's F of P = R = 0 are; zero_division plays no part
+    Y = np.array([[1, 0, 1], [0, 1, 0]])
+    P = 1 - Y
+    ref = float(stats.hmean([0.0, 0.0]))
+    assert ref == 0.0
+    assert M.example_based_f_measure(Y, P, zero_division=zd) == ref
+    assert M.example_based_f_measure(Y, P, 2.0, zero_division=zd) == 0.0
+    assert M.example_based_f_measure([[1, 0]], [[0, 1]]) == 0.0
+    for skzd in (0.0, 1.0):
+        assert sk_quiet(skm.f1_score, Y, P, average="samples", zero_division=skzd) == 0.0
+
+
 def test_example_based_f_against_sklearn_averages():
     for seed in range(10):
         Y, P, _ = random_problem(seed)
         p = sk_quiet(skm.precision_score, Y, P, average="samples", zero_division=1.0)
         r = sk_quiet(skm.recall_score, Y, P, average="samples", zero_division=1.0)
         for beta in (0.5, 1.0, 2.0):
-            ref = (1 + beta**2) * p * r / (beta**2 * p + r) if beta**2 * p + r > 0 else 1.0
+            ref = (1 + beta**2) * p * r / (beta**2 * p + r) if beta**2 * p + r > 0 else 0.0
             assert M.example_based_f_measure(Y, P, beta) == pytest.approx(ref, abs=1e-13)
 
 
