@@ -1,7 +1,7 @@
 """scikit-learn estimators of the papers, and thresholding of score matrices."""
 
 from .blended import BlendedLinearClassifier
-from .boomer import BOOMER_2021, BOOMER_VARIANTS, make_boomer
+from .boomer import BOOMER_2021, BOOMER_VARIANTS, Boomer2021, make_boomer
 from .clus import ClusPCT
 from .gfm import GFM, gfm_predict
 from .j48 import J48Classifier
@@ -16,6 +16,7 @@ from .thresholds import InstanceThreshold, LabelThreshold, column_thresholds, ro
 __all__ = [
     "BOOMER_2021",
     "BOOMER_VARIANTS",
+    "Boomer2021",
     "ClusPCT",
     "GFM",
     "LEARNERS",
