@@ -700,15 +700,77 @@ def family_v(family: str, param: float, K: int) -> np.ndarray:
     family, param = _check_family_param(family, param, K)
     j = np.arange(K + 1)
     if family == "binomial":
-        k = int(param)
-        den = math.comb(K, k)
-        vals = np.array([math.comb(int(t), k) / den for t in j])
+        vals = _binomial_v(K, int(param))
     elif param == math.inf:
         vals = (j == K).astype(np.float64)
     else:
         vals = (j / K) ** float(param)
     vals[0], vals[-1] = 0.0, 1.0
     return vals
+
+
+#: Up to this many labels the binomial weights C(j, k)/C(K, k) are computed from exact
+#: integers (each correctly rounded); above, by a product recurrence in floating point.
+_EXACT_BINOMIAL_K = 256
+
+
+def _binomial_v(K: int, k: int) -> np.ndarray:
+    """``C(j, k) / C(K, k)`` for j = 0..K.
+
+    Exact integers cost O(K) big-number operations of O(K) digits per ``k``, so a
+    whole profile (k = 1..K) grows as K**3 (5 s at K = 1000).  Above
+    :data:`_EXACT_BINOMIAL_K` the ratios come from ``v(K) = 1`` and
+    ``v(j - 1) = v(j) (j - k) / j``, one reversed cumulative product: O(K) per ``k``,
+    relative error at most about ``2 K`` units of the last place (each factor is
+    correctly rounded, a product of ``m`` of them is off by at most ``m`` ulps;
+    ``tests/mlcbook/test_losses.py`` checks it against the exact value).
+    """
+    if K <= _EXACT_BINOMIAL_K:
+        den = math.comb(K, k)
+        return np.array([math.comb(t, k) / den for t in range(K + 1)])
+    vals = np.zeros(K + 1)
+    t = np.arange(k + 1, K + 1, dtype=np.float64)
+    vals[k:K] = np.cumprod(((t - k) / t)[::-1])[::-1]
+    vals[K] = 1.0
+    return vals
+
+
+def _binomial_binary(
+    Y: np.ndarray,
+    P: np.ndarray,
+    params: Iterable[Any],
+    K: int,
+    per_instance: bool,
+    w: np.ndarray | None,
+) -> np.ndarray:
+    """Binomial losses of binary predictions for many ``k``, in O(d K) for d distinct
+    error counts (d <= min(n, K + 1)): no (K + 1, P) table.
+
+    With ``m`` errors the loss is ``1 - C(K - m, k) / C(K, k)`` and the ratio is
+    ``prod_{s < k} (K - m - s) / (K - s)``: one cumulative product over ``k`` per
+    distinct ``m`` (relative error at most about ``k`` ulps).
+    """
+    if isinstance(params, (str, bytes)) or params is None:
+        raise TypeError(f"params must be a sequence of parameters, got {params!r}")
+    plist = [
+        p.item() if isinstance(p, np.generic) else p
+        for p in np.atleast_1d(np.asarray(params, dtype=object))
+    ]
+    if not plist:
+        raise ValueError("params must not be empty")
+    ks = np.array([_check_family_param("binomial", p, K)[1] for p in plist], dtype=np.intp)
+    m = _error_counts(Y, P).astype(np.intp)
+    ms, inverse = np.unique(m, return_inverse=True)
+    s = np.arange(K, dtype=np.float64)
+    factors = np.clip((K - ms[:, None] - s) / (K - s), 0.0, None)  # (d, K)
+    ratio = np.cumprod(factors, axis=1)[:, ks - 1]  # C(K-m, k)/C(K, k), shape (d, P)
+    rows = 1.0 - ratio
+    rows[ms == 0] = 0.0
+    rows[ms == K] = 1.0
+    if per_instance:
+        return rows[inverse]
+    weight = np.bincount(inverse, weights=w, minlength=ms.size)
+    return weight @ rows / (Y.shape[0] if w is None else w.sum())
 
 
 def error_count_losses(family: str, param: float, K: int) -> np.ndarray:
@@ -780,7 +842,8 @@ def _apply_count_table(
     return np.clip(E.mean(axis=0) @ Wr, 0.0, 1.0)
 
 
-def _family_tables(family: str, params: Iterable[Any], K: int) -> tuple[np.ndarray, np.ndarray]:
+def _family_values(family: str, params: Iterable[Any], K: int) -> np.ndarray:
+    """``v(j/K)`` for j = 0..K (rows) and every parameter (columns)."""
     if isinstance(params, (str, bytes)) or params is None:
         raise TypeError(f"params must be a sequence of parameters, got {params!r}")
     try:
@@ -790,10 +853,10 @@ def _family_tables(family: str, params: Iterable[Any], K: int) -> tuple[np.ndarr
     if not plist:
         raise ValueError("params must not be empty")
     plist = [p.item() if isinstance(p, np.generic) else p for p in plist]
-    V = np.stack([family_v(family, p, K) for p in plist], axis=1)  # (K+1, P)
-    table = 1.0 - V[::-1]
-    weights = np.diff(V, axis=0)[::-1]
-    return table, weights
+    V = np.empty((K + 1, len(plist)))  # (K+1, P)
+    for i, p in enumerate(plist):
+        V[:, i] = family_v(family, p, K)
+    return V
 
 
 @validate_params(per_instance=Flag())
@@ -846,8 +909,14 @@ def loss_profile(
     Y, S, binary = _prepare(Y, S, scores, threshold)
     w = _check_sample_weight(sample_weight, Y.shape[0])
     K = Y.shape[1]
-    table, weights = _family_tables(family, params, K)
-    return _apply_count_table(Y, S, binary, table, weights, per_instance, w)
+    if binary and family == "binomial" and K > _EXACT_BINOMIAL_K:
+        return _binomial_binary(Y, S, params, K, per_instance, w)
+    V = _family_values(family, params, K)
+    if binary:  # the weights are not needed: skip a (K, P) array
+        return _apply_count_table(Y, S, True, 1.0 - V[::-1], V[:0], per_instance, w)
+    return _apply_count_table(
+        Y, S, False, 1.0 - V[::-1], np.diff(V, axis=0)[::-1], per_instance, w
+    )
 
 
 @validate_params(per_instance=Flag())
