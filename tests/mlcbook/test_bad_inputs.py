@@ -187,3 +187,24 @@ def test_binomial_profile_of_many_labels_is_exact_and_fast():
     assert time.perf_counter() - t < 2.0
     assert prof[0] == pytest.approx(np.mean(Y != P), rel=1e-12) and prof[-1] == 1.0
     assert np.all(np.diff(prof) >= -1e-12)  # non-decreasing in k
+
+
+# ------------------------------------------------------------------ huge features
+@pytest.mark.parametrize("name", ["GFM", "MLkNN", "LossMinimizingKNN"])
+@pytest.mark.parametrize("scale", [1e200, 2.0**700, -1e300])
+def test_neighbour_learners_take_huge_features(name, scale):
+    import warnings
+
+    from mlcbook import learners
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 5))
+    Y = (rng.random((40, 3)) < 0.4).astype(int)
+    cls = getattr(learners, name)
+    ref = cls().fit(X, Y).predict(X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)  # no overflow on the way
+        got = cls().fit(X * scale, Y).predict(X * scale)
+    # nearest neighbours do not change when every distance is scaled alike; the data
+    # are continuous, so no tie is near enough for the rounding of X * 1e200 to matter
+    np.testing.assert_array_equal(got, ref)
