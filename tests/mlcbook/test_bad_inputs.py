@@ -99,7 +99,7 @@ MALFORMED = {
     "nested JSON line": ("t.txt", '["a"]\n[["b"]]\n', "t.txt:2: a nested array"),
     "JSON 0/1 rows per line": ("t.txt", "[1, 0, 1]\n[0, 1, 0]\n", "t.txt:1: [1, 0, 1] repeats"),
     "bad JSON document": ("t.json", "[[1, 0, 1], [0, 1\n", "t.json:1: not valid JSON"),
-    "JSON label object": ("t.txt", '["a", {"b": 1}]\n', 't.txt:1: a label must be a string'),
+    "JSON label object": ("t.txt", '["a", {"b": 1}]\n', "t.txt:1: a label must be a string"),
 }
 
 
@@ -208,3 +208,71 @@ def test_neighbour_learners_take_huge_features(name, scale):
     # nearest neighbours do not change when every distance is scaled alike; the data
     # are continuous, so no tie is near enough for the rounding of X * 1e200 to matter
     np.testing.assert_array_equal(got, ref)
+
+
+# ------------------------------------------------------------------ scorers
+_SCORER_PARAMS = {
+    "binomial_loss": {"k": 2},
+    "polynomial_loss": {"alpha": 2.0},
+    "owa_loss": {"w": [0.4, 0.3, 0.2, 0.1]},
+    "choquet_loss": {"mu": [0.0] * 15 + [1.0]},
+    "covering_loss": {"covering": [[0, 1], [2, 3]]},
+}
+
+
+def test_every_scorer_pickles_and_scores_the_same_after():
+    import pickle
+
+    from mlcbook.learners import MLkNN
+    from mlcbook.scorers import get_scorer, scorer_names
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 5))
+    Y = (rng.random((40, 4)) < 0.4).astype(int)
+    Y[0], Y[1] = 1, 0
+    model = MLkNN(k=3).fit(X, Y)
+    for name in scorer_names():
+        s = get_scorer(name, **_SCORER_PARAMS.get(name, {}))
+        back = pickle.loads(pickle.dumps(s))
+        assert back(model, X, Y) == s(model, X, Y), name
+    s = get_scorer("f1_micro", response_method="predict_proba", threshold=0.3)
+    assert pickle.loads(pickle.dumps(s))(model, X, Y) == s(model, X, Y)
+
+
+def test_grid_search_with_a_scorer_runs_in_worker_processes():
+    from sklearn.model_selection import GridSearchCV
+
+    from mlcbook.learners import MLkNN
+    from mlcbook.metrics import f_measure
+    from mlcbook.scorers import get_scorer
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(60, 4))
+    Y = (X[:, :3] + 0.5 * rng.normal(size=(60, 3)) > 0).astype(int)
+    gs = GridSearchCV(MLkNN(), {"k": [3, 7]}, scoring=get_scorer("f1_macro"), cv=3, n_jobs=2).fit(
+        X, Y
+    )
+    assert np.isfinite(gs.cv_results_["mean_test_score"]).all()
+    # the refitted best model's in-sample score, by the measure directly
+    assert gs.score(X, Y) == f_measure(Y, gs.predict(X), 1.0, "macro")
+
+
+BAD_SCORER_PARAMS = [
+    ("binomial_loss", {"k": 0}, ValueError, "k must be"),
+    ("binomial_loss", {"k": 2.5}, TypeError, "k must be an integer"),
+    ("polynomial_loss", {"alpha": 0.5}, ValueError, "alpha must be >= 1"),
+    ("f1_macro", {"beta": -1}, ValueError, "beta must be > 0"),
+    ("f_measure", {"zero_division": 2}, ValueError, "zero_division"),
+    ("jaccard_score", {"zero_division": "warn"}, TypeError, "zero_division"),
+    ("f1_macro", {"bogus": 1}, TypeError, "takes no parameter 'bogus'"),
+    ("f1_macro", {"average": "micro"}, TypeError, "takes no parameter 'average'"),
+    ("hamming_loss", {"per_instance": True}, TypeError, "takes no parameter"),
+]
+
+
+@pytest.mark.parametrize("name,params,exc,message", BAD_SCORER_PARAMS)
+def test_get_scorer_refuses_impossible_parameters_up_front(name, params, exc, message):
+    from mlcbook.scorers import get_scorer
+
+    with pytest.raises(exc, match=message):
+        get_scorer(name, **params)
