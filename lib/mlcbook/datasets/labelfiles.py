@@ -235,7 +235,9 @@ def _read_matrix(
         rows = rows[1:]
         if not rows:
             raise LabelFileError(path, None, f"the file has a header but no {what} rows")
-    elif len(rows) > 1 and any(t != "" and _value(t, booleans) is None for t in first):
+    elif len(rows) > 1 and 2 * sum(t != "" and _value(t, booleans) is None for t in first) >= len(
+        first
+    ):  # as many names as numbers: a broken header (fewer: a data row with a typo)
         bad = next(t for t in first if t != "" and _value(t, booleans) is None)
         raise LabelFileError(
             path,
