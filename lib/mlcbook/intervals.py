@@ -176,17 +176,23 @@ def _prf_finish(which: str, beta: float, zd: float, K: int | None) -> Finish:
             v = _lc.divide(tp, ny, zd)
         else:
             v = _fbeta(tp, ny, np_, beta, zd)
-        return v if K is None else v.mean(axis=1)
+        if K is None:
+            return v
+        ok = ~np.isnan(v)  # zero_division=nan: undefined labels left out of the mean
+        with np.errstate(invalid="ignore"):
+            return np.where(ok, v, 0.0).sum(axis=1) / ok.sum(axis=1)
 
     return finish
 
 
 def _example_f_finish(beta: float) -> Finish:
     def finish(S: np.ndarray) -> np.ndarray:
-        prec, rec = S[:, 0] / S[:, 2], S[:, 1] / S[:, 2]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            prec, rec = S[:, 0] / S[:, 2], S[:, 1] / S[:, 3]
         den = beta * beta * prec + rec
         out = np.zeros_like(den)
         np.divide((1 + beta * beta) * prec * rec, den, out=out, where=den > 0)
+        out[np.isnan(den)] = np.nan  # zero_division=nan and no defined instance
         return out
 
     return finish
@@ -222,7 +228,10 @@ def _decompose(name: str, Y: Any, S: Any, params: dict[str, Any]) -> _Decomposed
     if name == "example_based_f1":
         prec = _M.precision(Y, S, average="instance", zero_division=zd, per_instance=True)
         rec = _M.recall(Y, S, average="instance", zero_division=zd, per_instance=True)
-        stats = np.column_stack([prec, rec, np.ones_like(prec)])
+        okp, okr = ~np.isnan(prec), ~np.isnan(rec)  # zero_division=nan: left out
+        stats = np.column_stack(
+            [np.where(okp, prec, 0.0), np.where(okr, rec, 0.0), okp, okr]
+        ).astype(np.float64)
         return _Decomposed(stats, _example_f_finish(beta))
     average, which = name.split("_")
     which = "f" if which == "f1" else which

@@ -56,6 +56,7 @@ Conventions that differ between sources (documented per function):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
@@ -129,7 +130,25 @@ def _check_scores(Y: Any, F: Any, name_y: str = "Y", name_f: str = "F"):
     return Y, F
 
 
+class _WarnZero(float):
+    """``zero_division="warn"``: the value 0.0, and a warning when it is used."""
+
+
 def _check_zero_division(zero_division: Any) -> float:
+    """A real in [0, 1], NaN (leave the undefined value out of the average), or
+    ``"warn"`` (0.0 with :class:`~sklearn.exceptions.UndefinedMetricWarning`)."""
+    if isinstance(zero_division, str):
+        if zero_division == "warn":
+            return _WarnZero(0.0)
+        raise TypeError(
+            f"zero_division must be a number in [0, 1], nan or 'warn', got {zero_division!r}"
+        )
+    if (
+        isinstance(zero_division, (float, np.floating))
+        and not isinstance(zero_division, bool)
+        and math.isnan(zero_division)
+    ):
+        return float("nan")
     return check_real(zero_division, "zero_division", low=0.0, high=1.0)
 
 
@@ -145,10 +164,23 @@ def _check_flag(value: Any, name: str) -> bool:
 
 
 def _finish(v: np.ndarray, w: np.ndarray | None, per_instance: Any):
-    """Per-instance values as float64, or their (weighted) mean."""
+    """Per-instance values as float64, or their (weighted) mean; NaN values (from
+    ``zero_division=nan``) are left out of the mean (NaN if all are)."""
     if per_instance:
         return np.asarray(v, dtype=np.float64)
-    return _lc.weighted_mean(v, w)
+    return _mean_defined(v, w)
+
+
+def _mean_defined(v: np.ndarray, w: np.ndarray | None = None) -> float:
+    v = np.asarray(v, dtype=np.float64)
+    ok = ~np.isnan(v)
+    if ok.all():
+        return _lc.weighted_mean(v, w)
+    if w is not None:
+        ok &= w > 0
+    if not ok.any():
+        return float("nan")
+    return _lc.weighted_mean(v[ok], None if w is None else w[ok])
 
 
 # --------------------------------------------------------------------------- counting
@@ -192,7 +224,7 @@ def _prf(
         v = _fbeta_from_counts(tp, c.ny(axis), c.np_(axis), beta, zero_division)
     if axis == 1:
         return _finish(v, w, per_instance)
-    return float(np.mean(v))  # per label (weights are in the counts), or pooled
+    return _mean_defined(v)  # per label (weights are in the counts), or pooled
 
 
 def _pair_args(Y, P, sample_weight, per_instance):
@@ -500,8 +532,10 @@ def example_based_f_measure(
     zd = _check_zero_division(zero_division)
     c = _lc.Counts(Y, P)
     tp = c.tp(1)
-    prec = _lc.weighted_mean(_divide(tp, c.np_(1), zd), w)
-    rec = _lc.weighted_mean(_divide(tp, c.ny(1), zd), w)
+    prec = _mean_defined(_divide(tp, c.np_(1), zd), w)
+    rec = _mean_defined(_divide(tp, c.ny(1), zd), w)
+    if math.isnan(prec) or math.isnan(rec):  # zero_division=nan and no defined row
+        return float("nan")
     den = b * b * prec + rec
     # den == 0 exactly when both averages are 0: the harmonic mean is then 0
     return float((1 + b * b) * prec * rec / den) if den > 0 else 0.0
@@ -1014,7 +1048,7 @@ def all_measures(Y: Any, F: Any, P: Any, *, zero_division: float = 1.0) -> dict[
     out["average_precision"] = float(np.mean(stats.average_precision()))
     for name, axis in (("macro_f1", 0), ("instance_f1", 1), ("micro_f1", None)):
         tp, sy, sp_ = _counts(Yd, Pd, axis)
-        out[name] = float(np.mean(_fbeta_from_counts(tp, sy, sp_, 1.0, zd)))
+        out[name] = _mean_defined(_fbeta_from_counts(tp, sy, sp_, 1.0, zd))
     for name, avg in (
         ("macro_auc", "macro"),
         ("instance_auc", "instance"),

@@ -239,3 +239,22 @@ def test_paired_comparison_finds_a_real_difference_and_its_interval_covers_it():
     same = I.paired_comparison("micro_f1", Y, good, good, random_state=0, n_resamples=99,
                                n_permutations=99)
     assert same.difference == 0 and same.p_value == 1.0 and same.low == same.high == 0
+
+
+@pytest.mark.parametrize("name", ["macro_f1", "instance_precision", "micro_recall",
+                                  "jaccard_score", "example_based_f1"])
+def test_zero_division_nan_estimate_is_the_measure(name):
+    Y, P, F = problem(9, n=60, K=4)
+    Y[:, 3], P[:, 3] = 0, 0  # an undefined label
+    Y[:5], P[:4] = 0, 0  # undefined rows
+    ci = I.bootstrap_interval(name, Y, P, zero_division=np.nan, n_resamples=199,
+                              random_state=0)
+    fn = {"macro_f1": lambda: M.f_measure(Y, P, 1.0, "macro", zero_division=np.nan),
+          "instance_precision": lambda: M.precision(Y, P, average="instance",
+                                                    zero_division=np.nan),
+          "micro_recall": lambda: M.recall(Y, P, average="micro", zero_division=np.nan),
+          "jaccard_score": lambda: M.jaccard_score(Y, P, zero_division=np.nan),
+          "example_based_f1": lambda: M.example_based_f_measure(Y, P,
+                                                                zero_division=np.nan)}[name]
+    assert ci.estimate == pytest.approx(fn(), rel=1e-13)
+    assert ci.low < ci.estimate < ci.high
