@@ -94,7 +94,7 @@ def _measure_value(Y: Any, P: Any, F: Any, name: str, params: dict[str, Any], zd
     from . import metrics as M
 
     beta = params.get("beta", 1.0)
-    simple = {
+    simple: dict[str, Any] = {
         "hamming_loss": M.hamming_loss,
         "subset_accuracy": M.subset_accuracy,
         "subset_zero_one_loss": M.subset_zero_one_loss,
