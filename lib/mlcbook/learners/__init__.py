@@ -12,6 +12,7 @@ from .mlknn import MLkNN
 from .reductions import LabelPowerset, RAkEL
 from .registry import LEARNERS, learner_config, learner_names, make_learner
 from .thresholds import InstanceThreshold, LabelThreshold, column_thresholds, row_thresholds
+from .tuned import TunedThresholdMultiLabelCV
 
 __all__ = [
     "BOOMER_2021",
@@ -33,6 +34,7 @@ __all__ = [
     "MekaLC",
     "MekaRAkEL",
     "RAkEL",
+    "TunedThresholdMultiLabelCV",
     "column_thresholds",
     "consensus_mask",
     "gfm_predict",
