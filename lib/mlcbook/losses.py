@@ -736,15 +736,14 @@ def _binomial_v(K: int, k: int) -> np.ndarray:
 
 
 def _binomial_binary(
-    Y: np.ndarray,
-    P: np.ndarray,
+    m: np.ndarray,
     params: Iterable[Any],
     K: int,
     per_instance: bool,
     w: np.ndarray | None,
 ) -> np.ndarray:
-    """Binomial losses of binary predictions for many ``k``, in O(d K) for d distinct
-    error counts (d <= min(n, K + 1)): no (K + 1, P) table.
+    """Binomial losses of binary predictions with ``m`` errors per row, for many ``k``,
+    in O(d K) for d distinct error counts (d <= min(n, K + 1)): no (K + 1, P) table.
 
     With ``m`` errors the loss is ``1 - C(K - m, k) / C(K, k)`` and the ratio is
     ``prod_{s < k} (K - m - s) / (K - s)``: one cumulative product over ``k`` per
@@ -759,8 +758,7 @@ def _binomial_binary(
     if not plist:
         raise ValueError("params must not be empty")
     ks = np.array([_check_family_param("binomial", p, K)[1] for p in plist], dtype=np.intp)
-    m = _error_counts(Y, P).astype(np.intp)
-    ms, inverse = np.unique(m, return_inverse=True)
+    ms, inverse = np.unique(m.astype(np.intp), return_inverse=True)
     s = np.arange(K, dtype=np.float64)
     factors = np.clip((K - ms[:, None] - s) / (K - s), 0.0, None)  # (d, K)
     ratio = np.cumprod(factors, axis=1)[:, ks - 1]  # C(K-m, k)/C(K, k), shape (d, P)
@@ -770,7 +768,33 @@ def _binomial_binary(
     if per_instance:
         return rows[inverse]
     weight = np.bincount(inverse, weights=w, minlength=ms.size)
-    return weight @ rows / (Y.shape[0] if w is None else w.sum())
+    return weight @ rows / (m.size if w is None else w.sum())
+
+
+def _count_table(m: np.ndarray, table: np.ndarray, per_instance: bool, w: np.ndarray | None):
+    """Losses of binary predictions from the error counts ``m`` and the (K+1, P) table."""
+    m = m.astype(np.intp)
+    if per_instance:
+        return table[m]
+    hist = np.bincount(m, weights=w, minlength=table.shape[0])
+    return hist @ table / (m.size if w is None else w.sum())
+
+
+def _sparse_binary(Y: Any, S: Any) -> tuple[np.ndarray, int] | None:
+    """Error counts per row of two sparse 0/1 matrices (no dense copy), or None when
+    ``S`` is not a sparse 0/1 matrix (then the dense path validates it)."""
+    if not (sp.issparse(Y) and sp.issparse(S)):
+        return None
+    Sc: Any = as_2d(S, "S")
+    if Sc.data.size and not np.all((Sc.data == 0) | (Sc.data == 1)):
+        return None  # soft scores: the dense path
+    Yc = check_label_matrix(Y, "Y")
+    Sc = check_label_matrix(Sc, "S")
+    check_same_shape(Yc, Sc, "Y", "S")
+    tp = np.asarray(Yc.multiply(Sc).sum(axis=1, dtype=np.int64)).ravel()
+    ny = np.diff(Yc.indptr).astype(np.int64)
+    ns = np.diff(Sc.indptr).astype(np.int64)
+    return ny + ns - 2 * tp, Yc.shape[1]
 
 
 def error_count_losses(family: str, param: float, K: int) -> np.ndarray:
@@ -906,14 +930,20 @@ def loss_profile(
     >>> loss_profile(Y, P, "binomial", [1, 2, 3]).round(4)
     array([0.1667, 0.3333, 0.5   ])
     """
-    Y, S, binary = _prepare(Y, S, scores, threshold)
-    w = _check_sample_weight(sample_weight, Y.shape[0])
-    K = Y.shape[1]
+    sparse = _sparse_binary(Y, S) if threshold is None and scores == "probability" else None
+    if sparse is not None:  # sparse 0/1 input stays sparse: only the error counts
+        m, K = sparse
+        binary = True
+    else:
+        Y, S, binary = _prepare(Y, S, scores, threshold)
+        K = Y.shape[1]
+        m = _error_counts(Y, S) if binary else np.empty(0)
+    w = _check_sample_weight(sample_weight, m.size if sparse is not None else Y.shape[0])
     if binary and family == "binomial" and K > _EXACT_BINOMIAL_K:
-        return _binomial_binary(Y, S, params, K, per_instance, w)
+        return _binomial_binary(m, params, K, per_instance, w)
     V = _family_values(family, params, K)
     if binary:  # the weights are not needed: skip a (K, P) array
-        return _apply_count_table(Y, S, True, 1.0 - V[::-1], V[:0], per_instance, w)
+        return _count_table(m, 1.0 - V[::-1], per_instance, w)
     return _apply_count_table(
         Y, S, False, 1.0 - V[::-1], np.diff(V, axis=0)[::-1], per_instance, w
     )

@@ -263,7 +263,7 @@ BAD_SCORER_PARAMS = [
     ("polynomial_loss", {"alpha": 0.5}, ValueError, "alpha must be >= 1"),
     ("f1_macro", {"beta": -1}, ValueError, "beta must be > 0"),
     ("f_measure", {"zero_division": 2}, ValueError, "zero_division"),
-    ("jaccard_score", {"zero_division": "warn"}, TypeError, "zero_division"),
+    ("jaccard_score", {"zero_division": "ignore"}, TypeError, "zero_division"),
     ("f1_macro", {"bogus": 1}, TypeError, "takes no parameter 'bogus'"),
     ("f1_macro", {"average": "micro"}, TypeError, "takes no parameter 'average'"),
     ("hamming_loss", {"per_instance": True}, TypeError, "takes no parameter"),

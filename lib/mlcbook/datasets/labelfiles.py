@@ -42,8 +42,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from .arff import DatasetFormatError, parse_arff, read_mulan_labels
 
@@ -352,6 +354,17 @@ def _read_label_sets(path: Path, lines: list[str]) -> list[list[str]]:
         return [list(dict.fromkeys(_json_label(path, 1, x) for x in row)) for row in doc]
     plain = [ln for ln in lines if not ln.strip().startswith("[")]
     sep = "," if any("," in ln for ln in plain) else None
+    simple = all(
+        ("[" not in ln and "]" not in ln and '"' not in ln and "'" not in ln) or ln.strip() == "[]"
+        for ln in lines
+    )
+    if simple:  # no JSON, no quotes: a plain split per line (the common large file)
+        return [
+            []
+            if ln.strip() == "[]"
+            else list(dict.fromkeys(t for t in (x.strip() for x in ln.split(sep)) if t))
+            for ln in lines
+        ]
     return [
         list(dict.fromkeys(_line_labels(path, lineno, line, sep)))
         for lineno, line in enumerate(lines, 1)
@@ -465,7 +478,8 @@ def align_label_files(
 
     Returns
     -------
-    Y, P : ndarray of int8 (n_samples, n_labels)
+    Y, P : ndarray of int8 (n_samples, n_labels), or CSR matrices of int8 when label
+        sets span more than :data:`SPARSE_CELLS` cells (memory: the labels only)
     labels : list of str
     """
     if truth.n_samples != pred.n_samples:
@@ -520,18 +534,38 @@ def align_label_files(
                 )
             mats.append(f.Y)
             continue
-        index = {lab: j for j, lab in enumerate(names)}
         sets = f.label_sets
         assert sets is not None  # no matrix: a label-set file
-        Y = np.zeros((len(sets), len(names)), dtype=np.int8)
-        for i, s in enumerate(sets):
-            for lab in s:
-                if lab not in index:
-                    raise LabelFileError(
-                        f.path,
-                        i + 1,
-                        f"unknown label {lab!r}; the labels are {names}",
-                    )
-                Y[i, index[lab]] = 1
-        mats.append(Y)
+        mats.append(_binarise(f.path, sets, names))
+    if any(sp.issparse(m) for m in mats):
+        mats = [sp.csr_matrix(m) for m in mats]
     return mats[0], mats[1], names
+
+
+#: Above this many cells a label-set file becomes a sparse (CSR) matrix.
+SPARSE_CELLS = 1 << 24
+
+
+def _binarise(path: str, sets: list[list[str]], names: list[str]) -> Any:
+    """Label sets as a 0/1 matrix over ``names``: dense int8, or CSR when large."""
+    index = {lab: j for j, lab in enumerate(names)}
+    lengths = np.fromiter((len(s) for s in sets), dtype=np.int64, count=len(sets))
+    try:
+        cols = np.fromiter(
+            (index[lab] for s in sets for lab in s), dtype=np.int64, count=int(lengths.sum())
+        )
+    except KeyError as exc:
+        lab = exc.args[0]
+        i = next(i for i, s in enumerate(sets) if lab in s and lab not in index)
+        names_shown = names if len(names) <= 20 else names[:20] + ["..."]
+        raise LabelFileError(
+            path, i + 1, f"unknown label {lab!r}; the labels are {names_shown}"
+        ) from None
+    n, K = len(sets), len(names)
+    rows = np.repeat(np.arange(n), lengths)
+    if n * K > SPARSE_CELLS:
+        indptr = np.concatenate([[0], np.cumsum(lengths)])
+        return sp.csr_matrix((np.ones(cols.size, dtype=np.int8), cols, indptr), shape=(n, K))
+    Y = np.zeros((n, K), dtype=np.int8)
+    Y[rows, cols] = 1
+    return Y
