@@ -207,8 +207,8 @@ class Counts:
     def err(self, axis: int | None):
         """Wrong entries; pooled without weights in one pass (count of ``Y != P``)."""
         if sp.issparse(self.Y):
-            D = (self.Y != self.P).astype(np.int8)
-            return self._of(D, axis)
+            # |y xor p| = |y| + |p| - 2 |y and p|: three counts, no difference matrix
+            return self.ny(axis) + self.np_(axis) - 2 * self.tp(axis)
         if axis is None and self.w is None:
             return int(np.count_nonzero(self.Y != self.P))
         return self._of(np.bitwise_xor(self.Y, self.P), axis)
