@@ -127,10 +127,18 @@ _SCORE_MEASURES = frozenset(
 def _measures(
     Y: Any, P: Any, F: np.ndarray | None, zero_division: float, beta: float = 1.0
 ) -> list[tuple[str, float]]:
-    return [
-        (row, _measure_value(Y, P, F, name, params, zero_division))
-        for row, name, params in _measure_specs(beta, F is not None)
-    ]
+    from ._progress import progress
+
+    specs = _measure_specs(beta, F is not None)
+    long_file = Y.shape[0] * Y.shape[1] > _LONG_CELLS  # show how far it is
+    out = []
+    for row, name, params in progress(specs, desc="measures") if long_file else specs:
+        out.append((row, _measure_value(Y, P, F, name, params, zero_division)))
+    return out
+
+
+#: Above this many (instance, label) cells ``evaluate`` shows progress bars.
+_LONG_CELLS = 10**7
 
 
 def _intervals(
