@@ -5,9 +5,9 @@ scikit-learn's :class:`~sklearn.model_selection.TunedThresholdClassifierCV` (bin
 only): it turns any estimator with ``predict_proba`` or ``decision_function`` into a
 0/1 predictor whose thresholds maximise a measure of out-of-fold predictions.
 
-* The scores are cross-validated once (:func:`~sklearn.model_selection.
-  cross_val_predict`), so each candidate threshold is judged on instances the model
-  did not see.
+* The scores are cross-validated once (each instance scored by a model fitted on
+  the other folds), so each candidate threshold is judged on instances the model did
+  not see.
 * Candidates: the scores' quantiles at ``thresholds`` levels (or a given array); a
   candidate ``c`` predicts ``s >= c`` (stored as the largest float below ``c``, so
   ``predict`` uses ``s > threshold`` like the rest of the library).
@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.model_selection import check_cv, cross_val_predict
+from sklearn.model_selection import check_cv
 
 from .. import scorers as _S
 from .._labelcounts import divide
@@ -215,13 +215,7 @@ class TunedThresholdMultiLabelCV(MultiLabelMixin, ClassifierMixin, BaseEstimator
         objective = _Objective(self.scoring, dict(self.scoring_params or {}), beta)
         method = self._method()
         X, Y = self._fit_input(X, Y)
-        cv = check_cv(self.cv)
-        S = _as_matrix(cross_val_predict(clone(self.estimator), X, Y, cv=cv, method=method))
-        if S.shape != Y.shape:
-            raise ValueError(
-                f"{type(self.estimator).__name__}.{method} gave scores of shape {S.shape} "
-                f"for labels of shape {Y.shape}"
-            )
+        S = self._out_of_fold(X, Y, method)
         Yb = Y.astype(bool)
         if per_label:
             cols = [self._candidates(S[:, j]) for j in range(Y.shape[1])]
@@ -235,6 +229,26 @@ class TunedThresholdMultiLabelCV(MultiLabelMixin, ClassifierMixin, BaseEstimator
         self.estimator_ = clone(self.estimator).fit(X, Y)
         self.response_method_ = method
         return self
+
+    def _out_of_fold(self, X: Any, Y: np.ndarray, method: str) -> np.ndarray:
+        """Scores of every instance by a model fitted without it (the folds of
+        ``check_cv(cv)``, as :func:`~sklearn.model_selection.cross_val_predict`, whose
+        handling of multi-label ``predict_proba`` differs between scikit-learn
+        versions: a list of per-label arrays from 1.9 on)."""
+        cv = check_cv(self.cv)
+        S = np.full(Y.shape, np.nan)
+        for train, test in cv.split(X, Y):
+            model = clone(self.estimator).fit(X[train], Y[train])
+            part = _scores_of(model, X[test], method)
+            if part.shape != (len(test), Y.shape[1]):
+                raise ValueError(
+                    f"{type(self.estimator).__name__}.{method} gave scores of shape "
+                    f"{part.shape} for {len(test)} instances and {Y.shape[1]} labels"
+                )
+            S[test] = part
+        if np.isnan(S).any():
+            raise ValueError("the cross-validation folds do not cover every instance")
+        return S
 
     @staticmethod
     def _shared(Y, S, c, objective) -> tuple[np.ndarray, float]:
