@@ -47,6 +47,22 @@ from typing import Any
 
 import numpy as np
 
+from mlcbook.profiles import ALPHAS
+
+from . import datasets as ds
+from . import metrics as M
+from ._progress import progress
+from .datasets import (
+    DatasetError,
+    DatasetFormatError,
+    DatasetUnavailableError,
+    UnknownDatasetError,
+)
+from .datasets.labelfiles import align_label_files, read_label_file, read_score_file
+from .intervals import INTERVAL_MEASURES, bootstrap_interval, paired_comparison
+from .losses import loss_profile
+from .plots.losses import plot_loss_profiles
+
 __all__ = ["main", "evaluate_files", "FORMATS"]
 
 FORMATS = ("text", "csv", "json", "markdown")
@@ -59,7 +75,6 @@ class UsageError(Exception):
 
 # ------------------------------------------------------------------------- evaluate
 def _polynomial_grid() -> np.ndarray:
-    from mlcbook.profiles import ALPHAS
 
     return np.asarray(ALPHAS, dtype=np.float64)
 
@@ -91,7 +106,6 @@ def _measure_specs(beta: float, scores: bool) -> list[tuple[str, str, dict[str, 
 
 
 def _measure_value(Y: Any, P: Any, F: Any, name: str, params: dict[str, Any], zd: float) -> float:
-    from . import metrics as M
 
     beta = params.get("beta", 1.0)
     simple: dict[str, Any] = {
@@ -127,7 +141,6 @@ _SCORE_MEASURES = frozenset(
 def _measures(
     Y: Any, P: Any, F: np.ndarray | None, zero_division: float, beta: float = 1.0
 ) -> list[tuple[str, float]]:
-    from ._progress import progress
 
     specs = _measure_specs(beta, F is not None)
     long_file = Y.shape[0] * Y.shape[1] > _LONG_CELLS  # show how far it is
@@ -150,8 +163,6 @@ def _intervals(
     ci: dict[str, Any],
 ) -> list[tuple[str, float, float]]:
     """(row, low, high) of every measure that has a bootstrap interval."""
-    from ._progress import progress
-    from .intervals import INTERVAL_MEASURES, bootstrap_interval
 
     out = []
     specs = [s for s in _measure_specs(beta, F is not None) if s[1] in INTERVAL_MEASURES]
@@ -174,7 +185,6 @@ def _intervals(
 
 
 def _profile(Y: np.ndarray, P: np.ndarray) -> list[tuple[str, float, float]]:
-    from .losses import loss_profile
 
     K = Y.shape[1]
     ks = np.arange(1, K + 1)
@@ -189,7 +199,6 @@ def _profile(Y: np.ndarray, P: np.ndarray) -> list[tuple[str, float, float]]:
 def _read_pair(
     truth: str, pred: str, input_format: str, xml: str | None
 ) -> tuple[Any, Any, list[str], Any]:
-    from .datasets.labelfiles import align_label_files, read_label_file
 
     t = read_label_file(truth, input_format, xml=xml)
     p = read_label_file(pred, input_format, xml=xml)
@@ -198,7 +207,6 @@ def _read_pair(
 
 
 def _read_scores(scores: str, Y: Any, labels: list[str], t: Any, truth: str) -> np.ndarray:
-    from .datasets.labelfiles import read_score_file
 
     F, header = read_score_file(scores)
     if F.shape != Y.shape:
@@ -273,8 +281,6 @@ def compare_files(
         A, value of B, A - B, low, high, p-value) for every measure of
         :data:`mlcbook.intervals.INTERVAL_MEASURES` that the input allows.
     """
-    from ._progress import progress
-    from .intervals import paired_comparison
 
     ci = dict(ci or _DEFAULT_CI)
     Y, Pa, labels, t = _read_pair(truth, pred_a, input_format, xml)
@@ -512,8 +518,6 @@ def _plot(res: dict[str, Any], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .plots.losses import plot_loss_profiles
-
     fig, (a, b) = plt.subplots(1, 2, figsize=(9, 3.6))
     for ax, fam, xlabel in ((a, "binomial", "k"), (b, "polynomial", "alpha")):
         params = [p for f, p, _ in res["profile"] if f == fam]
@@ -589,7 +593,6 @@ def _table(header: list[str], rows: list[list[str]], fmt: str) -> str:
 
 
 def _cmd_datasets(args: argparse.Namespace) -> str:
-    from . import datasets as ds
 
     if args.action == "list":
         rows = []
@@ -807,12 +810,6 @@ def _fail(exc: BaseException, status: int) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0, 1 or 2)."""
-    from .datasets import (
-        DatasetError,
-        DatasetFormatError,
-        DatasetUnavailableError,
-        UnknownDatasetError,
-    )
 
     parser = build_parser()
     args = parser.parse_args(argv)  # exits with status 2 on a usage error

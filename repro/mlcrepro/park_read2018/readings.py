@@ -44,6 +44,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from mlcbook._validation import check_real
+from mlcbook.datasets import load_dataset
 from mlcbook.learners.blended import BlendedLinearClassifier
 from mlcbook.metrics import hamming_loss, jaccard_score, subset_accuracy
 from mlcrepro.park_read2018.grid import GRID_ALPHAS, GRID_BETAS, GRID_DATASETS, split_and_scale
@@ -193,8 +194,6 @@ def _timed_fit(clf, X, Y) -> float:
 
 def _split(dataset: str, seed: int, features: str):
     from sklearn.preprocessing import StandardScaler
-
-    from mlcbook.datasets import load_dataset
 
     X, Y, _ = load_dataset(dataset)
     Xtr, Xte, Ytr, Yte = split_and_scale(X, Y, seed=seed)
