@@ -36,7 +36,7 @@ LP_SETTINGS: dict[str, Any] = {"Cs": 7, "cv": 3, "max_iter": 1000, "seed": 0}
 
 
 def lp_cell(dataset: str, *, Cs: int, cv: int, max_iter: int, seed: int) -> pd.DataFrame:
-    """LP (multinomial logistic regression, C by 3-fold CV of exact match) on one dataset's 50/50 split.
+    """LP (multinomial logistic regression, C by 3-fold CV of exact match) on one split.
 
     Returns one row: the dataset, the chosen C, the number of label vectors seen in
     training, CPU seconds and the three similarities on both halves.
@@ -60,7 +60,7 @@ def lp_cell(dataset: str, *, Cs: int, cv: int, max_iter: int, seed: int) -> pd.D
     row: dict[str, Any] = {
         "dataset": dataset,
         "C": float(clf.estimator_.best_params_["C"]),
-        "n_combinations": int(len(clf.combinations_)),
+        "n_combinations": len(clf.combinations_),
         "cpu_seconds": cpu,
     }
     for part, (Xp, Yp) in {"train": (Xtr, Ytr), "test": (Xte, Yte)}.items():

@@ -20,7 +20,8 @@ from collections.abc import Callable, Mapping
 
 import pandas as pd
 
-from mlcrepro.park_read2018.tables import paper_pairs
+from mlcrepro.ledger import derive_status
+from mlcrepro.park_read2018.tables import NAMES, paper_pairs
 
 __all__ = [
     "TRAINED_SHARE",
@@ -29,7 +30,13 @@ __all__ = [
     "family_reading",
     "enron_swap",
     "hypothesis_effect",
+    "PRINTED_TOL",
+    "numbers",
+    "moved",
 ]
+
+#: Tables 2-4 print three decimals: a number is reproduced within half a unit of the last
+PRINTED_TOL = 5e-4
 
 #: the share of a family's fits that must have trained for a reading to be the paper's
 TRAINED_SHARE = 0.9
@@ -102,7 +109,8 @@ def enron_swap(grid: pd.DataFrame) -> pd.DataFrame:
     en["paper, other half"] = [swapped[(other[t], c)] for t, c in zip(en["Type"], en["column"])]
     en["Δ as printed"] = en["ours"] - en["paper"]
     en["Δ swapped"] = en["ours"] - en["paper, other half"]
-    return en[["Type", "column", "paper", "paper, other half", "ours", "Δ as printed", "Δ swapped"]]
+    cols = ["Type", "column", "paper", "paper, other half", "ours", "Δ as printed", "Δ swapped"]
+    return en[["id", *cols]]
 
 
 def hypothesis_effect(
@@ -127,4 +135,41 @@ def hypothesis_effect(
         for half in ("Train", "Test"):
             out[f"mean |Δ| {half.lower()} {name}"] = float(gap[frame["Type"] == half].mean())
     out["status changes"] = int((status_before.to_numpy() != status_after.to_numpy()).sum())
+    return out
+
+
+def numbers(grid: pd.DataFrame, datasets: list[str] | None = None) -> pd.DataFrame:
+    """The printed numbers of Tables 2-4 (no locations) with ours from ``grid``.
+
+    ``datasets`` (our lower-case names) keeps only those datasets' rows.
+    """
+    pairs = paper_pairs(grid)
+    pairs = pairs[pairs["column"] != "(alpha, beta)"].copy()
+    if datasets is not None:
+        pairs = pairs[pairs["Data"].isin([NAMES[d] for d in datasets])]
+    pairs["paper"] = pairs["paper"].astype(float)
+    pairs["ours"] = pairs["ours"].astype(float)
+    return pairs.reset_index(drop=True)
+
+
+def _statuses(frame: pd.DataFrame) -> pd.Series:
+    return pd.Series(
+        [
+            derive_status("number", paper_value=p, ours_value=o, tol=PRINTED_TOL)
+            for p, o in zip(frame["paper"], frame["ours"])
+        ],
+        index=frame.index,
+    )
+
+
+def moved(before: pd.DataFrame, after: pd.DataFrame) -> dict[str, float | int]:
+    """:func:`hypothesis_effect` of two frames of :func:`numbers` over the same rows.
+
+    The rows are matched by claim id; the statuses are those of the ledger's number
+    rule at the printed precision (:data:`PRINTED_TOL`).
+    """
+    b = before.set_index("id")
+    a = after.set_index("id").loc[b.index]
+    out = hypothesis_effect(b, a, _statuses(b), _statuses(a))
+    out["numbers"] = len(b)
     return out
