@@ -22,7 +22,7 @@ from scipy.optimize import check_grad
 
 from mlcbook import metrics
 from mlcbook.blended import blended_objective, blended_similarity, soft_confusion
-from mlcrepro.ledger import Cause, tested
+from mlcrepro.ledger import Cause, tested, underspecified
 from mlcrepro.park_read2018 import baselines as bl
 from mlcrepro.park_read2018 import findings as bf
 from mlcrepro.park_read2018 import hypotheses as hy
@@ -408,6 +408,16 @@ def causes() -> dict[str, Cause]:
     )
     if bool(literal_trends()["rises"].all()):
         c["trend"] = _trend_cause()
+    h = headline()
+    lp_wins = int((h["LP"] > h["blend"]).sum())
+    c["headline"] = underspecified(
+        "the paper prints no label-powerset result and no setting for it (learner, "
+        "penalty, protocol); its printed evidence is Table 4's optimum against the "
+        "beta = 2^7 bases, chosen on the half it reports. Our LP (multinomial logistic "
+        f"regression, C = 1) has the higher test exact match on {lp_wins} of {len(h)} "
+        "datasets",
+        ref="data/results/blended_lp.csv",
+    )
     c["penalty"] = tested(c["penalty"].text + "; " + _determined_cv_text(), ref=c["penalty"].ref)
     _, earlier = full_grid()
     c["earlier"] = bf.earlier_cause(earlier) if earlier else c["test"]
