@@ -259,13 +259,13 @@ def headline() -> pd.DataFrame:
 
 #: the open hypotheses in the chapter's order: label -> how it is computed
 HYPOTHESES = {
-    "(1) Enron's Table 4 rows swapped": "the committed grids",
-    "(2) beta = 2^7 bases from trained fits": "the committed grids (the family rule)",
-    "(3) literal fit budget": "data/results/blended_literal.csv",
+    "(1) Enron rows swapped": "the committed grids",
+    "(2) trained 2^7 bases": "the committed grids (the family rule)",
+    "(3) fit budget": "data/results/blended_literal.csv",
     "(4) penalised intercept": "data/results/blended_penalised_intercept.csv",
-    "(5) CV on determined scores": "data/results/blended_cv_determined.csv",
+    "(5) CV on 0/1 scores": "data/results/blended_cv_determined.csv",
     "(6) MEKA's Slashdot": "material unavailable",
-    "(7) Scene's MULAN split": "data/results/blended_mulan_split.csv",
+    "(7) MULAN split": "data/results/blended_mulan_split.csv",
     "(8) min-max scaling": "data/results/blended_min_max.csv",
 }
 
@@ -290,15 +290,15 @@ def open_hypotheses() -> pd.DataFrame:
         rows.append({"hypothesis": label, "reading": reading, **hy.moved(before, after)})
 
     h = list(HYPOTHESES)
-    add(h[0], "as the ledger", *_swap_frames())
+    add(h[0], "ledger", *_swap_frames())
     base = {r: hy.numbers(g).query("column in ['BaseJ', 'BaseH']") for r, g in study.items()}
-    add(h[1], "ascent -> lbfgs", base["ascent"], base["lbfgs"])
+    add(h[1], "ascent→lbfgs", base["ascent"], base["lbfgs"])
     lit = literal()
     asc = hy.numbers(study["ascent"], ["emotions"]).query("column == 'Base'")
     for rate, g in lit.groupby("rate", sort=False):
         full = pd.concat([g, study["ascent"].query("dataset == 'emotions' and beta > 1")])
         after = hy.numbers(full, ["emotions"]).query("column == 'Base'")
-        add(h[2], f"ascent, step {rate:g}", asc, after)
+        add(h[2], f"step {rate:g}", asc, after)
     variants = {h[3]: "penalised-intercept", h[4]: "cv-determined"}
     variants.update({h[6]: "mulan-split", h[7]: "min-max"})
     for label, variant in variants.items():
@@ -309,7 +309,7 @@ def open_hypotheses() -> pd.DataFrame:
             add(label, r, hy.numbers(study[r], sets), hy.numbers(after, sets))
     frame = pd.DataFrame(rows)
     missing = [
-        {"hypothesis": k, "reading": v}
+        {"hypothesis": k, "reading": "unavailable" if v == "material unavailable" else v}
         for k, v in HYPOTHESES.items()
         if k not in set(frame["hypothesis"])
     ]
@@ -335,14 +335,15 @@ def literal_trends() -> pd.DataFrame:
     for rate, g in literal().groupby("rate", sort=False):
         t = bf.alpha_trend(g)
         rows[rate] = {
-            "Spearman rho": t["rho"],
-            "alpha -> 0": t["first"],
-            "alpha = 1": t["last"],
-            "rises": t["rises"],
+            "Spearman rho": float(t["rho"]),
+            "alpha -> 0": float(t["first"]),
+            "alpha = 1": float(t["last"]),
+            "rises": bool(t["rises"]),
             "steps": int(g["n_iter"].max()),
             "stopped by the rule": int((g["status"] == "stopped").sum()),
         }
-    return pd.DataFrame(rows).T.rename_axis("step size")
+    frame = pd.DataFrame.from_dict(rows, orient="index").rename_axis("step size")
+    return frame.astype({"Spearman rho": float, "alpha -> 0": float, "alpha = 1": float})
 
 
 def _trend_cause() -> Cause:
