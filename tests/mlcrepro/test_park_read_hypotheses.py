@@ -11,6 +11,7 @@ from mlcrepro.park_read2018 import findings as bf
 from mlcrepro.park_read2018 import hypotheses as hy
 from mlcrepro.park_read2018 import variants as bv
 from mlcrepro.park_read2018.baselines import LP_SETTINGS, lp_cell
+from mlcrepro.park_read2018.readings import _split
 from mlcrepro.park_read2018.tables import PAPER_KEY
 
 
@@ -157,3 +158,27 @@ def test_variant_arguments_are_checked():
     assert bv.variant_table("mulan-split") == "blended_mulan_split"
     with pytest.raises(ValueError, match="mulan-split"):
         bv.cell("emotions", 1.0, "lbfgs", features="mulan-split")
+
+
+def test_data_variants_split_and_scale_as_documented():
+    Xtr, Xte, _, _ = _split("scene", 0, "mulan-split")
+    assert (Xtr.shape[0], Xte.shape[0]) == (1211, 1196)  # MULAN's files, SOURCES.md
+    assert abs(Xtr.mean(axis=0)).max() < 1e-9  # standardised on the training file
+    Xtr, Xte, _, _ = _split("emotions", 0, "min-max")
+    assert Xtr.min() == 0.0 and abs(Xtr.max() - 1.0) < 1e-12  # [0, 1] on the training half
+    with pytest.raises(ValueError, match="dataset 'scene'"):
+        _split("emotions", 0, "mulan-split")
+
+
+def test_test_above_train_reads_the_printed_csv():
+    raw = pd.read_csv("book/_claims/park-read-2018.printed.csv", dtype=str)
+    raw = raw[raw["table"].isin(["Table 2", "Table 3", "Table 4"])]
+    raw = raw[~raw["value"].str.startswith("(") & (raw["value"] != "-")]
+    pairs = {}
+    for r in raw.itertuples():
+        data, half = r.row.rsplit(" ", 1)
+        pairs.setdefault((r.table, data, r.column), {})[half] = float(r.value)
+    want = {k for k, v in pairs.items() if len(v) == 2 and v["test"] > v["train"]}
+    got = hy.test_above_train()
+    assert set(zip(got["table"], got["Data"], got["column"])) == want
+    assert (got["gap"] > 0).all()

@@ -20,8 +20,9 @@ from collections.abc import Callable, Mapping
 
 import pandas as pd
 
+from mlcrepro.claims import printed
 from mlcrepro.ledger import derive_status
-from mlcrepro.park_read2018.tables import NAMES, paper_pairs
+from mlcrepro.park_read2018.tables import NAMES, PAPER_KEY, paper_pairs
 
 __all__ = [
     "TRAINED_SHARE",
@@ -30,6 +31,7 @@ __all__ = [
     "family_reading",
     "enron_swap",
     "hypothesis_effect",
+    "test_above_train",
     "PRINTED_TOL",
     "numbers",
     "moved",
@@ -111,6 +113,40 @@ def enron_swap(grid: pd.DataFrame) -> pd.DataFrame:
     en["Δ swapped"] = en["ours"] - en["paper, other half"]
     cols = ["Type", "column", "paper", "paper, other half", "ours", "Δ as printed", "Δ swapped"]
     return en[["id", *cols]]
+
+
+def test_above_train() -> pd.DataFrame:
+    """The printed numbers of Tables 2-4 whose test value is above the training value.
+
+    One row per (table, dataset, column) with ``train``, ``test`` and ``gap`` (test -
+    train), read from the paper's printed numbers (:func:`mlcrepro.claims.printed`).
+    """
+    rows = []
+    for table in ("Table 2", "Table 3", "Table 4"):
+        f = printed(PAPER_KEY, table)
+        f = f[~f["value"].str.startswith("(") & (f["value"] != "-")]
+        split = f["row"].str.rsplit(" ", n=1)
+        f = f.assign(data=split.str[0], half=split.str[1])
+        p = (
+            f.pivot_table(
+                index=["data", "column"], columns="half", values="value", aggfunc="first"
+            )
+            .dropna()
+            .astype(float)
+        )
+        p = p[p["test"] > p["train"]]
+        for (data, column), r in p.iterrows():
+            rows.append(
+                {
+                    "table": table,
+                    "Data": data,
+                    "column": column,
+                    "train": r["train"],
+                    "test": r["test"],
+                    "gap": r["test"] - r["train"],
+                }
+            )
+    return pd.DataFrame(rows, columns=["table", "Data", "column", "train", "test", "gap"])
 
 
 def hypothesis_effect(
