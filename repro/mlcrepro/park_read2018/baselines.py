@@ -5,9 +5,10 @@ than optimising exact match directly, naming label powerset (LP) as "the exact m
 minimizer" and multi-class logistic regression as its convex form (Sec. 1).  It prints
 no LP result and no setting for it.  :func:`lp_cell` trains LP with a multinomial
 logistic regression on the same 50/50 split as the grid (:func:`.grid.split_and_scale`,
-seed 0) at scikit-learn's default penalty ``C = 1`` (a cross-validation of ``C`` over
-seven values took more than 15 CPU minutes for Enron alone, with its ~450 label
-vectors, on the shared machine); :func:`lp_spec` declares the five datasets as a runner
+seed 0) at scikit-learn's default penalty ``C = 1`` (a 3-fold cross-validation of ``C``
+over seven values had not finished Enron, with its ~450 label vectors, after 5 CPU and
+19 wall-clock minutes on the shared machine); :func:`lp_spec` declares the five datasets
+as a runner
 spec and :func:`load_lp` reads the committed table ``data/results/blended_lp.csv``.
 """
 
