@@ -17,8 +17,8 @@ grid of Sec. 4 (11 alphas x 8 betas, gamma by 3-fold CV per alpha, as
     the undetermined ones.
 
 The last three are computed on Emotions only (:data:`VARIANT_DATASETS`): a full grid
-of one variant under both readings costs about 20 CPU minutes per dense dataset on the
-shared machine (Scene's MULAN split alone: 22 cells of about 50 s), more than this
+of one variant under both readings took about 20 minutes per dense dataset on the
+shared machine (Scene's MULAN split: 22 cells of about 50 s wall, 2.7 CPU minutes), more than this
 edition could spend on all of them; Emotions is the smallest dataset and the one
 whose Sec. 4 example (the training Hamming trend) the paper describes.
 
