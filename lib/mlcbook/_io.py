@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -20,7 +21,7 @@ from typing import IO, TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pandas is imported lazily: only the CSV reader needs it
     import pandas as pd
 
-__all__ = ["atomic_write", "atomic_write_text", "read_csv_exact"]
+__all__ = ["atomic_write", "atomic_write_text", "read_csv_exact", "remove_stale_temporaries"]
 
 
 def _umask() -> int:
@@ -71,6 +72,21 @@ def atomic_write(path: str | Path, mode: str = "w", **open_kwargs: Any) -> Itera
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def remove_stale_temporaries(folder: str | Path, *, older_than: float = 3600.0) -> int:
+    """Remove the temporary files of :func:`atomic_write` under ``folder`` (recursively)
+    that are older than ``older_than`` seconds: left by a process that was killed
+    between creating and renaming them (a live writer renames within seconds).
+    Returns how many were removed; files that cannot be removed are left."""
+    cutoff = time.time() - older_than
+    removed = 0
+    for p in Path(folder).rglob(".*.tmp"):
+        with contextlib.suppress(OSError):
+            if p.is_file() and p.stat().st_mtime < cutoff:
+                p.unlink()
+                removed += 1
+    return removed
 
 
 def atomic_write_text(path: str | Path, text: str) -> None:

@@ -14,10 +14,12 @@ Sparse input stays sparse.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.exceptions import UndefinedMetricWarning
 
 from ._validation import as_2d, check_label_matrix, check_same_shape
 
@@ -109,11 +111,25 @@ def weighted_mean(v: np.ndarray, w: np.ndarray | None) -> float:
 
 
 def divide(num, den, zero_division: float) -> np.ndarray:
-    """``num / den`` elementwise, ``zero_division`` where ``den == 0``."""
+    """``num / den`` elementwise, ``zero_division`` where ``den == 0``.
+
+    ``zero_division`` of a float subclass named ``_WarnZero`` (``"warn"`` checked by
+    :mod:`mlcbook.metrics`) also warns, as scikit-learn's ``zero_division="warn"``,
+    with :class:`~sklearn.exceptions.UndefinedMetricWarning`.
+    """
     num = np.asarray(num, dtype=np.float64)
     den = np.asarray(den, dtype=np.float64)
-    out = np.full(np.broadcast(num, den).shape, zero_division, dtype=np.float64)
-    np.divide(num, den, out=out, where=den != 0)
+    out = np.full(np.broadcast(num, den).shape, float(zero_division), dtype=np.float64)
+    zero = den == 0
+    np.divide(num, den, out=out, where=~zero)
+    if type(zero_division).__name__ == "_WarnZero" and zero.any():
+        warnings.warn(
+            f"{int(np.count_nonzero(zero))} ratio(s) with a zero denominator (no true or "
+            "no predicted label) set to 0.0; use zero_division to choose the value "
+            "(nan leaves them out of the average)",
+            UndefinedMetricWarning,
+            stacklevel=4,
+        )
     return out
 
 
@@ -191,8 +207,8 @@ class Counts:
     def err(self, axis: int | None):
         """Wrong entries; pooled without weights in one pass (count of ``Y != P``)."""
         if sp.issparse(self.Y):
-            D = (self.Y != self.P).astype(np.int8)
-            return self._of(D, axis)
+            # |y xor p| = |y| + |p| - 2 |y and p|: three counts, no difference matrix
+            return self.ny(axis) + self.np_(axis) - 2 * self.tp(axis)
         if axis is None and self.w is None:
             return int(np.count_nonzero(self.Y != self.P))
         return self._of(np.bitwise_xor(self.Y, self.P), axis)

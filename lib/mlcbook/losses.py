@@ -700,15 +700,101 @@ def family_v(family: str, param: float, K: int) -> np.ndarray:
     family, param = _check_family_param(family, param, K)
     j = np.arange(K + 1)
     if family == "binomial":
-        k = int(param)
-        den = math.comb(K, k)
-        vals = np.array([math.comb(int(t), k) / den for t in j])
+        vals = _binomial_v(K, int(param))
     elif param == math.inf:
         vals = (j == K).astype(np.float64)
     else:
         vals = (j / K) ** float(param)
     vals[0], vals[-1] = 0.0, 1.0
     return vals
+
+
+#: Up to this many labels the binomial weights C(j, k)/C(K, k) are computed from exact
+#: integers (each correctly rounded); above, by a product recurrence in floating point.
+_EXACT_BINOMIAL_K = 256
+
+
+def _binomial_v(K: int, k: int) -> np.ndarray:
+    """``C(j, k) / C(K, k)`` for j = 0..K.
+
+    Exact integers cost O(K) big-number operations of O(K) digits per ``k``, so a
+    whole profile (k = 1..K) grows as K**3 (5 s at K = 1000).  Above
+    :data:`_EXACT_BINOMIAL_K` the ratios come from ``v(K) = 1`` and
+    ``v(j - 1) = v(j) (j - k) / j``, one reversed cumulative product: O(K) per ``k``,
+    relative error at most about ``2 K`` units of the last place (each factor is
+    correctly rounded, a product of ``m`` of them is off by at most ``m`` ulps;
+    ``tests/mlcbook/test_losses.py`` checks it against the exact value).
+    """
+    if K <= _EXACT_BINOMIAL_K:
+        den = math.comb(K, k)
+        return np.array([math.comb(t, k) / den for t in range(K + 1)])
+    vals = np.zeros(K + 1)
+    t = np.arange(k + 1, K + 1, dtype=np.float64)
+    vals[k:K] = np.cumprod(((t - k) / t)[::-1])[::-1]
+    vals[K] = 1.0
+    return vals
+
+
+def _binomial_binary(
+    m: np.ndarray,
+    params: Iterable[Any],
+    K: int,
+    per_instance: bool,
+    w: np.ndarray | None,
+) -> np.ndarray:
+    """Binomial losses of binary predictions with ``m`` errors per row, for many ``k``,
+    in O(d K) for d distinct error counts (d <= min(n, K + 1)): no (K + 1, P) table.
+
+    With ``m`` errors the loss is ``1 - C(K - m, k) / C(K, k)`` and the ratio is
+    ``prod_{s < k} (K - m - s) / (K - s)``: one cumulative product over ``k`` per
+    distinct ``m`` (relative error at most about ``k`` ulps).
+    """
+    if isinstance(params, (str, bytes)) or params is None:
+        raise TypeError(f"params must be a sequence of parameters, got {params!r}")
+    plist = [
+        p.item() if isinstance(p, np.generic) else p
+        for p in np.atleast_1d(np.asarray(params, dtype=object))
+    ]
+    if not plist:
+        raise ValueError("params must not be empty")
+    ks = np.array([_check_family_param("binomial", p, K)[1] for p in plist], dtype=np.intp)
+    ms, inverse = np.unique(m.astype(np.intp), return_inverse=True)
+    s = np.arange(K, dtype=np.float64)
+    factors = np.clip((K - ms[:, None] - s) / (K - s), 0.0, None)  # (d, K)
+    ratio = np.cumprod(factors, axis=1)[:, ks - 1]  # C(K-m, k)/C(K, k), shape (d, P)
+    rows = 1.0 - ratio
+    rows[ms == 0] = 0.0
+    rows[ms == K] = 1.0
+    if per_instance:
+        return rows[inverse]
+    weight = np.bincount(inverse, weights=w, minlength=ms.size)
+    return weight @ rows / (m.size if w is None else w.sum())
+
+
+def _count_table(m: np.ndarray, table: np.ndarray, per_instance: bool, w: np.ndarray | None):
+    """Losses of binary predictions from the error counts ``m`` and the (K+1, P) table."""
+    m = m.astype(np.intp)
+    if per_instance:
+        return table[m]
+    hist = np.bincount(m, weights=w, minlength=table.shape[0])
+    return hist @ table / (m.size if w is None else w.sum())
+
+
+def _sparse_binary(Y: Any, S: Any) -> tuple[np.ndarray, int] | None:
+    """Error counts per row of two sparse 0/1 matrices (no dense copy), or None when
+    ``S`` is not a sparse 0/1 matrix (then the dense path validates it)."""
+    if not (sp.issparse(Y) and sp.issparse(S)):
+        return None
+    Sc: Any = as_2d(S, "S")
+    if Sc.data.size and not np.all((Sc.data == 0) | (Sc.data == 1)):
+        return None  # soft scores: the dense path
+    Yc = check_label_matrix(Y, "Y")
+    Sc = check_label_matrix(Sc, "S")
+    check_same_shape(Yc, Sc, "Y", "S")
+    tp = np.asarray(Yc.multiply(Sc).sum(axis=1, dtype=np.int64)).ravel()
+    ny = np.diff(Yc.indptr).astype(np.int64)
+    ns = np.diff(Sc.indptr).astype(np.int64)
+    return ny + ns - 2 * tp, Yc.shape[1]
 
 
 def error_count_losses(family: str, param: float, K: int) -> np.ndarray:
@@ -780,7 +866,8 @@ def _apply_count_table(
     return np.clip(E.mean(axis=0) @ Wr, 0.0, 1.0)
 
 
-def _family_tables(family: str, params: Iterable[Any], K: int) -> tuple[np.ndarray, np.ndarray]:
+def _family_values(family: str, params: Iterable[Any], K: int) -> np.ndarray:
+    """``v(j/K)`` for j = 0..K (rows) and every parameter (columns)."""
     if isinstance(params, (str, bytes)) or params is None:
         raise TypeError(f"params must be a sequence of parameters, got {params!r}")
     try:
@@ -790,10 +877,10 @@ def _family_tables(family: str, params: Iterable[Any], K: int) -> tuple[np.ndarr
     if not plist:
         raise ValueError("params must not be empty")
     plist = [p.item() if isinstance(p, np.generic) else p for p in plist]
-    V = np.stack([family_v(family, p, K) for p in plist], axis=1)  # (K+1, P)
-    table = 1.0 - V[::-1]
-    weights = np.diff(V, axis=0)[::-1]
-    return table, weights
+    V = np.empty((K + 1, len(plist)))  # (K+1, P)
+    for i, p in enumerate(plist):
+        V[:, i] = family_v(family, p, K)
+    return V
 
 
 @validate_params(per_instance=Flag())
@@ -843,11 +930,23 @@ def loss_profile(
     >>> loss_profile(Y, P, "binomial", [1, 2, 3]).round(4)
     array([0.1667, 0.3333, 0.5   ])
     """
-    Y, S, binary = _prepare(Y, S, scores, threshold)
-    w = _check_sample_weight(sample_weight, Y.shape[0])
-    K = Y.shape[1]
-    table, weights = _family_tables(family, params, K)
-    return _apply_count_table(Y, S, binary, table, weights, per_instance, w)
+    sparse = _sparse_binary(Y, S) if threshold is None and scores == "probability" else None
+    if sparse is not None:  # sparse 0/1 input stays sparse: only the error counts
+        m, K = sparse
+        binary = True
+    else:
+        Y, S, binary = _prepare(Y, S, scores, threshold)
+        K = Y.shape[1]
+        m = _error_counts(Y, S) if binary else np.empty(0)
+    w = _check_sample_weight(sample_weight, m.size if sparse is not None else Y.shape[0])
+    if binary and family == "binomial" and K > _EXACT_BINOMIAL_K:
+        return _binomial_binary(m, params, K, per_instance, w)
+    V = _family_values(family, params, K)
+    if binary:  # the weights are not needed: skip a (K, P) array
+        return _count_table(m, 1.0 - V[::-1], per_instance, w)
+    return _apply_count_table(
+        Y, S, False, 1.0 - V[::-1], np.diff(V, axis=0)[::-1], per_instance, w
+    )
 
 
 @validate_params(per_instance=Flag())

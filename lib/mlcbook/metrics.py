@@ -37,7 +37,11 @@ Conventions that differ between sources (documented per function):
   whose denominator is zero, e.g. the Jaccard index or F-measure of an
   instance with no true and no predicted label.  1.0 agrees with Park & Read's
   Jaccard convention (a correct empty prediction is perfect); scikit-learn's
-  default (``"warn"``) returns 0.0 with a warning.
+  default (``"warn"``) returns 0.0 with a warning.  Also accepted: NaN (the
+  undefined value is left out of the average: the explicit policy "a row or
+  label with no true and no predicted label does not count"; NaN if nothing is
+  defined) and ``"warn"`` (0.0 and
+  :class:`~sklearn.exceptions.UndefinedMetricWarning`), as in scikit-learn.
 * **Instances without relevant (or without irrelevant) labels in ranking
   measures** follow scikit-learn: ranking loss 0, average precision 1.
   Coverage is 0 for an instance without relevant labels.  One-error counts
@@ -52,10 +56,56 @@ Conventions that differ between sources (documented per function):
   ties by the first (lowest-index) maximal label.
 * **Coverage.**  Wu & Zhou subtract one: ``coverage = coverage_error - 1`` of
   scikit-learn on every instance that has a relevant label.
+* **The authors' code.**  ``convention="wu_zhou"`` (ranking loss, average
+  precision, coverage, AUC) follows Wu & Zhou's MATLAB measures
+  (``limo/measure/*.m``), tested against values computed by hand from them.
+
+How the same situation is scored elsewhere.  Columns: **ml** mlcbook (default;
+``wu_zhou``: ``convention="wu_zhou"``), **sk** scikit-learn 1.x, **WZ** Wu & Zhou's
+``limo/measure/*.m``, **Mu** Mulan 1.5 (``mulan.evaluation.measure``), **tm**
+torchmetrics 1.x.  ml, sk and WZ are tested (``tests/mlcbook/test_metrics.py``,
+``test_conventions.py``); Mu is read from its source (cited classes), tm from its
+documentation only -- neither is a dependency, so neither is tested here.
+
+=====================  ===================  =============  ===========  ==========  =======
+situation              ml                   sk             WZ           Mu          tm
+=====================  ===================  =============  ===========  ==========  =======
+F1/P/R/Jaccard of a    ``zero_division``    ``"warn"``:    0 (NaN set   1 [#ir]_    0
+row/label with no      (1; 0, NaN = left    0 + warning    to 0):
+true, no predicted     out, ``"warn"``)                    ``zd=0``
+precision, nothing     ``zero_division``    same           0            0 [#ir]_    0
+predicted, some true
+ranking loss, row      0, counted;          0, counted     left out     ?           ?
+with all/no labels     ``wu_zhou``: left
+                       out
+average precision,     1, counted;          1, counted     left out     no true:    ?
+row with all/no        ``wu_zhou``: left                                left out
+labels                 out                                              [#ap]_
+coverage, row without  0; ``wu_zhou``: -1   0              -1           0 [#cov]_   ?
+a relevant label
+tied scores: coverage  worst rank;          worst rank     sort         ranking     ?
+and average precision  ``wu_zhou``: sort                   position     order
+                       position
+tied scores: AUC       one half;            one half       sort         ?           ?
+                       ``wu_zhou``: sort                   position
+                       position
+AUC of a label/row     left out             NaN or error   left out     ?           ?
+with one class
+one-error, tied top    first label          (none)         first label  ?           (none)
+=====================  ===================  =============  ===========  ==========  =======
+
+.. [#ir] ``InformationRetrievalMeasures``: F, precision and recall are 1 when
+   ``tp + fp + fn = 0``; precision 0 when ``tp + fp = 0`` otherwise.
+.. [#ap] ``AveragePrecision.updateRanking``: a row without relevant labels is not counted.
+.. [#cov] ``Coverage.updateRanking``: ``howDeep`` stays 0 without a relevant label.
+
+"?": not checked.  Wu & Zhou's F1 is ``2pr/(p + r)`` with NaN set to 0, i.e.
+``zero_division=0`` here (equal up to rounding).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
@@ -129,7 +179,25 @@ def _check_scores(Y: Any, F: Any, name_y: str = "Y", name_f: str = "F"):
     return Y, F
 
 
+class _WarnZero(float):
+    """``zero_division="warn"``: the value 0.0, and a warning when it is used."""
+
+
 def _check_zero_division(zero_division: Any) -> float:
+    """A real in [0, 1], NaN (leave the undefined value out of the average), or
+    ``"warn"`` (0.0 with :class:`~sklearn.exceptions.UndefinedMetricWarning`)."""
+    if isinstance(zero_division, str):
+        if zero_division == "warn":
+            return _WarnZero(0.0)
+        raise TypeError(
+            f"zero_division must be a number in [0, 1], nan or 'warn', got {zero_division!r}"
+        )
+    if (
+        isinstance(zero_division, (float, np.floating))
+        and not isinstance(zero_division, bool)
+        and math.isnan(zero_division)
+    ):
+        return float("nan")
     return check_real(zero_division, "zero_division", low=0.0, high=1.0)
 
 
@@ -145,10 +213,23 @@ def _check_flag(value: Any, name: str) -> bool:
 
 
 def _finish(v: np.ndarray, w: np.ndarray | None, per_instance: Any):
-    """Per-instance values as float64, or their (weighted) mean."""
+    """Per-instance values as float64, or their (weighted) mean; NaN values (from
+    ``zero_division=nan``) are left out of the mean (NaN if all are)."""
     if per_instance:
         return np.asarray(v, dtype=np.float64)
-    return _lc.weighted_mean(v, w)
+    return _mean_defined(v, w)
+
+
+def _mean_defined(v: np.ndarray, w: np.ndarray | None = None) -> float:
+    v = np.asarray(v, dtype=np.float64)
+    ok = ~np.isnan(v)
+    if ok.all():
+        return _lc.weighted_mean(v, w)
+    if w is not None:
+        ok &= w > 0
+    if not ok.any():
+        return float("nan")
+    return _lc.weighted_mean(v[ok], None if w is None else w[ok])
 
 
 # --------------------------------------------------------------------------- counting
@@ -192,7 +273,7 @@ def _prf(
         v = _fbeta_from_counts(tp, c.ny(axis), c.np_(axis), beta, zero_division)
     if axis == 1:
         return _finish(v, w, per_instance)
-    return float(np.mean(v))  # per label (weights are in the counts), or pooled
+    return _mean_defined(v)  # per label (weights are in the counts), or pooled
 
 
 def _pair_args(Y, P, sample_weight, per_instance):
@@ -484,7 +565,10 @@ def example_based_f_measure(
     beta : float > 0, default 1
     zero_division : float in [0, 1], default 1.0
         Per-instance precision (recall) of an instance with no predicted (true)
-        label; also the result if both averages are 0.
+        label.  It is not the result when both averages are 0: the weighted
+        harmonic mean of 0 and 0 is 0 (its limit, Zhang & Zhou's formula,
+        ``scipy.stats.hmean([0, 0])``), so a completely wrong prediction scores
+        0 whatever ``zero_division`` is.
     sample_weight : array-like of shape (n_samples,), optional
         Weights of the two averages over instances.
 
@@ -497,10 +581,13 @@ def example_based_f_measure(
     zd = _check_zero_division(zero_division)
     c = _lc.Counts(Y, P)
     tp = c.tp(1)
-    prec = _lc.weighted_mean(_divide(tp, c.np_(1), zd), w)
-    rec = _lc.weighted_mean(_divide(tp, c.ny(1), zd), w)
+    prec = _mean_defined(_divide(tp, c.np_(1), zd), w)
+    rec = _mean_defined(_divide(tp, c.ny(1), zd), w)
+    if math.isnan(prec) or math.isnan(rec):  # zero_division=nan and no defined row
+        return float("nan")
     den = b * b * prec + rec
-    return float((1 + b * b) * prec * rec / den) if den > 0 else zd
+    # den == 0 exactly when both averages are 0: the harmonic mean is then 0
+    return float((1 + b * b) * prec * rec / den) if den > 0 else 0.0
 
 
 # --------------------------------------------------------------------------- ranking
@@ -580,12 +667,77 @@ def _score_args(Y, F, sample_weight, per_instance):
     return Y, F, w, _check_flag(per_instance, "per_instance")
 
 
+CONVENTIONS: tuple[str, ...] = ("mlcbook", "wu_zhou")
+
+
+def _check_convention(convention: Any) -> str:
+    return check_average(convention, CONVENTIONS, "convention")
+
+
+def _degenerate(Y: np.ndarray) -> np.ndarray:
+    """Rows whose labels are all relevant or all irrelevant."""
+    n_pos = Y.sum(axis=1)
+    return (n_pos == 0) | (n_pos == Y.shape[1])
+
+
+def _skip_rows(v: np.ndarray, drop: np.ndarray) -> np.ndarray:
+    """``v`` with the dropped rows set to NaN (left out of the mean by ``_finish``)."""
+    v = np.asarray(v, dtype=np.float64).copy()
+    v[drop] = np.nan
+    return v
+
+
+def _sorted_positions(Y: np.ndarray, F: np.ndarray) -> np.ndarray:
+    """Relevance of the labels in MATLAB's ``sort(F)`` order (ascending; equal scores
+    keep their index order), one row per instance."""
+    order = np.argsort(F, axis=1, kind="stable")
+    return np.take_along_axis(Y.astype(bool), order, axis=1)
+
+
+def _average_precision_order(Y: np.ndarray, F: np.ndarray) -> np.ndarray:
+    """Wu & Zhou's ``Average_precision.m``: a label's rank is its place in the
+    ascending sort counted from the top, ties by sort position."""
+    Ys = _sorted_positions(Y, F)
+    K = Y.shape[1]
+    rel_from = np.cumsum(Ys[:, ::-1], axis=1)[:, ::-1]  # relevant at positions >= p
+    rank = K - np.arange(K)  # labels at positions >= p
+    n_pos = Ys.sum(axis=1)
+    s = np.where(Ys, rel_from / rank, 0.0).sum(axis=1)
+    return _divide(s, n_pos, np.nan)
+
+
+def _coverage_order(Y: np.ndarray, F: np.ndarray) -> np.ndarray:
+    """Wu & Zhou's ``Coverage.m``: labels at or above the lowest-placed relevant
+    label in the ascending sort, minus one; -1 for a row without relevant labels."""
+    Ys = _sorted_positions(Y, F)
+    K = Y.shape[1]
+    first = np.where(Ys.any(axis=1), Ys.argmax(axis=1), K)
+    return (K - first - 1).astype(np.float64)
+
+
+def _auc_order_1d(y: np.ndarray, f: np.ndarray) -> float:
+    """Wu & Zhou's ``fast_AUC.m``: the rank sum of the positives in the ascending
+    stable sort (a tie counts as ordered by index), NaN without both classes."""
+    M = int(y.sum())
+    N = y.size - M
+    if M == 0 or N == 0:
+        return float("nan")
+    order = np.argsort(f, kind="stable")
+    sigma = float(np.flatnonzero(y[order]).sum() + M)  # 1-based positions
+    return (sigma - (M + 1) * M / 2) / (M * N)
+
+
 def _ranking_loss(Y, F) -> np.ndarray:
     return _RowStats(Y, F).ranking_loss()
 
 
 def ranking_loss(
-    Y: Any, F: Any, *, sample_weight: Any = None, per_instance: bool = False
+    Y: Any,
+    F: Any,
+    *,
+    sample_weight: Any = None,
+    per_instance: bool = False,
+    convention: str = "mlcbook",
 ) -> float | np.ndarray:
     r"""Ranking loss: the mean fraction of (relevant, irrelevant) label pairs
     that the scores order wrongly.
@@ -607,13 +759,20 @@ def ranking_loss(
         Instance weights of the mean (as in scikit-learn).
     per_instance : bool, default False
         Return the value of every instance (shape ``(n_samples,)``) instead.
+    convention : {"mlcbook", "wu_zhou"}, default "mlcbook"
+        ``"wu_zhou"``: as ``Ranking_loss.m`` of Wu & Zhou's code, instances whose
+        labels are all relevant or all irrelevant are left out of the mean (their
+        per-instance value is NaN).
 
     Returns
     -------
     float in [0, 1], or ndarray of shape (n_samples,)
     """
     Y, F, w, per = _score_args(Y, F, sample_weight, per_instance)
-    return _finish(_ranking_loss(Y, F), w, per)
+    v = _ranking_loss(Y, F)
+    if _check_convention(convention) == "wu_zhou":
+        v = _skip_rows(v, _degenerate(Y))
+    return _finish(v, w, per)
 
 
 def _one_error(Y, F) -> np.ndarray:
@@ -657,7 +816,12 @@ def _coverage(Y, F) -> np.ndarray:
 
 
 def coverage(
-    Y: Any, F: Any, *, sample_weight: Any = None, per_instance: bool = False
+    Y: Any,
+    F: Any,
+    *,
+    sample_weight: Any = None,
+    per_instance: bool = False,
+    convention: str = "mlcbook",
 ) -> float | np.ndarray:
     r"""Coverage: how far down the ranking one must go, on average, to cover
     every relevant label.
@@ -682,11 +846,18 @@ def coverage(
     per_instance : bool, default False
         Return the value of every instance (shape ``(n_samples,)``) instead.
 
+    convention : {"mlcbook", "wu_zhou"}, default "mlcbook"
+        ``"wu_zhou"``: as ``Coverage.m``, ranks by position in an ascending stable
+        sort (a tied label of lower index is placed lower) and -1 for an instance
+        without relevant labels.
+
     Returns
     -------
-    float in [0, n_labels - 1], or ndarray of shape (n_samples,)
+    float in [-1, n_labels - 1], or ndarray of shape (n_samples,)
     """
     Y, F, w, per = _score_args(Y, F, sample_weight, per_instance)
+    if _check_convention(convention) == "wu_zhou":
+        return _finish(_coverage_order(Y, F), w, per)
     return _finish(_coverage(Y, F), w, per)
 
 
@@ -695,7 +866,12 @@ def _average_precision(Y, F) -> np.ndarray:
 
 
 def average_precision(
-    Y: Any, F: Any, *, sample_weight: Any = None, per_instance: bool = False
+    Y: Any,
+    F: Any,
+    *,
+    sample_weight: Any = None,
+    per_instance: bool = False,
+    convention: str = "mlcbook",
 ) -> float | np.ndarray:
     r"""Average precision (label ranking average precision).
 
@@ -717,11 +893,18 @@ def average_precision(
     per_instance : bool, default False
         Return the value of every instance (shape ``(n_samples,)``) instead.
 
+    convention : {"mlcbook", "wu_zhou"}, default "mlcbook"
+        ``"wu_zhou"``: as ``Average_precision.m``, ranks by position in an ascending
+        stable sort and instances with all or no labels relevant left out (NaN per
+        instance).
+
     Returns
     -------
     float in (0, 1], or ndarray of shape (n_samples,)
     """
     Y, F, w, per = _score_args(Y, F, sample_weight, per_instance)
+    if _check_convention(convention) == "wu_zhou":
+        return _finish(_skip_rows(_average_precision_order(Y, F), _degenerate(Y)), w, per)
     return _finish(_average_precision(Y, F), w, per)
 
 
@@ -782,6 +965,7 @@ def auc(
     *,
     sample_weight: Any = None,
     per_instance: bool = False,
+    convention: str = "mlcbook",
 ) -> float | np.ndarray:
     r"""Area under the ROC curve, averaged per label, per instance or pooled.
 
@@ -813,6 +997,10 @@ def auc(
     per_instance : bool, default False
         With ``average='instance'``: the AUC of every instance (NaN where an
         instance has no relevant or no irrelevant label).
+    convention : {"mlcbook", "wu_zhou"}, default "mlcbook"
+        ``"wu_zhou"``: ``fast_AUC.m``'s rank sum over an ascending stable sort, so a
+        tie counts as ordered by index (micro: MATLAB's column-major ``labels(:)``);
+        no ``sample_weight``.  Loops over labels or instances in Python.
 
     Returns
     -------
@@ -821,6 +1009,20 @@ def auc(
     Y, F = _check_scores(Y, F)
     average = check_average(average, _AVERAGES_AUC)
     w = _lc.check_sample_weight(sample_weight, Y.shape[0])
+    if _check_convention(convention) == "wu_zhou":
+        if w is not None:
+            raise ValueError("convention='wu_zhou' takes no sample_weight (the authors' has none)")
+        Yb = Y.astype(bool)
+        if average == "micro":  # MATLAB's labels(:): column after column
+            return _auc_order_1d(Yb.ravel(order="F"), F.ravel(order="F"))
+        axis_items = Yb.T if average == "macro" else Yb
+        scores = F.T if average == "macro" else F
+        vals = np.array([_auc_order_1d(y, f) for y, f in zip(axis_items, scores)])
+        if _check_flag(per_instance, "per_instance"):
+            if average != "instance":
+                raise ValueError(f"per_instance=True needs average='instance', got {average!r}")
+            return vals
+        return _nanmean(vals)
     if _check_flag(per_instance, "per_instance"):
         if average != "instance":
             raise ValueError(f"per_instance=True needs average='instance', got {average!r}")
@@ -1010,7 +1212,7 @@ def all_measures(Y: Any, F: Any, P: Any, *, zero_division: float = 1.0) -> dict[
     out["average_precision"] = float(np.mean(stats.average_precision()))
     for name, axis in (("macro_f1", 0), ("instance_f1", 1), ("micro_f1", None)):
         tp, sy, sp_ = _counts(Yd, Pd, axis)
-        out[name] = float(np.mean(_fbeta_from_counts(tp, sy, sp_, 1.0, zd)))
+        out[name] = _mean_defined(_fbeta_from_counts(tp, sy, sp_, 1.0, zd))
     for name, avg in (
         ("macro_auc", "macro"),
         ("instance_auc", "instance"),

@@ -45,6 +45,7 @@ keyword arguments are passed to the measure (``beta=2``, ``zero_division=0``,
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -53,7 +54,7 @@ from sklearn.metrics import make_scorer
 
 from . import losses as _L
 from . import metrics as _M
-from ._validation import check_real, check_score_matrix
+from ._validation import check_positive_int, check_real, check_score_matrix
 
 __all__ = [
     "get_scorer",
@@ -70,20 +71,31 @@ DEFAULT_THRESHOLDS: dict[str, float] = {"predict_proba": 0.5, "decision_function
 _SCORE_METHODS = ("decision_function", "predict_proba")
 
 
-def _prf(fn: Callable, average: str, **fixed) -> Callable:
-    def measure(Y, P, **kw):
-        return fn(Y, P, average=average, **fixed, **kw)
+class _Measure:
+    """A measure with some arguments fixed: a picklable stand-in for a closure.
 
-    measure.__name__ = f"{fn.__name__}_{average}"
-    return measure
+    ``fn(Y, S, *args, **fixed, **kw)``; with ``threshold`` the scores ``S`` are first
+    binarised as ``S > threshold``.  ``__name__`` is what scikit-learn's scorer shows.
+    """
 
+    def __init__(
+        self,
+        name: str,
+        fn: Callable,
+        args: tuple = (),
+        fixed: dict[str, Any] | None = None,
+        threshold: float | None = None,
+    ) -> None:
+        self.__name__ = name
+        self.fn, self.args, self.fixed, self.threshold = fn, args, dict(fixed or {}), threshold
 
-def _f(average: str, beta: float = 1.0) -> Callable:
-    def measure(Y, P, **kw):
-        return _M.f_measure(Y, P, kw.pop("beta", beta), average, **kw)
+    def __call__(self, Y: Any, S: Any, **kw: Any) -> Any:
+        if self.threshold is not None:
+            S = (check_score_matrix(S, "scores") > self.threshold).astype(np.int8)
+        return self.fn(Y, S, *self.args, **self.fixed, **kw)
 
-    measure.__name__ = f"f_measure_{average}"
-    return measure
+    def __repr__(self) -> str:
+        return self.__name__
 
 
 # name -> (function(Y, P_or_F, **kw), is a loss, score-based, required parameters)
@@ -105,11 +117,31 @@ _TABLE: dict[str, tuple[Callable, bool, bool, tuple[str, ...]]] = {
     "covering_loss": (_L.covering_loss, True, False, ("covering",)),
 }
 for _avg in ("micro", "macro", "instance"):
-    _TABLE[f"precision_{_avg}"] = (_prf(_M.precision, _avg), False, False, ())
-    _TABLE[f"recall_{_avg}"] = (_prf(_M.recall, _avg), False, False, ())
-    _TABLE[f"f1_{_avg}"] = (_f(_avg), False, False, ())
+    _TABLE[f"precision_{_avg}"] = (
+        _Measure(f"precision_{_avg}", _M.precision, fixed={"average": _avg}),
+        False,
+        False,
+        (),
+    )
+    _TABLE[f"recall_{_avg}"] = (
+        _Measure(f"recall_{_avg}", _M.recall, fixed={"average": _avg}),
+        False,
+        False,
+        (),
+    )
+    _TABLE[f"f1_{_avg}"] = (
+        _Measure(f"f_measure_{_avg}", _M.f_measure, fixed={"average": _avg}),
+        False,
+        False,
+        (),
+    )
 for _avg in ("macro", "micro", "instance"):
-    _TABLE[f"auc_{_avg}"] = (_prf(_M.auc, _avg), False, True, ())
+    _TABLE[f"auc_{_avg}"] = (
+        _Measure(f"auc_{_avg}", _M.auc, fixed={"average": _avg}),
+        False,
+        True,
+        (),
+    )
 del _avg
 
 #: Names whose scorer returns minus the measure (smaller is better for the measure).
@@ -139,13 +171,45 @@ def _positional(name: str, fn: Callable, params: dict) -> Callable:
         )
     if not required:
         return fn
-    value = params.pop(required[0])
+    return _Measure(name, fn, (params.pop(required[0]),))
 
-    def measure(Y, S, **kw):
-        return fn(Y, S, value, **kw)
 
-    measure.__name__ = name
-    return measure
+def _base_function(fn: Callable) -> Callable:
+    return fn.fn if isinstance(fn, _Measure) else fn
+
+
+#: Checks of the parameters whose valid values do not depend on the data.
+_PARAM_CHECKS: dict[str, Callable[[Any], Any]] = {
+    "beta": lambda v: check_real(v, "beta", low=0.0, low_inclusive=False),
+    "zero_division": lambda v: _M._check_zero_division(v),
+    "k": lambda v: check_positive_int(v, "k", low=1),
+    "alpha": lambda v: v if v == float("inf") else check_real(v, "alpha", low=1.0),
+}
+
+
+def _check_params(name: str, fn: Callable, params: dict[str, Any]) -> None:
+    """Refuse, when the scorer is made, a keyword the measure does not take and a value
+    that no data make valid (``k=0``, ``alpha=0.5``, ``beta=-1``, ``zero_division=2``):
+    otherwise every fold of a grid search fails and scores NaN."""
+    base = _base_function(fn)
+    accepted = set(inspect.signature(base).parameters) - {
+        "Y",
+        "P",
+        "S",
+        "F",
+        "per_instance",  # a scorer returns one number
+        "sample_weight",  # given at scoring time (routed by scikit-learn)
+    }
+    if isinstance(fn, _Measure):
+        accepted -= set(fn.fixed)
+    for key, value in params.items():
+        if key not in accepted:
+            raise TypeError(
+                f"scorer {name!r} takes no parameter {key!r}; it takes "
+                f"{', '.join(sorted(accepted)) or 'none'}"
+            )
+        if key in _PARAM_CHECKS:
+            _PARAM_CHECKS[key](value)
 
 
 def get_scorer(
@@ -193,8 +257,12 @@ def get_scorer(
         raise TypeError(f"name must be a scorer name (str), got {type(name).__name__}")
     if name not in _TABLE:
         raise ValueError(f"unknown scorer {name!r}; known: {', '.join(scorer_names())}")
-    fn, is_loss, score_based, _ = _TABLE[name]
+    fn, is_loss, score_based, required = _TABLE[name]
+    for p in required:  # the loss's own parameter, checked like the keywords
+        if p in params and p in _PARAM_CHECKS:
+            _PARAM_CHECKS[p](params[p])
     fn = _positional(name, fn, params)
+    _check_params(name, fn, {k: v for k, v in params.items() if k != "scores"})
     if score_based:
         method = response_method if response_method is not None else _SCORE_METHODS
         if method not in _SCORE_METHODS and method != _SCORE_METHODS:
@@ -231,12 +299,9 @@ def get_scorer(
 
 
 def _binarised(fn: Callable, t: float, name: str) -> Callable:
-    def measure(Y, S, **kw):
-        S = check_score_matrix(S, "scores")
-        return fn(Y, (S > t).astype(np.int8), **kw)
-
-    measure.__name__ = f"{name}[s > {t:g}]"
-    return measure
+    if isinstance(fn, _Measure):
+        return _Measure(f"{name}[s > {t:g}]", fn.fn, fn.args, fn.fixed, threshold=t)
+    return _Measure(f"{name}[s > {t:g}]", fn, threshold=t)
 
 
 def scoring(*names: str) -> dict[str, Any]:

@@ -8,6 +8,7 @@ printed for that cell.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from decimal import Decimal, InvalidOperation
 from html import escape
@@ -123,6 +124,10 @@ def _or(value: int | None, default: int) -> int:
     return default if value is None else value
 
 
+def _shown_paper(v: Any) -> str:
+    return "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
+
+
 @validate_params(layout=OneOf(("columns", "rows")), decimals=Int(0, 17), agreement=Flag())
 def side_by_side(
     paper: pd.DataFrame,
@@ -173,7 +178,8 @@ def side_by_side(
             f"{list(paper.index)} x {list(paper.columns)} and "
             f"{list(ours.index)} x {list(ours.columns)}"
         )
-    printed = paper.map(lambda v: "" if v is None else str(v))
+    # a missing paper value prints empty (pandas 3 holds None as NaN)
+    printed = paper.map(_shown_paper)
     shown = pd.DataFrame(
         [
             [

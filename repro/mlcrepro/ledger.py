@@ -61,6 +61,7 @@ import pandas as pd
 
 from mlcbook._io import atomic_write, read_csv_exact
 from mlcbook._validation import Int, Real, check_name, validate_params
+from mlcrepro._paths import project_root
 from mlcrepro.display import BADGES, printed_decimals
 
 __all__ = [
@@ -836,7 +837,6 @@ class Ledger:
         last bits may differ between CPUs) — and a difference raises, so no check
         writes into the repository.
         """
-        from mlcrepro._paths import project_root
 
         check_name(self.chapter, "chapter")
         frame = self.to_frame().assign(chapter=self.chapter, paper_ref=self.paper)
@@ -1019,9 +1019,10 @@ def _label(i: int) -> str:
 
 def load_ledgers(folder: str | Path | None = None) -> pd.DataFrame:
     """Read every saved ledger (``book/_ledgers/*.csv``) into one table."""
-    from mlcrepro._paths import project_root
 
     folder = Path(folder) if folder is not None else project_root() / "book" / "_ledgers"
+    if not folder.is_dir():
+        raise FileNotFoundError(f"folder must be a folder of saved ledgers, got {folder}")
     frames = [read_csv_exact(p, keep_default_na=False) for p in sorted(folder.glob("*.csv"))]
     if not frames:
         return pd.DataFrame(

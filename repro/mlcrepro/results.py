@@ -13,7 +13,12 @@ its *specification* (everything the numbers depend on).  The committed table
 * Only when recomputation is requested — ``make reproduce`` (``MLCBOOK_RECOMPUTE=1``)
   or ``make table NAME=...`` (``MLCBOOK_RECOMPUTE=NAME``) — is the table computed
   and written, atomically, with its provenance (specification, its key, package
-  versions, Python, date, the chapter that made it).
+  versions, Python, date, the chapter that made it, and the table's SHA-256, row
+  count and column types).  An empty table, or one whose values would not read back
+  from its CSV (a string "NA" or "007", a None), is refused before anything is
+  written.  On load the CSV must have the recorded hash and rows (provenance written
+  before hashes were recorded is accepted as it is), and is never a Git LFS pointer
+  or a file with merge-conflict markers.
 
 The key of a specification is :func:`config_hash`: a hash of its canonical JSON
 form (:func:`canonical`), which accepts only values whose text does not depend on
@@ -30,6 +35,7 @@ exactly.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import math
 import os
@@ -265,11 +271,16 @@ def load_or_compute(
         table = compute()
         if not isinstance(table, pd.DataFrame):
             raise TypeError(f"compute must return a pandas DataFrame, got {type(table).__name__}")
-        with atomic_write(csv, "w", newline="") as fh:
-            table.to_csv(fh, index=False, float_format="%.17g")
-        text = json.dumps(provenance(config), indent=2, sort_keys=True, ensure_ascii=False)
+        data, record = _table_record(name, table)  # checked before anything is written
+        meta_obj = provenance(config)
+        meta_obj["table"] = record
+        text = json.dumps(meta_obj, indent=2, sort_keys=True, ensure_ascii=False)
+        # provenance first: it names the CSV's hash, so a failure between the two
+        # writes leaves a pair that fails to load instead of one that loads wrongly
         atomic_write_text(meta, text + "\n")
-        return read_csv_exact(csv)
+        with atomic_write(csv, "wb") as fh:
+            fh.write(data)
+        return _read_table(csv, record)
     if not csv.exists() or not meta.exists():
         raise StaleResultError(
             f"the result table {csv} (with {meta.name}) is missing; " + _how_to_recompute(name)
@@ -287,4 +298,104 @@ def load_or_compute(
             f"asks for (differing entries: {', '.join(changed) or 'none; the key scheme'}). "
             "It is not recomputed silently: " + _how_to_recompute(name)
         )
-    return read_csv_exact(csv)
+    committed: Any = saved.get("table")
+    _check_bytes(csv, committed, name)
+    if committed is None:  # provenance written before tables were hashed: as read then
+        return read_csv_exact(csv)
+    return _read_table(csv, committed)
+
+
+# ------------------------------------------------------------------ table integrity
+_LFS = b"version https://git-lfs.github.com/spec/"
+_CONFLICT = re.compile(rb"^(<<<<<<<|=======|>>>>>>>)( |$)", re.MULTILINE)
+
+
+def _csv_bytes(table: pd.DataFrame) -> bytes:
+    buf = io.StringIO()
+    table.to_csv(buf, index=False, float_format="%.17g", lineterminator="\n")
+    return buf.getvalue().encode("utf-8")
+
+
+def _dtypes(table: pd.DataFrame) -> dict[str, str]:
+    out = {}
+    for col, dt in table.dtypes.items():
+        kind = np.dtype(dt).kind if not isinstance(dt, pd.api.extensions.ExtensionDtype) else "O"
+        out[str(col)] = {"f": "float", "i": "int", "u": "int", "b": "bool"}.get(kind, "str")
+    return out
+
+
+def _parse(source: Any, record: dict) -> pd.DataFrame:
+    """Read a table written by :func:`_csv_bytes` back to the same values: strings stay
+    strings ("NA", "None", "007"); only an empty field of a float column is NaN."""
+    dtypes = record.get("dtypes", {})
+    strings = {c: str for c, t in dtypes.items() if t == "str"}
+    floats = {c: [""] for c, t in dtypes.items() if t == "float"}
+    table = read_csv_exact(source, dtype=strings, keep_default_na=False, na_values=floats or None)
+    for c, t in dtypes.items():  # an empty string column is read as ""
+        if t == "str" and c in table:
+            table[c] = table[c].astype(object)
+    return table
+
+
+def _table_record(name: str, table: pd.DataFrame) -> tuple[bytes, dict]:
+    """The CSV bytes of ``table`` and what provenance records of them; refuses a table
+    that is empty or would not read back as the same values."""
+    if table.shape[0] == 0 or table.shape[1] == 0:
+        raise ValueError(
+            f"compute returned an empty table ({table.shape[0]} rows, {table.shape[1]} "
+            f"columns) for {name!r}; the committed table is left as it was"
+        )
+    if len({str(c) for c in table.columns}) != table.shape[1]:
+        raise ValueError(f"the table {name!r} repeats a column name: {list(table.columns)}")
+    data = _csv_bytes(table)
+    record = {
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "rows": int(table.shape[0]),
+        "dtypes": _dtypes(table),
+    }
+    back = _parse(io.BytesIO(data), record)
+    want = table.reset_index(drop=True)
+    want.columns = [str(c) for c in want.columns]
+    for col in want.columns:
+        a, b = want[col].to_numpy(dtype=object), back[col].to_numpy(dtype=object)
+        same = [
+            x == y or (pd.isna(x) and pd.isna(y) and not isinstance(x, str)) for x, y in zip(a, b)
+        ]
+        if not all(same):
+            i = same.index(False)
+            raise ValueError(
+                f"the table {name!r} does not survive its CSV: column {col!r}, row {i}: "
+                f"{a[i]!r} reads back as {b[i]!r} (use a float NaN for a missing number, "
+                "strings for text); nothing was written"
+            )
+    return data, record
+
+
+def _check_bytes(csv: Path, record: Any, name: str) -> None:
+    """The committed CSV is the one its provenance describes (hash), and in any case
+    not a Git LFS pointer or a file with merge-conflict markers."""
+    data = csv.read_bytes()
+    problem = None
+    if data.startswith(_LFS):
+        problem = "is a Git LFS pointer, not the table (run `git lfs pull`)"
+    elif _CONFLICT.search(data):
+        problem = "holds merge-conflict markers"
+    elif isinstance(record, dict) and "sha256" in record:
+        digest = hashlib.sha256(data).hexdigest()
+        if digest != record["sha256"]:
+            problem = (
+                f"differs from the table its provenance describes (sha256 {digest[:12]}... "
+                f"instead of {str(record['sha256'])[:12]}...: truncated, edited or only "
+                "half rewritten)"
+            )
+    if problem is not None:
+        raise StaleResultError(f"the committed table {csv} {problem}; " + _how_to_recompute(name))
+
+
+def _read_table(csv: Path, record: dict) -> pd.DataFrame:
+    table = _parse(csv, record)
+    if "rows" in record and table.shape[0] != record["rows"]:
+        raise StaleResultError(
+            f"the committed table {csv} has {table.shape[0]} rows, its provenance {record['rows']}"
+        )
+    return table

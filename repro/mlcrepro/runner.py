@@ -48,7 +48,7 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 
-from mlcbook._io import atomic_write
+from mlcbook._io import atomic_write, remove_stale_temporaries
 from mlcbook._progress import progress
 from mlcrepro._paths import cache_dir as _cache_root
 from mlcrepro.results import check_table_name, config_hash, recompute_requested
@@ -264,6 +264,13 @@ def load(path: Path, check: Callable[[Any], None] | None = None) -> Any | None:
     """A cached result, or None; an unreadable or rejected entry is removed with a warning."""
     if not path.exists():
         return None
+    if not os.access(path, os.R_OK):  # not corrupt: someone else's entry, left in place
+        raise PermissionError(
+            13,
+            f"cannot read the cache entry {path} (permission denied); it is not removed. "
+            "Use a cache folder of your own (cache_dir=..., MLCBOOK_CACHE) or fix its "
+            "permissions",
+        )
     try:
         with np.load(path, allow_pickle=False) as f:
             result = _decode(f)
@@ -296,6 +303,24 @@ def _folder(cache_dir: str | Path | bool | None) -> Path | None:
     raise TypeError(
         f"cache_dir must be a path, True/None (default folder) or False, got {cache_dir!r}"
     )
+
+
+def _check_writable(folder: Path) -> None:
+    """Raise OSError now if results cannot be written under ``folder``; remove the
+    temporary files of writes that a killed run left there more than an hour ago."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with atomic_write(folder / ".write-test", "wb") as fh:
+            fh.write(b"")
+        (folder / ".write-test").unlink()
+    except OSError as err:
+        raise OSError(
+            err.errno,
+            f"the result cache {folder} is not writable ({err.strerror or err}); nothing "
+            "was computed. Choose another folder (cache_dir=..., MLCBOOK_CACHE) or "
+            "cache_dir=False",
+        ) from err
+    remove_stale_temporaries(folder)
 
 
 def _trusted(spec: Spec, resume: bool | None) -> bool:
@@ -334,6 +359,8 @@ def iter_results(
             todo.append((c, path))
     if not todo:
         return
+    if folder is not None:  # before any work: a cache that cannot take the results
+        _check_writable(folder / spec.name)
     if cost is not None:
         todo.sort(key=lambda cp: cost(cp[0]))  # stable: ties keep the spec's order
     jobs = (

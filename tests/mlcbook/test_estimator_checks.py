@@ -32,6 +32,7 @@ from mlcbook.learners import (
     LossMinimizingKNN,
     MLkNN,
     RAkEL,
+    TunedThresholdMultiLabelCV,
 )
 
 # ------------------------------------------------------------------ reasons
@@ -152,6 +153,14 @@ CASES = [
             "check_classifier_multioutput": CLASSES_ARRAY,
             "check_classifiers_multilabel_output_format_predict": INT8,
             "check_decision_proba_consistency": ONE_D,
+        },
+    ),
+    (
+        TunedThresholdMultiLabelCV(MLkNN(k=3), cv=2, thresholds=10),
+        {
+            **MULTILABEL_COMMON,
+            "check_classifier_multioutput": CLASSES_ARRAY,
+            "check_classifiers_multilabel_output_format_predict": INT8,
         },
     ),
     (

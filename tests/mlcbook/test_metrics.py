@@ -18,6 +18,7 @@ from itertools import product
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from scipy import stats
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn import metrics as skm
@@ -387,13 +388,29 @@ def test_example_based_f_differs_from_mean_of_instance_f():
     assert M.example_based_f_measure([[1, 0]], [[0, 1]], zero_division=0.0) == 0.0
 
 
+@pytest.mark.parametrize("zd", [0.0, 0.5, 1.0])
+def test_example_based_f_of_a_completely_wrong_prediction_is_zero(zd):
+    # every instance has precision 0 and recall 0 (both sets non-empty, disjoint), so
+    # both averages are 0 and Zhang & Zhou's harmonic mean is 0 -- as scipy's hmean of
+    # (0, 0) and scikit-learn's F of P = R = 0 are; zero_division plays no part
+    Y = np.array([[1, 0, 1], [0, 1, 0]])
+    P = 1 - Y
+    ref = float(stats.hmean([0.0, 0.0]))
+    assert ref == 0.0
+    assert M.example_based_f_measure(Y, P, zero_division=zd) == ref
+    assert M.example_based_f_measure(Y, P, 2.0, zero_division=zd) == 0.0
+    assert M.example_based_f_measure([[1, 0]], [[0, 1]]) == 0.0
+    for skzd in (0.0, 1.0):
+        assert sk_quiet(skm.f1_score, Y, P, average="samples", zero_division=skzd) == 0.0
+
+
 def test_example_based_f_against_sklearn_averages():
     for seed in range(10):
         Y, P, _ = random_problem(seed)
         p = sk_quiet(skm.precision_score, Y, P, average="samples", zero_division=1.0)
         r = sk_quiet(skm.recall_score, Y, P, average="samples", zero_division=1.0)
         for beta in (0.5, 1.0, 2.0):
-            ref = (1 + beta**2) * p * r / (beta**2 * p + r) if beta**2 * p + r > 0 else 1.0
+            ref = (1 + beta**2) * p * r / (beta**2 * p + r) if beta**2 * p + r > 0 else 0.0
             assert M.example_based_f_measure(Y, P, beta) == pytest.approx(ref, abs=1e-13)
 
 
@@ -499,7 +516,9 @@ def test_bad_zero_division(fn):
     with pytest.raises(ValueError, match="zero_division"):
         fn(Y0, P0, zero_division=2.0)
     with pytest.raises(TypeError, match="zero_division"):
-        fn(Y0, P0, zero_division="warn")
+        fn(Y0, P0, zero_division="ignore")
+    with pytest.raises(ValueError, match="zero_division"):
+        fn(Y0, P0, zero_division=float("inf"))
 
 
 def test_bad_input_all_measures():
@@ -545,3 +564,58 @@ def test_bad_input_binarize():
         M.binarize([[], []])
     with pytest.raises(TypeError, match="labels"):
         M.binarize([["a"]], labels="a")
+
+
+# ------------------------------------------------------------------ zero_division
+def _with_empty_rows_and_labels(seed=0):
+    rng = np.random.default_rng(seed)
+    Y = rng.integers(0, 2, (30, 4))
+    P = rng.integers(0, 2, (30, 4))
+    Y[:3], P[:2], P[5] = 0, 0, 0  # rows without true / predicted labels
+    Y[:, 3], P[:, 3] = 0, 0  # a label nobody has nor predicts
+    return Y, P
+
+
+@pytest.mark.parametrize("avg,sk", [("micro", "micro"), ("macro", "macro"),
+                                    ("instance", "samples")])
+@pytest.mark.parametrize("which", ["precision", "recall", "f"])
+def test_zero_division_nan_leaves_undefined_values_out_like_scikit_learn(avg, sk, which):
+    Y, P = _with_empty_rows_and_labels()
+    ours = {"precision": M.precision, "recall": M.recall,
+            "f": lambda *a, **k: M.f_measure(*a, **k)}[which]
+    ref = {"precision": skm.precision_score, "recall": skm.recall_score,
+           "f": skm.f1_score}[which]
+    got = ours(Y, P, average=avg, zero_division=np.nan)
+    # 1e-15: mean of per-row F computed as 2tp/(|y|+|p|) by both, summed in other orders
+    assert got == pytest.approx(ref(Y, P, average=sk, zero_division=np.nan), abs=1e-15)
+    assert not np.isnan(got)
+
+
+def test_zero_division_warn_is_zero_with_an_undefined_metric_warning():
+    from sklearn.exceptions import UndefinedMetricWarning
+
+    Y, P = _with_empty_rows_and_labels(1)
+    with pytest.warns(UndefinedMetricWarning, match="zero denominator"):
+        got = M.f_measure(Y, P, average="macro", zero_division="warn")
+    assert got == M.f_measure(Y, P, average="macro", zero_division=0.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a number or nan: no warning
+        M.f_measure(Y, P, average="macro", zero_division=np.nan)
+        M.f_measure(Y, P, average="macro", zero_division=1.0)
+    # a pair without any zero division does not warn
+    Yf = np.array([[1, 0], [0, 1]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert M.f_measure(Yf, Yf, average="macro", zero_division="warn") == 1.0
+
+
+def test_zero_division_nan_everywhere_undefined_gives_nan():
+    Z = np.zeros((2, 3), dtype=int)
+    assert np.isnan(M.f_measure(Z, Z, average="macro", zero_division=np.nan))
+    assert np.isnan(M.jaccard_score(Z, Z, zero_division=np.nan))
+    assert np.isnan(M.example_based_f_measure(Z, Z, zero_division=np.nan))
+    # one defined row: the mean of the defined rows only (hand-computed: 2/3)
+    Y = np.array([[0, 0, 0], [1, 1, 0]])
+    P = np.array([[0, 0, 0], [1, 0, 0]])
+    assert M.f_measure(Y, P, average="instance", zero_division=np.nan) == pytest.approx(2 / 3)
+    assert M.jaccard_score(Y, P, zero_division=np.nan) == 0.5

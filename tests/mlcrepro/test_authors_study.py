@@ -96,6 +96,24 @@ def test_another_error_is_not_taken_for_a_failed_fold(monkeypatch):
         A.authors_cell("flags", "BR-J48", 0)
 
 
+@pytest.mark.parametrize("output", [0.5, 2, -1])
+def test_a_prediction_that_is_not_0_or_1_is_refused_not_thresholded(monkeypatch, output):
+    class Scorer:
+        def get_params(self, deep=False):
+            return {}
+
+        def fit(self, X, Y):
+            self.K = Y.shape[1]
+            return self
+
+        def predict(self, X):
+            return np.full((X.shape[0], self.K), output)
+
+    monkeypatch.setattr(A, "members", lambda learner, dataset: (("x", Scorer(), {}),))
+    with pytest.raises(ValueError, match="other than 0 and 1"):
+        A.authors_cell("flags", "BR-J48", 0)
+
+
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [

@@ -499,8 +499,10 @@ def test_recommendation_rows_follow_their_rules():
     # a flat grid: every base is the optimum -> Hamming, Jaccard hold; Exact's optimum is
     # its base at beta = 128 everywhere -> "explore" and "alpha -> 0, beta -> inf" as ruled
     assert st[:2] == ["reproduced", "reproduced"] and st[2] == "differs"
-    # all ten optima at alpha = 1e-05 (>= the paper's 7 of 10 at alpha <= 0.2), at beta 128
-    assert st[3:] == ["reproduced", "reproduced"]
+    # all ten optima at alpha = 1e-05 (>= the paper's 7 of 10 at alpha <= 0.2), at beta 128:
+    # the expected setting wins everywhere, unlike the paper's own test (1 of 12)
+    assert st[3:] == ["reproduced", "differs"]
+    assert led.entries[4].cause is c["train"]
 
 
 # ------------------------------------------------------------------ committed tables

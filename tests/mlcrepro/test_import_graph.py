@@ -19,23 +19,8 @@ ROOT = Path(__file__).resolve().parents[2]
 ROOMS = {"mlcbook": ROOT / "lib", "mlcrepro": ROOT / "repro"}
 FIRST_PARTY = tuple(ROOMS)
 
-# Function-local imports in modules that are being rewritten elsewhere at the time of
-# writing (file, imported module).  The list may only shrink: a function-local import not
-# listed fails the test; an entry that is no longer found is stale and is to be removed
-# (not asserted, so that the branches fixing these files merge in any order).
-PENDING = {
-    ("lib/mlcbook/cli.py", "mlcbook.datasets"),
-    ("lib/mlcbook/cli.py", "mlcbook.datasets.labelfiles"),
-    ("lib/mlcbook/cli.py", "mlcbook.losses"),
-    ("lib/mlcbook/cli.py", "mlcbook.metrics"),
-    ("lib/mlcbook/cli.py", "mlcbook.plots.losses"),
-    ("lib/mlcbook/cli.py", "mlcbook.profiles"),
-    ("lib/mlcbook/learners/clus.py", "mlcbook.datasets.fetch"),
-    ("repro/mlcrepro/ledger.py", "mlcrepro._paths"),
-    ("repro/mlcrepro/park_read2018/readings.py", "mlcbook.datasets"),
-    ("repro/mlcrepro/wu_zhou2017/report.py", "mlcbook.metrics"),
-    ("repro/mlcrepro/wu_zhou2017/report.py", "mlcrepro.ledger"),
-}
+# Function-local first-party imports allowed (file, imported module): none.
+PENDING: set[tuple[str, str]] = set()
 # PEP 562: ``import mlcbook`` stays light; ``mlcbook.scorers`` (scikit-learn's metrics)
 # is imported by the package's ``__getattr__`` on first use.
 LAZY = {("lib/mlcbook/__init__.py", "mlcbook.scorers")}

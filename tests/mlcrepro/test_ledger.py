@@ -254,3 +254,9 @@ def test_a_shared_note_says_tested_only_for_a_tested_cause():
     assert "<i>See</i> data/results/x.csv." in html
     assert "<i>Tested in</i> tests/test_ledger.py." in html
     assert html.count("Tested in") == 1
+
+
+def test_load_ledgers_refuses_a_folder_that_does_not_exist(tmp_path):
+    with pytest.raises(FileNotFoundError, match="folder"):
+        load_ledgers(tmp_path / "no" / "such")
+    assert load_ledgers(tmp_path).empty  # an existing empty folder holds no rows

@@ -4,20 +4,30 @@ Three layouts are read, chosen by ``kind`` (``'auto'`` decides from the file):
 
 ``matrix``
     A CSV/TSV (or whitespace-separated) 0/1 matrix, one instance per line, one label per
-    column, with or without a header line of label names.  The separator is a tab for
-    ``.tsv``, a comma for ``.csv``; otherwise a tab, comma or semicolon if the first
-    line holds one, else runs of whitespace.
+    column, with or without a header line of label names.  ``True``/``False`` and
+    ``yes``/``no`` (any case) read as 1/0, so a boolean pandas frame written by
+    ``DataFrame.to_csv`` is read as it means (an empty first header field marks pandas'
+    index column, which is dropped).  The separator: the suffix's (a tab for ``.tsv``, a
+    comma for ``.csv``) if the first line holds it, else a tab, comma or semicolon that
+    occurs equally often on every line, else runs of whitespace.  A separator that ends
+    every line (an empty last column) is ignored.  A whole file that is one JSON array
+    of 0/1 rows (``[[1, 0, 1], [0, 1, 0]]``) is a matrix too.
 ``labelsets``
-    One instance per line, its labels separated by commas and/or spaces, as in the
-    Hivemall guide's example (``cat, bird``); the Hivemall/JSON array notation
-    ``["cat", "bird"]`` is read too.  An empty line or ``[]`` is the empty set; empty
+    One instance per line: a JSON array (``["new york", "paris"]``, Hivemall's
+    notation) or labels separated by commas (if any unbracketed line has a comma;
+    quotes protect a comma inside a label) or else by whitespace, as in the Hivemall
+    guide's example (``cat, bird``).  An empty line or ``[]`` is the empty set; empty
     lines at the very end of the file are ignored (write ``[]`` for a final empty set).
+    A whole file that is one JSON array of arrays of names is read as label sets.
 ``arff``
     A multi-label ARFF file read by :func:`mlcbook.datasets.parse_arff`: the MEKA
     layout (``-C n`` in ``@relation``) or, with ``xml=``, the MULAN layout.
 
-``auto`` reads ``.arff`` as ARFF; a text file is a matrix when every field of every line
-after an optional header is a number, and a list of label sets otherwise.
+``auto`` reads ``.arff`` as ARFF; a file whose first line is a JSON array as label sets
+(or a matrix, if the whole file is one array of 0/1 rows); a text file is a matrix when
+most fields after an optional header are numbers (or true/false/yes/no), and a list of
+label sets otherwise.  So a single typo does not turn a matrix into label sets: it is
+reported at its line.
 
 Every malformed line is reported as ``FILE:LINE: what is wrong`` through
 :class:`LabelFileError` (a :class:`ValueError`).
@@ -25,14 +35,17 @@ Every malformed line is reported as ``FILE:LINE: what is wrong`` through
 
 from __future__ import annotations
 
+import csv
+import json
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from .arff import DatasetFormatError, parse_arff, read_mulan_labels
 
@@ -98,23 +111,42 @@ def _read_lines(path: Path) -> list[str]:
     return text.splitlines()
 
 
+_SEPARATORS = ("\t", ",", ";")
+#: Words read as a label's value in a 0/1 matrix (what pandas writes for booleans).
+_BOOL_WORDS = {"true": 1.0, "false": 0.0, "yes": 1.0, "no": 0.0}
+
+
 def _separator(path: Path, lines: list[str]) -> str | None:
-    """The field separator (None: runs of whitespace)."""
-    suffix = path.suffix.lower()
-    if suffix == ".tsv":
-        return "\t"
-    if suffix == ".csv":
-        return ","
-    first = next((ln for ln in lines if ln.strip()), "")
-    for sep in ("\t", ",", ";"):
+    """The field separator (None: runs of whitespace).
+
+    The suffix proposes one (a tab for ``.tsv``, a comma for ``.csv``); it is used if the
+    first non-blank line holds it.  Otherwise a tab, comma or semicolon that occurs the
+    same number of times on every non-blank line is the separator (a semicolon- or
+    tab-separated ``.csv``), else the first of them found on the first line, else runs
+    of whitespace.
+    """
+    rows = [ln for ln in lines if ln.strip()]
+    first = rows[0] if rows else ""
+    preferred = {".tsv": "\t", ".csv": ","}.get(path.suffix.lower())
+    if preferred is not None and preferred in first:
+        return preferred
+    for sep in _SEPARATORS:
+        counts = {ln.count(sep) for ln in rows[:1000]}
+        if len(counts) == 1 and counts != {0}:
+            return sep
+    for sep in _SEPARATORS:
         if sep in first:
             return sep
-    return None
+    return preferred
+
+
+def _strip_quotes(p: str) -> str:
+    return p.strip().strip('"').strip("'").strip()
 
 
 def _fields(line: str, sep: str | None) -> list[str]:
     parts = line.split(sep) if sep is not None else line.split()
-    return [p.strip().strip('"').strip("'").strip() for p in parts]
+    return [_strip_quotes(p) for p in parts]
 
 
 def _is_number(token: str) -> bool:
@@ -125,20 +157,57 @@ def _is_number(token: str) -> bool:
     return True
 
 
+def _value(token: str, booleans: bool) -> float | None:
+    """A field's number (``True``/``False``/``yes``/``no`` as 1/0 if ``booleans``)."""
+    if booleans:
+        v = _BOOL_WORDS.get(token.lower())
+        if v is not None:
+            return v
+    try:
+        return float(token)
+    except ValueError:
+        return None
+
+
 def _data_lines(lines: list[str]) -> list[tuple[int, str]]:
     """Non-blank lines with their 1-based line numbers."""
     return [(i, ln) for i, ln in enumerate(lines, 1) if ln.strip()]
 
 
+def _trailing_separator(rows: list[tuple[int, str]], sep: str | None) -> bool:
+    """Every line ends with the separator (a spreadsheet's empty last column)."""
+    return sep is not None and bool(rows) and all(ln.rstrip().endswith(sep) for _, ln in rows)
+
+
+def _row_fields(line: str, sep: str | None, trailing: bool) -> list[str]:
+    toks = _fields(line, sep)
+    return toks[:-1] if trailing and toks and toks[-1] == "" else toks
+
+
 def _looks_like_matrix(rows: list[tuple[int, str]], sep: str | None) -> bool:
-    body = rows[1:] if rows and not all(_is_number(t) for t in _fields(rows[0][1], sep)) else rows
-    return bool(body) and all(all(_is_number(t) for t in _fields(ln, sep)) for _, ln in body)
+    """Most fields after an optional header line are numbers (or true/false/yes/no).
+
+    A majority, not all: one typo (``1,1,x``) must not turn a 0/1 matrix into label
+    sets; it is reported at its line when the matrix is read.
+    """
+    trailing = _trailing_separator(rows, sep)
+    toks = [_row_fields(ln, sep, trailing) for _, ln in rows[:2000]]
+    if toks and not any(_value(t, True) is not None for t in toks[0]):
+        toks = toks[1:]  # a header (label names; pandas leaves the index's name empty)
+    values = sum(_value(t, True) is not None for row in toks for t in row)
+    total = sum(len(row) for row in toks)
+    return total > 0 and 2 * values > total
 
 
 def _read_matrix(
-    path: Path, lines: list[str], what: str
+    path: Path, lines: list[str], what: str, *, booleans: bool = False
 ) -> tuple[np.ndarray, list[str] | None, list[int]]:
     """A real-valued matrix with an optional header (every field of line 1 non-numeric).
+
+    A header whose first field is empty (what pandas writes for a frame with its index)
+    marks the first column as a row index, which is dropped.  A separator ending every
+    line (an empty last column) is dropped too.  With ``booleans``, ``True``/``False``
+    and ``yes``/``no`` (any case) read as 1/0.
 
     Returns the matrix, the header (or None) and the line number of each row.
     """
@@ -146,17 +215,20 @@ def _read_matrix(
     rows = _data_lines(lines)
     if not rows:
         raise LabelFileError(path, None, f"the file is empty: no {what} rows")
+    trailing = _trailing_separator(rows, sep)
     header = None
-    first = _fields(rows[0][1], sep)
-    if not all(_is_number(t) for t in first):
-        if any(_is_number(t) for t in first) or any(t == "" for t in first):
-            bad = next(t for t in first if _is_number(t) or t == "")
+    index_column = False
+    first = _row_fields(rows[0][1], sep, trailing)
+    if not any(_value(t, booleans) is not None for t in first):
+        if first[0] == "" and len(first) > 1:
+            index_column = True  # pandas: DataFrame.to_csv() with the index
+            first = first[1:]
+        if any(t == "" for t in first):
             raise LabelFileError(
                 path,
                 rows[0][0],
-                f"the line mixes numbers and names (found {bad!r}): a header holds "
-                "only "
-                "label names, a data row only numbers",
+                "the header has an empty label name "
+                f"(column {first.index('') + 1 + index_column})",
             )
         if len(set(first)) != len(first):
             dup = next(t for t in first if first.count(t) > 1)
@@ -165,49 +237,138 @@ def _read_matrix(
         rows = rows[1:]
         if not rows:
             raise LabelFileError(path, None, f"the file has a header but no {what} rows")
-    width = len(header) if header is not None else len(_fields(rows[0][1], sep))
+    elif len(rows) > 1 and 2 * sum(t != "" and _value(t, booleans) is None for t in first) >= len(
+        first
+    ):  # as many names as numbers: a broken header (fewer: a data row with a typo)
+        bad = next(t for t in first if t != "" and _value(t, booleans) is None)
+        raise LabelFileError(
+            path,
+            rows[0][0],
+            f"the line mixes numbers and names (found {bad!r}): a header holds only "
+            "label names, a data row only numbers",
+        )
+    width = len(header) if header is not None else len(_row_fields(rows[0][1], sep, trailing))
+    skip = 1 if index_column else 0
     out = np.empty((len(rows), width))
     for r, (lineno, line) in enumerate(rows):
-        toks = _fields(line, sep)
+        toks = _row_fields(line, sep, trailing)[skip:]
         if len(toks) != width:
             raise LabelFileError(path, lineno, f"expected {width} values, found {len(toks)}")
         for c, tok in enumerate(toks):
-            try:
-                v = float(tok)
-            except ValueError:
-                raise LabelFileError(
-                    path, lineno, f"column {c + 1}: {tok!r} is not a number"
-                ) from None
+            v = _value(tok, booleans)
+            if v is None:
+                shown = "an empty field" if tok == "" else f"{tok!r} is not a number"
+                raise LabelFileError(path, lineno, f"column {c + 1 + skip}: {shown}")
             if not math.isfinite(v):
-                raise LabelFileError(path, lineno, f"column {c + 1}: {tok!r} is not finite")
+                raise LabelFileError(path, lineno, f"column {c + 1 + skip}: {tok!r} is not finite")
             out[r, c] = v
     return out, header, [lineno for lineno, _ in rows]
 
 
-_BRACKETS = re.compile(r"^\[(.*)\]$")
-_LABEL_SPLIT = re.compile(r"[,\s]+")
+def _json_label(path: Path, lineno: int, x: object) -> str:
+    if isinstance(x, bool) or not isinstance(x, (str, int, float)):
+        raise LabelFileError(
+            path, lineno, f"a label must be a string or a number, found {json.dumps(x)}"
+        )
+    return x if isinstance(x, str) else json.dumps(x)
+
+
+def _json_document(path: Path, lines: list[str]) -> list | None:
+    """The whole file as one JSON array of arrays (``[[1, 0], [0, 1]]``), else None."""
+    text = "\n".join(lines).strip()
+    if not text.startswith("[["):
+        return None
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        if text.count("\n") == 0 or exc.pos > len(lines[0]):
+            raise LabelFileError(path, exc.lineno, f"not valid JSON: {exc.msg}") from None
+        return None
+    if not isinstance(doc, list) or not all(isinstance(r, list) for r in doc):
+        raise LabelFileError(path, 1, "a JSON file must be an array of arrays (one per instance)")
+    if not doc:
+        raise LabelFileError(path, 1, "the JSON array holds no instance")
+    return doc
+
+
+def _json_is_matrix(doc: list) -> bool:
+    """Every row the same length and every entry 0/1 (or true/false): a 0/1 matrix."""
+    return len({len(r) for r in doc}) == 1 and all(
+        (isinstance(v, bool) or (isinstance(v, (int, float)) and v in (0, 1)))
+        for r in doc
+        for v in r
+    )
+
+
+def _line_labels(path: Path, lineno: int, line: str, sep: str | None) -> list[str]:
+    """The labels of one line of a label-set file."""
+    s = line.strip()
+    if s.startswith("[") or s.endswith("]"):
+        if not (s.startswith("[") and s.endswith("]")) or s.count("[") != s.count("]"):
+            raise LabelFileError(path, lineno, f"unbalanced brackets in {s!r}")
+        try:
+            items = json.loads(s)
+        except json.JSONDecodeError:
+            inner = s[1:-1]
+            if "[" in inner or "]" in inner:
+                raise LabelFileError(
+                    path, lineno, f"nested brackets in {s!r}: one label set per line"
+                ) from None
+            items = [t for t in (_strip_quotes(x) for x in _split_plain(inner, ",")) if t]
+        if not isinstance(items, list):  # pragma: no cover - '[...]' parses to a list
+            raise LabelFileError(path, lineno, "expected a JSON array of labels")
+        if any(isinstance(x, list) for x in items):
+            raise LabelFileError(
+                path,
+                lineno,
+                "a nested array: a JSON matrix must be the whole file ([[1, 0], [0, 1]])",
+            )
+        labels = [_json_label(path, lineno, x) if not isinstance(x, str) else x for x in items]
+        if len(set(labels)) != len(labels) and set(labels) <= {"0", "1"}:
+            raise LabelFileError(
+                path,
+                lineno,
+                f"{s} repeats the labels 0/1: a row of a 0/1 matrix? Write the matrix "
+                "as CSV or as one JSON array of rows",
+            )
+        return labels
+    return [t for t in (_strip_quotes(x) for x in _split_plain(s, sep)) if t]
+
+
+def _split_plain(s: str, sep: str | None) -> list[str]:
+    if sep == ",":
+        return next(csv.reader([s], skipinitialspace=True), [])
+    return s.split()
 
 
 def _read_label_sets(path: Path, lines: list[str]) -> list[list[str]]:
+    """One label set per line: a JSON array (``["new york", "paris"]``) or labels
+    separated by commas (if any line outside brackets has one; quotes protect a comma)
+    or else by whitespace."""
     while lines and not lines[-1].strip():
         lines = lines[:-1]
     if not lines:
         raise LabelFileError(path, None, "the file is empty: no label sets")
-    sets = []
-    for lineno, line in enumerate(lines, 1):
-        s = line.strip()
-        m = _BRACKETS.match(s)
-        if m:
-            s = m.group(1)
-        elif "[" in s or "]" in s:
-            raise LabelFileError(path, lineno, f"unbalanced brackets in {line.strip()!r}")
-        labels = []
-        for tok in _LABEL_SPLIT.split(s.strip()):
-            tok = tok.strip().strip('"').strip("'")
-            if tok:
-                labels.append(tok)
-        sets.append(list(dict.fromkeys(labels)))
-    return sets
+    doc = _json_document(path, lines)
+    if doc is not None:
+        return [list(dict.fromkeys(_json_label(path, 1, x) for x in row)) for row in doc]
+    plain = [ln for ln in lines if not ln.strip().startswith("[")]
+    sep = "," if any("," in ln for ln in plain) else None
+    simple = all(
+        ("[" not in ln and "]" not in ln and '"' not in ln and "'" not in ln) or ln.strip() == "[]"
+        for ln in lines
+    )
+    if simple:  # no JSON, no quotes: a plain split per line (the common large file)
+        return [
+            []
+            if ln.strip() == "[]"
+            else list(dict.fromkeys(t for t in (x.strip() for x in ln.split(sep)) if t))
+            for ln in lines
+        ]
+    return [
+        list(dict.fromkeys(_line_labels(path, lineno, line, sep)))
+        for lineno, line in enumerate(lines, 1)
+    ]
 
 
 def _binary(path: Path, A: np.ndarray, linenos: list[int]) -> np.ndarray:
@@ -255,9 +416,23 @@ def read_label_file(
         rows = _data_lines(lines)
         if not rows:
             raise LabelFileError(path, None, "the file is empty")
-        kind = "matrix" if _looks_like_matrix(rows, _separator(path, lines)) else "labelsets"
+        doc = _json_document(path, lines)
+        if doc is not None:
+            kind = "matrix" if _json_is_matrix(doc) else "labelsets"
+        elif rows[0][1].lstrip().startswith("["):
+            kind = "labelsets"
+        else:
+            kind = "matrix" if _looks_like_matrix(rows, _separator(path, lines)) else "labelsets"
     if kind == "matrix":
-        A, header, linenos = _read_matrix(path, lines, "label")
+        doc = _json_document(path, lines)
+        if doc is not None:
+            if not _json_is_matrix(doc):
+                raise LabelFileError(
+                    path, 1, "a JSON matrix must hold rows of equal length of 0/1 values"
+                )
+            A = np.array([[float(v) for v in r] for r in doc], dtype=np.float64)
+            return LabelFile(str(path), "matrix", A.astype(np.int8), None, None)
+        A, header, linenos = _read_matrix(path, lines, "label", booleans=True)
         return LabelFile(str(path), "matrix", _binary(path, A, linenos), None, header)
     return LabelFile(str(path), "labelsets", None, _read_label_sets(path, lines), None)
 
@@ -303,7 +478,8 @@ def align_label_files(
 
     Returns
     -------
-    Y, P : ndarray of int8 (n_samples, n_labels)
+    Y, P : ndarray of int8 (n_samples, n_labels), or CSR matrices of int8 when label
+        sets span more than :data:`SPARSE_CELLS` cells (memory: the labels only)
     labels : list of str
     """
     if truth.n_samples != pred.n_samples:
@@ -358,18 +534,38 @@ def align_label_files(
                 )
             mats.append(f.Y)
             continue
-        index = {lab: j for j, lab in enumerate(names)}
         sets = f.label_sets
         assert sets is not None  # no matrix: a label-set file
-        Y = np.zeros((len(sets), len(names)), dtype=np.int8)
-        for i, s in enumerate(sets):
-            for lab in s:
-                if lab not in index:
-                    raise LabelFileError(
-                        f.path,
-                        i + 1,
-                        f"unknown label {lab!r}; the labels are {names}",
-                    )
-                Y[i, index[lab]] = 1
-        mats.append(Y)
+        mats.append(_binarise(f.path, sets, names))
+    if any(sp.issparse(m) for m in mats):
+        mats = [sp.csr_matrix(m) for m in mats]
     return mats[0], mats[1], names
+
+
+#: Above this many cells a label-set file becomes a sparse (CSR) matrix.
+SPARSE_CELLS = 1 << 24
+
+
+def _binarise(path: str, sets: list[list[str]], names: list[str]) -> Any:
+    """Label sets as a 0/1 matrix over ``names``: dense int8, or CSR when large."""
+    index = {lab: j for j, lab in enumerate(names)}
+    lengths = np.fromiter((len(s) for s in sets), dtype=np.int64, count=len(sets))
+    try:
+        cols = np.fromiter(
+            (index[lab] for s in sets for lab in s), dtype=np.int64, count=int(lengths.sum())
+        )
+    except KeyError as exc:
+        lab = exc.args[0]
+        i = next(i for i, s in enumerate(sets) if lab in s and lab not in index)
+        names_shown = names if len(names) <= 20 else names[:20] + ["..."]
+        raise LabelFileError(
+            path, i + 1, f"unknown label {lab!r}; the labels are {names_shown}"
+        ) from None
+    n, K = len(sets), len(names)
+    rows = np.repeat(np.arange(n), lengths)
+    if n * K > SPARSE_CELLS:
+        indptr = np.concatenate([[0], np.cumsum(lengths)])
+        return sp.csr_matrix((np.ones(cols.size, dtype=np.int8), cols, indptr), shape=(n, K))
+    Y = np.zeros((n, K), dtype=np.int8)
+    Y[rows, cols] = 1
+    return Y

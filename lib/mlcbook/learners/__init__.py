@@ -1,7 +1,7 @@
 """scikit-learn estimators of the papers, and thresholding of score matrices."""
 
 from .blended import BlendedLinearClassifier
-from .boomer import BOOMER_2021, BOOMER_VARIANTS, make_boomer
+from .boomer import BOOMER_2021, BOOMER_VARIANTS, Boomer2021, make_boomer
 from .clus import ClusPCT
 from .gfm import GFM, gfm_predict
 from .j48 import J48Classifier
@@ -12,10 +12,12 @@ from .mlknn import MLkNN
 from .reductions import LabelPowerset, RAkEL
 from .registry import LEARNERS, learner_config, learner_names, make_learner
 from .thresholds import InstanceThreshold, LabelThreshold, column_thresholds, row_thresholds
+from .tuned import TunedThresholdMultiLabelCV
 
 __all__ = [
     "BOOMER_2021",
     "BOOMER_VARIANTS",
+    "Boomer2021",
     "ClusPCT",
     "GFM",
     "LEARNERS",
@@ -32,6 +34,7 @@ __all__ = [
     "MekaLC",
     "MekaRAkEL",
     "RAkEL",
+    "TunedThresholdMultiLabelCV",
     "column_thresholds",
     "consensus_mask",
     "gfm_predict",

@@ -21,6 +21,7 @@ neighbour) two machines pick different neighbours.  Here:
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -47,7 +48,35 @@ def is_integer_valued(X: Any) -> bool:
     if not np.all(np.isfinite(data)) or not np.array_equal(data, np.round(data)):
         return False
     n_features = X.shape[1]
-    return float(np.max(np.abs(data))) ** 2 * max(n_features, 1) < 2.0**52
+    largest = float(np.max(np.abs(data)))
+    if largest >= 2.0**26:  # its square alone reaches 2**52 (and may overflow)
+        return False
+    return largest**2 * max(n_features, 1) < 2.0**52
+
+
+#: Largest magnitude used as is; beyond it squared distances could overflow to inf.
+_MAX_UNSCALED = 2.0**400
+
+
+def _largest(X: Any) -> float:
+    data = X.data if sp.issparse(X) else X
+    return float(np.max(np.abs(data))) if data.size else 0.0
+
+
+def _rescaled(X_fit: Any, Xq: Any) -> tuple[Any, Any]:
+    """Both matrices times one power of two if their entries are huge (beyond
+    :data:`_MAX_UNSCALED`, e.g. ``X * 1e200``), so that squared distances stay finite.
+
+    A power of two scales every product and sum exactly (no rounding changes), and
+    nearest neighbours do not change when all distances are scaled alike.
+    """
+    largest = max(_largest(X_fit), _largest(Xq))
+    if not largest > _MAX_UNSCALED:
+        return X_fit, Xq
+    shift = 400 - math.frexp(largest)[1]
+    same = Xq is X_fit
+    X_fit = X_fit * 2.0**shift
+    return X_fit, (X_fit if same else Xq * 2.0**shift)
 
 
 def _sq_norms(X: Any) -> np.ndarray:
@@ -120,6 +149,8 @@ def nearest_neighbors(
         exact = is_integer_valued(X_fit) and (loo or is_integer_valued(Xq))
     if metric == "manhattan" and exact:
         exact = False  # cdist's cityblock is already a fixed-order sum
+    if not exact:
+        X_fit, Xq = _rescaled(X_fit, X_fit if loo else Xq)
     nf = _sq_norms(X_fit) if (metric == "euclidean" and exact) else None
     if not exact and sp.issparse(X_fit):
         X_fit = X_fit.toarray()  # cdist needs dense rows; convert once, not per chunk

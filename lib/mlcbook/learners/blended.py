@@ -12,7 +12,9 @@ Choices where the paper is silent (documented in the chapter):
   data over the grid ``gammas``; the criterion is the objective being
   optimised, the mean blended similarity ``s(z, t; alpha, beta)`` of the
   undetermined predictions on the held-out folds (ties go to the larger gamma).
-* The intercept (the paper's appended constant feature) is not penalised.
+* The intercept (the paper's appended constant feature) is not penalised, unless
+  ``penalize_intercept=True`` (the paper's penalty runs over all weights, the
+  appended 1's included).
 * Weights start at per-label L2 logistic regressions (``init="logistic"``),
   or -- with ``warm_start=True`` -- at the previous fit's solution (also per CV
   fold), which lets a grid over beta be run as a continuation
@@ -28,6 +30,7 @@ Choices where the paper is silent (documented in the chapter):
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -85,14 +88,15 @@ def _logistic_init(X, T, C: float = 1.0):
     return W, b
 
 
-def _packed(X, T, alpha, beta, gamma, W0, b0):
+def _packed(X, T, alpha, beta, gamma, W0, b0, penalize_intercept=False):
     """The objective over one packed vector, rescaled to be O(1) at ``(W0, b0)``.
 
     All labels' weights and intercepts form one vector (the weights stored
     feature-major, so that ``X @ W.T`` needs no copy).  Returns ``fun(x) ->
     (J/|J0|, grad)``, ``x0``, and ``unpack(x) -> (W, b)``.  The scale does not
     move the optimum: it keeps the optimisers' stopping rules meaningful when
-    the raw similarity is ~1e-39 (beta = 128 near W = 0).
+    the raw similarity is ~1e-39 (beta = 128 near W = 0).  With
+    ``penalize_intercept`` the penalty ``gamma/2 ||b||^2`` is subtracted too.
     """
     L, M = W0.shape
     XT = X.T.tocsr() if sp.issparse(X) else None
@@ -102,7 +106,10 @@ def _packed(X, T, alpha, beta, gamma, W0, b0):
 
     def fun(x):
         W = x[: L * M].reshape(M, L).T
-        J, gW, gb = _objective(W, x[L * M :], X, T, alpha, beta, gamma, XT=XT)
+        b = x[L * M :]
+        J, gW, gb = _objective(W, b, X, T, alpha, beta, gamma, XT=XT)
+        if penalize_intercept:
+            J, gb = J - 0.5 * gamma * float(b @ b), gb - gamma * b
         return J * scale, np.concatenate([gW.T.ravel(), gb]) * scale
 
     def unpack(x):
@@ -111,7 +118,7 @@ def _packed(X, T, alpha, beta, gamma, W0, b0):
     return fun, x0, unpack
 
 
-def _lbfgs(X, T, alpha, beta, gamma, W0, b0, max_iter, tol):
+def _lbfgs(X, T, alpha, beta, gamma, W0, b0, max_iter, tol, penalize_intercept=False):
     """Maximise the penalised mean similarity by L-BFGS from ``(W0, b0)``.
 
     Returns ``W, b, n_iter, status`` with ``status`` one of ``"converged"``
@@ -120,7 +127,7 @@ def _lbfgs(X, T, alpha, beta, gamma, W0, b0, max_iter, tol):
     at ``max_iter``) or ``"stalled"`` (the line search found no increase: a
     stop by scipy's rule, neither converged nor capped).
     """
-    fun, x0, unpack = _packed(X, T, alpha, beta, gamma, W0, b0)
+    fun, x0, unpack = _packed(X, T, alpha, beta, gamma, W0, b0, penalize_intercept)
 
     def neg(x):
         J, g = fun(x)
@@ -152,7 +159,7 @@ def _fit_lbfgs(X, T, alpha, beta, gamma, W0, b0, max_iter, tol):
     return W, b, nit
 
 
-def _ascent(X, T, alpha, beta, gamma, W0, b0, max_iter, tol):
+def _ascent(X, T, alpha, beta, gamma, W0, b0, max_iter, tol, penalize_intercept=False, rate=None):
     """Gradient ascent, the optimiser of Park & Read (2018, Sec. 3.2).
 
     ``w <- w + lambda dJ/dw`` on the rescaled objective ``J/|J(W0)|`` (the
@@ -164,14 +171,26 @@ def _ascent(X, T, alpha, beta, gamma, W0, b0, max_iter, tol):
     read as: stop after the first step whose increase is at most ``tol * |J|``
     (relative), or when 40 halvings find no increase.
 
+    With ``rate`` given, the rule is read literally instead: the step size is
+    ``rate`` throughout (no halving) and the ascent stops at the first step that
+    would not increase ``J`` (that step is not taken); ``tol`` is not used.
+
     Returns ``W, b, n_iter, status`` with ``status`` ``"stopped"`` (by that
     rule) or ``"capped"`` (``max_iter`` accepted steps without the rule firing).
     """
-    fun, x, unpack = _packed(X, T, alpha, beta, gamma, W0, b0)
+    fun, x, unpack = _packed(X, T, alpha, beta, gamma, W0, b0, penalize_intercept)
     with threadpool_limits(limits=1, user_api="blas"):
         J, g = fun(x)
         lam, status, it = 1.0, "capped", 0
-        while it < max_iter:
+        while rate is not None and it < max_iter:
+            xn = x + rate * g
+            Jn, gn = fun(xn)
+            if not Jn > J:
+                status = "stopped"
+                break
+            it += 1
+            x, J, g = xn, Jn, gn
+        while rate is None and it < max_iter:
             for _ in range(40):
                 xn = x + lam * g
                 Jn, gn = fun(xn)
@@ -229,6 +248,17 @@ class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         scipy's L-BFGS run to convergence, or the paper's gradient ascent
         stopped when one step raises the objective by at most ``tol`` relative
         (Sec. 3.2; the step size adapts, see :func:`_ascent`).
+    penalize_intercept : bool, default False
+        Also subtract ``gamma/2 ||b||^2``: the paper's penalty (Sec. 3.3) runs over
+        all weights, including those of the appended constant feature.
+    cv_score : {"undetermined", "determined"}, default "undetermined"
+        The CV criterion for ``gamma``: the held-out mean similarity of the
+        undetermined predictions ``z`` (the objective), or of the 0/1 predictions
+        ``z >= 0.5`` (what the paper's tables report).
+    rate : float > 0, optional
+        With ``solver="ascent"``: a fixed step size and the paper's rule read
+        literally -- stop at the first step that would not increase the objective
+        (``tol`` unused); ``max_iter`` is then the fit's budget of steps.
 
     Attributes
     ----------
@@ -268,6 +298,9 @@ class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         init: str = "logistic",
         random_state: int = 0,
         solver: str = "lbfgs",
+        penalize_intercept: bool = False,
+        cv_score: str = "undetermined",
+        rate: float | None = None,
     ) -> None:
         self.alpha = alpha
         self.beta = beta
@@ -280,6 +313,9 @@ class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         self.init = init
         self.random_state = random_state
         self.solver = solver
+        self.penalize_intercept = penalize_intercept
+        self.cv_score = cv_score
+        self.rate = rate
 
     # ----------------------------------------------------------------- helpers
     def _validate_params(self):
@@ -298,6 +334,18 @@ class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         cv = check_positive_int(self.cv, "cv", low=2)
         if self.solver not in _SOLVERS:
             raise ValueError(f"solver must be 'lbfgs' or 'ascent', got {self.solver!r}")
+        if not isinstance(self.penalize_intercept, (bool, np.bool_)):
+            raise TypeError(
+                f"penalize_intercept must be True or False, got {self.penalize_intercept!r}"
+            )
+        if self.cv_score not in ("undetermined", "determined"):
+            raise ValueError(
+                f"cv_score must be 'undetermined' or 'determined', got {self.cv_score!r}"
+            )
+        if self.rate is not None:
+            if self.solver != "ascent":
+                raise ValueError(f"rate needs solver='ascent', got solver={self.solver!r}")
+            check_real(self.rate, "rate", low=0.0, low_inclusive=False)
         if self.init not in ("logistic", "zeros"):
             raise ValueError(f"init must be 'logistic' or 'zeros', got {self.init!r}")
         max_iter = check_positive_int(self.max_iter, "max_iter")
@@ -341,6 +389,9 @@ class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         L = T.shape[1]
         warm = dict(getattr(self, "_warm_", {}) or {}) if self.warm_start else {}
         solve = _SOLVERS[self.solver]
+        if self.rate is not None:
+            solve = functools.partial(_ascent, rate=float(self.rate))
+        pen_b = bool(self.penalize_intercept)
         cv_status: dict = {}
         if len(gammas) > 1:
             if K < cv:
@@ -353,10 +404,12 @@ class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
                 vals = []
                 for f, (tr, va) in enumerate(folds):
                     W0, b0 = self._start(("cv", g, f), L, M, X[tr], T[tr], warm)
-                    W, b, _, st = solve(X[tr], T[tr], alpha, beta, g, W0, b0, max_iter, tol)
+                    W, b, _, st = solve(X[tr], T[tr], alpha, beta, g, W0, b0, max_iter, tol, pen_b)
                     cv_status[st] = cv_status.get(st, 0) + 1
                     warm[("cv", g, f)] = (W, b)
                     Zva = _sigmoid(np.asarray(X[va] @ W.T) + b)
+                    if self.cv_score == "determined":  # the 0/1 predictions' similarity
+                        Zva = (Zva >= 0.5).astype(np.float64)
                     r, _, _ = _ratio(T[va], Zva, alpha)
                     vals.append(float((r**beta).mean()))
                 scores[g] = float(np.mean(vals))
@@ -367,7 +420,7 @@ class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
             gamma = gammas[0]
             self.cv_scores_ = {}
         W0, b0 = self._start("full", L, M, X, T, warm)
-        W, b, nit, status = solve(X, T, alpha, beta, gamma, W0, b0, max_iter, tol)
+        W, b, nit, status = solve(X, T, alpha, beta, gamma, W0, b0, max_iter, tol, pen_b)
         warm["full"] = (W, b)
         self._warm_ = warm
         self.coef_, self.intercept_, self.gamma_, self.n_iter_ = W, b, float(gamma), nit

@@ -130,10 +130,14 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+from ._contract import MultiLabelMixin
 
 __all__ = [
     "BOOMER_2021",
     "BOOMER_VARIANTS",
+    "Boomer2021",
     "make_boomer",
     "useless_features_removed",
 ]
@@ -214,6 +218,67 @@ def make_boomer(variant: str, random_state: int = 0, **options: Any):
         ) from err
     params = {**BOOMER_2021, **BOOMER_VARIANTS[variant], **options}
     return Boomer(random_state=random_state + 1, **params)
+
+
+class Boomer2021(MultiLabelMixin, ClassifierMixin, BaseEstimator):
+    """A BOOMER variant at the 2021 defaults, with scikit-learn's entry checks.
+
+    :func:`make_boomer` returns ``mlrl``'s own estimator, which checks little: it fits
+    ``X`` with fewer rows of ``Y`` than of ``X``, takes a ``Y`` of {0, 2}, {-1, 1}, NaN
+    or strings, and raises AttributeError from ``predict`` before ``fit``.  This
+    wrapper validates at the boundary (:class:`~mlcbook.learners._contract.
+    MultiLabelMixin`: ``X`` numeric and finite, ``Y`` a 0/1 matrix with as many rows,
+    :class:`~sklearn.exceptions.NotFittedError` before ``fit``, ``X`` of the fitted
+    width at prediction) and then fits the unchanged :func:`make_boomer` estimator,
+    so its predictions are those of ``make_boomer(variant, random_state, **options)``.
+
+    Parameters
+    ----------
+    variant : {"BOOMER-1", "BOOMER-K"}
+    random_state : int >= 0
+    options : dict, optional
+        Further ``Boomer`` parameters (e.g. ``{"max_rules": 50}``).
+
+    Attributes
+    ----------
+    estimator_ : mlrl.boosting.Boomer
+        The fitted BOOMER model.
+    classes_ : list of ndarray
+        ``[0, 1]`` per label (scikit-learn's multi-label convention).
+    """
+
+    _accept_sparse = False
+    _x_dtype = np.float64
+    _fitted_attr = "estimator_"
+
+    def __init__(
+        self,
+        variant: str = "BOOMER-1",
+        random_state: int = 0,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        self.variant = variant
+        self.random_state = random_state
+        self.options = options
+
+    def fit(self, X: ArrayLike, Y: ArrayLike) -> Boomer2021:
+        """Validate ``X`` and ``Y``, then fit the configured BOOMER model."""
+        if self.options is not None and not isinstance(self.options, dict):
+            raise TypeError(f"options must be a dict or None, got {self.options!r}")
+        est = make_boomer(self.variant, self.random_state, **(self.options or {}))
+        X, Y = self._fit_input(X, Y)
+        self.estimator_ = est.fit(X, Y)
+        return self
+
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """0/1 predictions, shape ``(n_samples, n_labels)``, int8."""
+        X = self._predict_input(X)
+        return np.asarray(self.estimator_.predict(X), dtype=np.int8)
+
+    def predict_proba(self, X: ArrayLike) -> np.ndarray:
+        """BOOMER's per-label probabilities, shape ``(n_samples, n_labels)``."""
+        X = self._predict_input(X)
+        return np.asarray(self.estimator_.predict_proba(X), dtype=np.float64)
 
 
 def useless_features_removed(X: ArrayLike, drop: tuple[int, ...] = ()) -> np.ndarray:

@@ -84,7 +84,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_label_matrix
-from ..datasets.fetch import _copy_verified, cache_dir, fetch_file, sha256_of
+from ..datasets.fetch import ChecksumError, _copy_verified, cache_dir, fetch_file, sha256_of
 
 __all__ = [
     "CLUS_COMMIT",
@@ -131,8 +131,6 @@ def pyclus_jar() -> Path:
         The file is not the registered 1.0.2 jar.
     """
     from importlib import metadata
-
-    from ..datasets.fetch import ChecksumError
 
     try:
         path = Path(str(metadata.distribution("pyclus").locate_file("clus/clus.jar")))

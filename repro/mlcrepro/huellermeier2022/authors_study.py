@@ -315,7 +315,9 @@ def authors_cell(dataset: str, learner: str, split: int) -> pd.DataFrame:
         pred = pred.toarray() if sp.issparse(pred) else np.asarray(pred)
         if pred.shape != Yte.shape:
             raise ValueError(f"{learner} predicted shape {pred.shape}, expected {Yte.shape}")
-        P = (pred > 0).astype(np.int8)
+        if not np.isin(pred, (0, 1)).all():  # never threshold a score or a label code
+            raise ValueError(f"{learner} predicted values other than 0 and 1 on {dataset}")
+        P = pred.astype(np.int8)
         cpu = _cpu_now() - t0
         ev = evaluate_predictions(scored, P[:, first:], reference.ALPHAS)
         head = {

@@ -36,6 +36,7 @@ GROUPS = {
     "Table 3: Hamming": r"^Table 3",
     "Table 4: exact match": r"^Table 4",
     "Sec. 5: recommendations": r"^Sec\. 5",
+    "Sec. 1, 5.1: blend beats LP": r"^Sec\. 1",
 }
 
 
@@ -128,15 +129,19 @@ def _experiment_rows(led: Ledger) -> None:
     )
     ranges = bf.split_ranges(bs.load_split_check())
     explained = bf.explained_by_penalty(E.penalty_match())
-    bf.add_table_rows(led, full, c, explained, tuple(earlier), ranges)
+    bases = E.family_grid("Table 4 bases at beta = 2^7")
+    bf.add_table_rows(led, full, c, explained, tuple(earlier), ranges, bases_grid=bases)
     bf.add_location_rows(led, full, c, tuple(earlier))
-    bf.add_recommendation_rows(led, full, c)
+    whole = E.family_grid("whole grid (best exact match against the bases)")
+    bf.add_recommendation_rows(led, full, c, exact_grid=whole)
+    bf.add_headline_row(led, E.headline(), c["headline"])
     bf.add_trend_row(led, E.grids(), E.chosen_reading(), cause=c["trend"])
-    bf.add_sweet_spot_row(led, full, c["slashdot"])
+    panel = E.family_grid("Slashdot panel (corner against the rest)")
+    bf.add_sweet_spot_row(led, panel, c["slashdot"])
     evp.add_vector_form(led)
     evp.add_independent_gradient(led)
     evp.add_diagonal_reading(led, full, c["train"])
-    evp.add_slashdot_test_corner(led, full, c["slashdot"])
+    evp.add_slashdot_test_corner(led, panel, c["slashdot"])
     evp.add_exact_resembles_jaccard(led, full, c["train"])
 
 

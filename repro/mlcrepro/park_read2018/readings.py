@@ -40,10 +40,14 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import scipy.sparse as sp
+from sklearn.model_selection import train_test_split
+from sklearn.preprocessing import MaxAbsScaler, MinMaxScaler, StandardScaler
 
 from mlcbook._validation import check_real
+from mlcbook.datasets import load_dataset
 from mlcbook.learners.blended import BlendedLinearClassifier
 from mlcbook.metrics import hamming_loss, jaccard_score, subset_accuracy
 from mlcrepro.park_read2018.grid import GRID_ALPHAS, GRID_BETAS, GRID_DATASETS, split_and_scale
@@ -97,6 +101,11 @@ GAMMA_PER = ("setting", "alpha")
 #: "as-is": the split of :func:`split_and_scale` (sparse word counts kept as they are);
 #: "standardised": every feature standardised on the training half, sparse ones too
 FEATURES = ("as-is", "standardised")
+#: the data variants of the open hypotheses (:mod:`.variants`): "min-max": every feature
+#: scaled to [0, 1] on the training half (instead of standardised; sparse non-negative
+#: features divided by their maximum, which is min-max for them); "mulan-split": Scene's
+#: MULAN train/test files (1,211/1,196) as the split
+DATA_VARIANTS = ("min-max", "mulan-split")
 
 
 def _check_reading(reading: Any) -> str:
@@ -118,8 +127,8 @@ def _check_gamma_per(gamma_per: Any) -> str:
 
 
 def _check_features(features: Any) -> str:
-    if features not in FEATURES:
-        raise ValueError(f"features must be one of {FEATURES}, got {features!r}")
+    if features not in FEATURES + DATA_VARIANTS:
+        raise ValueError(f"features must be one of {FEATURES + DATA_VARIANTS}, got {features!r}")
     return features
 
 
@@ -134,8 +143,14 @@ def cell_spec(
     gammas=STUDY_GAMMAS,
     cv: int = 3,
     features: str = "as-is",
+    penalize_intercept: bool = False,
+    cv_score: str = "undetermined",
 ) -> dict:
     """Everything one cell's numbers depend on (checked before any work).
+
+    ``penalize_intercept`` and ``cv_score`` are options of
+    :class:`~mlcbook.learners.BlendedLinearClassifier` (the open hypotheses); like
+    ``features``, they enter the key only when they differ from the default.
 
     :func:`readings_spec` keys each runner cell by the same items (its parameters,
     the reading's settings) and the checksum of the cell's dataset.
@@ -145,7 +160,13 @@ def cell_spec(
     _check_gamma_per(gamma_per)
     if alpha not in GRID_ALPHAS:
         raise ValueError(f"alpha must be one of {GRID_ALPHAS}, got {alpha!r}")
-    extra = {} if _check_features(features) == "as-is" else {"features": features}
+    extra: dict[str, Any] = {} if _check_features(features) == "as-is" else {"features": features}
+    if penalize_intercept:
+        extra["penalize_intercept"] = True
+    if cv_score != "undetermined":
+        if cv_score != "determined":
+            raise ValueError(f"cv_score must be 'undetermined' or 'determined', got {cv_score!r}")
+        extra["cv_score"] = cv_score
     return {
         **extra,
         "experiment": "park-read-2018-sec4-readings",
@@ -192,11 +213,20 @@ def _timed_fit(clf, X, Y) -> float:
 
 
 def _split(dataset: str, seed: int, features: str):
-    from sklearn.preprocessing import StandardScaler
-
-    from mlcbook.datasets import load_dataset
-
+    if features == "mulan-split":
+        if dataset != "scene":
+            raise ValueError(f"features='mulan-split' needs dataset 'scene', got {dataset!r}")
+        Xtr, Ytr, _ = load_dataset(dataset, subset="train")
+        Xte, Yte, _ = load_dataset(dataset, subset="test")
+        sc = StandardScaler().fit(Xtr)
+        return sc.transform(Xtr), sc.transform(Xte), np.asarray(Ytr), np.asarray(Yte)
     X, Y, _ = load_dataset(dataset)
+    if features == "min-max":
+        Xtr, Xte, Ytr, Yte = train_test_split(X, Y, test_size=0.5, random_state=seed)
+        mm = MaxAbsScaler() if sp.issparse(Xtr) else MinMaxScaler()  # sparse: min is 0
+        mm.fit(Xtr)
+        Xtr, Xte = mm.transform(Xtr), mm.transform(Xte)
+        return Xtr, Xte, np.asarray(Ytr), np.asarray(Yte)
     Xtr, Xte, Ytr, Yte = split_and_scale(X, Y, seed=seed)
     if features == "standardised" and sp.issparse(Xtr):
         sc = StandardScaler().fit(Xtr.toarray())
@@ -215,6 +245,8 @@ def cell(
     gammas=STUDY_GAMMAS,
     cv: int = 3,
     features: str = "as-is",
+    penalize_intercept: bool = False,
+    cv_score: str = "undetermined",
 ) -> list[dict]:
     """The eight betas of one (dataset, alpha) under one reading: one row per fit.
 
@@ -234,13 +266,21 @@ def cell(
         gammas=gammas,
         cv=cv,
         features=features,
+        penalize_intercept=penalize_intercept,
+        cv_score=cv_score,
     )
     data = _split(dataset, seed, features)
     Xtr, Ytr = data[0], data[2]
     opts = {k: spec[k] for k in ("max_iter", "tol", "init", "warm_start")}  # "rate": the code
-    common = dict(alpha=float(alpha), random_state=seed, solver=reading, **opts)
+    common = dict(
+        alpha=float(alpha),
+        random_state=seed,
+        solver=reading,
+        penalize_intercept=bool(penalize_intercept),
+        **opts,
+    )
     per_setting = BlendedLinearClassifier(
-        beta=float(betas[0]), gamma="cv", gammas=tuple(gammas), cv=cv, **common
+        beta=float(betas[0]), gamma="cv", gammas=tuple(gammas), cv=cv, cv_score=cv_score, **common
     )
     cpu = _timed_fit(per_setting, Xtr, Ytr)  # at betas[0] both choices are this fit
     rows = [

@@ -15,10 +15,18 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from mlcbook.metrics import LOWER_IS_BETTER
+from mlcbook.metrics import LOWER_IS_BETTER, auc, coverage, one_error
 from mlcrepro.claims import printed
 from mlcrepro.display import MEASURE_NAMES, measure_name
-from mlcrepro.ledger import Cause, Ledger
+from mlcrepro.ledger import (
+    Cause,
+    Ledger,
+    derive_status,
+    paper_error,
+    tested,
+    underspecified,
+    unknown,
+)
 
 __all__ = [
     "NAMES",
@@ -175,8 +183,6 @@ def cause_if_differs(
     So that a shared cause is not printed beside rows that agree.
     """
     from decimal import Decimal
-
-    from mlcrepro.ledger import derive_status
 
     exponent = Decimal(paper).as_tuple().exponent
     if not isinstance(exponent, int):
@@ -358,7 +364,6 @@ def as_strings(values: np.ndarray | Sequence[bool]) -> str:
 
 def make_causes() -> dict[str, Cause]:
     """The causes the chapter's differing rows name, made once."""
-    from mlcrepro.ledger import paper_error, tested, underspecified, unknown
 
     thr = (
         "book/limo.md, 'Where the F1 pattern comes from'; table limo_thresholds; "
@@ -510,7 +515,6 @@ def constant_predictor(Y) -> pd.DataFrame:
     (one-error: an error only if no maximiser is relevant; rank = 1 + the number of
     labels scored strictly higher), and the AUCs count ``>=`` as Table 1 writes.
     """
-    from mlcbook.metrics import auc, coverage, one_error
 
     Y = np.asarray(Y, dtype=np.int8)
     F = np.ones(Y.shape)
@@ -563,7 +567,6 @@ def passes_cause(cmp: pd.DataFrame) -> Cause:
     the cells: then a number of passes in between, which the paper does not give,
     accounts for the gap; else *unknown*, saying what the extra passes changed.
     """
-    from mlcrepro.ledger import tested, unknown
 
     cols = [c for c in cmp.columns if c.startswith("within std, ")]
     e0, e1 = cols[0].split(", ")[1], cols[-1].split(", ")[1]
@@ -637,7 +640,6 @@ def account_cause(check: pd.DataFrame, dataset: str) -> Cause:
     *unknown*; the text gives the counts, and over several splits also how many single
     splits fall within the std.
     """
-    from mlcrepro.ledger import tested, unknown
 
     n = len(check)
     acc, code = int(check["account within std"].sum()), int(check["code within std"].sum())
