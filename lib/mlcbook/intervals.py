@@ -437,8 +437,8 @@ def bootstrap_interval(
     >>> rng = np.random.default_rng(0)
     >>> Y = rng.integers(0, 2, (500, 5)); P = np.where(rng.random((500, 5)) < 0.2, 1 - Y, Y)
     >>> ci = bootstrap_interval("hamming_loss", Y, P, random_state=0)
-    >>> round(ci.estimate, 4), ci.low < ci.estimate < ci.high
-    (0.2112, True)
+    >>> round(ci.estimate, 4), ci.low < ci.estimate < ci.high  # np.mean(Y != P)
+    (0.2132, True)
     """
     measure = _check_name(measure)
     params = _check_params(measure, params)

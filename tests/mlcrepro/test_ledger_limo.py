@@ -7,7 +7,7 @@ import pytest
 
 from mlcrepro.claims import load_inventory, parse_refs
 from mlcrepro.ledger import Ledger, load_ledgers
-from mlcrepro.summary import verdict_table
+from mlcrepro.summary import VERDICT_SYMBOLS, verdict_table
 from mlcrepro.wu_zhou2017 import limo_evidence as E
 from mlcrepro.wu_zhou2017.ledger_limo import GROUPS, limo_ledger, limo_verdicts
 
@@ -43,8 +43,10 @@ def test_verdicts_count_every_row_once(ledger):
     table = limo_verdicts(ledger)
     assert table["rows"].sum() == len(ledger.entries)
     counts = ledger.counts()
-    for status, symbol in zip(counts, ("✔", "±", "≈", "✘")):
-        assert table[symbol].sum() == counts[status]
+    for status, n in counts.items():
+        symbol = VERDICT_SYMBOLS[status]
+        # the rare statuses get a column only where rows have them
+        assert (table[symbol].sum() if symbol in table else 0) == n
     assert list(table.index) == [g for g in GROUPS if g in table.index]
 
 
