@@ -11,7 +11,11 @@ place and never copies its code.  This module
   (a mismatch raises :class:`~mlcbook.datasets.fetch.ChecksumError`);
 * loads a data set's ``.mat`` file (:func:`load_authors_dataset`): the features
   ``data`` (n × d), the labels ``targets`` (n × K, coded 0/1 in the three files) and
-  the ten permutations ``randperms`` (10 × n, MATLAB's 1-based row numbers);
+  the ten permutations ``randperms`` (10 × n, MATLAB's 1-based row numbers).  The
+  files store whole numbers compactly (SciPy reports ``uint8``/``uint16``; MATLAB and
+  Octave load them as double), and hold a ``folds`` column that ``demo.m`` does not
+  use.  Features and rows are those of the registry's data sets, in the same order;
+  enron's label columns come in another order (the tests check both);
 * turns a permutation into ``demo.m``'s split (:func:`authors_splits`): the first
   ``round(0.3 n)`` rows of the permutation are the test set, the rest (in row order)
   the training set;

@@ -50,10 +50,18 @@ import pandas as pd
 
 from mlcbook._io import atomic_write_text
 from mlcrepro import _paths
+from mlcrepro._paths import results_dir
+from mlcrepro.results import StaleResultError, load_or_compute, recompute_requested
 from mlcrepro.wu_zhou2017 import authors
 
 __all__ = [
+    "DEFAULT_SEEDS",
     "MEASURES",
+    "RUNS_TABLE",
+    "TABLE",
+    "authors_octave_config",
+    "authors_octave_tables",
+    "finished_seeds",
     "OctaveNotFoundError",
     "build_libsvm",
     "cache_root",
@@ -311,6 +319,87 @@ def collect_runs(seeds: Sequence[int], datasets: Sequence[str] = authors.DATASET
     return pd.concat(frames, ignore_index=True)
 
 
+#: The committed tables: per-split results, and one row per (seed, data set) run.
+TABLE = "limo_authors_octave"
+RUNS_TABLE = "limo_authors_octave_runs"
+#: The seeds ``make octave`` runs by default.
+DEFAULT_SEEDS: tuple[int, ...] = (1, 2, 3, 4, 5)
+
+
+def authors_octave_config(seeds: Sequence[int]) -> dict:
+    """The specification of the committed tables: what their numbers depend on.
+
+    The authors' files (by sha256), the edits to ``demo.m``, the seeding, and the
+    seeds that finished on every data set.  Octave's version and the CPU time of each
+    run are results (``limo_authors_octave_runs``), since reading the tables must not
+    need Octave.
+    """
+    return {
+        "experiment": "Wu & Zhou (2017) LIMO, the authors' demo.m under GNU Octave",
+        "reference": f"YuriWu/LIMO {authors.COMMIT}, LIBSVM 3.37 (cjlin1/libsvm 6b90713)",
+        "sha256": dict(sorted(authors.SHA256.items())),
+        "demo_edits": [list(e) for e in _PATCHES]
+        + [[_DATASETS_LINE, "data_sets={'<one data set>'};"], [_SUMMARY_LINE, "+ record writer"]],
+        "seeding": "rand('state', seed); randn('state', seed)",
+        "datasets": list(authors.DATASETS),
+        "seeds": sorted(int(s) for s in seeds),
+    }
+
+
+def finished_seeds(seeds: Sequence[int]) -> list[int]:
+    """The seeds among ``seeds`` whose runs finished on every data set."""
+    return [
+        s
+        for s in seeds
+        if all(all(p.exists() for p in _result_paths(s, d)) for d in authors.DATASETS)
+    ]
+
+
+def _runs_table(seeds: Sequence[int]) -> pd.DataFrame:
+    rows = []
+    for seed in seeds:
+        for dataset in authors.DATASETS:
+            info = json.loads(_result_paths(seed, dataset)[1].read_text(encoding="utf-8"))
+            rows.append({k: info[k] for k in _RUN_COLUMNS})
+    return pd.DataFrame(rows, columns=list(_RUN_COLUMNS))
+
+
+_RUN_COLUMNS = (
+    "seed",
+    "dataset",
+    "octave",
+    "statistics",
+    "cpu_seconds",
+    "wall_seconds",
+    "date",
+    "platform",
+)
+
+
+def authors_octave_tables(seeds: Sequence[int] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The committed per-split table and its runs table, checked against their specification.
+
+    ``seeds`` default: the seeds named in the committed provenance.  When
+    recomputation is requested (``make octave``), the tables are rebuilt from the
+    cached runs of the ``seeds`` that finished on every data set.
+    """
+    if seeds is None:
+        meta = results_dir() / f"{TABLE}.json"
+        try:
+            seeds = json.loads(meta.read_text(encoding="utf-8"))["config"]["seeds"]
+        except (OSError, ValueError, KeyError) as err:
+            raise StaleResultError(
+                f"cannot read the seeds of {meta}: {err}; run `make octave` and commit "
+                "data/results/"
+            ) from err
+    config = authors_octave_config(seeds)
+    per_split = load_or_compute(
+        TABLE, lambda: collect_runs(seeds).drop(columns="cpu_seconds"), config
+    )
+    runs = load_or_compute(RUNS_TABLE, lambda: _runs_table(seeds), config)
+    return per_split, runs
+
+
 def _main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m mlcrepro.wu_zhou2017.octave")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -319,9 +408,26 @@ def _main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("--seeds", type=int, nargs="+", required=True)
     run.add_argument("--datasets", nargs="+", default=list(authors.DATASETS))
     run.add_argument("--log", type=Path, default=None)
+    table = sub.add_parser(
+        "table", help="rewrite the committed tables from the finished runs (MLCBOOK_RECOMPUTE)"
+    )
+    table.add_argument("--seeds", type=int, nargs="+", default=list(DEFAULT_SEEDS))
     args = parser.parse_args(argv)
     if args.command == "build":
         print(build_libsvm())
+        return 0
+    if args.command == "table":
+        done = finished_seeds(args.seeds)
+        if not done:
+            raise SystemExit(f"no seed of {args.seeds} finished on every data set")
+        if not recompute_requested(TABLE):
+            raise SystemExit(f"set MLCBOOK_RECOMPUTE={TABLE},{RUNS_TABLE} to rewrite the tables")
+        per_split, runs = authors_octave_tables(done)
+        missing = sorted(set(args.seeds) - set(done))
+        print(
+            f"{TABLE}: {len(per_split)} rows, {RUNS_TABLE}: {len(runs)} runs, seeds {done}"
+            + (f"; not finished: {missing}" if missing else "")
+        )
         return 0
     todo = [(s, d) for s in args.seeds for d in args.datasets]
     for k, (seed, dataset) in enumerate(todo, 1):
