@@ -32,7 +32,7 @@ def both(request):
 
 
 def test_shapes_and_label_counts_equal_the_registry(both):
-    name, (n, d, K), a, X, Y = both
+    _, (n, d, K), a, X, Y = both
     assert a.X.shape == X.shape == (n, d)
     assert a.Y.shape == Y.shape == (n, K)
     assert a.randperms.shape == (10, n)
@@ -43,7 +43,7 @@ def test_shapes_and_label_counts_equal_the_registry(both):
 
 
 def test_rows_are_the_registry_rows_in_the_same_order(both):
-    name, _, a, X, Y = both
+    _, _, a, X, Y = both
     np.testing.assert_array_equal(a.X, X)  # the same numbers, read from .mat and ARFF
     # every authors' label column is one of the registry's, each used once
     reg_cols = {Y[:, j].tobytes(): j for j in range(Y.shape[1])}
@@ -79,7 +79,7 @@ def test_a_tampered_file_is_refused(tmp_path, monkeypatch):
     path = mirror / "limo" / "data" / "emotions.mat"
     path.write_bytes(path.read_bytes()[:-1] + b"\x00")
     monkeypatch.setenv("MLCBOOK_WU_ZHOU_REFERENCE", str(mirror))
-    with pytest.raises(ChecksumError, match="emotions.mat"):
+    with pytest.raises(ChecksumError, match=r"emotions\.mat"):
         authors.load_authors_dataset("emotions")
 
 
