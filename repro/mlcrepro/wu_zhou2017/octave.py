@@ -18,7 +18,9 @@ measures exactly as released.  ``repro/octave/run_demo.m`` loads Octave's
 ``statistics`` package (``normrnd``, ``randsample``), puts LIBSVM's MATLAB interface
 (built by :func:`build_libsvm` with LIBSVM's own ``make.m``) on the path, seeds
 ``rand`` and ``randn`` with ``rand('state', seed)`` / ``randn('state', seed)`` and
-runs the edited ``demo.m``.
+runs the edited ``demo.m`` of the working folder (Octave warns that it shadows its own
+``demo`` function: the current folder comes first on Octave's path, and only the edited
+copy writes the record file that the run is read from).
 
 Octave's generators are not MATLAB's, so no seed reproduces the authors' own run;
 several seeds give the spread a 10-split mean has from the SGD's randomness alone.
