@@ -156,8 +156,8 @@ weka:
 # Debian's octave, octave-statistics and octave-dev when missing (root or sudo), LIBSVM's
 # MATLAB interface built into data/cache/octave, demo.m run for each seed and data set in
 # a patched temporary copy (resumes: finished runs are kept in data/cache/octave/runs),
-# then data/results/limo_authors_octave{,_runs}.{csv,json} rewritten from the seeds that
-# finished on every data set, and limo_authors_ours (our LIMO in demo.m's protocol, no
+# then data/results/limo_authors_octave{,_runs}.{csv,json} rewritten from the finished
+# (seed, data set) runs, and limo_authors_ours (our LIMO in demo.m's protocol, no
 # Octave needed) recomputed through the runner.  `make octave SEEDS="1 2"` runs other
 # seeds; make test never needs Octave.
 octave: $(STAMP)

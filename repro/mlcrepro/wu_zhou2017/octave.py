@@ -63,7 +63,7 @@ __all__ = [
     "TABLE",
     "authors_octave_config",
     "authors_octave_tables",
-    "finished_seeds",
+    "finished_runs",
     "OctaveNotFoundError",
     "build_libsvm",
     "cache_root",
@@ -295,29 +295,40 @@ def run_one(seed: int, dataset: str, *, log: Path | None = None) -> Path:
     return csv
 
 
-def collect_runs(seeds: Sequence[int], datasets: Sequence[str] = authors.DATASETS) -> pd.DataFrame:
-    """The cached per-split results of the finished (seed, data set) runs, tidy.
+Run = tuple[int, str]
 
-    Columns ``dataset, seed, split, method, measure, value, cpu_seconds`` (``method``
-    is ``"LIMO (authors' code, Octave)"``; ``cpu_seconds`` is the run's, repeated on
-    each of its rows).  Runs not yet finished are absent.
+
+def _run_name(run: Run) -> str:
+    return f"seed{run[0]}/{run[1]}"
+
+
+def finished_runs(seeds: Sequence[int], datasets: Sequence[str] = authors.DATASETS) -> list[Run]:
+    """The (seed, data set) runs among ``seeds`` × ``datasets`` whose results are cached."""
+    return [
+        (s, d) for s in seeds for d in datasets if all(p.exists() for p in _result_paths(s, d))
+    ]
+
+
+def collect_runs(runs: Sequence[Run]) -> pd.DataFrame:
+    """The cached per-split results of ``runs``, tidy.
+
+    Columns ``dataset, seed, split, method, measure, value`` (``method`` is
+    ``"LIMO (authors' code, Octave)"``).
+
+    Raises
+    ------
+    FileNotFoundError
+        A run has not finished.
     """
     frames = []
-    for seed in seeds:
-        for dataset in datasets:
-            csv, meta = _result_paths(seed, dataset)
-            if not (csv.exists() and meta.exists()):
-                continue
-            t = pd.read_csv(csv)
-            info = json.loads(meta.read_text(encoding="utf-8"))
-            t.insert(1, "seed", seed)
-            t.insert(3, "method", "LIMO (authors' code, Octave)")
-            t["cpu_seconds"] = info["cpu_seconds"]
-            frames.append(t)
-    if not frames:
-        return pd.DataFrame(
-            columns=["dataset", "seed", "split", "method", "measure", "value", "cpu_seconds"]
-        )
+    for seed, dataset in runs:
+        csv, meta = _result_paths(seed, dataset)
+        if not (csv.exists() and meta.exists()):
+            raise FileNotFoundError(f"the run seed {seed}, {dataset} has not finished ({csv})")
+        t = pd.read_csv(csv)
+        t.insert(1, "seed", seed)
+        t.insert(3, "method", "LIMO (authors' code, Octave)")
+        frames.append(t)
     return pd.concat(frames, ignore_index=True)
 
 
@@ -328,13 +339,13 @@ RUNS_TABLE = "limo_authors_octave_runs"
 DEFAULT_SEEDS: tuple[int, ...] = (1, 2, 3, 4, 5)
 
 
-def authors_octave_config(seeds: Sequence[int]) -> dict:
+def authors_octave_config(runs: Sequence[Run]) -> dict:
     """The specification of the committed tables: what their numbers depend on.
 
     The authors' files (by sha256), the edits to ``demo.m``, the seeding, and the
-    seeds that finished on every data set.  Octave's version and the CPU time of each
-    run are results (``limo_authors_octave_runs``), since reading the tables must not
-    need Octave.
+    finished runs (``"seed<S>/<data set>"``).  Octave's version and the CPU time of
+    each run are results (``limo_authors_octave_runs``), since reading the tables must
+    not need Octave.
     """
     return {
         "experiment": "Wu & Zhou (2017) LIMO, the authors' demo.m under GNU Octave",
@@ -343,26 +354,15 @@ def authors_octave_config(seeds: Sequence[int]) -> dict:
         "demo_edits": [list(e) for e in _PATCHES]
         + [[_DATASETS_LINE, "data_sets={'<one data set>'};"], [_SUMMARY_LINE, "+ record writer"]],
         "seeding": "rand('state', seed); randn('state', seed)",
-        "datasets": list(authors.DATASETS),
-        "seeds": sorted(int(s) for s in seeds),
+        "runs": sorted(_run_name((int(s), str(d))) for s, d in runs),
     }
 
 
-def finished_seeds(seeds: Sequence[int]) -> list[int]:
-    """The seeds among ``seeds`` whose runs finished on every data set."""
-    return [
-        s
-        for s in seeds
-        if all(all(p.exists() for p in _result_paths(s, d)) for d in authors.DATASETS)
-    ]
-
-
-def _runs_table(seeds: Sequence[int]) -> pd.DataFrame:
+def _runs_table(runs: Sequence[Run]) -> pd.DataFrame:
     rows = []
-    for seed in seeds:
-        for dataset in authors.DATASETS:
-            info = json.loads(_result_paths(seed, dataset)[1].read_text(encoding="utf-8"))
-            rows.append({k: info[k] for k in _RUN_COLUMNS})
+    for seed, dataset in runs:
+        info = json.loads(_result_paths(seed, dataset)[1].read_text(encoding="utf-8"))
+        rows.append({k: info[k] for k in _RUN_COLUMNS})
     return pd.DataFrame(rows, columns=list(_RUN_COLUMNS))
 
 
@@ -378,28 +378,31 @@ _RUN_COLUMNS = (
 )
 
 
-def authors_octave_tables(seeds: Sequence[int] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _committed_runs() -> list[Run]:
+    meta = results_dir() / f"{TABLE}.json"
+    try:
+        names = json.loads(meta.read_text(encoding="utf-8"))["config"]["runs"]
+        return [(int(n.split("/")[0].removeprefix("seed")), n.split("/")[1]) for n in names]
+    except (OSError, ValueError, KeyError, IndexError) as err:
+        raise StaleResultError(
+            f"cannot read the runs of {meta}: {err}; run `make octave` and commit data/results/"
+        ) from err
+
+
+def authors_octave_tables(
+    runs: Sequence[Run] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The committed per-split table and its runs table, checked against their specification.
 
-    ``seeds`` default: the seeds named in the committed provenance.  When
-    recomputation is requested (``make octave``), the tables are rebuilt from the
-    cached runs of the ``seeds`` that finished on every data set.
+    ``runs`` default: the (seed, data set) runs named in the committed provenance.
+    When recomputation is requested (``make octave``), the tables are rebuilt from the
+    cached results of ``runs``.
     """
-    if seeds is None:
-        meta = results_dir() / f"{TABLE}.json"
-        try:
-            seeds = json.loads(meta.read_text(encoding="utf-8"))["config"]["seeds"]
-        except (OSError, ValueError, KeyError) as err:
-            raise StaleResultError(
-                f"cannot read the seeds of {meta}: {err}; run `make octave` and commit "
-                "data/results/"
-            ) from err
-    config = authors_octave_config(seeds)
-    per_split = load_or_compute(
-        TABLE, lambda: collect_runs(seeds).drop(columns="cpu_seconds"), config
-    )
-    runs = load_or_compute(RUNS_TABLE, lambda: _runs_table(seeds), config)
-    return per_split, runs
+    runs = _committed_runs() if runs is None else sorted(runs)
+    config = authors_octave_config(runs)
+    per_split = load_or_compute(TABLE, lambda: collect_runs(runs), config)
+    runs_table = load_or_compute(RUNS_TABLE, lambda: _runs_table(runs), config)
+    return per_split, runs_table
 
 
 def _main(argv: Sequence[str] | None = None) -> int:
@@ -419,16 +422,18 @@ def _main(argv: Sequence[str] | None = None) -> int:
         print(build_libsvm())
         return 0
     if args.command == "table":
-        done = finished_seeds(args.seeds)
+        done = finished_runs(args.seeds)
         if not done:
-            raise SystemExit(f"no seed of {args.seeds} finished on every data set")
+            raise SystemExit(f"no run of the seeds {args.seeds} has finished")
         if not recompute_requested(TABLE):
             raise SystemExit(f"set MLCBOOK_RECOMPUTE={TABLE},{RUNS_TABLE} to rewrite the tables")
         per_split, runs = authors_octave_tables(done)
-        missing = sorted(set(args.seeds) - set(done))
+        missing = [
+            _run_name((s, d)) for s in args.seeds for d in authors.DATASETS if (s, d) not in done
+        ]
         print(
-            f"{TABLE}: {len(per_split)} rows, {RUNS_TABLE}: {len(runs)} runs, seeds {done}"
-            + (f"; not finished: {missing}" if missing else "")
+            f"{TABLE}: {len(per_split)} rows from {len(runs)} runs"
+            + (f"; not finished: {', '.join(missing)}" if missing else "")
         )
         return 0
     todo = [(s, d) for s in args.seeds for d in args.datasets]
