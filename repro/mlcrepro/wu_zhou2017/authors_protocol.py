@@ -143,8 +143,8 @@ def comparison(
     ``outside_<reading>``: whether ours lies outside ``[authors_min, authors_max]``,
     the range of the 10-split means over the Octave seeds (NA with fewer than two
     seeds).  Ours is one LIMO seed per split, so its own seed noise is of the same
-    order as the authors' spread: a cell just outside the range is weak evidence.  ``paper`` is NaN where
-    Table B.3 has no such data set (emotions).
+    order as the authors' spread: a cell just outside the range is weak evidence.
+    ``paper`` is NaN where Table B.3 has no such data set (emotions).
     """
     ours = protocol_table() if ours is None else ours
     octave = authors_octave_tables()[0] if octave is None else octave
