@@ -51,7 +51,9 @@ Two readings of the sampling (``sampling=``):
   spends the step, and a label without negative instances moves
   :math:`w_j \\leftarrow (1-\\eta) w_j + \\eta\\lambda_2 x_a` *unconditionally* (no
   hinge test).  Updates, step sizes, iteration count, initialisation and averaging
-  are the same in both readings.
+  are the same in both readings.  (``limo_init.m`` also rescales a column of
+  :math:`W^0` whose entries *all* exceed 5, ``if(tmp1>norm_up)`` on a vector; at
+  :math:`N(0, 1/d)` draws that never happens, and neither reading does it.)
 """
 
 from __future__ import annotations
