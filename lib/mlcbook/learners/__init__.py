@@ -11,15 +11,6 @@ from .meka import MekaBR, MekaCC, MekaLC, MekaRAkEL
 from .mlknn import MLkNN
 from .reductions import LabelPowerset, RAkEL
 from .registry import LEARNERS, learner_config, learner_names, make_learner
-from .released_thresholds import (
-    RowThresholdSVR,
-    best_f1_cut,
-    best_hamming_cut,
-    column_cuts,
-    predict_column,
-    predict_row,
-    row_cuts,
-)
 from .thresholds import InstanceThreshold, LabelThreshold, column_thresholds, row_thresholds
 
 __all__ = [
@@ -41,19 +32,12 @@ __all__ = [
     "MekaLC",
     "MekaRAkEL",
     "RAkEL",
-    "RowThresholdSVR",
-    "best_f1_cut",
-    "best_hamming_cut",
-    "column_cuts",
     "column_thresholds",
     "consensus_mask",
     "gfm_predict",
     "learner_config",
     "learner_names",
     "limo_objective",
-    "predict_column",
-    "predict_row",
-    "row_cuts",
     "make_boomer",
     "make_learner",
     "minimize_summed_loss",
