@@ -159,6 +159,28 @@ weka:
 	  dpkg -x .weka/tmp/$(WEKA_DEB) .weka && rm -rf .weka/tmp; \
 	  echo "$(WEKA_JAR_SHA256)  $(WEKA_JAR)" | sha256sum --check --quiet; fi
 
+# The authors' LIMO code (Wu & Zhou 2017, ../shared/reference/wu_zhou2017) under GNU Octave:
+# Debian's octave, octave-statistics and octave-dev when missing (root or sudo), LIBSVM's
+# MATLAB interface built into data/cache/octave, demo.m run for each seed and data set in
+# a patched temporary copy (resumes: finished runs are kept in data/cache/octave/runs),
+# then data/results/limo_authors_octave{,_runs}.{csv,json} rewritten from the finished
+# (seed, data set) runs, and limo_authors_ours (our LIMO in demo.m's protocol, no
+# Octave needed) recomputed through the runner.  `make octave SEEDS="1 2"` runs other
+# seeds; make test never needs Octave.
+octave: $(STAMP)
+	@SUDO=$$( [ "$$(id -u)" = 0 ] && echo "" || echo sudo ); \
+	if ! command -v octave-cli >/dev/null || ! command -v mkoctfile >/dev/null || \
+	   ! octave-cli --no-gui --eval "pkg load statistics" >/dev/null 2>&1; then \
+	  echo "installing Debian's octave, octave-statistics, octave-dev"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
+	    --no-install-recommends octave octave-statistics octave-dev >/dev/null; fi
+	$(BIN)/python -m mlcrepro.wu_zhou2017.octave build
+	nice -n 15 $(BIN)/python -m mlcrepro.wu_zhou2017.octave run --seeds $(or $(SEEDS),1 2 3 4 5) \
+	  --log data/cache/octave/octave.log
+	MLCBOOK_RECOMPUTE=limo_authors_octave,limo_authors_octave_runs \
+	  $(BIN)/python -m mlcrepro.wu_zhou2017.octave table --seeds $(or $(SEEDS),1 2 3 4 5)
+	MLCBOOK_RECOMPUTE=limo_authors_ours nice -n 15 $(BIN)/python -m mlcrepro.wu_zhou2017.authors_protocol
+
 # ---------------------------------------------------------------- outputs
 # the all-ledgers page reads the ledgers the chapters save, so it runs last
 REPRODUCE := $(filter-out book/ledgers.md,$(CHAPTERS)) book/ledgers.md

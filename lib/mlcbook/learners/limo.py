@@ -36,9 +36,24 @@ Choices the paper leaves open, settled as in the authors' released MATLAB code
 * the instance-wise step of iteration ``t`` sees the rows already updated by the
   label-wise step of the same iteration.
 
-Departures of the released code from Algorithm 1, where we follow the paper: the code
-samples instances uniformly (not by :math:`c^{inst}`) and draws the instance-wise
-triplet by picking an instance and one of its relevant labels.
+Two readings of the sampling (``sampling=``):
+
+* ``"algorithm1"`` (default): Algorithm 1 as printed, every pair of each hinge sum
+  equally likely (:func:`sample_triplets`);
+* ``"released_code"``: what the authors' ``sgd_limo_train.m`` draws
+  (:func:`sample_released_triplets`).  Label-wise: an instance uniformly, then one of
+  its relevant and one of its irrelevant labels uniformly; an instance without a
+  relevant or without an irrelevant label spends the iteration's label-wise step
+  (nothing moves).  Instance-wise: a *new* instance uniformly, then one of its
+  relevant labels ``j`` uniformly (so a label is chosen with probability
+  :math:`\\frac1m\\sum_{a \\in Y_j^+} 1/|Y_a^+|`, not :math:`\\propto |Y_j^+||Y_j^-|`),
+  then a negative instance of ``j`` uniformly; an instance without relevant labels
+  spends the step, and a label without negative instances moves
+  :math:`w_j \\leftarrow (1-\\eta) w_j + \\eta\\lambda_2 x_a` *unconditionally* (no
+  hinge test).  Updates, step sizes, iteration count, initialisation and averaging
+  are the same in both readings.  (``limo_init.m`` also rescales a column of
+  :math:`W^0` whose entries *all* exceed 5, ``if(tmp1>norm_up)`` on a vector; at
+  :math:`N(0, 1/d)` draws that never happens, and neither reading does it.)
 """
 
 from __future__ import annotations
@@ -52,7 +67,7 @@ from .._validation import check_label_matrix, check_positive_int, check_real
 from ._contract import MultiLabelMixin
 from .thresholds import InstanceThreshold, LabelThreshold
 
-__all__ = ["LIMO", "limo_objective"]
+__all__ = ["LIMO", "SAMPLINGS", "limo_objective", "sample_released_triplets", "sample_triplets"]
 
 
 def _as_X(X):
@@ -80,10 +95,23 @@ def _groups(Y: np.ndarray):
     return pos_c, pptr, npos, neg_c, nptr, nneg
 
 
-def _sample_triplets(Y: np.ndarray, T: int, rng: np.random.Generator):
+SAMPLINGS = ("algorithm1", "released_code")
+
+
+def sample_triplets(Y: np.ndarray, T: int, rng: np.random.Generator):
     """``T`` triplets (row, one of its ones, one of its zeros), rows weighted by #ones * #zeros.
 
+    Algorithm 1's draw: every (row, one, zero) triplet has probability
+    :math:`1 / \\sum_i |Y_i^+||Y_i^-|`.  ``Y`` for the label-wise triplets,
+    ``Y.T`` for the instance-wise ones (label, positive instance, negative instance).
+
     Returns None when no row has both a one and a zero.
+
+    Examples
+    --------
+    >>> rows, u, v = sample_triplets(np.array([[1, 0, 0], [1, 1, 1]]), 4, np.random.default_rng(0))
+    >>> rows.tolist(), u.tolist(), v.tolist()
+    ([0, 0, 0, 0], [0, 0, 0, 0], [2, 2, 2, 1])
     """
     pos_c, pptr, npos, neg_c, nptr, nneg = _groups(Y)
     w = npos.astype(float) * nneg
@@ -95,6 +123,57 @@ def _sample_triplets(Y: np.ndarray, T: int, rng: np.random.Generator):
     u = pos_c[pptr[rows] + np.minimum((ru * npos[rows]).astype(np.int64), npos[rows] - 1)]
     v = neg_c[nptr[rows] + np.minimum((rv * nneg[rows]).astype(np.int64), nneg[rows] - 1)]
     return rows, u, v
+
+
+_sample_triplets = sample_triplets  # the name used before the two readings existed
+
+
+def _uniform_member(ptr, count, owners, r):
+    """For each draw, the member ``floor(r * count)`` of its owner's list (-1 if empty)."""
+    c = count[owners]
+    k = np.minimum((r * c).astype(np.int64), np.maximum(c - 1, 0))
+    return np.where(c > 0, ptr[owners] + k, -1)
+
+
+def sample_released_triplets(Y: np.ndarray, T: int, rng: np.random.Generator):
+    """``T`` label-wise and ``T`` instance-wise draws as ``sgd_limo_train.m`` makes them.
+
+    Returns ``((i, u, v), (j, a, b))``, arrays of length ``T``:
+
+    * label-wise: instance ``i`` uniform over all ``m`` rows, ``u`` uniform over its
+      relevant labels, ``v`` over its irrelevant ones; ``u = v = -1`` when ``i`` has
+      no relevant or no irrelevant label (the step does nothing).  Hence
+      :math:`P(i, u, v) = \\frac1m \\frac1{|Y_i^+|} \\frac1{|Y_i^-|}`.
+    * instance-wise: instance ``a`` uniform, ``j`` uniform over its relevant labels,
+      ``b`` uniform over the negative instances of ``j``:
+      :math:`P(j, a, b) = \\frac1m \\frac1{|Y_a^+|} \\frac1{|Y_j^-|}`; ``j = b = -1``
+      when ``a`` has no relevant label (nothing moves), ``b = -1`` alone when ``j``
+      has no negative instance (the unconditional positive-only step).
+
+    Examples
+    --------
+    >>> (i, u, v), (j, a, b) = sample_released_triplets(
+    ...     np.array([[1, 0], [0, 0]]), 3, np.random.default_rng(1))
+    >>> i.tolist(), u.tolist(), v.tolist()
+    ([0, 1, 1], [0, -1, -1], [1, -1, -1])
+    """
+    m = Y.shape[0]
+    pos_c, pptr, npos, neg_c, nptr, nneg = _groups(Y)
+    i = rng.integers(0, m, size=T)
+    ru, rv = rng.random(T), rng.random(T)
+    ok = (npos[i] > 0) & (nneg[i] > 0)
+    u = np.where(ok, pos_c[np.maximum(_uniform_member(pptr, npos, i, ru), 0)], -1)
+    v = np.where(ok, neg_c[np.maximum(_uniform_member(nptr, nneg, i, rv), 0)], -1)
+    # instance-wise: the negatives of each label are the zeros of the columns
+    _, _, _, negi_c, negi_ptr, negi_n = _groups(Y.T)
+    a = rng.integers(0, m, size=T)
+    rj, rb = rng.random(T), rng.random(T)
+    has = npos[a] > 0
+    j = np.where(has, pos_c[np.maximum(_uniform_member(pptr, npos, a, rj), 0)], -1)
+    jj = np.maximum(j, 0)
+    has_b = has & (negi_n[jj] > 0)
+    b = np.where(has_b, negi_c[np.maximum(_uniform_member(negi_ptr, negi_n, jj, rb), 0)], -1)
+    return (i, u, v), (j, a, b)
 
 
 def limo_objective(
@@ -152,6 +231,11 @@ class LIMO(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         (see :mod:`mlcbook.learners.thresholds`).
     threshold_measure : {'f1', 'hamming'}
         What the thresholds optimise on the training data.
+    sampling : {'algorithm1', 'released_code'}
+        How the SGD draws its triplets: Algorithm 1 as printed (every pair of each
+        hinge sum equally likely), or as the authors' ``sgd_limo_train.m`` does
+        (instances uniformly, then labels; see the module docstring and
+        :func:`sample_released_triplets`).
     random_state : int or numpy Generator, optional
         Seeds the initialisation and every sampled triplet.
 
@@ -182,6 +266,7 @@ class LIMO(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         threshold: str = "label",
         threshold_measure: str = "f1",
         random_state=None,
+        sampling: str = "algorithm1",
     ):
         self.lambda1 = lambda1
         self.lambda2 = lambda2
@@ -191,6 +276,7 @@ class LIMO(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         self.threshold = threshold
         self.threshold_measure = threshold_measure
         self.random_state = random_state
+        self.sampling = sampling
 
     # ------------------------------------------------------------------ fitting
     def fit(self, X, Y, *, fit_threshold: bool = True) -> LIMO:
@@ -215,6 +301,8 @@ class LIMO(MultiLabelMixin, ClassifierMixin, BaseEstimator):
                 "threshold_measure must be one of ('f1', 'hamming'), "
                 f"got {self.threshold_measure!r}"
             )
+        if self.sampling not in SAMPLINGS:
+            raise ValueError(f"sampling must be one of {SAMPLINGS}, got {self.sampling!r}")
         lam1 = check_real(self.lambda1, "lambda1", low=0.0)
         lam2 = check_real(self.lambda2, "lambda2", low=0.0)
         eta = check_real(self.eta, "eta", low=0.0, low_inclusive=False)
@@ -228,9 +316,15 @@ class LIMO(MultiLabelMixin, ClassifierMixin, BaseEstimator):
             T = check_positive_int(self.n_iter, "n_iter")
         rng = np.random.default_rng(self.random_state)
         W = rng.normal(0.0, 1.0 / np.sqrt(d), size=(l, d))
-        lab = _sample_triplets(Y, T, rng) if lam1 > 0 else None
-        ins = _sample_triplets(Y.T, T, rng) if lam2 > 0 else None
-        # ins = (label j, positive instance a, negative instance b)
+        if self.sampling == "algorithm1":
+            lab = sample_triplets(Y, T, rng) if lam1 > 0 else None
+            ins = sample_triplets(Y.T, T, rng) if lam2 > 0 else None
+        else:
+            lab, ins = sample_released_triplets(Y, T, rng)
+            lab = lab if lam1 > 0 else None
+            ins = ins if lam2 > 0 else None
+        # ins = (label j, positive instance a, negative instance b); -1 = see
+        # sample_released_triplets
         self.coef_, self.n_updates_ = _run_sgd(X, W, lab, ins, T, eta, lam1, lam2)
         self.n_iter_ = T
         self.n_features_in_ = d
@@ -296,7 +390,7 @@ def _run_sgd(X, W, lab, ins, T, eta, lam1, lam2):
         last[k] = t
 
     for t in range(1, T + 1):
-        if do_lab:
+        if do_lab and U[t - 1] >= 0:  # u = -1: a released-code draw that moves nothing
             i, u, v = I[t - 1], U[t - 1], V[t - 1]
             wu, wv = W[u], W[v]
             if sparse:
@@ -318,9 +412,19 @@ def _run_sgd(X, W, lab, ins, T, eta, lam1, lam2):
                     wu += step1 * x
                     wv -= step1 * x
                 n_lab += 1
-        if do_ins:
+        if do_ins and J[t - 1] >= 0:  # j = -1: a released-code draw that moves nothing
             j, a, b = J[t - 1], A[t - 1], B[t - 1]
             wj = W[j]
+            if b < 0:  # released code, label without negatives: unconditional step
+                flush(j, t)
+                wj *= shrink
+                if sparse:
+                    ia = indices[indptr[a] : indptr[a + 1]]
+                    wj[ia] += step2 * data[indptr[a] : indptr[a + 1]]
+                else:
+                    wj += step2 * Xd[a]
+                n_ins += 1
+                continue
             if sparse:
                 ia = indices[indptr[a] : indptr[a + 1]]
                 va = data[indptr[a] : indptr[a + 1]]

@@ -4,4 +4,8 @@ benchmark, thresholds   LIMO, its label/instance variants and the baselines (Tab
 report, hypotheses      the ledger rows of Table B.3 and the thresholding hypotheses
 bounds                  Theorem bounds of the margins, by simulation
 evidence                Table 1 claims computed from the library
+authors                 the authors' released data files, splits and normalisation (sha256-pinned)
+octave                  the authors' demo.m run by GNU Octave (make octave), its committed tables
+octave_fixtures         the authors' threshold and measure functions' outputs as test fixtures
+authors_protocol        our LIMO inside demo.m's protocol; comparison with Octave and the paper
 """
