@@ -70,18 +70,18 @@ documentation only -- neither is a dependency, so neither is tested here.
 =====================  ===================  =============  ===========  ==========  =======
 situation              ml                   sk             WZ           Mu          tm
 =====================  ===================  =============  ===========  ==========  =======
-F1/P/R/Jaccard of a    ``zero_division``    ``"warn"``:    0 (NaN set   1 [#ir]_    0
+F1/P/R/Jaccard of a    ``zero_division``    ``"warn"``:    0 (NaN set   1 (a)       0
 row/label with no      (1; 0, NaN = left    0 + warning    to 0):
 true, no predicted     out, ``"warn"``)                    ``zd=0``
-precision, nothing     ``zero_division``    same           0            0 [#ir]_    0
+precision, nothing     ``zero_division``    same           0            0 (a)       0
 predicted, some true
 ranking loss, row      0, counted;          0, counted     left out     ?           ?
 with all/no labels     ``wu_zhou``: left
                        out
 average precision,     1, counted;          1, counted     left out     no true:    ?
 row with all/no        ``wu_zhou``: left                                left out
-labels                 out                                              [#ap]_
-coverage, row without  0; ``wu_zhou``: -1   0              -1           0 [#cov]_   ?
+labels                 out                                              (b)   
+coverage, row without  0; ``wu_zhou``: -1   0              -1           0 (c)       ?
 a relevant label
 tied scores: coverage  worst rank;          worst rank     sort         ranking     ?
 and average precision  ``wu_zhou``: sort                   position     order
@@ -94,10 +94,10 @@ with one class
 one-error, tied top    first label          (none)         first label  ?           (none)
 =====================  ===================  =============  ===========  ==========  =======
 
-.. [#ir] ``InformationRetrievalMeasures``: F, precision and recall are 1 when
-   ``tp + fp + fn = 0``; precision 0 when ``tp + fp = 0`` otherwise.
-.. [#ap] ``AveragePrecision.updateRanking``: a row without relevant labels is not counted.
-.. [#cov] ``Coverage.updateRanking``: ``howDeep`` stays 0 without a relevant label.
+Mulan's classes: (a) ``InformationRetrievalMeasures``: F, precision and recall are 1
+when ``tp + fp + fn = 0``; precision 0 when ``tp + fp = 0`` otherwise.
+(b) ``AveragePrecision.updateRanking``: a row without relevant labels is not counted.
+(c) ``Coverage.updateRanking``: ``howDeep`` stays 0 without a relevant label.
 
 "?": not checked.  Wu & Zhou's F1 is ``2pr/(p + r)`` with NaN set to 0, i.e.
 ``zero_division=0`` here (equal up to rounding).
