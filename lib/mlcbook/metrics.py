@@ -80,7 +80,7 @@ with all/no labels     ``wu_zhou``: left
                        out
 average precision,     1, counted;          1, counted     left out     no true:    ?
 row with all/no        ``wu_zhou``: left                                left out
-labels                 out                                              (b)   
+labels                 out                                              (b)
 coverage, row without  0; ``wu_zhou``: -1   0              -1           0 (c)       ?
 a relevant label
 tied scores: coverage  worst rank;          worst rank     sort         ranking     ?
