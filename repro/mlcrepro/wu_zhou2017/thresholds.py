@@ -8,7 +8,7 @@ measures agree with the paper's), so the candidates are in how the scores are tu
 into 0/1 predictions and how macro-F1 is averaged.  This module re-fits the three
 variants on the committed benchmark's splits (same seeds, so hypothesis ``code`` gives
 the committed numbers) and evaluates every thresholding hypothesis of
-:data:`HYPOTHESES` on the same scores:
+:data:`~mlcrepro.wu_zhou2017.hypotheses.HYPOTHESES` on the same scores:
 
 * the *rule*: per label :math:`t_j` (the code), one shared threshold, per instance
   :math:`t(\\mathbf x)` (regressed, Sec. 3.2), the rule the paper's text assigns to each
@@ -74,7 +74,7 @@ def threshold_hypotheses_cell(name: str, replication: int, hypotheses=None) -> l
     replication : int
         The split (and LIMO's seed), as in the committed benchmark.
     hypotheses : iterable of str, optional
-        Keys of :data:`HYPOTHESES` (default all).
+        Keys of :data:`~mlcrepro.wu_zhou2017.hypotheses.HYPOTHESES` (default all).
 
     Returns
     -------
@@ -113,7 +113,7 @@ def threshold_hypotheses_config(
 ) -> dict:
     """Everything :func:`threshold_hypotheses_table` depends on (its table key).
 
-    ``hypotheses`` (default all of :data:`HYPOTHESES`) restricts the hypotheses run.
+    ``hypotheses`` (default all of :data:`~mlcrepro.wu_zhou2017.hypotheses.HYPOTHESES`) restricts the hypotheses run.
     """
     keys = list(HYPOTHESES) if hypotheses is None else list(hypotheses)
     return {
