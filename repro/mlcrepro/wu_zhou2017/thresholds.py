@@ -113,7 +113,8 @@ def threshold_hypotheses_config(
 ) -> dict:
     """Everything :func:`threshold_hypotheses_table` depends on (its table key).
 
-    ``hypotheses`` (default all of :data:`~mlcrepro.wu_zhou2017.hypotheses.HYPOTHESES`) restricts the hypotheses run.
+    ``hypotheses`` (default all of
+    :data:`~mlcrepro.wu_zhou2017.hypotheses.HYPOTHESES`) restricts the hypotheses run.
     """
     keys = list(HYPOTHESES) if hypotheses is None else list(hypotheses)
     return {
