@@ -105,3 +105,34 @@ def test_the_chapters_cell_causes_come_from_the_committed_tables():
         assert cells[(d, "LIMO", "macro_f1")].text.startswith("the paper's value is not")
     b3 = paper_b3()
     assert set(b3.dataset) >= {"CAL500", "enron"}
+
+
+@pytest.mark.parametrize(
+    ("alg", "rel", "starts"),
+    [
+        (0.20, 0.30, "the sampling of Algorithm 1"),
+        (0.30, 0.30, "the protocol"),
+        (0.30, 0.20, None),
+        (0.20, 0.20, None),
+    ],
+)
+def test_variant_rules(alg, rel, starts):
+    vcmp = pd.DataFrame(
+        [
+            {
+                "dataset": "enron",
+                "variant": "LIMO-inst",
+                "measure": "macro_f1",
+                "paper": "0.300",
+                "paper_std": "0.005",
+                "ours_algorithm1": alg,
+                "ours_released_code": rel,
+            }
+        ]
+    )
+    cause = AC.variant_causes(vcmp).get(("enron", "LIMO-inst", "macro_f1"))
+    if starts is None:
+        assert cause is None
+    else:
+        assert cause.kind == "tested" and cause.text.startswith(starts)
+        assert "demo.m runs no LIMO-inst" in cause.text

@@ -28,7 +28,12 @@ from mlcrepro.wu_zhou2017 import authors_causes as AC
 from mlcrepro.wu_zhou2017 import bounds as MB
 from mlcrepro.wu_zhou2017 import report as R
 from mlcrepro.wu_zhou2017.authors_baselines import baselines_table, solver_comparison
-from mlcrepro.wu_zhou2017.authors_protocol import comparison, protocol_table
+from mlcrepro.wu_zhou2017.authors_protocol import (
+    comparison,
+    protocol_table,
+    variants_comparison,
+    variants_table,
+)
 from mlcrepro.wu_zhou2017.benchmark import (
     BENCHMARK_DATASETS,
     benchmark_config,
@@ -65,6 +70,7 @@ __all__ = [
     "epochs",
     "epochs_comparison",
     "authors_limo",
+    "authors_variants",
     "authors_baselines",
     "authors_solvers",
     "authors_cell_causes",
@@ -258,6 +264,16 @@ def authors_limo() -> pd.DataFrame:
 
 
 @_once
+def authors_variants() -> pd.DataFrame:
+    """LIMO-inst and LIMO-label inside the authors' protocol beside Table B.3.
+
+    :func:`mlcrepro.wu_zhou2017.authors_protocol.variants_comparison` of the committed
+    ``limo_authors_variants``.
+    """
+    return variants_comparison(variants_table())
+
+
+@_once
 def authors_baselines() -> pd.DataFrame:
     """BR (LIBSVM, LIBLINEAR), ML-kNN and GFM on the authors' splits (committed table)."""
     return baselines_table()
@@ -272,11 +288,12 @@ def authors_solvers() -> pd.DataFrame:
 def authors_cell_causes() -> dict[tuple[str, str, str], Cause]:
     """Causes of single Table B.3 cells of CAL500 and enron from the authors' material.
 
-    :func:`.authors_causes.limo_causes` and :func:`.authors_causes.baseline_causes`;
-    made anew on each call, like :func:`causes`.
+    :func:`.authors_causes.limo_causes`, :func:`.authors_causes.variant_causes` and
+    :func:`.authors_causes.baseline_causes`; made anew on each call, like :func:`causes`.
     """
     paper = R.paper_b3()
     out = AC.limo_causes(authors_limo(), paper)
+    out.update(AC.variant_causes(authors_variants()))
     out.update(AC.baseline_causes(authors_baselines(), paper))
     return out
 
