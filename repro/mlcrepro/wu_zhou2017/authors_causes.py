@@ -1,11 +1,12 @@
 """Causes of Table B.3's differing cells, judged with the authors' code and splits.
 
 For CAL500 and enron the authors released their data, their ten splits and the script
-that made LIMO's numbers (``demo.m``).  Three committed tables put that to use:
+that made LIMO's numbers (``demo.m``).  Four committed tables put that to use:
 ``limo_authors_octave`` (their code under GNU Octave, five seeds), ``limo_authors_ours``
 (our LIMO inside their protocol, in both readings of its sampling) and
 ``limo_authors_baselines`` (BR through LIBSVM and LIBLINEAR, ML-kNN and GFM inside the
-same protocol).  This module turns them into a cause per Table B.3 cell of those two
+same protocol), with ``limo_authors_variants`` (LIMO-inst and LIMO-label inside it).
+This module turns them into a cause per Table B.3 cell of those two
 data sets, by the same rules for every cell ("the authors' protocol" below: their
 splits, their normalisation and the conventions of their ``measure/*.m``, where a label
 or instance with no true and no predicted positive scores F1 = 0, ours 1):
@@ -19,7 +20,8 @@ LIMO (λ1 = λ2 = 1, the only variant ``demo.m`` runs)
        authors' protocol is within the paper's std in both readings);
     4. else no cause from this evidence (the chapter's general cause stays).
 
-LIMO-inst, LIMO-label (``demo.m`` runs neither: rules 2-4 of LIMO, on ours alone)
+LIMO-inst, LIMO-label (from ``limo_authors_variants``)
+    ``demo.m`` runs neither, so there is no rule 1: rules 2-4 of LIMO, on ours alone.
 
 BR (the paper names LIBSVM, C = 1, a linear method; ours elsewhere is LIBLINEAR), ML-kNN, GFM
     1. ours inside the authors' protocol within the paper's std: *tested*, the protocol
