@@ -58,7 +58,10 @@ Conventions that differ between sources (documented per function):
   scikit-learn on every instance that has a relevant label.
 * **The authors' code.**  ``convention="wu_zhou"`` (ranking loss, average
   precision, coverage, AUC) follows Wu & Zhou's MATLAB measures
-  (``limo/measure/*.m``), tested against values computed by hand from them.
+  (``limo/measure/*.m``); ``all_measures(..., convention="wu_zhou")`` applies it
+  to all eleven with their F1 rule 0/0 = 0.  Both are tested against the ``.m``
+  files' output under GNU Octave on ties and degenerate rows
+  (``tests/mlcbook/test_authors_measures_fixture.py``).
 
 How the same situation is scored elsewhere.  Columns: **ml** mlcbook (default;
 ``wu_zhou``: ``convention="wu_zhou"``), **sk** scikit-learn 1.x, **WZ** Wu & Zhou's
@@ -1173,7 +1176,14 @@ def f_measure_label_sets(
 
 
 # --------------------------------------------------------------------------- all at once
-def all_measures(Y: Any, F: Any, P: Any, *, zero_division: float = 1.0) -> dict[str, float]:
+def all_measures(
+    Y: Any,
+    F: Any,
+    P: Any,
+    *,
+    zero_division: float | None = None,
+    convention: str = "mlcbook",
+) -> dict[str, float]:
     """The eleven measures of Wu & Zhou (2017, Table 1) in one call.
 
     Parameters
@@ -1185,8 +1195,16 @@ def all_measures(Y: Any, F: Any, P: Any, *, zero_division: float = 1.0) -> dict[
     P : array-like or sparse matrix of shape (n_samples, n_labels)
         Predicted 0/1 labels, e.g. thresholded ``F`` (for Hamming loss and
         the F1 measures).
-    zero_division : float in [0, 1], default 1.0
-        See :func:`f_measure`.
+    zero_division : float in [0, 1] or NaN, optional
+        See :func:`f_measure`.  Default: the convention's, 1.0 for ``"mlcbook"``
+        and 0.0 for ``"wu_zhou"`` (the authors' F1 is ``2pr/(p + r)`` with NaN
+        set to 0).
+    convention : {"mlcbook", "wu_zhou"}, default "mlcbook"
+        ``"wu_zhou"``: ranking loss, coverage, average precision and the three
+        AUCs as Wu & Zhou's ``measure/*.m`` compute them (see
+        :func:`ranking_loss`, :func:`coverage`, :func:`average_precision`,
+        :func:`auc`); Hamming loss, one-error and the F1 counts are the same in
+        both conventions.
 
     Returns
     -------
@@ -1201,15 +1219,23 @@ def all_measures(Y: Any, F: Any, P: Any, *, zero_division: float = 1.0) -> dict[
     Yd = Yl.toarray() if sp.issparse(Yl) else Yl
     F = check_score_matrix(F, "F")
     check_same_shape(Yd, F, "Y", "F")
+    conv = _check_convention(convention)
+    if zero_division is None:
+        zero_division = 0.0 if conv == "wu_zhou" else 1.0
     zd = _check_zero_division(zero_division)
     Pd = P.toarray() if sp.issparse(P) else P
     out: dict[str, float] = {}
     out["hamming_loss"] = float(np.mean(Yd != Pd))
-    stats = _RowStats(Yd, F)  # one sort per row serves three measures
-    out["ranking_loss"] = float(np.mean(stats.ranking_loss()))
-    out["one_error"] = float(np.mean(_one_error(Yd, F)))
-    out["coverage"] = float(np.mean(_coverage(Yd, F)))
-    out["average_precision"] = float(np.mean(stats.average_precision()))
+    out["one_error"] = float(np.mean(_one_error(Yd, F)))  # the same in both conventions
+    stats = None if conv == "wu_zhou" else _RowStats(Yd, F)  # one sort per row, three uses
+    if stats is None:
+        out["ranking_loss"] = float(ranking_loss(Yd, F, convention=conv))
+        out["coverage"] = float(coverage(Yd, F, convention=conv))
+        out["average_precision"] = float(average_precision(Yd, F, convention=conv))
+    else:
+        out["ranking_loss"] = float(np.mean(stats.ranking_loss()))
+        out["coverage"] = float(np.mean(_coverage(Yd, F)))
+        out["average_precision"] = float(np.mean(stats.average_precision()))
     for name, axis in (("macro_f1", 0), ("instance_f1", 1), ("micro_f1", None)):
         tp, sy, sp_ = _counts(Yd, Pd, axis)
         out[name] = _mean_defined(_fbeta_from_counts(tp, sy, sp_, 1.0, zd))
@@ -1218,5 +1244,8 @@ def all_measures(Y: Any, F: Any, P: Any, *, zero_division: float = 1.0) -> dict[
         ("instance_auc", "instance"),
         ("micro_auc", "micro"),
     ):
-        out[name] = _auc(Yd, F, avg, stats)
-    return out
+        if stats is None:
+            out[name] = float(auc(Yd, F, avg, convention=conv))
+        else:
+            out[name] = _auc(Yd, F, avg, stats)
+    return {m: out[m] for m in WU_ZHOU_MEASURES}  # Table 1's order

@@ -64,3 +64,54 @@ def test_comparison_follows_its_definition(ours):
             assert np.isnan(row.paper)  # Table B.3 has no emotions
         else:
             assert row.paper == b3[(row.dataset, row.measure)]
+
+
+@pytest.fixture(scope="module")
+def variants():
+    return ap.variants_table()
+
+
+def test_variants_table_covers_every_cell(variants):
+    counts = variants.groupby(["dataset", "split", "sampling", "variant"]).size()
+    assert len(counts) == 2 * 10 * 2 * 2  # CAL500, enron; 10 splits; 2 readings; 2 variants
+    assert set(counts) == {len(WU_ZHOU_MEASURES)}
+    assert set(variants.variant) == set(ap.VARIANTS)
+
+
+def test_a_variant_cell_recomputes(variants):
+    """CAL500, split 3, LIMO-inst with the code's sampling: as the committed rows (1e-9 as
+    in test_one_cell_recomputes)."""
+    new = ap.protocol_cell(
+        "CAL500", 3, "released_code", eta=0.01, n_epochs=10, lambda1=0.0, lambda2=1.0
+    )
+    old = variants[
+        (variants.dataset == "CAL500")
+        & (variants.split == 3)
+        & (variants.sampling == "released_code")
+        & (variants.variant == "LIMO-inst")
+    ]
+    np.testing.assert_allclose(
+        new.set_index("measure").value.loc[list(WU_ZHOU_MEASURES)],
+        old.set_index("measure").value.loc[list(WU_ZHOU_MEASURES)],
+        rtol=1e-9,
+    )
+
+
+def test_variants_comparison_follows_its_definition(variants):
+    table = ap.variants_comparison(variants)
+    assert len(table) == 2 * 2 * len(WU_ZHOU_MEASURES)
+    b3 = paper_b3().set_index(["dataset", "method", "measure"])
+    for r in table.itertuples():
+        assert (r.paper, r.paper_std) == tuple(
+            b3.loc[(r.dataset, r.variant, r.measure)][["mean", "std"]]
+        )
+        for s in ("algorithm1", "released_code"):
+            rows = variants[
+                (variants.dataset == r.dataset)
+                & (variants.variant == r.variant)
+                & (variants.measure == r.measure)
+                & (variants.sampling == s)
+            ]
+            assert len(rows) == 10
+            # the same mean in another summation order: rounding only
+            assert getattr(r, f"ours_{s}") == pytest.approx(rows.value.mean(), rel=1e-14)

@@ -7,5 +7,7 @@ evidence                Table 1 claims computed from the library
 authors                 the authors' released data files, splits and normalisation (sha256-pinned)
 octave                  the authors' demo.m run by GNU Octave (make octave), its committed tables
 octave_fixtures         the authors' threshold and measure functions' outputs as test fixtures
-authors_protocol        our LIMO inside demo.m's protocol; comparison with Octave and the paper
+authors_protocol        our LIMO and its variants inside demo.m's protocol, beside Octave's
+authors_baselines       BR (LIBSVM and LIBLINEAR), ML-kNN and GFM inside demo.m's protocol
+authors_causes          causes of Table B.3 cells from the authors' code, splits and measures
 """

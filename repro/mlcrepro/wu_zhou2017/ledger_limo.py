@@ -70,7 +70,7 @@ def _table2_rows(led: Ledger, causes: dict[str, Cause]) -> None:
             agrees = bool(growth.is_monotonic_increasing and growth.iloc[-1] > 0.99)
             led.qualitative(claim, src, paper=r.paper, evidence=ev, agrees=agrees, claim_id=ids[k])
         else:
-            cause = causes["micro_eq"] if r.ours != r.paper else None
+            cause = causes["table2_micro"] if r.ours != r.paper else None
             led.exact(claim, src, paper=r.paper, ours=r.ours, cause=cause, claim_id=ids[k])
 
 
@@ -241,7 +241,7 @@ def limo_ledger() -> Ledger:
     _synthetic_rows(led, causes)
     _rank_rows(led, causes)
     mean, _ = E.benchmark_means()
-    R.add_b3(led, R.paper_b3(), mean, R.b3_cause(causes))
+    R.add_b3(led, R.paper_b3(), mean, R.b3_cause(causes, cells=E.authors_cell_causes()))
     _side_rows(led, causes)
     return led
 

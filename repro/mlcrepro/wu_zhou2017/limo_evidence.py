@@ -24,8 +24,16 @@ from mlcbook.datasets import make_limo_synthetic
 from mlcbook.learners import LIMO, limo_objective
 from mlcrepro.ledger import Cause
 from mlcrepro.results import load_or_compute
+from mlcrepro.wu_zhou2017 import authors_causes as AC
 from mlcrepro.wu_zhou2017 import bounds as MB
 from mlcrepro.wu_zhou2017 import report as R
+from mlcrepro.wu_zhou2017.authors_baselines import baselines_table, solver_comparison
+from mlcrepro.wu_zhou2017.authors_protocol import (
+    comparison,
+    protocol_table,
+    variants_comparison,
+    variants_table,
+)
 from mlcrepro.wu_zhou2017.benchmark import (
     BENCHMARK_DATASETS,
     benchmark_config,
@@ -61,6 +69,11 @@ __all__ = [
     "bibtex_check",
     "epochs",
     "epochs_comparison",
+    "authors_limo",
+    "authors_variants",
+    "authors_baselines",
+    "authors_solvers",
+    "authors_cell_causes",
     "causes",
 ]
 
@@ -240,14 +253,64 @@ def epochs_comparison() -> pd.DataFrame:
     return R.epochs_comparison(epochs(), R.paper_b3())
 
 
-def causes() -> dict[str, Cause]:
-    """The chapter's causes: :func:`.report.make_causes` and the two found on bibtex.
+@_once
+def authors_limo() -> pd.DataFrame:
+    """LIMO on the authors' protocol: paper, their code under Octave, ours in both readings.
 
-    ``f1_threshold_bibtex`` (:func:`.report.account_cause` of :func:`bibtex_check`) and
-    ``limo_other_bibtex`` (:func:`.report.passes_cause` of :func:`epochs_comparison`).
+    :func:`mlcrepro.wu_zhou2017.authors_protocol.comparison` of the committed tables
+    ``limo_authors_ours`` and ``limo_authors_octave``.
+    """
+    return comparison(protocol_table())
+
+
+@_once
+def authors_variants() -> pd.DataFrame:
+    """LIMO-inst and LIMO-label inside the authors' protocol beside Table B.3.
+
+    :func:`mlcrepro.wu_zhou2017.authors_protocol.variants_comparison` of the committed
+    ``limo_authors_variants``.
+    """
+    return variants_comparison(variants_table())
+
+
+@_once
+def authors_baselines() -> pd.DataFrame:
+    """BR (LIBSVM, LIBLINEAR), ML-kNN and GFM on the authors' splits (committed table)."""
+    return baselines_table()
+
+
+@_once
+def authors_solvers() -> pd.DataFrame:
+    """BR through LIBSVM and LIBLINEAR on CAL500 and enron beside Table B.3."""
+    return solver_comparison(authors_baselines())
+
+
+def authors_cell_causes() -> dict[tuple[str, str, str], Cause]:
+    """Causes of single Table B.3 cells of CAL500 and enron from the authors' material.
+
+    :func:`.authors_causes.limo_causes`, :func:`.authors_causes.variant_causes` and
+    :func:`.authors_causes.baseline_causes`; made anew on each call, like :func:`causes`.
+    """
+    paper = R.paper_b3()
+    out = AC.limo_causes(authors_limo(), paper)
+    out.update(AC.variant_causes(authors_variants()))
+    out.update(AC.baseline_causes(authors_baselines(), paper))
+    return out
+
+
+def causes() -> dict[str, Cause]:
+    """The chapter's causes: :func:`.report.make_causes`, the two found on bibtex and BR's.
+
+    ``f1_threshold_bibtex`` (:func:`.report.account_cause` of :func:`bibtex_check`),
+    ``limo_other_bibtex`` (:func:`.report.passes_cause` of :func:`epochs_comparison`) and
+    ``br`` and ``gfm`` (:func:`.report.br_cause`, :func:`.report.gfm_cause` of the runs
+    inside the authors' protocol).
     Made anew on each call: a cause shared by rows must come from one call.
     """
     out: dict[str, Any] = R.make_causes()
     out["f1_threshold_bibtex"] = R.account_cause(bibtex_check(), "bibtex")
     out["limo_other_bibtex"] = R.passes_cause(epochs_comparison())
+    base, paper = authors_baselines(), R.paper_b3()
+    out["br"] = R.br_cause(AC.solver_summary(base, paper))
+    out["gfm"] = R.gfm_cause(AC.method_within(base, paper, "GFM"))
     return out
