@@ -19,7 +19,7 @@ and from the Apache Hivemall documentation: micro F-beta over *label sets*
 names into a 0/1 matrix).
 
 Where this module and scikit-learn compute the same quantity the values are
-equal (``tests/test_metrics.py`` checks this on random dense and sparse inputs,
+equal (``tests/mlcbook/test_metrics.py`` checks this on random dense and sparse inputs,
 with and without ``sample_weight``).  Classification measures validate each
 matrix once and count in one or two passes with NumPy (private module
 ``mlcbook._labelcounts``): scikit-learn's target-type inference alone costs

@@ -391,7 +391,7 @@ class Ledger:
     >>> led = Ledger("demo", "A. Author (2020)")
     >>> led.number("mean loss", "Table 1", paper="0.43", ours=3 / 7).status
     'reproduced'
-    >>> c = tested("the paper's grid stops at 1e-2", ref="tests/test_demo.py")
+    >>> c = tested("the paper's grid stops at 1e-2", ref="the grid section")
     >>> led.number("best loss", "Table 2", paper="0.30", ours=0.35, cause=c).status
     'differs'
     >>> led.check()

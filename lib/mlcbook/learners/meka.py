@@ -26,7 +26,7 @@ the authors used):
   it.  Seed 0 and this rule are measured, not read: on the authors' ten folds of
   emotions they reproduce the released RAkEL profiles for every k = 1..5 exactly,
   while seed 1 (the source's PS default) or the mean-vote rule do not
-  (``tests/test_meka.py``).
+  (``tests/java/test_meka.py``).
 * :class:`MekaLC` -- ``LC``: one multi-class model whose class values are the
   training label sets in the iteration order of a ``java.util.HashMap`` keyed by
   ``LabelSet`` (``PSUtils.PSTransformation``), hash ``Arrays.hashCode`` of the

@@ -2,7 +2,7 @@
 
 scikit-multilearn (the usual home of these reductions) was last released in 2018
 and does not install against current scikit-learn, so the two reductions are
-written here, small, and tested against brute force in ``tests/test_learners.py``.
+written here, small, and tested against brute force in ``tests/mlcbook/test_learners.py``.
 
 * :class:`LabelPowerset` (LP; Tsoumakas et al. 2010) turns every distinct label
   vector of the training data into one class of a multi-class problem.

@@ -102,7 +102,7 @@ def authors_rakel_settings(n_labels: int) -> list[tuple[int, int]]:
     authors' MEKA run took the last 12 attributes of their 7-label flags file as labels
     (crescent, triangle, icon, animate, text, then the 7 colours; 14 features) and the
     released profiles score the 7 colours -- run so, every released flags row is
-    reproduced (``tests/test_meka.py``).
+    reproduced (``tests/java/test_meka.py``).
     """
     if isinstance(n_labels, bool) or not isinstance(n_labels, int) or n_labels < 2:
         raise ValueError(f"n_labels must be an int >= 2, got {n_labels!r}")

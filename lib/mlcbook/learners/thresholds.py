@@ -174,7 +174,7 @@ class InstanceThreshold(MultiLabelMixin, BaseEstimator):
 
     ``fit(F, Y, X)`` and ``predict(F, X)`` take the scores *and* the features,
     so scikit-learn's ``fit(X, y)`` protocol does not apply as such (see
-    ``tests/test_estimator_checks.py``); ``n_features_in_`` counts the
+    ``tests/mlcbook/test_estimator_checks.py``); ``n_features_in_`` counts the
     features of ``X``.
 
     Parameters
