@@ -12,6 +12,8 @@ import pytest
 
 from mlcrepro._paths import project_root
 
+from .desktop import Visit, visit
+
 SITE = project_root() / "_build" / "html"
 
 
@@ -72,3 +74,17 @@ def report_height(page: str, width: int, height: int) -> None:
     data = json.loads(HEIGHTS.read_text()) if HEIGHTS.exists() else {}
     data.setdefault(page, {})[str(width)] = height
     HEIGHTS.write_text(json.dumps(data, indent=1, sort_keys=True))
+
+
+@pytest.fixture(scope="session")
+def desktop_visit(browser, site_url):
+    """``desktop_visit(page)``: the facts of one 1280-px visit of ``page`` (desktop.py),
+    loaded on the first call and shared by every check that reads them."""
+    seen: dict[str, Visit] = {}
+
+    def get(page: str) -> Visit:
+        if page not in seen:
+            seen[page] = visit(browser, site_url, page)
+        return seen[page]
+
+    return get
