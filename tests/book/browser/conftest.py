@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import http.server
 import json
@@ -69,11 +70,23 @@ HEIGHTS = SITE.parent / "browser" / "page_heights.json"
 
 
 def report_height(page: str, width: int, height: int) -> None:
-    """Page heights (px at 390 and 1280 px wide) go to _build/browser/page_heights.json."""
+    """Page heights (px at 390 and 1280 px wide) go to _build/browser/page_heights.json
+    (under a lock: the two workers of the browser stage write it in turn)."""
     HEIGHTS.parent.mkdir(parents=True, exist_ok=True)
-    data = json.loads(HEIGHTS.read_text()) if HEIGHTS.exists() else {}
-    data.setdefault(page, {})[str(width)] = height
-    HEIGHTS.write_text(json.dumps(data, indent=1, sort_keys=True))
+    with open(HEIGHTS.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        data = json.loads(HEIGHTS.read_text()) if HEIGHTS.exists() else {}
+        data.setdefault(page, {})[str(width)] = height
+        HEIGHTS.write_text(json.dumps(data, indent=1, sort_keys=True))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """The checks that read a page's desktop visit run on one worker (``--dist loadgroup``),
+    so that each page is visited once."""
+    for item in items:
+        if "desktop_visit" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("desktop"))
 
 
 @pytest.fixture(scope="session")
