@@ -36,8 +36,9 @@ XDIST := -n 2 --dist loadfile
 
 help:
 	@echo "make book         install into .venv and build the HTML site (_build/html) from committed outputs"
-	@echo "make test         install and run every check (ruff and mypy, unit, notebook pairs, nbval, the same on an"
-	@echo "                  emulated older CPU, warning-free build, browser check, clean work tree)"
+	@echo "make test         install and run every check (ruff and mypy, unit, Java learners, notebook pairs, nbval and"
+	@echo "                  the recompute tests on an emulated older CPU, warning-free build, browser check, PDF,"
+	@echo "                  clean work tree)"
 	@echo "make test-matrix  unit tests on every CPython 3.11-3.13 found, newest dependencies; nbval on one"
 	@echo "make reproduce    recompute every committed result table and re-execute every chapter"
 	@echo "make table NAME=limo_benchmark   recompute one committed table (re-executes its chapter)"
