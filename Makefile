@@ -115,8 +115,9 @@ notebooks: $(STAMP)
 # outputs) -- run once in `make test`, on an emulated CPU unlike the one that wrote them:
 # the outputs were made on an AVX-512 machine, and here NumPy takes its SSE-only paths and
 # OpenBLAS its Nehalem kernels, the CPU least like it, so a pass shows the printed numbers
-# do not hang on the CPU's SIMD paths.  Running them natively as well (once `unit`, `java`
-# and `notebooks`) doubled their ~4 minutes; a failure that only the CI CPU's own paths
+# do not hang on the CPU's SIMD paths.  Running them natively as well (in `unit`, `java`
+# and `notebooks`) cost about three more minutes on CI's 2 cores; a failure that only the
+# CI CPU's own paths
 # would show is left to `make notebooks` and `make test-matrix`, which run nbval and the
 # recompute tests natively (test-matrix on every CPython with the newest dependencies).
 portable: $(STAMP) weka
