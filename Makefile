@@ -117,9 +117,8 @@ notebooks: $(STAMP)
 # OpenBLAS its Nehalem kernels, the CPU least like it, so a pass shows the printed numbers
 # do not hang on the CPU's SIMD paths.  Running them natively as well (in `unit`, `java`
 # and `notebooks`) cost about three more minutes on CI's 2 cores; a failure that only the
-# CI CPU's own paths
-# would show is left to `make notebooks` and `make test-matrix`, which run nbval and the
-# recompute tests natively (test-matrix on every CPython with the newest dependencies).
+# CI CPU's own paths would show is left to `make notebooks` and `make test-matrix`, which
+# run nbval and the recompute tests natively (test-matrix on every CPython, newest deps).
 portable: $(STAMP) weka
 	$(EMULATE_CPU) $(BIN)/python -m pytest tests -m recompute -q $(XDIST)
 	$(EMULATE_CPU) $(BIN)/python -m pytest $(NBVAL) $(XDIST) book -q
