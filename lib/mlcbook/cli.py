@@ -41,7 +41,7 @@ import json
 import math
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -630,33 +630,32 @@ def _cmd_datasets(args: argparse.Namespace) -> str:
 
 
 # ------------------------------------------------------------------------- parser
+def _parsed(text: str, kind: Callable[[str], Any], what: str) -> Any:
+    """``kind(text)``, or the argument error "not WHAT: 'TEXT'" that argparse reports."""
+    try:
+        return kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
+
+
 def _zero_division(text: str) -> Any:
     if text == "warn":
         return text
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number, nan or 'warn': {text!r}") from None
+    v = _parsed(text, float, "a number, nan or 'warn'")
     if not (math.isnan(v) or 0.0 <= v <= 1.0):
         raise argparse.ArgumentTypeError(f"must lie in [0, 1] or be nan, got {text}")
     return v
 
 
 def _positive_real(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    v = _parsed(text, float, "a number")
     if not (math.isfinite(v) and 0.0 < v <= 1e100):
         raise argparse.ArgumentTypeError(f"must be a positive finite number, got {text}")
     return v
 
 
 def _level(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    v = _parsed(text, float, "a number")
     if not 0.0 < v < 1.0:
         raise argparse.ArgumentTypeError(f"a confidence level in (0, 1), e.g. 0.95; got {text}")
     return v
@@ -664,10 +663,7 @@ def _level(text: str) -> float:
 
 def _int_in(low: int, high: int) -> Any:
     def parse(text: str) -> int:
-        try:
-            v = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        v = _parsed(text, int, "an integer")
         if not low <= v <= high:
             raise argparse.ArgumentTypeError(f"must lie in [{low}, {high}], got {text}")
         return v

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+import copy
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from mlcrepro.ledger import Ledger
+
+T = TypeVar("T")
 
 #: Tolerance of an identity between two double-precision computations of a quantity
 #: that lies in [0, 1] (a loss, a measure, a similarity, a capacity value): each side
@@ -29,3 +34,30 @@ def identity_gap(gap: float) -> float:
     and a gap that matters (>= 1e-12) survives the rounding.
     """
     return round(float(gap), 12)
+
+
+def once(func: Callable[[], T]) -> Callable[[], T]:
+    """Compute ``func()`` once per process; every call gets its own deep copy.
+
+    The evidence of a chapter (a fitted table, a simulation) is read by several ledger
+    rows and figures; each caller may change its copy without touching the others'.
+
+    Examples
+    --------
+    >>> calls = []
+    >>> @once
+    ... def table():
+    ...     calls.append(1)
+    ...     return {"rows": [1, 2]}
+    >>> a = table()
+    >>> a["rows"].append(3)
+    >>> table(), len(calls)
+    ({'rows': [1, 2]}, 1)
+    """
+    cached = functools.cache(func)
+
+    @functools.wraps(func)
+    def wrapper() -> T:
+        return copy.deepcopy(cached())
+
+    return wrapper

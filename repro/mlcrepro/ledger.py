@@ -405,6 +405,31 @@ class Ledger:
         self.entries: list[Entry] = []
 
     # ------------------------------------------------------------------ adding
+    def _add(
+        self,
+        kind: str,
+        claim: Any,
+        source: Any,
+        paper: str,
+        ours: str,
+        cause: Cause | None,
+        note: Any,
+        claim_id: Any,
+        **evidence: Any,
+    ) -> Entry:
+        """Build the row every adder makes (``evidence``: the fields of its kind) and append it."""
+        entry = Entry(
+            claim=str(claim),
+            source=str(source),
+            paper=paper,
+            ours=ours,
+            status="",
+            kind=kind,
+            note=str(note),
+            **evidence,
+        )
+        return self._append(entry, cause, claim_id)
+
     def _append(self, entry: Entry, cause: Cause | None, claim_id: Any = "") -> Entry:
         entry.claim_ids = check_claim_ids(claim_id)
         if cause is not None and not isinstance(cause, Cause):
@@ -539,21 +564,21 @@ class Ledger:
         ours_text = f"{ours_value:.{nd}f}" if math.isfinite(ours_value) else str(ours_value)
         if spread is not None and spread_of == "paper":
             paper_text = f"{paper_text} ± {spread:g}"
-        entry = Entry(
-            claim=str(claim),
-            source=str(source),
-            paper=paper_text,
-            ours=ours_text,
-            status="",
-            kind=kind,
-            note=str(note),
+        return self._add(
+            kind,
+            claim,
+            source,
+            paper_text,
+            ours_text,
+            cause,
+            note,
+            claim_id,
             tol=float(tol),
             spread=spread,
             paper_value=paper_value,
             ours_value=ours_value,
             spread_of=spread_of,
         )
-        return self._append(entry, cause, claim_id)
 
     def exact(
         self,
@@ -580,16 +605,7 @@ class Ledger:
                 return str(int(x))
             return str(x)
 
-        entry = Entry(
-            claim=str(claim),
-            source=str(source),
-            paper=text(paper),
-            ours=text(ours),
-            status="",
-            kind="exact",
-            note=str(note),
-        )
-        return self._append(entry, cause, claim_id)
+        return self._add("exact", claim, source, text(paper), text(ours), cause, note, claim_id)
 
     def ordering(
         self,
@@ -634,19 +650,19 @@ class Ledger:
                     f"trials > 0; got {robustness!r}"
                 )
             ours += f" (on {hits} of {trials} {over})"
-        entry = Entry(
-            claim=str(claim),
-            source=str(source),
-            paper=str(paper),
-            ours=ours,
-            status="",
-            kind="ordering",
-            note=str(note),
+        return self._add(
+            "ordering",
+            claim,
+            source,
+            str(paper),
+            ours,
+            cause,
+            note,
+            claim_id,
             holds=bool(holds),
             hits=hits,
             trials=trials,
         )
-        return self._append(entry, cause, claim_id)
 
     def qualitative(
         self,
@@ -665,17 +681,17 @@ class Ledger:
             raise TypeError(f"agrees must be a bool, got {type(agrees).__name__}")
         if not str(evidence).strip():
             raise ValueError(f"row {claim!r}: a qualitative row needs its evidence")
-        entry = Entry(
-            claim=str(claim),
-            source=str(source),
-            paper=str(paper),
-            ours=str(evidence),
-            status="",
-            kind="qualitative",
-            note=str(note),
+        return self._add(
+            "qualitative",
+            claim,
+            source,
+            str(paper),
+            str(evidence),
+            cause,
+            note,
+            claim_id,
             holds=bool(agrees),
         )
-        return self._append(entry, cause, claim_id)
 
     # ------------------------------------------------------------------ reading
     _NUMERIC = ("tol", "spread", "paper_value", "ours_value", "hits", "trials")

@@ -1,5 +1,7 @@
-"""The command line, run as a user runs it: ``python -m mlcbook`` and the ``mlcbook``
-console script in a subprocess, on files written to ``tmp_path``.
+"""The command line on files written to ``tmp_path``: ``main(ARGS)`` in this process
+(what ``python -m mlcbook ARGS`` runs, see cli_run.py), and as a user runs it, the
+``mlcbook`` console script and ``python -m mlcbook`` in a subprocess, which must print
+and exit as main() does.
 
 Expected values are computed independently: the Hivemall example's counts by set
 operations in Python, the measures by scikit-learn, the loss profiles by their closed
@@ -12,9 +14,6 @@ import csv
 import io
 import json
 import math
-import os
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -26,7 +25,8 @@ from sklearn import metrics as skm
 
 from mlcbook.cli import evaluate_files
 
-SCRIPT = Path(sys.executable).with_name("mlcbook")
+from .cli_run import SCRIPT, run_process
+from .cli_run import run_in_process as run
 
 # The Hivemall user guide's example (book/measures.md): tags of seven blog posts.
 TRUTH = [
@@ -47,21 +47,6 @@ PRED = [
     ["cat", "dog", "bird"],
     ["dog"],
 ]
-
-
-def run(
-    *args: str, cwd: Path | None = None, env: dict | None = None, script: bool = False
-) -> subprocess.CompletedProcess:
-    cmd = [str(SCRIPT)] if script else [sys.executable, "-m", "mlcbook"]
-    e = dict(os.environ, MLCBOOK_PROGRESS="0", **(env or {}))
-    return subprocess.run(
-        cmd + [str(a) for a in args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=e,
-        timeout=120,
-    )
 
 
 def write_sets(path: Path, sets, style: str) -> Path:
@@ -109,9 +94,23 @@ def test_console_script_and_module_agree(tmp_path):
     assert SCRIPT.is_file(), "pip install -e . installs the mlcbook console script"
     t = write_sets(tmp_path / "truth.txt", TRUTH, "plain")
     p = write_sets(tmp_path / "pred.txt", PRED, "plain")
-    a = run("evaluate", t, p, "--format", "csv", script=True)
-    b = run("evaluate", t, p, "--format", "csv")
-    assert a.returncode == b.returncode == 0 and a.stdout == b.stdout
+    a = run_process("evaluate", t, p, "--format", "csv", script=True)
+    b = run_process("evaluate", t, p, "--format", "csv")
+    c = run("evaluate", t, p, "--format", "csv")
+    assert a.returncode == b.returncode == c.returncode == 0
+    assert a.stdout == b.stdout == c.stdout
+
+
+def test_the_process_prints_and_exits_as_main_does(tmp_path):
+    """A usage error (argparse) and a malformed file (main's own status 2): the process
+    and main() in this process give the same status, output and message."""
+    (tmp_path / "t.csv").write_text("1,0\n0,2\n")
+    for args in (["evaluate", "a", "b", "--zero-division", "2"],
+                 ["evaluate", "t.csv", "t.csv"]):
+        proc, here = run_process(*args, cwd=tmp_path), run(*args, cwd=tmp_path)
+        assert proc.returncode == here.returncode == 2, args
+        assert proc.stdout == here.stdout == "", args
+        assert proc.stderr == here.stderr and ": error: " in proc.stderr, args
 
 
 # ------------------------------------------------------------------ values

@@ -20,6 +20,8 @@ from sklearn.metrics import fbeta_score
 from mlcbook import intervals as I
 from mlcbook.cli import compare_files, evaluate_files, main
 
+from .cli_run import run_in_process as run
+
 
 def _files(tmp_path: Path, seed: int = 0, n: int = 120, K: int = 4):
     rng = np.random.default_rng(seed)
@@ -31,18 +33,6 @@ def _files(tmp_path: Path, seed: int = 0, n: int = 120, K: int = 4):
         paths[name] = tmp_path / f"{name}.csv"
         np.savetxt(paths[name], M, fmt="%d", delimiter=",")
     return Y, A, B, {k: str(v) for k, v in paths.items()}
-
-
-def run(*args, stdin=None, **kw):
-    env = dict(os.environ, MLCBOOK_PROGRESS="0")
-    return subprocess.run(
-        [sys.executable, "-m", "mlcbook", *map(str, args)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        **kw,
-    )
 
 
 def test_evaluate_ci_equals_the_library_interval(tmp_path):

@@ -10,11 +10,17 @@ import pytest
 
 from mlcbook import metrics
 from mlcrepro._paths import project_root
-from mlcrepro.claims import load_inventory, parse_refs, printed
-from mlcrepro.ledger import Ledger, load_ledgers
+from mlcrepro.claims import load_inventory, printed
+from mlcrepro.ledger import Ledger
 from mlcrepro.park_read2018 import blended_evidence as E
 from mlcrepro.park_read2018 import tables as bt
 from mlcrepro.park_read2018.ledger_blended import GROUPS, blended_ledger, blended_verdicts
+
+from .ledger_checks import (
+    assert_is_the_saved_ledger,
+    assert_rows_carry_the_ids_that_name_them,
+    assert_verdicts_count_every_row_once,
+)
 
 OLD = "ef0d985557e773fd56473e2e629f034c33027cee"
 
@@ -25,30 +31,15 @@ def ledger() -> Ledger:
 
 
 def test_the_ledger_is_the_saved_one(ledger):
-    saved = load_ledgers()
-    saved = saved[saved["chapter"] == "blended"].reset_index(drop=True)
-    ours = ledger.to_frame()
-    assert len(ours) == len(saved) == 122  # every claim of the inventory with a row
-    for col in ("claim", "source", "paper", "ours", "status", "claim_ids"):
-        assert ours[col].astype(str).tolist() == saved[col].fillna("").astype(str).tolist()
-    ledger.check()
+    assert_is_the_saved_ledger(ledger, "blended", 122)  # every claim of the inventory with a row
 
 
 def test_every_row_carries_the_ids_of_the_claims_that_name_it(ledger):
-    inv = load_inventory()
-    named: dict[str, set[str]] = {}
-    for cid, refs in zip(inv["id"], inv["ledger"]):
-        for chapter, claim in parse_refs(refs):
-            if chapter == "blended":
-                named.setdefault(claim, set()).add(cid)
-    for e in ledger.entries:
-        assert set(e.claim_ids) == named[e.claim], e.claim
+    assert_rows_carry_the_ids_that_name_them(ledger, "blended")
 
 
 def test_verdicts_count_every_row_once(ledger):
-    table = blended_verdicts(ledger)
-    assert table["rows"].sum() == len(ledger.entries)
-    assert list(table.index) == [g for g in GROUPS if g in table.index]
+    assert_verdicts_count_every_row_once(blended_verdicts(ledger), ledger, GROUPS)
 
 
 def test_table1_limits_agree_with_the_standard_measures():

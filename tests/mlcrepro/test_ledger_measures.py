@@ -7,10 +7,15 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from mlcrepro.claims import load_inventory, parse_refs
-from mlcrepro.ledger import Ledger, load_ledgers
+from mlcrepro.ledger import Ledger
 from mlcrepro.zhang_zhou2014 import measures_evidence as E
 from mlcrepro.zhang_zhou2014.ledger_measures import GROUPS, measures_ledger, measures_verdicts
+
+from .ledger_checks import (
+    assert_is_the_saved_ledger,
+    assert_rows_carry_the_ids_that_name_them,
+    assert_verdicts_count_every_row_once,
+)
 
 
 @pytest.fixture(scope="module")
@@ -19,30 +24,15 @@ def ledger() -> Ledger:
 
 
 def test_the_ledger_is_the_saved_one(ledger):
-    saved = load_ledgers()
-    saved = saved[saved["chapter"] == "measures"].reset_index(drop=True)
-    ours = ledger.to_frame()
-    assert len(ours) == len(saved) == 35
-    for col in ("claim", "source", "paper", "ours", "status", "claim_ids"):
-        assert ours[col].astype(str).tolist() == saved[col].fillna("").astype(str).tolist()
-    ledger.check()
+    assert_is_the_saved_ledger(ledger, "measures", 35)
 
 
 def test_every_row_carries_the_ids_of_the_claims_that_name_it(ledger):
-    inv = load_inventory()
-    named: dict[str, set[str]] = {}
-    for cid, refs in zip(inv["id"], inv["ledger"]):
-        for chapter, claim in parse_refs(refs):
-            if chapter == "measures":
-                named.setdefault(claim, set()).add(cid)
-    for e in ledger.entries:
-        assert set(e.claim_ids) == named[e.claim], e.claim
+    assert_rows_carry_the_ids_that_name_them(ledger, "measures")
 
 
 def test_verdicts_count_every_row_once(ledger):
-    table = measures_verdicts(ledger)
-    assert table["rows"].sum() == len(ledger.entries)
-    assert list(table.index) == [g for g in GROUPS if g in table.index]
+    assert_verdicts_count_every_row_once(measures_verdicts(ledger), ledger, GROUPS)
 
 
 def test_park_read_table1_by_hand():

@@ -9,7 +9,7 @@ three functions below read the paper's statements about the minimiser on them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -124,20 +124,7 @@ def add_consensus_exactness(
     )
 
 
-def add_k_invariance(
-    led: Ledger,
-    neighbors: Mapping[str, np.ndarray],
-    cause: Cause | None = None,
-    *,
-    claim_id: str | list[str] = "",
-) -> Entry:
-    """Sec. 6: the minimiser for a surrogate k < K is often the one for k = K.
-
-    Per dataset: the share of (query, k < K) pairs whose prediction equals the
-    query's prediction at k = K.  "Often" is read as at least half of the pairs, on
-    most datasets.  ``cause`` goes to the row only if it differs.
-
-    Parameters
+_PARAMETERS = """Parameters
     ----------
     led : mlcrepro.ledger.Ledger
         The chapter's ledger; the rows are appended to it.
@@ -151,25 +138,74 @@ def add_k_invariance(
     Returns
     -------
     Entry
-        The row added.
-    """
+        The row added."""
+
+
+def _often_row(
+    led: Ledger,
+    neighbors: Mapping[str, np.ndarray],
+    share: Callable[[np.ndarray], float],
+    least: float,
+    least_words: str,
+    *,
+    claim: str,
+    paper: str,
+    measured: str,
+    cause: Cause | None,
+    claim_id: str | list[str],
+) -> Entry:
+    """A qualitative row "X is often so": ``share`` of each dataset's queries is at least
+    ``least`` (``least_words`` in the row) on most datasets (more than half); ``measured``
+    names the share."""
     led = check_ledger(led)
     neighbors = _check_neighbors(neighbors)
-    shares = {}
-    for name, N in neighbors.items():
-        P = _predictions(N)
-        shares[name] = float((P[:-1] == P[-1][np.newaxis]).all(axis=2).mean())
-    often = sum(v >= 0.5 for v in shares.values())
+    shares = {name: float(share(N)) for name, N in neighbors.items()}
+    often = sum(v >= least for v in shares.values())
     agrees = often > len(shares) / 2
     return led.qualitative(
-        "the minimiser for k < K is often the one for k = K",
+        claim,
         "Sec. 6",
-        paper="the loss minimiser often does not change with k",
-        evidence="share of (query, k < K) with the k = K prediction: "
+        paper=paper,
+        evidence=f"{measured}: "
         + ", ".join(f"{d} {v:.2f}" for d, v in shares.items())
-        + f"; at least half on {often} of {len(shares)}",
+        + f"; at least {least_words} on {often} of {len(shares)}",
         agrees=agrees,
         cause=None if agrees else cause,
+        claim_id=claim_id,
+    )
+
+
+def _k_invariant_share(N: np.ndarray) -> float:
+    """Share of (query, k < K) pairs whose prediction is the query's one at k = K."""
+    P = _predictions(N)
+    return float((P[:-1] == P[-1][np.newaxis]).all(axis=2).mean())
+
+
+def add_k_invariance(
+    led: Ledger,
+    neighbors: Mapping[str, np.ndarray],
+    cause: Cause | None = None,
+    *,
+    claim_id: str | list[str] = "",
+) -> Entry:
+    """Sec. 6: the minimiser for a surrogate k < K is often the one for k = K.
+
+    Per dataset: the share of (query, k < K) pairs whose prediction equals the
+    query's prediction at k = K.  "Often" is read as at least half of the pairs, on
+    most datasets.  ``cause`` goes to the row only if it differs.
+
+    {parameters}
+    """
+    return _often_row(
+        led,
+        neighbors,
+        _k_invariant_share,
+        0.5,
+        "half",
+        claim="the minimiser for k < K is often the one for k = K",
+        paper="the loss minimiser often does not change with k",
+        measured="share of (query, k < K) with the k = K prediction",
+        cause=cause,
         claim_id=claim_id,
     )
 
@@ -197,35 +233,21 @@ def add_tied_modes(
     than one most frequent vector (then every one of them minimises the summed subset
     0/1 loss).  "Often" is read as at least one query in five, on most datasets.
 
-    Parameters
-    ----------
-    led : mlcrepro.ledger.Ledger
-        The chapter's ledger; the rows are appended to it.
-    neighbors : mapping of str to ndarray of shape (n_queries, c, K)
-        Per dataset, the 0/1 neighbour label vectors (:func:`fig4_neighbor_labels`).
-    cause : mlcrepro.ledger.Cause, optional
-        The chapter's cause, given to the row only if it differs (required then).
-    claim_id : str or list of str
-        The inventory id(s) of the claim the row checks (:class:`mlcrepro.ledger.Ledger`).
-
-    Returns
-    -------
-    Entry
-        The row added.
+    {parameters}
     """
-    led = check_ledger(led)
-    neighbors = _check_neighbors(neighbors)
-    shares = {name: float(_tied_mode(N).mean()) for name, N in neighbors.items()}
-    often = sum(v >= 0.2 for v in shares.values())
-    agrees = often > len(shares) / 2
-    return led.qualitative(
-        "for k = K the mode of the neighbours' label vectors is often not unique",
-        "Sec. 6",
+    return _often_row(
+        led,
+        neighbors,
+        lambda N: _tied_mode(N).mean(),
+        0.2,
+        "0.2",
+        claim="for k = K the mode of the neighbours' label vectors is often not unique",
         paper="for k = K the risk minimiser is often not unique",
-        evidence="share of queries with a tied mode: "
-        + ", ".join(f"{d} {v:.2f}" for d, v in shares.items())
-        + f"; at least 0.2 on {often} of {len(shares)}",
-        agrees=agrees,
-        cause=None if agrees else cause,
+        measured="share of queries with a tied mode",
+        cause=cause,
         claim_id=claim_id,
     )
+
+
+for _adder in (add_k_invariance, add_tied_modes):
+    _adder.__doc__ = (_adder.__doc__ or "").format(parameters=_PARAMETERS)

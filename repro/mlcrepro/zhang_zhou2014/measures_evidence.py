@@ -13,11 +13,9 @@ changing what the next caller gets.
 
 from __future__ import annotations
 
-import copy
-import functools
 import warnings
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -25,6 +23,7 @@ from sklearn import metrics as skm
 
 from mlcbook import metrics as M
 from mlcrepro.display import MEASURE_NAMES
+from mlcrepro.evidence_common import once
 from mlcrepro.park_read2018.blended_evidence import TABLE1_PREDICTIONS, TABLE1_TRUTH
 
 __all__ = [
@@ -46,8 +45,6 @@ __all__ = [
     "single_label",
     "effective_coverage",
 ]
-
-T = TypeVar("T")
 
 #: Park & Read's three similarities, from mlcbook.metrics
 SIMILARITIES: dict[str, Callable[..., Any]] = {
@@ -81,18 +78,7 @@ EDGE_SCORES = np.array(
 )
 
 
-def _once(func: Callable[[], T]) -> Callable[[], T]:
-    """Compute ``func()`` once per process; every call gets its own deep copy."""
-    cached = functools.cache(func)
-
-    @functools.wraps(func)
-    def wrapper() -> T:
-        return copy.deepcopy(cached())
-
-    return wrapper
-
-
-@_once
+@once
 def park_read_table1() -> pd.DataFrame:
     """Park & Read's Table 1: each similarity per instance (x1..x5) and, last, the means.
 
@@ -107,7 +93,7 @@ def park_read_table1() -> pd.DataFrame:
     return table
 
 
-@_once
+@once
 def hivemall() -> dict[str, Any]:
     """Hivemall's example: the counts per post, micro F1 and F2, and their limits in beta.
 
@@ -149,7 +135,7 @@ def hivemall() -> dict[str, Any]:
     }
 
 
-@_once
+@once
 def _draws() -> dict[str, np.ndarray]:
     """Every random draw of the chapter, from one generator (seed 2024), in order."""
     rng = np.random.default_rng(2024)
@@ -186,7 +172,7 @@ def benchmark_problem() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return d["Y"], d["F"], d["P"]
 
 
-@_once
+@once
 def sklearn_comparison() -> pd.DataFrame:
     """Every measure of :mod:`mlcbook.metrics` beside scikit-learn's on :func:`benchmark_problem`.
 
@@ -228,7 +214,7 @@ def sklearn_comparison() -> pd.DataFrame:
     return pd.DataFrame(pairs, index=["mlcbook", "scikit-learn"]).T
 
 
-@_once
+@once
 def all_measures_gap() -> tuple[float, int]:
     """Largest |mlcbook - scikit-learn|, also over :func:`mlcbook.metrics.all_measures`.
 
@@ -252,7 +238,7 @@ def auc_ge(y: np.ndarray, f: np.ndarray) -> float:
     return float((pos[:, None] >= neg[None, :]).mean())
 
 
-@_once
+@once
 def edge_cases() -> pd.DataFrame:
     """The conventions' four instances: mlcbook beside scikit-learn (NaN where undefined)."""
     Ye, Fe = EDGE_TRUTH, EDGE_SCORES
@@ -278,7 +264,7 @@ def edge_cases() -> pd.DataFrame:
     return pd.DataFrame(pairs, index=["mlcbook", "scikit-learn"]).T
 
 
-@_once
+@once
 def constant_scorer() -> dict[str, float]:
     """A constant F on the conventions' instances with labels of both kinds (the last two).
 
@@ -294,7 +280,7 @@ def constant_scorer() -> dict[str, float]:
     }
 
 
-@_once
+@once
 def single_label() -> dict[str, float]:
     """Zhang & Zhou's remark: one label per instance, Hamming loss against 2/K x error rate.
 
@@ -308,7 +294,7 @@ def single_label() -> dict[str, float]:
     return {"hamming_loss": hl, "error_rate": err, "claimed": 2 / K * err}
 
 
-@_once
+@once
 def effective_coverage() -> dict[str, float]:
     """Wu & Zhou's Theorem 1(c) on :func:`benchmark_problem`'s truth.
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import http.server
 import json
@@ -11,6 +12,8 @@ import threading
 import pytest
 
 from mlcrepro._paths import project_root
+
+from .desktop import Visit, visit
 
 SITE = project_root() / "_build" / "html"
 
@@ -67,8 +70,34 @@ HEIGHTS = SITE.parent / "browser" / "page_heights.json"
 
 
 def report_height(page: str, width: int, height: int) -> None:
-    """Page heights (px at 390 and 1280 px wide) go to _build/browser/page_heights.json."""
+    """Page heights (px at 390 and 1280 px wide) go to _build/browser/page_heights.json
+    (under a lock: the two workers of the browser stage write it in turn)."""
     HEIGHTS.parent.mkdir(parents=True, exist_ok=True)
-    data = json.loads(HEIGHTS.read_text()) if HEIGHTS.exists() else {}
-    data.setdefault(page, {})[str(width)] = height
-    HEIGHTS.write_text(json.dumps(data, indent=1, sort_keys=True))
+    with open(HEIGHTS.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        data = json.loads(HEIGHTS.read_text()) if HEIGHTS.exists() else {}
+        data.setdefault(page, {})[str(width)] = height
+        HEIGHTS.write_text(json.dumps(data, indent=1, sort_keys=True))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """The checks that read a page's desktop visit run on one worker (``--dist loadgroup``),
+    so that each page is visited once."""
+    for item in items:
+        if "desktop_visit" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("desktop"))
+
+
+@pytest.fixture(scope="session")
+def desktop_visit(browser, site_url):
+    """``desktop_visit(page)``: the facts of one 1280-px visit of ``page`` (desktop.py),
+    loaded on the first call and shared by every check that reads them."""
+    seen: dict[str, Visit] = {}
+
+    def get(page: str) -> Visit:
+        if page not in seen:
+            seen[page] = visit(browser, site_url, page)
+        return seen[page]
+
+    return get

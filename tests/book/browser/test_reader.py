@@ -8,26 +8,31 @@
   :data:`FIGURED`, every image is a numbered figure ("Figure 4.2") and there are at least
   five exercises.
 
-``reader_audit.py`` runs the same three checks on the pages not yet in :data:`CHECKED` and
+The checks are reader_checks.py's; ``reader_audit.py`` runs the same three checks on the pages not yet in :data:`CHECKED` and
 lists what fails them.
 """
 
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 
 import pytest
 
 from ..toc import toc_files
 from .conftest import SITE
+from .reader_checks import (
+    PLACEHOLDERS,
+    Page,
+    check_alt_text,
+    check_cross_references,
+    check_no_words_of_the_book_s_making,
+    images_without_description,
+    parse,
+)
 
 PAGES = [f + ".html" for f in toc_files()]
 CHAPTERS = ["measures", "losses", "datasets", "dependence", "knn", "blended", "limo",
             "own_predictions"]
-PLACEHOLDERS = ("github.com/mlcbook/mlcbook", "example.com", "example.org", "TODO", "FIXME",
-                "XXX")
-DEVELOPMENT = re.compile(r"\b(issue|issues|pending|not yet merged|earlier version)\b", re.I)
 #: API pages of the reproduction whose docstrings pass the three reader checks
 REPRO_CLEAN = ["index", "display", "evidence_common", "ledger", "park_read2018", "results",
                "runner", "summary", "tables", "wu_zhou2017"]
@@ -38,78 +43,12 @@ CHECKED = [f"book/{c}.html" for c in [*FIGURED, "glossary", "ledgers"]] + [
     f"book/api/reproduction/{m}.html" for m in REPRO_CLEAN]
 
 
-class _Page(HTMLParser):
-    """Collects unresolved xrefs, links, images and the visible text of the article."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.stack: list[str] = []
-        self.in_a = 0
-        self.in_article = 0
-        self.skip = 0
-        self.unresolved: list[str] = []
-        self._xref: list[str] | None = None
-        self.hrefs: list[str] = []
-        self.images: list[dict] = []
-        self.text: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        cls = a.get("class") or ""
-        if tag in ("br", "img", "meta", "link", "input", "hr", "source"):
-            if tag == "img":
-                self.images.append(a)
-            return
-        self.stack.append(tag)
-        if tag == "a":
-            self.in_a += 1
-            if a.get("href"):
-                self.hrefs.append(a["href"])
-        if tag == "article" or (tag == "main"):
-            self.in_article += 1
-        if tag in ("script", "style"):
-            self.skip += 1
-        if tag == "code" and "xref" in cls.split() and not self.in_a:
-            self._xref = []
-
-    def handle_endtag(self, tag):
-        if tag in ("br", "img", "meta", "link", "input", "hr", "source"):
-            return
-        while self.stack:
-            t = self.stack.pop()
-            if t == "a":
-                self.in_a -= 1
-            if t in ("article", "main"):
-                self.in_article -= 1
-            if t in ("script", "style"):
-                self.skip -= 1
-            if t == "code" and self._xref is not None:
-                self.unresolved.append("".join(self._xref))
-                self._xref = None
-            if t == tag:
-                break
-
-    def handle_data(self, data):
-        if self._xref is not None:
-            self._xref.append(data)
-        if self.in_article and not self.skip:
-            self.text.append(data)
-
-
-def _parse(page: str) -> _Page:
-    path = SITE / page
-    assert path.exists(), f"{page} was not built (run `make site`)"
-    p = _Page()
-    p.feed(path.read_text(encoding="utf-8"))
-    return p
-
-
 @pytest.mark.parametrize("page", PAGES + ["genindex.html", "search.html"])
 def test_no_placeholder_address(page):
     html = (SITE / page).read_text(encoding="utf-8")
     found = [ph for ph in PLACEHOLDERS if ph in html]
     assert not found, f"{page}: placeholder text {found}"
-    p = _parse(page)
+    p = parse(page)
     assert all("mlcbook/mlcbook" not in h for h in p.hrefs), f"{page}: placeholder repository"
 
 
@@ -127,39 +66,24 @@ def test_captions_carry_the_chapter_number(k, chapter):
 
 @pytest.mark.parametrize("page", CHECKED)
 def test_every_cross_reference_links_somewhere(page):
-    p = _parse(page)
-    assert not p.unresolved, f"{page}: references that link nowhere: {sorted(set(p.unresolved))}"
+    check_cross_references(page)
 
 
 @pytest.mark.parametrize("page", CHECKED)
 def test_no_words_of_the_book_s_making(page):
-    text = " ".join(_parse(page).text)
-    hits = sorted({m.group(0).lower() for m in DEVELOPMENT.finditer(text)})
-    context = [text[max(0, m.start() - 50):m.end() + 30].replace("\n", " ")
-               for m in DEVELOPMENT.finditer(text)][:3]
-    assert not hits, f"{page}: {hits}, e.g. {context}"
-
-
-_PATHLIKE = re.compile(r"(^|/)[\w.-]+\.(png|jpe?g|svg|gif)$|^[0-9a-f]{16,}|^_build/|^\s*$", re.I)
-
-
-def _images_without_description(p: _Page) -> list[tuple[str, str | None]]:
-    return [(img.get("src", "")[-40:], img.get("alt")) for img in p.images
-            if "logo" not in (img.get("class") or "")
-            and (img.get("alt") is None or _PATHLIKE.search(img.get("alt") or ""))]
+    check_no_words_of_the_book_s_making(page)
 
 
 @pytest.mark.parametrize("page", CHECKED)
 def test_images_have_descriptive_alt_text(page):
-    bad = _images_without_description(_parse(page))
-    assert not bad, f"{page}: {len(bad)} images whose alt text is a path or missing: {bad[:4]}"
+    check_alt_text(page)
 
 
 def test_the_alt_text_check_sees_paths():
-    p = _Page()
+    p = Page()
     p.feed('<main><img src="a/b.png" alt="../_images/0123456789abcdef0123.png">'
            '<img src="c.png"><img src="d.png" alt="Two line plots of loss against k"></main>')
-    assert [alt for _, alt in _images_without_description(p)] == [
+    assert [alt for _, alt in images_without_description(p)] == [
         "../_images/0123456789abcdef0123.png", None]
 
 

@@ -24,58 +24,25 @@ def test_every_toc_page_was_built():
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_page_renders_offline(browser, site_url, page):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    pg = ctx.new_page()
-    console_errors: list[str] = []
-    outside: list[str] = []
-    pg.on("console", lambda m: console_errors.append(m.text) if m.type == "error" else None)
-    pg.on("pageerror", lambda e: console_errors.append(str(e)))
-
-    def route(r):
-        host = urlparse(r.request.url).hostname
-        if host in ("127.0.0.1", "localhost") or r.request.url.startswith("data:"):
-            r.continue_()
-        else:  # the site must not need the network: note and refuse every outside request
-            outside.append(r.request.url)
-            r.abort()
-
-    pg.route("**/*", route)
-    resp = pg.goto(f"{site_url}/{page}", wait_until="load")
-    assert resp is not None and resp.ok, f"{page}: HTTP {resp.status if resp else None}"
+def test_page_renders_offline(desktop_visit, site_url, page):
+    v = desktop_visit(page)
+    assert v.ok, f"{page}: HTTP {v.status}"
 
     # MathJax (served from the site) has finished typesetting
-    has_math = pg.evaluate("document.querySelectorAll('.math').length") > 0
-    if has_math:
-        pg.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=20000)
-        pg.evaluate("MathJax.startup.promise")
-        untypeset = pg.evaluate(
-            "[...document.querySelectorAll('.math')].filter(e => !e.querySelector('mjx-container')).length"
-        )
-        assert untypeset == 0, f"{page}: {untypeset} math elements were not typeset"
-        errors = pg.evaluate("document.querySelectorAll('mjx-merror, [data-mjx-error]').length")
-        assert errors == 0, f"{page}: MathJax reported {errors} TeX errors"
-    prose = pg.evaluate(
-        """() => { const main = document.querySelector('main') || document.body;
-                   const c = main.cloneNode(true);
-                   c.querySelectorAll('pre, code, mjx-container, script, style, .highlight').forEach(e => e.remove());
-                   return c.innerText; }"""
-    )
+    if v.has_math:
+        assert v.untypeset == 0, f"{page}: {v.untypeset} math elements were not typeset"
+        assert v.math_errors == 0, f"{page}: MathJax reported {v.math_errors} TeX errors"
     for raw in ("$$", "\\(", "\\[", "\\begin{"):
-        assert raw not in prose, f"{page}: raw math {raw!r} left in the text"
+        assert raw not in v.prose, f"{page}: raw math {raw!r} left in the text"
 
     # every image loaded with a non-zero size
-    imgs = pg.evaluate(
-        "[...document.images].map(i => ({src: i.currentSrc || i.src, ok: i.complete && i.naturalWidth > 0 && i.naturalHeight > 0}))"
-    )
-    broken = [i["src"] for i in imgs if not i["ok"]]
+    broken = [i["src"] for i in v.images if not i["ok"]]
     assert not broken, f"{page}: images not loaded: {broken}"
 
     # internal links resolve to a built file (and an existing anchor)
     base = f"{site_url}/{page}"
-    hrefs = pg.evaluate("[...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href'))")
     bad = []
-    for href in hrefs:
+    for href in v.hrefs:
         if href.startswith(("mailto:", "javascript:")):
             continue
         url = urlparse(urljoin(base, href))
@@ -93,7 +60,6 @@ def test_page_renders_offline(browser, site_url, page):
                 bad.append(href)
     assert not bad, f"{page}: broken internal links: {sorted(set(bad))[:10]}"
 
-    report_height(page, 1280, pg.evaluate("document.documentElement.scrollHeight"))
-    assert not console_errors, f"{page}: console errors: {console_errors[:5]}"
-    assert not outside, f"{page}: the page asked for outside resources: {outside[:5]}"
-    ctx.close()
+    report_height(page, 1280, v.height)
+    assert not v.console_errors, f"{page}: console errors: {v.console_errors[:5]}"
+    assert not v.outside, f"{page}: the page asked for outside resources: {v.outside[:5]}"
