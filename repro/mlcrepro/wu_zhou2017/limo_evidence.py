@@ -11,10 +11,7 @@ caller gets.  The long experiments are read from their committed tables
 
 from __future__ import annotations
 
-import copy
-import functools
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -22,6 +19,7 @@ import pandas as pd
 from mlcbook import margins as MG
 from mlcbook.datasets import make_limo_synthetic
 from mlcbook.learners import LIMO, limo_objective
+from mlcrepro.evidence_common import once
 from mlcrepro.ledger import Cause
 from mlcrepro.results import load_or_compute
 from mlcrepro.wu_zhou2017 import authors_causes as AC
@@ -80,27 +78,14 @@ __all__ = [
 #: replications of the benchmark per dataset (ten splits, as in the paper)
 REPS = {"cal500": 10, "medical": 10, "enron": 10, "bibtex": 10}
 
-T = TypeVar("T")
 
-
-def _once(func: Callable[[], T]) -> Callable[[], T]:
-    """Compute ``func()`` once per process; every call gets its own deep copy."""
-    cached = functools.cache(func)
-
-    @functools.wraps(func)
-    def wrapper() -> T:
-        return copy.deepcopy(cached())
-
-    return wrapper
-
-
-@_once
+@once
 def synthetic_labels() -> np.ndarray:
     """The labels of 300 synthetic points (seed 1): Table 2's first matrix and Sec. 2.2's."""
     return make_limo_synthetic(300, seed=1)[1]
 
 
-@_once
+@once
 def table2() -> pd.DataFrame:
     """Table 2 checked by construction: ours and the paper's ✓/✗ per measure.
 
@@ -121,13 +106,13 @@ def table2() -> pd.DataFrame:
     return out
 
 
-@_once
+@once
 def micro_auc_growth() -> pd.DataFrame:
     """Micro-AUC of Theorem 3's double effective construction as m grows (20, 200, 2000)."""
     return MG.micro_auc_growth(sizes=(20, 200, 2000), n_labels=4, density=0.4, n_draws=10, seed=0)
 
 
-@_once
+@once
 def bound_draws() -> pd.DataFrame:
     """Theorems 4 and 5 on random effective predictors, 1-3 threshold errors, with slack.
 
@@ -144,33 +129,33 @@ def bound_draws() -> pd.DataFrame:
     return draws
 
 
-@_once
+@once
 def counterexample() -> dict:
     """Theorem 4's micro-F1 counter-example (:func:`.bounds.micro_f1_counterexample`)."""
     return MB.micro_f1_counterexample()
 
 
-@_once
+@once
 def inequality2_grid() -> pd.DataFrame:
     """Inequality (2) of Theorem 3's proof, exact, on a grid of (a, n)."""
     grid = [(a, n) for a in (0.05, 0.1, 0.3, 0.5, 0.9) for n in (1, 5, 20, 100)]
     return pd.DataFrame([{"a": a, "n": n, **MB.inequality2(a, n)} for a, n in grid])
 
 
-@_once
+@once
 def inequality2_mc() -> dict:
     """The event of inequality (2) by Monte Carlo at a = 0.1, n = 10, with the paper's value."""
     mc = MB.inequality2_monte_carlo(0.1, 10, draws=200_000, seed=0)
     return {**mc, "paper_rhs": MB.inequality2(0.1, 10)["paper_rhs"]}
 
 
-@_once
+@once
 def constant() -> pd.DataFrame:
     """Sec. 2.2's constant predictor on the synthetic labels, under both tie readings."""
     return R.constant_predictor(synthetic_labels())
 
 
-@_once
+@once
 def objective() -> pd.DataFrame:
     """Eq. (3) at the initial W and at LIMO's averaged iterate after T = 100, 1000, 10000.
 
@@ -187,19 +172,19 @@ def objective() -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["W", "objective"]).set_index("W")
 
 
-@_once
+@once
 def synthetic() -> pd.DataFrame:
     """The synthetic experiment (Sec. 5.1), ten replications (committed table)."""
     return load_or_compute("limo_synthetic", lambda: synthetic_table(10), synthetic_config(10))
 
 
-@_once
+@once
 def synthetic_tables() -> dict[str, pd.DataFrame]:
     """Our Tables B.1 and B.2 (absolute ``b1``/``b2``, rescaled ``b1_rel``/``b2_rel``)."""
     return R.synthetic_tables(synthetic())
 
 
-@_once
+@once
 def benchmark() -> pd.DataFrame:
     """The benchmark runs (Sec. 5.2): four datasets, ten splits (committed table)."""
     return load_or_compute(
@@ -209,14 +194,14 @@ def benchmark() -> pd.DataFrame:
     )
 
 
-@_once
+@once
 def benchmark_means() -> tuple[pd.DataFrame, pd.DataFrame]:
     """Mean and standard deviation (ddof 1) over the splits, per (dataset, method)."""
     groups = benchmark().groupby(["dataset", "method"])[R.B3_ORDER]
     return groups.mean(), groups.std(ddof=1)
 
 
-@_once
+@once
 def thresholds() -> pd.DataFrame:
     """The thresholding hypotheses on CAL500, medical and enron (committed table)."""
     return load_or_compute(
@@ -224,7 +209,7 @@ def thresholds() -> pd.DataFrame:
     )
 
 
-@_once
+@once
 def bibtex_thresholds() -> pd.DataFrame:
     """The hypotheses that matter on bibtex's first splits, held out (committed table)."""
     args = (("bibtex",), BIBTEX_REPLICATIONS, BIBTEX_HYPOTHESES)
@@ -235,25 +220,25 @@ def bibtex_thresholds() -> pd.DataFrame:
     )
 
 
-@_once
+@once
 def bibtex_check() -> pd.DataFrame:
     """The account found on three datasets, read off on bibtex (:func:`.report.account_check`)."""
     return R.account_check(thresholds(), bibtex_thresholds(), R.paper_b3(), "bibtex")
 
 
-@_once
+@once
 def epochs() -> pd.DataFrame:
     """LIMO on bibtex's first split after 10 and 30 passes (committed table)."""
     return load_or_compute("limo_epochs", epochs_table, epochs_config())
 
 
-@_once
+@once
 def epochs_comparison() -> pd.DataFrame:
     """:func:`.report.epochs_comparison` of :func:`epochs` against Table B.3."""
     return R.epochs_comparison(epochs(), R.paper_b3())
 
 
-@_once
+@once
 def authors_limo() -> pd.DataFrame:
     """LIMO on the authors' protocol: paper, their code under Octave, ours in both readings.
 
@@ -263,7 +248,7 @@ def authors_limo() -> pd.DataFrame:
     return comparison(protocol_table())
 
 
-@_once
+@once
 def authors_variants() -> pd.DataFrame:
     """LIMO-inst and LIMO-label inside the authors' protocol beside Table B.3.
 
@@ -273,13 +258,13 @@ def authors_variants() -> pd.DataFrame:
     return variants_comparison(variants_table())
 
 
-@_once
+@once
 def authors_baselines() -> pd.DataFrame:
     """BR (LIBSVM, LIBLINEAR), ML-kNN and GFM on the authors' splits (committed table)."""
     return baselines_table()
 
 
-@_once
+@once
 def authors_solvers() -> pd.DataFrame:
     """BR through LIBSVM and LIBLINEAR on CAL500 and enron beside Table B.3."""
     return solver_comparison(authors_baselines())
