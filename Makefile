@@ -121,9 +121,10 @@ notebooks: $(STAMP)
 # and `notebooks`) cost about three more minutes on CI's 2 cores; a failure that only the
 # CI CPU's own paths would show is left to `make notebooks` and `make test-matrix`, which
 # run nbval and the recompute tests natively (test-matrix on every CPython, newest deps).
+# One session (conftest.py marks nbval's cells recompute too), so that the long recompute
+# tests and the notebooks share the two workers.
 portable: $(STAMP) weka
-	$(EMULATE_CPU) $(BIN)/python -m pytest tests -m recompute -q $(XDIST)
-	$(EMULATE_CPU) $(BIN)/python -m pytest $(NBVAL) $(XDIST) book -q
+	$(EMULATE_CPU) $(BIN)/python -m pytest $(NBVAL) $(XDIST) tests book -m recompute -q
 
 site: $(STAMP)
 	rm -rf _build/html _build/.doctrees

@@ -31,3 +31,13 @@ def _doctest_sandbox(request, tmp_path, monkeypatch):
     if "MLCBOOK_DATA_MIRROR" not in os.environ and _MIRROR.is_dir():
         monkeypatch.setenv("MLCBOOK_DATA_MIRROR", str(_MIRROR))
     yield
+
+
+def pytest_collection_modifyitems(config, items):
+    """A chapter's nbval cells compare its committed outputs, as the recompute tests compare
+    committed tables: both carry the ``recompute`` marker, so that ``make test``'s
+    ``portable`` stage runs them in one session (``-m recompute``), the long recompute tests
+    beside the notebooks on two workers."""
+    for item in items:
+        if item.path.suffix == ".ipynb":
+            item.add_marker(pytest.mark.recompute)
