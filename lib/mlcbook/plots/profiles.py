@@ -6,7 +6,7 @@
   ``loss(second) / loss(first)`` against ``(k-1)/(K-1)`` or ``alpha``, one line
   per dataset.
 
-Both take the output of :func:`mlcbook.experiments.pooled_profiles` and are
+Both take the output of :func:`mlcbook.profiles.pooled_profiles` and are
 readable in black and white (line styles, markers, greys).
 """
 
@@ -80,7 +80,7 @@ def plot_loss_curves(
 
     Parameters
     ----------
-    pooled : DataFrame from :func:`mlcbook.experiments.pooled_profiles`
+    pooled : DataFrame from :func:`mlcbook.profiles.pooled_profiles`
     dataset : str
     family : {'binomial', 'polynomial'}
         The polynomial axis is logarithmic.
@@ -187,7 +187,7 @@ def plot_ratio_curves(
 
     Parameters
     ----------
-    ratios : DataFrame from :func:`mlcbook.experiments.loss_ratios` (one pair)
+    ratios : DataFrame from :func:`mlcbook.profiles.loss_ratios` (one pair)
     family : {'binomial', 'polynomial'}
         Binomial: x = (k-1)/(K-1) in [0, 1]; polynomial: x = alpha on a log axis.
         The ratio axis is logarithmic, labelled by :func:`ratio_ticks`.
