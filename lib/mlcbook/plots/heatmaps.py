@@ -62,7 +62,8 @@ def plot_difference_heatmap(
     Cells show ``M - rowmin(M)`` clipped at ``clip`` (black = best, white =
     ``clip`` or worse).  The best cell(s) of each row get a small white
     circle.  With ``annotate`` (default: when there are at most 8 columns)
-    the cells carry the difference in thousandths.
+    the other cells below ``clip`` carry the difference in thousandths (a
+    circled cell is 0, a white one ``clip`` or more: the colour bar says so).
     """
     D = row_differences(M, clip=None)
     C = D.clip(upper=clip).to_numpy(float)
@@ -85,12 +86,13 @@ def plot_difference_heatmap(
         for i in range(n_r):
             for j in range(n_c):
                 v = D.iat[i, j]
-                txt = f"≥{clip * 1000:.0f}" if v >= clip else f"{v * 1000:.0f}"
+                if best[i, j] or v >= clip:
+                    continue  # circled (0) or white (clip or more): no number needed
                 color = "white" if C[i, j] < 0.5 * clip else "black"
                 ax.text(
                     j,
-                    i + (0.28 if best[i, j] else 0.0),
-                    txt,
+                    i,
+                    f"{v * 1000:.0f}",
                     ha="center",
                     va="center",
                     fontsize=FONT["annotation"],
@@ -156,6 +158,8 @@ def plot_difference_heatmaps(
         ax.set_visible(False)
     assert im is not None  # matrices is not empty (checked above)
     cb = fig.colorbar(im, ax=axes, orientation="horizontal", location="bottom", shrink=0.8)
-    cb.set_label(f"loss − best loss of the row\n(clipped at {clip:g})", fontsize=FONT["label"])
+    ticks = [clip * q for q in (0.0, 0.25, 0.5, 0.75, 1.0)]
+    cb.set_ticks(ticks, labels=[f"{t * 1000:g}" for t in ticks[:-1]] + [f"≥{clip * 1000:g}"])
+    cb.set_label("loss − best loss of the row, in thousandths", fontsize=FONT["label"])
     cb.ax.tick_params(labelsize=FONT["tick"])
     return fig
