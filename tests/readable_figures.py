@@ -10,6 +10,7 @@ so a text of ``s`` points is shown at ``s * dpi / 72 * min(1, 342 / width)`` px.
 
 from __future__ import annotations
 
+import matplotlib
 import matplotlib.text
 
 #: width (CSS px) of a chapter's text column on a 390 px wide phone
@@ -19,10 +20,12 @@ MIN_TEXT_PX = 9.0
 
 
 def shown_width_px(fig) -> float:
-    """Width in CSS px of the figure as the inline backend saves it (tight bounding box)."""
+    """Width in CSS px of the figure as the inline backend saves it: the tight bounding
+    box plus ``savefig.pad_inches`` on either side."""
     fig.canvas.draw()
     box = fig.get_tightbbox(fig.canvas.get_renderer())  # inches
-    return float(box.width * fig.dpi)
+    pad = float(matplotlib.rcParams["savefig.pad_inches"])
+    return float((box.width + 2 * pad) * fig.dpi)
 
 
 def smallest_text_px(fig, column_px: float = PHONE_COLUMN_PX) -> tuple[float, str]:

@@ -115,7 +115,7 @@ def plot_difference_heatmaps(
     *,
     clip: float = 0.02,
     ncols: int = 3,
-    panel_size: float = 2.2,
+    panel_size: float = 2.05,
     annotate: bool | None = None,
 ):
     """One difference heatmap per entry of ``matrices`` (Fig. 4), with a shared colour bar.
