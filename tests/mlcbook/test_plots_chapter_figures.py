@@ -320,3 +320,23 @@ def test_difference_heatmaps_text_is_readable_on_a_phone():
     assert size >= MIN_TEXT_PX, f"{text!r} is {size:.1f} px on a phone"
     # small heatmaps still carry their numbers
     assert fig.axes[1].texts and not any("≥" in t.get_text() for t in fig.axes[1].texts)
+
+
+def test_losses_chapter_figures_are_readable_on_a_phone():
+    from mlcbook.losses import subset_capacity
+    from mlcbook.plots import plot_choquet_staircase, plot_error_count_losses
+
+    # the losses chapter's figures, at its sizes
+    fig, ax = plt.subplots(figsize=(4.8, 4.6))
+    plot_error_count_losses(10, {"binomial": [2, 3, 5], "polynomial": [2, 4, 8]}, ax=ax)
+    fig.tight_layout()
+    size, text = smallest_text_px(fig)
+    assert size >= MIN_TEXT_PX, f"{text!r} is {size:.1f} px on a phone"
+    fig.canvas.draw()  # the legend sits below the curves, not on them
+    legend = ax.get_legend().get_window_extent()
+    assert legend.y1 <= ax.get_window_extent().y0
+    fig, ax = plt.subplots(figsize=(4.8, 3.2))
+    plot_choquet_staircase([0.2, 0.9, 0.5], subset_capacity(3), ax=ax)
+    fig.tight_layout()
+    size, text = smallest_text_px(fig)
+    assert size >= MIN_TEXT_PX, f"{text!r} is {size:.1f} px on a phone"
