@@ -340,3 +340,14 @@ def test_losses_chapter_figures_are_readable_on_a_phone():
     fig.tight_layout()
     size, text = smallest_text_px(fig)
     assert size >= MIN_TEXT_PX, f"{text!r} is {size:.1f} px on a phone"
+
+
+def test_blended_limits_are_readable_on_a_phone_at_five_inches():
+    from mlcbook.plots.blended import plot_blended_limits
+
+    # the blended chapter's limits figure, two predictions, in a 5-inch-wide 2 x 2 grid
+    fig, axes = plt.subplots(2, 2, figsize=(5.0, 5.6), layout="constrained")
+    plot_blended_limits(axes[0, 0], axes[0, 1], [1, 0, 0, 1], [1, 0, 1, 0])
+    plot_blended_limits(axes[1, 0], axes[1, 1], [1, 0, 1], [0.6, 0.4, 0.2])
+    size, text = smallest_text_px(fig)
+    assert size >= MIN_TEXT_PX, f"{text!r} is {size:.1f} px on a phone"

@@ -50,7 +50,7 @@ def plot_blended_limits(ax_alpha: Any, ax_beta: Any, t, y, *, alphas=None, betas
     ax_alpha.set_xlabel(r"$\alpha$")
     ax_alpha.set_ylabel("blended similarity")
     ax_alpha.set_ylim(0, 1.02)
-    ax_alpha.legend(loc="lower right", fontsize=8)
+    ax_alpha.legend(loc="lower right", fontsize=TEXT_PT)
     for i, a in enumerate((1e-5, 0.5, 1.0)):
         s_b = [blended_similarity(t, y, a, b) for b in betas]
         ax_beta.plot(
@@ -66,7 +66,7 @@ def plot_blended_limits(ax_alpha: Any, ax_beta: Any, t, y, *, alphas=None, betas
     ax_beta.set_xscale("log", base=2)
     ax_beta.set_xlabel(r"$\beta$")
     ax_beta.set_ylim(-0.02, 1.02)
-    ax_beta.legend(loc="upper right", fontsize=8)
+    ax_beta.legend(loc="upper right", fontsize=TEXT_PT)
 
 
 def plot_blended_heatmaps(
