@@ -11,8 +11,10 @@ the part captioned "API reference"), and the all-ledgers page prints its summary
 with the chapters' ledgers closed (each chapter prints its own ledger). ``SINGLEHTML_DIR``
 is ``jupyter-book build . --builder singlehtml --toc OUT_TOC.yml``: every page on one HTML
 page. It is served on 127.0.0.1, opened in headless Chromium through Playwright (the
-Debian package's browser, no download), MathJax is awaited, the hidden solutions are
-opened, a title page and a table of contents are put in front, and the page is printed
+Debian package's browser, no download), MathJax is awaited, the exercises' solutions
+(hidden until clicked on the site) are moved out of the chapters into an appendix,
+"Solutions to the exercises", a title page and a table of contents are put in front, and
+the page is printed
 with the print style sheet of ``_static/mlcbook.css``, in two passes: the first finds the
 page on which each chapter starts (``pdftotext``), the second prints those numbers in the
 contents. The PDF has bookmarks (Chromium's outline of the headings) and page numbers.
@@ -74,6 +76,35 @@ _FRONT = r"""(meta) => {
     </section>`;
   intro.parentNode.insertBefore(front, intro);
   return entries;
+}"""
+
+
+# the exercises' solutions leave the chapters (a reader of the PDF tries an exercise before
+# turning to its solution) for an appendix at the end: a page of the book of its own, so
+# that the contents list it with its page number
+SOLUTIONS_TITLE = "Solutions to the exercises"
+_SOLUTIONS = r"""(title) => {
+  const main = document.querySelector('article.bd-article') || document.querySelector('main');
+  const sols = [...main.querySelectorAll('div.solution')];
+  if (!sols.length) return 0;
+  const span = document.createElement('span');
+  span.id = 'document-pdf-solutions';
+  const sec = document.createElement('section');
+  sec.id = 'pdf-solutions';
+  const h = document.createElement('h2');
+  h.textContent = title;
+  const p = document.createElement('p');
+  p.textContent = 'The solutions of every chapter’s exercises, in the order of the ' +
+    'chapters. On the site and in the chapters’ notebooks each solution follows its ' +
+    'exercise, hidden until clicked.';
+  sec.append(h, p);
+  for (const s of sols) {
+    s.classList.remove('toggle-hidden', 'toggle', 'dropdown');
+    s.querySelectorAll('button.toggle-button').forEach(b => b.remove());
+    sec.appendChild(s);
+  }
+  main.append(span, sec);
+  return sols.length;
 }"""
 
 
@@ -165,10 +196,11 @@ def print_book(site: Path, out: Path, title: str) -> int:
             page.wait_for_function(
                 "window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=60_000)
             page.evaluate("MathJax.startup.promise")
-            # solutions open; the all-ledgers page keeps each chapter's ledger closed (the
-            # chapter prints it)
+            # collapsed outputs open; the all-ledgers page keeps each chapter's ledger
+            # closed (the chapter prints it); the solutions go to the appendix
             page.evaluate("document.querySelectorAll('details:not(.ledger-chapter)')"
                           ".forEach(d => d.open = true)")
+            page.evaluate(_SOLUTIONS, SOLUTIONS_TITLE)
             entries = page.evaluate(_FRONT, meta)
             page.emulate_media(media="print")
             _print(page, tmp)  # pass 1: where does each page of the book start?

@@ -24,9 +24,8 @@ losses), is chosen between two bounds:
   so distinct objectives on our data differ by far more than ``1e-12`` of their
   scale.
 
-The earlier values (``1e-9`` absolute in the neighbour search, ``1e-12`` in the
-Bayes search) are replaced by this one rule; ``tests/mlcbook/test_consensus.py`` checks both
-bounds.
+The library's tests check both bounds: exactly tied candidates are found tied, and
+objectives one step of ``1 / C(K, k)`` apart are not.
 """
 
 from __future__ import annotations

@@ -963,8 +963,40 @@ def polynomial_loss(
     """Polynomial loss: OWA loss with ``v(x) = x**alpha``, ``alpha >= 1`` (eq. 17).
 
     ``alpha = 1`` is the (generalised) Hamming loss; ``alpha -> inf`` tends to
-    the subset 0/1 loss (``alpha = inf`` is accepted and gives it exactly).
-    The keyword arguments are those of :func:`loss_profile`.
+    the subset 0/1 loss (``alpha = inf`` is accepted and gives it exactly).  For
+    binary predictions with ``m`` of ``K`` labels wrong it is
+    ``1 - ((K - m) / K) ** alpha``; :func:`loss_profile` computes several ``alpha``
+    at once.
+
+    Parameters
+    ----------
+    Y : array-like of shape (n, K) or (K,), 0/1
+        True labels.
+    S : array-like of the same shape
+        Scores in [0, 1] or 0/1 predictions.
+    alpha : float
+        Exponent, ``alpha >= 1`` (``inf`` allowed).
+    per_instance : bool, default False
+        Return the loss of every row, shape ``(n,)``, instead of their mean.
+    sample_weight : array-like of shape (n,), optional
+        Instance weights of the mean.
+    scores : {"probability", "decision"}, default "probability"
+        ``"decision"``: ``S`` holds real decision scores, mapped to [0, 1] by the
+        logistic function (module docstring).
+    threshold : float, optional
+        Turn ``S`` into the binary prediction ``[S > threshold]`` first; ``S`` may then
+        hold any finite reals.
+
+    Returns
+    -------
+    float or ndarray of shape (n,)
+        The mean loss, or the loss per row with ``per_instance=True``; in [0, 1].
+
+    Examples
+    --------
+    >>> Y, P = [1, 1, 1, 0], [1, 0, 1, 0]  # one wrong label of four
+    >>> polynomial_loss(Y, P, 1), polynomial_loss(Y, P, 2), polynomial_loss(Y, P, float("inf"))
+    (0.25, 0.4375, 1.0)
     """
     out = loss_profile(
         Y,
@@ -994,8 +1026,54 @@ def binomial_loss(
 
     ``k = 1`` is the (generalised) Hamming loss, ``k = K`` the subset 0/1 loss.
     For binary predictions it is the fraction of the ``C(K, k)`` label
-    ``k``-subsets that are not predicted entirely correctly.  The keyword
-    arguments are those of :func:`loss_profile`.
+    ``k``-subsets that are not predicted entirely correctly: with ``m`` wrong labels,
+    ``1 - C(K - m, k) / C(K, k)``.  For scores it is the OWA loss (eqs. 15–16) of the
+    absolute errors with these weights; :func:`loss_profile` computes several ``k``
+    at once.
+
+    Parameters
+    ----------
+    Y : array-like of shape (n, K) or (K,), 0/1
+        True labels.
+    S : array-like of the same shape
+        Scores in [0, 1] or 0/1 predictions.
+    k : int
+        Size of the label subsets, ``1 <= k <= K``.
+    per_instance : bool, default False
+        Return the loss of every row, shape ``(n,)``, instead of their mean.
+    sample_weight : array-like of shape (n,), optional
+        Instance weights of the mean.
+    scores : {"probability", "decision"}, default "probability"
+        ``"decision"``: ``S`` holds real decision scores, mapped to [0, 1] by the
+        logistic function (module docstring).
+    threshold : float, optional
+        Turn ``S`` into the binary prediction ``[S > threshold]`` first; ``S`` may then
+        hold any finite reals.
+
+    Returns
+    -------
+    float or ndarray of shape (n,)
+        The mean loss, or the loss per row with ``per_instance=True``; in [0, 1].
+
+    Examples
+    --------
+    One wrong label of ``K = 4``: a quarter of the labels (``k = 1``), half of the
+    six label pairs (``1 - C(3, 2) / C(4, 2)``), the whole vector (``k = K``); the
+    second instance is right, so the mean halves.
+
+    >>> import numpy as np
+    >>> Y = np.array([[1, 1, 1, 0], [0, 1, 0, 0]])
+    >>> P = np.array([[1, 0, 1, 0], [0, 1, 0, 0]])
+    >>> [binomial_loss(Y, P, k, per_instance=True)[0] for k in (1, 2, 4)]
+    [np.float64(0.25), np.float64(0.5), np.float64(1.0)]
+    >>> binomial_loss(Y, P, 2)
+    0.25
+
+    Scores: the errors 0.8 and 0.1, largest first, weigh
+    ``v(4/4) - v(3/4) = 1/2`` and ``v(3/4) - v(2/4) = 1/3``.
+
+    >>> round(binomial_loss([1, 1, 1, 0], [0.9, 0.2, 1.0, 0.0], 2), 4)  # 0.4 + 0.1/3
+    0.4333
     """
     out = loss_profile(
         Y,

@@ -215,7 +215,7 @@ def curve_summary(
     ----------
     pooled : DataFrame
         Columns ``dataset, learner, family, param, loss`` (one row per curve point),
-        e.g. :func:`mlcbook.experiments.pooled_profiles`.
+        e.g. :func:`mlcbook.profiles.pooled_profiles`.
     first, second : str
         The learners; the ratio is the second's loss over the first's.
     family : str

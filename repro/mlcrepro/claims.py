@@ -319,7 +319,7 @@ def resolve(inventory: pd.DataFrame, ledgers: pd.DataFrame) -> pd.DataFrame:
 
 
 def _states(inventory: pd.DataFrame, ledgers: pd.DataFrame) -> pd.Series:
-    """Per claim: 'ledger', 'not reproduced', 'pending' (announced) or 'missing'."""
+    """Per claim: 'ledger', 'not reproduced', 'announced' or 'missing'."""
     refs = resolve(inventory, ledgers)
     ok = refs.groupby("id")["matches"].agg(lambda m: bool(len(m)) and bool((m == 1).all()))
     state = []
@@ -329,7 +329,7 @@ def _states(inventory: pd.DataFrame, ledgers: pd.DataFrame) -> pd.Series:
         elif r.not_reproduced:
             state.append("not reproduced")
         elif r.ledger and r.todo:
-            state.append("pending")
+            state.append("announced")
         else:
             state.append("missing")
     return pd.Series(state, index=inventory.index, name="state")
@@ -352,15 +352,14 @@ def coverage(inventory: pd.DataFrame, ledgers: pd.DataFrame) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Index: the papers in the order of :data:`PAPERS`, then ``"all papers"``; columns
-        ``claims``, ``with ledger row``, ``not reproduced``, ``pending`` (the announced
-        claims), ``missing``,
+        ``claims``, ``with ledger row``, ``not reproduced``, ``announced``, ``missing``,
         ``ledger %`` (claims with a row, percent) and ``accounted %`` (with a row or a
         reason for not reproducing, percent), both rounded to one decimal.
     """
     if not isinstance(inventory, pd.DataFrame) or "paper" not in inventory.columns:
         raise TypeError("inventory must be the DataFrame returned by load_inventory")
     state = _states(inventory, ledgers)
-    kinds = ["ledger", "not reproduced", "pending", "missing"]
+    kinds = ["ledger", "not reproduced", "announced", "missing"]
     table = (
         pd.crosstab(inventory["paper"], state)
         .reindex(columns=kinds, fill_value=0)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import unicodedata
 import subprocess
 
 import pytest
@@ -83,6 +84,18 @@ def _starts(pages: list[str]) -> dict[str, int]:
     return starts
 
 
+SOLUTIONS = "Solutions to the exercises"
+
+
+def _solutions_start(pages: list[str]) -> int:
+    """The PDF page (1-based) on which the appendix of solutions begins, after the book."""
+    last = list(_starts(pages).values())[-1]
+    where = [k + 1 for k in range(last, len(pages))
+             if _norm(" ".join(pages[k].split()[:6])).startswith(_norm(SOLUTIONS))]
+    assert where, f"no page after page {last} begins with {SOLUTIONS!r}"
+    return where[0]
+
+
 def test_title_page_and_contents_with_the_true_page_numbers(pages):
     first = _norm(pages[0])
     assert _norm(_title(_pdf_docs()[0])) in first and "version" in first, "no title page"
@@ -94,8 +107,27 @@ def test_title_page_and_contents_with_the_true_page_numbers(pages):
     if lines and lines[-1] == "2":
         lines = lines[:-1]  # the page's own number, in its footer
     numbers = [int(ln) for ln in lines if ln.isdigit()]
-    assert numbers == list(starts.values()), (
-        f"contents give pages {numbers}, the PDF's pages start at {list(starts.values())}")
+    want = [*starts.values(), _solutions_start(pages)]
+    assert numbers == want, f"contents give pages {numbers}, the PDF's pages start at {want}"
+
+
+def test_solutions_only_in_their_appendix(pages):
+    # a chapter prints its exercises; their solutions come after the book, in order
+    start = _solutions_start(pages)
+
+    def lines(pp):  # without the icon fonts' private-use characters of the admonitions
+        return ["".join(c for c in ln if unicodedata.category(c) != "Co").strip()
+                for p in pp for ln in p.splitlines()]
+
+    text = lines(pages)
+    before = [ln for ln in lines(pages[:start - 1]) if ln.startswith("Solution to Exercise")]
+    assert not before, f"solutions printed inside the chapters: {before[:3]}"
+    titles = [ln for ln in text if ln.startswith("Solution to Exercise")]
+    exercises = [ln for ln in text if re.fullmatch(r"Exercise \d+\.\d+", ln)]
+    assert len(titles) >= 30, f"only {len(titles)} solutions in the appendix"
+    numbers = [tuple(map(int, t.split()[-1].split("."))) for t in titles]
+    assert numbers == sorted(numbers), "the appendix is not in the order of the exercises"
+    assert len(exercises) >= len(titles), "more solutions than exercises"
 
 
 def test_chapters_in_reading_order_each_with_its_ledger(pages):

@@ -26,6 +26,8 @@ from mlcbook.plots import (  # noqa: E402
     ratio_ticks,
 )
 
+from ..readable_figures import MIN_TEXT_PX, smallest_text_px  # noqa: E402
+
 
 @pytest.fixture(autouse=True)
 def _close_figures():
@@ -98,7 +100,7 @@ def test_ratio_grid_shares_limits_and_names_off_scale_lines():
         assert any(v > 1 for v in ticks) and all(labels)
     texts = [t.get_text() for t in axes[1].texts]
     # c/a on d2 is 40 * (0.2 + ...)/(0.1 + ...): 80 at k=1, 72 at k=K
-    assert texts == ["off scale: d2 72–80"]
+    assert texts == ["off scale:\nd2 72–80"]  # one line per dataset: narrow panels
     assert len(axes[0].texts) == 0
     # the drawn ratio of the first line equals b/a on d1, point by point
     line = axes[0].get_lines()[0]
@@ -177,8 +179,13 @@ def test_blended_heatmaps_share_one_scale_of_distance_to_best():
     V = sub.to_numpy()
     np.testing.assert_allclose(images[0].get_array(), V - V.max())
     titles = [ax.get_title() for ax in fig.axes if ax.get_images()]
-    assert titles[0] == f"X\nbest {sub.to_numpy().max():.3f}"
+    assert titles[0] == f"Hamming\nbest {sub.to_numpy().max():.3f}"
+    assert panels_of(fig)[0].get_ylabel().startswith("X\n")
     assert len(fig.axes) == 7  # six panels and one shared colour bar
+
+
+def panels_of(fig):
+    return [ax for ax in fig.axes if ax.get_images()]
 
 
 def test_blended_heatmaps_reject_non_negative_vmin():
@@ -226,3 +233,121 @@ def test_ours_vs_paper_rejects_misaligned_frames():
     om = pd.DataFrame([[0.1]], index=["m"], columns=["k"])
     with pytest.raises(ValueError, match="paper_std"):
         plot_ours_vs_paper(om, om, om, om.rename(index={"m": "z"}))
+
+
+# --- type a reader can read on a phone ----------------------------------------------
+
+
+def _study_pooled(n_datasets: int = 9) -> pd.DataFrame:
+    """Pooled profiles the size of the dependence chapter's: nine datasets, K from 6 to 53,
+    three learners, binomial k = 1..K and the polynomial alpha of the study."""
+    rows = []
+    alphas = np.geomspace(1, 1000, 12)
+    for i in range(n_datasets):
+        K = (6, 7, 14, 19, 27, 45, 53, 75, 6)[i % 9]
+        for name, f in (("a", 1.0), ("b", 0.8 + 0.05 * i), ("c", 40.0 if i == 4 else 1.3)):
+            for fam, params in (("binomial", range(1, K + 1)), ("polynomial", alphas)):
+                for p in params:
+                    x = (p - 1) / (K - 1) if fam == "binomial" else p
+                    t = (p - 1) / (K - 1) if fam == "binomial" else np.log(p) / np.log(1000)
+                    rows.append({"dataset": f"dataset{i}", "learner": name, "family": fam,
+                                 "param": p, "K": K, "x": x, "loss": f * (0.1 + 0.5 * t)})
+    return pd.DataFrame(rows)
+
+
+_ELEVEN = [("a", "b"), ("a", "c"), ("b", "c"), ("b", "a"), ("c", "a"), ("c", "b")] * 2
+
+
+@pytest.mark.parametrize("family", ["binomial", "polynomial"])
+def test_ratio_grid_text_is_readable_on_a_phone(family):
+    # eleven panels of nine datasets, as in the dependence chapter (Figs 2-3), with an
+    # off-scale note; every text must be >= 9 px when the figure is shrunk to a phone
+    fig = plot_ratio_grid(_study_pooled(), _ELEVEN[:11], family, ylim=(0.5, 2.0))
+    size, text = smallest_text_px(fig)
+    assert size >= MIN_TEXT_PX, f"{text!r} is {size:.1f} px on a phone"
+    assert any("off scale" in t.get_text() for ax in fig.axes for t in ax.texts)
+
+
+def test_the_phone_measure_sees_small_type():
+    # the former layout, three panels of 3.3 x 2.8 inches per row: about 5 px on a phone
+    fig = plot_ratio_grid(_study_pooled(), _ELEVEN[:11], "binomial", ncols=3,
+                          panel_size=(3.3, 2.8), ylim=(0.5, 2.0))
+    size, _ = smallest_text_px(fig)
+    assert size < 6.0
+    # a figure no wider than the column is not shrunk: 10 pt at 100 dpi is 13.9 px
+    small = plt.figure(figsize=(3, 2), dpi=100)
+    small.text(0.5, 0.5, "x", fontsize=10)
+    assert smallest_text_px(small)[0] == pytest.approx(10 * 100 / 72)
+
+
+def _study_grid() -> pd.DataFrame:
+    """A blended grid of the chapter's size: five datasets, 11 alphas, 8 betas."""
+    rng = np.random.default_rng(1)
+    rows = []
+    for d in ("emotions", "scene", "yeast", "slashdot", "enron"):
+        for a in [1e-5, *np.round(np.arange(0.1, 1.01, 0.1), 1)]:
+            for b in 2.0 ** np.arange(8):
+                v = 0.9 - 0.2 * rng.random(6)
+                rows.append({"dataset": d, "alpha": a, "beta": b, **{
+                    f"{p}_{m}": v[i] for i, (p, m) in enumerate(
+                        (p, m) for p in ("train", "test") for m in ("hamming", "jaccard", "exact"))
+                }})
+    return pd.DataFrame(rows)
+
+
+def test_blended_heatmaps_text_is_readable_on_a_phone():
+    fig = plot_blended_heatmaps(_study_grid(), "train")
+    size, text = smallest_text_px(fig)
+    assert size >= MIN_TEXT_PX, f"{text!r} is {size:.1f} px on a phone"
+    # one column per measure, one row per dataset
+    panels = [ax for ax in fig.axes if ax.get_images()]
+    assert len(panels) == 15
+    assert [ax.get_title().split("\n")[0] for ax in panels[:3]] == ["Hamming", "Jaccard", "Exact"]
+
+
+def test_difference_heatmaps_text_is_readable_on_a_phone():
+    from mlcbook.plots import plot_difference_heatmaps
+
+    # the kNN chapter's Fig. 4: six datasets, K from 6 to 19, two panels per row
+    rng = np.random.default_rng(2)
+    mats = {}
+    for name, K in (("birds", 19), ("emotions", 6), ("flags", 7), ("flags-12", 12),
+                    ("scene", 6), ("yeast", 14)):
+        ks = list(range(1, K + 1))
+        mats[name] = pd.DataFrame(rng.random((K, K)) * 0.03, index=ks, columns=ks)
+    fig = plot_difference_heatmaps(mats, clip=0.02, ncols=2)
+    size, text = smallest_text_px(fig)
+    assert size >= MIN_TEXT_PX, f"{text!r} is {size:.1f} px on a phone"
+    # small heatmaps still carry their numbers
+    assert fig.axes[1].texts and not any("≥" in t.get_text() for t in fig.axes[1].texts)
+
+
+def test_losses_chapter_figures_are_readable_on_a_phone():
+    from mlcbook.losses import subset_capacity
+    from mlcbook.plots import plot_choquet_staircase, plot_error_count_losses
+
+    # the losses chapter's figures, at its sizes
+    fig, ax = plt.subplots(figsize=(4.8, 4.6))
+    plot_error_count_losses(10, {"binomial": [2, 3, 5], "polynomial": [2, 4, 8]}, ax=ax)
+    fig.tight_layout()
+    size, text = smallest_text_px(fig)
+    assert size >= MIN_TEXT_PX, f"{text!r} is {size:.1f} px on a phone"
+    fig.canvas.draw()  # the legend sits below the curves, not on them
+    legend = ax.get_legend().get_window_extent()
+    assert legend.y1 <= ax.get_window_extent().y0
+    fig, ax = plt.subplots(figsize=(4.8, 3.2))
+    plot_choquet_staircase([0.2, 0.9, 0.5], subset_capacity(3), ax=ax)
+    fig.tight_layout()
+    size, text = smallest_text_px(fig)
+    assert size >= MIN_TEXT_PX, f"{text!r} is {size:.1f} px on a phone"
+
+
+def test_blended_limits_are_readable_on_a_phone_at_five_inches():
+    from mlcbook.plots.blended import plot_blended_limits
+
+    # the blended chapter's limits figure, two predictions, in a 5-inch-wide 2 x 2 grid
+    fig, axes = plt.subplots(2, 2, figsize=(5.0, 5.6), layout="constrained")
+    plot_blended_limits(axes[0, 0], axes[0, 1], [1, 0, 0, 1], [1, 0, 1, 0])
+    plot_blended_limits(axes[1, 0], axes[1, 1], [1, 0, 1], [0.6, 0.4, 0.2])
+    size, text = smallest_text_px(fig)
+    assert size >= MIN_TEXT_PX, f"{text!r} is {size:.1f} px on a phone"

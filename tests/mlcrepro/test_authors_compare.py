@@ -305,3 +305,27 @@ def test_printed_refuses_bad_input():
         printed(-0.1)
     with pytest.raises(ValueError, match="significant must be an int >= 1"):
         printed(0.5, 0)
+
+
+def test_plot_authors_profiles_text_is_readable_on_a_phone():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from mlcrepro.huellermeier2022.plots import plot_authors_profiles
+
+    from ..readable_figures import MIN_TEXT_PX, smallest_text_px
+
+    # nine datasets and four learners, as in the dependence chapter's comparison figures
+    rows = []
+    for i, K in enumerate((7, 6, 19, 27, 45, 53, 75, 6, 14)):
+        for j, learner in enumerate(("PCT", "EPCT", "BOOMER-1", "BOOMER-K")):
+            for k in range(1, K + 1):
+                ours = (0.1 + 0.02 * j) + 0.6 * (k - 1) / (K - 1)
+                rows.append({"dataset": f"data{i}", "learner": learner, "family": "binomial",
+                             "param": k, "K": K, "ours": ours, "theirs": ours - 0.01})
+    fig = plot_authors_profiles(pd.DataFrame(rows), ["PCT", "EPCT", "BOOMER-1", "BOOMER-K"])
+    size, text = smallest_text_px(fig)
+    assert size >= MIN_TEXT_PX, f"{text!r} is {size:.1f} px on a phone"
+    plt.close(fig)

@@ -32,7 +32,7 @@ def ledgers():
 
 def test_every_reference_resolves_and_every_ledger_row_is_claimed(inventory, ledgers):
     # each `ledger` reference matches exactly one ledger row (claim text within its
-    # chapter) unless its claim is pending (a todo says who adds the row); every ledger
+    # chapter) unless its claim is announced (a todo says who adds the row); every ledger
     # row is referred to by a claim or listed in extra.csv with a reason
     assert C.problems(inventory, ledgers) == []
 
@@ -41,7 +41,7 @@ def test_coverage_counts_every_claim_of_every_paper_once(inventory, ledgers):
     table = C.coverage(inventory, ledgers)
     for key, paper in C.PAPERS.items():
         assert table.loc[paper, "claims"] == _count_lines(FOLDER / f"{key}.csv")
-    parts = ["with ledger row", "not reproduced", "pending", "missing"]
+    parts = ["with ledger row", "not reproduced", "announced", "missing"]
     assert (table[parts].sum(axis=1) == table["claims"]).all()
     assert table.loc["all papers", "claims"] == sum(
         _count_lines(FOLDER / f"{k}.csv") for k in C.PAPERS
@@ -190,12 +190,12 @@ def test_coverage_by_hand():
         ("1", "T1", "c", "number", "a:y", "", ""),  # with ledger row
         ("2", "T1", "c", "number", "b:x || a:none", "", ""),  # one ref fails: missing
         ("3", "T1", "c", "number", "", "data not available: the link is dead", ""),
-        ("4", "T1", "c", "number", "a:new", "", "helper adds it"),  # pending
+        ("4", "T1", "c", "number", "a:new", "", "helper adds it"),  # announced
         ("5", "T1", "c", "number", "", "", "compute it in chapter a"),  # missing
     )
     table = C.coverage(inv, LED)
     row = table.loc["Hivemall"]
-    assert row[["claims", "with ledger row", "not reproduced", "pending", "missing"]].tolist() == [
+    assert row[["claims", "with ledger row", "not reproduced", "announced", "missing"]].tolist() == [
         5, 1, 1, 1, 2
     ]
     assert row["ledger %"] == 20.0 and row["accounted %"] == 40.0
@@ -214,7 +214,7 @@ def test_problems_names_each_kind_of_mismatch():
     assert any("1 -> a:'none' matches no ledger row" in p for p in out)
     assert any("2 -> b:'dup' matches 2 ledger rows" in p for p in out)
     assert any("3: its ledger row exists now; drop the todo" in p for p in out)
-    assert not any(" 4 " in p or "'later'" in p for p in out)  # pending is not a problem
+    assert not any(" 4 " in p or "'later'" in p for p in out)  # announced is not a problem
     assert any("extra b:'gone' matches no ledger row" in p for p in out)
     assert any("extra a:'x' is also a claim's ledger row" in p for p in out)
     assert any("ledger row a 2 'y' is referred to by no claim" in p for p in out)
@@ -346,7 +346,7 @@ def test_clear_done_todos_drops_only_the_todos_of_claims_now_checked(tmp_path):
         _write(tmp_path, key, [(f"K{i}", "T1", "c", "number", "a:x", "", "")])
     _write(tmp_path, "hivemall", [
         ("Z1", "T1", "c", "number", "a:x", "", "helper adds it"),      # done now
-        ("Z2", "T1", "c", "number", "a:later", "", "helper adds it"),  # still pending
+        ("Z2", "T1", "c", "number", "a:later", "", "helper adds it"),  # still announced
         ("Z3", "T1", "c", "number", "", "", "compute it in chapter a"),  # missing
     ])
     assert C.clear_done_todos(LED, tmp_path) == 1

@@ -479,7 +479,7 @@ def align_label_files(
     Returns
     -------
     Y, P : ndarray of int8 (n_samples, n_labels), or CSR matrices of int8 when label
-        sets span more than :data:`SPARSE_CELLS` cells (memory: the labels only)
+        sets span more than ``SPARSE_CELLS`` = 2**24 cells (memory: the labels only)
     labels : list of str
     """
     if truth.n_samples != pred.n_samples:

@@ -28,6 +28,7 @@ __all__ = [
     "DatasetUnavailableError",
 ]
 
+#: The commit of mrapp-ke/Boomer whose ``data/`` folder holds the registered files.
 BOOMER_COMMIT = "fe3f6edd82bef77f13050b845482c70c2d07401e"
 BOOMER_RAW = f"https://raw.githubusercontent.com/mrapp-ke/Boomer/{BOOMER_COMMIT}/data/"
 MULAN_HOME = "http://mulan.sourceforge.net/datasets-mlc.html"
@@ -110,7 +111,7 @@ class DatasetSpec:
     n_labels : int
         Number of labels.
     label_layout : {'xml', 'meka'}
-        ``'xml'``: MULAN layout, the file :attr:`xml` names the label attributes (matched
+        ``'xml'``: MULAN layout, the file ``xml`` names the label attributes (matched
         by name after ARFF unescaping).  ``'meka'``: the ``-C n`` option of the
         ``@relation`` line, labels are the first ``n`` attributes (last ``-n`` if negative).
     xml : str or None

@@ -14,6 +14,7 @@ from .load import load_dataset
 
 __all__ = ["dataset_statistics", "label_statistics", "STATISTICS_COLUMNS"]
 
+#: The columns of :func:`dataset_statistics`, in order (the keys of :func:`label_statistics`).
 STATISTICS_COLUMNS = (
     "instances",
     "features",

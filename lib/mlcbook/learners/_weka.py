@@ -2,10 +2,12 @@
 
 Weka's jar comes from Debian's ``weka`` package (3.6.14), which ``make weka``
 downloads with ``apt-get download``, checks against a sha256 and unpacks into
-the git-ignored folder ``.weka/`` of the checkout (``MLCBOOK_WEKA_JAR`` points
-elsewhere).  The small driver ``java/J48Server.java`` is compiled with ``javac``
-against that jar on first use (into ``.weka/driver/<sha256 of the source>/``)
-and started once per Python process; requests go through its stdin/stdout in a
+the git-ignored folder ``.weka/`` of the book's checkout; ``MLCBOOK_WEKA_JAR``
+names the jar (else it is looked for under ``weka/`` of the data home,
+:func:`mlcbook.get_data_home`).  The small driver ``java/J48Server.java`` is
+compiled with ``javac`` against that jar on first use (into ``weka/driver/`` of
+the data home, one folder per sha256 of source and jar path) and started once
+per Python process; requests go through its stdin/stdout in a
 binary protocol described at the top of the Java file.  A fitted model travels
 back as Java-serialised bytes, so an estimator pickled into another process
 (joblib) re-loads it there.

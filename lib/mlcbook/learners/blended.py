@@ -247,7 +247,10 @@ class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
     solver : {"lbfgs", "ascent"}, default "lbfgs"
         scipy's L-BFGS run to convergence, or the paper's gradient ascent
         stopped when one step raises the objective by at most ``tol`` relative
-        (Sec. 3.2; the step size adapts, see :func:`_ascent`).
+        (Sec. 3.2).  The paper leaves the step size open: here it starts at 1 and
+        is halved, and the step retried, whenever a step would not raise the
+        objective, so it settles at the largest size that keeps the ascent
+        monotone (unless ``rate`` fixes it).
     penalize_intercept : bool, default False
         Also subtract ``gamma/2 ||b||^2``: the paper's penalty (Sec. 3.3) runs over
         all weights, including those of the appended constant feature.

@@ -1,8 +1,9 @@
 """BOOMER (Rapp et al. 2020) configured as in Hüllermeier et al. (2022, Sec. 5.2).
 
-The real implementation, :class:`mlrl.boosting.Boomer` from the ``mlrl-boomer``
-package (version 0.12.3 in the book's lock), is used unchanged; this module only
-fixes its configuration to the defaults of the 2021 version the authors ran.
+The real implementation, ``mlrl.boosting.Boomer`` from the ``mlrl-boomer``
+package (version 0.12.3 in the book's lock, https://pypi.org/project/mlrl-boomer/),
+is used unchanged; this module only fixes its configuration to the defaults of the
+2021 version the authors ran.
 
 Which version the authors ran
 -----------------------------
@@ -182,7 +183,7 @@ BOOMER_VARIANTS: MappingProxyType = MappingProxyType(
 
 
 def make_boomer(variant: str, random_state: int = 0, **options: Any):
-    """A :class:`mlrl.boosting.Boomer` at the 2021 defaults of the paper's variant.
+    """A ``mlrl.boosting.Boomer`` at the 2021 defaults of the paper's variant.
 
     Parameters
     ----------
@@ -226,8 +227,9 @@ class Boomer2021(MultiLabelMixin, ClassifierMixin, BaseEstimator):
     :func:`make_boomer` returns ``mlrl``'s own estimator, which checks little: it fits
     ``X`` with fewer rows of ``Y`` than of ``X``, takes a ``Y`` of {0, 2}, {-1, 1}, NaN
     or strings, and raises AttributeError from ``predict`` before ``fit``.  This
-    wrapper validates at the boundary (:class:`~mlcbook.learners._contract.
-    MultiLabelMixin`: ``X`` numeric and finite, ``Y`` a 0/1 matrix with as many rows,
+    wrapper validates at the boundary
+    (:class:`~mlcbook.learners._contract.MultiLabelMixin`: ``X`` numeric and
+    finite, ``Y`` a 0/1 matrix with as many rows,
     :class:`~sklearn.exceptions.NotFittedError` before ``fit``, ``X`` of the fitted
     width at prediction) and then fits the unchanged :func:`make_boomer` estimator,
     so its predictions are those of ``make_boomer(variant, random_state, **options)``.

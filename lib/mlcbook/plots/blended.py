@@ -2,6 +2,9 @@
 alpha x beta heatmaps.
 
 Grey scales and line styles/markers only, so the figures survive black-and-white print.
+The heatmaps are three panels wide (one per measure, a row per dataset) with 10-point
+type, so that on a phone, where a figure is shown about 340 px wide, their smallest text
+is still about 9 px.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ __all__ = ["plot_blended_limits", "plot_blended_heatmaps"]
 
 _STYLES = ("-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)))
 _MARKERS = ("o", "s", "^", "D", "v", "x")
+#: type size (points) of every text of the heatmaps (10 pt at 100 dpi is 13.9 px)
+TEXT_PT = 10.0
 
 
 def plot_blended_limits(ax_alpha: Any, ax_beta: Any, t, y, *, alphas=None, betas=None) -> None:
@@ -45,7 +50,7 @@ def plot_blended_limits(ax_alpha: Any, ax_beta: Any, t, y, *, alphas=None, betas
     ax_alpha.set_xlabel(r"$\alpha$")
     ax_alpha.set_ylabel("blended similarity")
     ax_alpha.set_ylim(0, 1.02)
-    ax_alpha.legend(loc="lower right", fontsize=8)
+    ax_alpha.legend(loc="lower right", fontsize=TEXT_PT)
     for i, a in enumerate((1e-5, 0.5, 1.0)):
         s_b = [blended_similarity(t, y, a, b) for b in betas]
         ax_beta.plot(
@@ -61,7 +66,7 @@ def plot_blended_limits(ax_alpha: Any, ax_beta: Any, t, y, *, alphas=None, betas
     ax_beta.set_xscale("log", base=2)
     ax_beta.set_xlabel(r"$\beta$")
     ax_beta.set_ylim(-0.02, 1.02)
-    ax_beta.legend(loc="upper right", fontsize=8)
+    ax_beta.legend(loc="upper right", fontsize=TEXT_PT)
 
 
 def plot_blended_heatmaps(
@@ -71,12 +76,14 @@ def plot_blended_heatmaps(
     metrics=("hamming", "jaccard", "exact"),
     datasets=None,
     cmap: str = "Greys",
-    figsize_per: tuple[float, float] = (2.0, 1.75),
+    figsize_per: tuple[float, float] = (1.35, 1.25),
     vmin: float = -0.1,
 ):
     """The alpha x beta heatmaps of Figs. 1 (``part='train'``) and 2 (``part='test'``).
 
-    One row of panels per measure, one column per dataset; each panel shows, for
+    One column of panels per measure, one row per dataset (the paper has them the
+    other way round; three columns keep the figure narrow enough for a phone); each
+    panel shows, for
     the model optimised with (alpha, beta), its score *minus the best score of the
     panel*: alpha on the x axis (1e-5 drawn as 0), log2 beta on the y axis.  All
     panels share one grey scale from ``vmin`` (white; lower values are clipped to
@@ -89,6 +96,12 @@ def plot_blended_heatmaps(
     df : DataFrame
         Rows of :func:`mlcrepro.park_read2018.grid.blended_grid` with a ``dataset`` column.
     part : {'train', 'test'}
+    metrics : sequence of {'hamming', 'jaccard', 'exact'}
+        The columns of panels.
+    datasets : sequence of str, optional
+        The rows of panels (default: in the order of ``df``).
+    figsize_per : (float, float)
+        Width and height of one panel in inches.
     vmin : float < 0
         The shortfall drawn white (the lower end of the shared grey scale).
 
@@ -105,12 +118,12 @@ def plot_blended_heatmaps(
     if not (np.isfinite(vmin) and vmin < 0):
         raise ValueError(f"vmin must be a finite negative number, got {vmin!r}")
     datasets = list(dict.fromkeys(df["dataset"])) if datasets is None else list(datasets)
-    nr, nc = len(metrics), len(datasets)
-    size = (figsize_per[0] * nc + 0.9, figsize_per[1] * nr)
-    fig, axes = plt.subplots(nr, nc, figsize=size, squeeze=False, constrained_layout=True)
+    nr, nc = len(datasets), len(metrics)
+    size = (figsize_per[0] * nc + 0.8, figsize_per[1] * nr + 1.2)
+    fig, axes = plt.subplots(nr, nc, figsize=size, squeeze=False, layout="constrained")
     im = None
-    for i, m in enumerate(metrics):
-        for j, d in enumerate(datasets):
+    for i, d in enumerate(datasets):
+        for j, m in enumerate(metrics):
             ax = axes[i, j]
             sub = df[df["dataset"] == d]
             M = sub.pivot(index="beta", columns="alpha", values=f"{part}_{m}")
@@ -131,23 +144,39 @@ def plot_blended_heatmaps(
             ax.plot(k[1], k[0], "o", mfc="none", mec="white", mew=1.8, ms=7)
             ax.plot(k[1], k[0], "o", mfc="none", mec="black", mew=0.8, ms=9)
             alphas = list(M.columns)
-            ax.set_xticks(range(0, len(alphas), 2))
-            ax.set_xticklabels([f"{a:.1f}" if a >= 0.05 else "0" for a in alphas[::2]], fontsize=7)
-            ax.set_yticks(range(len(M.index)))
-            ax.set_yticklabels([f"{int(np.log2(b))}" for b in M.index], fontsize=7)
+            # three alpha ticks (ends and middle), every other beta: room for 10 pt labels
+            xt = sorted({0, (len(alphas) - 1) // 2, len(alphas) - 1})
+            ax.set_xticks(xt)
+            ax.set_xticklabels(
+                [f"{alphas[t]:g}" if alphas[t] >= 0.05 else "0" for t in xt], fontsize=TEXT_PT
+            )
+            yt = list(range(0, len(M.index), 2))
+            ax.set_yticks(yt)
+            ax.set_yticklabels([f"{int(np.log2(M.index[t]))}" for t in yt], fontsize=TEXT_PT)
             if i == nr - 1:
-                ax.set_xlabel(r"$\alpha$", fontsize=8)
+                ax.set_xlabel(r"$\alpha$", fontsize=TEXT_PT)
+            else:
+                ax.tick_params(labelbottom=False)
             if j == 0:
-                ax.set_ylabel(m.capitalize() + "\n" + r"$\log_2\beta$", fontsize=8)
-            head = f"{d.capitalize()}\n" if i == 0 else ""
-            ax.set_title(f"{head}best {best:.3f}", fontsize=8)
+                ax.set_ylabel(d.capitalize() + "\n" + r"$\log_2\beta$", fontsize=TEXT_PT)
+            else:
+                ax.tick_params(labelleft=False)
+            head = f"{m.capitalize()}\n" if i == 0 else ""
+            ax.set_title(f"{head}best {best:.3f}", fontsize=TEXT_PT)
     assert im is not None  # at least one panel was drawn
-    cb = fig.colorbar(im, ax=axes, shrink=0.6, extend="min")
-    cb.set_label("score minus the panel's best", fontsize=8)
-    cb.ax.tick_params(labelsize=7)
+    cb = fig.colorbar(
+        im,
+        ax=axes,
+        orientation="horizontal",
+        location="bottom",
+        shrink=0.8,
+        aspect=30,
+        extend="min",
+    )
+    cb.set_label("score minus the panel's best", fontsize=TEXT_PT)
+    cb.ax.tick_params(labelsize=TEXT_PT)
     fig.suptitle(
-        f"{part.capitalize()} similarity of the model optimised with "
-        r"$(\alpha, \beta)$",
-        fontsize=10,
+        f"{part.capitalize()} similarity of the model\noptimised with " r"$(\alpha, \beta)$",
+        fontsize=TEXT_PT,
     )
     return fig

@@ -19,9 +19,9 @@ import pandas as pd
 __all__ = ["row_differences", "plot_difference_heatmap", "plot_difference_heatmaps"]
 
 
-# font sizes in points: at 100 dpi and the book's column width (about 7.5 in for a
-# two-panel row) the smallest text is still about 10 px high
-FONT = {"annotation": 7, "tick": 7, "label": 9, "title": 10}
+# font sizes in points: 10 pt at 100 dpi is 13.9 px; a two-panel row of the default size
+# (about 5 in) shrunk to a phone's 340 px column still shows it at about 9.5 px
+FONT = {"annotation": 10, "tick": 10, "label": 10, "title": 10}
 
 
 def row_differences(M: pd.DataFrame, clip: float | None = None) -> pd.DataFrame:
@@ -62,7 +62,8 @@ def plot_difference_heatmap(
     Cells show ``M - rowmin(M)`` clipped at ``clip`` (black = best, white =
     ``clip`` or worse).  The best cell(s) of each row get a small white
     circle.  With ``annotate`` (default: when there are at most 8 columns)
-    the cells carry the difference in thousandths.
+    the other cells below ``clip`` carry the difference in thousandths (a
+    circled cell is 0, a white one ``clip`` or more: the colour bar says so).
     """
     D = row_differences(M, clip=None)
     C = D.clip(upper=clip).to_numpy(float)
@@ -85,20 +86,23 @@ def plot_difference_heatmap(
         for i in range(n_r):
             for j in range(n_c):
                 v = D.iat[i, j]
-                txt = f"≥{clip * 1000:.0f}" if v >= clip else f"{v * 1000:.0f}"
+                if best[i, j] or v >= clip:
+                    continue  # circled (0) or white (clip or more): no number needed
                 color = "white" if C[i, j] < 0.5 * clip else "black"
                 ax.text(
                     j,
-                    i + (0.28 if best[i, j] else 0.0),
-                    txt,
+                    i,
+                    f"{v * 1000:.0f}",
                     ha="center",
                     va="center",
                     fontsize=FONT["annotation"],
                     color=color,
                 )
-    step = 1 if n_c <= 12 else 2  # wide panels: every other label, so labels do not touch
+    # at most 7 column and 9 row labels, so that 10-point labels do not touch
+    step = -(-n_c // 7)
     ax.set_xticks(range(0, n_c, step), [str(x) for x in M.columns[::step]], fontsize=FONT["tick"])
-    ax.set_yticks(range(n_r), [str(x) for x in M.index], fontsize=FONT["tick"])
+    rstep = -(-n_r // 9)
+    ax.set_yticks(range(0, n_r, rstep), [str(x) for x in M.index[::rstep]], fontsize=FONT["tick"])
     ax.set_xlabel(xlabel, fontsize=FONT["label"])
     ax.set_ylabel(ylabel, fontsize=FONT["label"])
     if title:
@@ -111,7 +115,7 @@ def plot_difference_heatmaps(
     *,
     clip: float = 0.02,
     ncols: int = 3,
-    panel_size: float = 2.9,
+    panel_size: float = 2.05,
     annotate: bool | None = None,
 ):
     """One difference heatmap per entry of ``matrices`` (Fig. 4), with a shared colour bar.
@@ -122,6 +126,12 @@ def plot_difference_heatmaps(
         Title -> loss matrix (rows target ``k``, columns surrogate ``k``).
     clip : float
         Differences are clipped at this value (0.02 in the paper).
+    ncols : int
+        Panels per row (two keep the figure narrow enough for a phone).
+    panel_size : float
+        Width and height of one panel in inches.
+    annotate : bool, optional
+        Write the differences into the cells (default: heatmaps of at most 8 columns).
 
     Returns
     -------
@@ -147,7 +157,9 @@ def plot_difference_heatmaps(
     for ax in list(axes.flat)[n:]:
         ax.set_visible(False)
     assert im is not None  # matrices is not empty (checked above)
-    cb = fig.colorbar(im, ax=axes, shrink=0.6)
-    cb.set_label(f"loss − best loss of the row (clipped at {clip:g})", fontsize=FONT["label"])
+    cb = fig.colorbar(im, ax=axes, orientation="horizontal", location="bottom", shrink=0.8)
+    ticks = [clip * q for q in (0.0, 0.25, 0.5, 0.75, 1.0)]
+    cb.set_ticks(ticks, labels=[f"{t * 1000:g}" for t in ticks[:-1]] + [f"≥{clip * 1000:g}"])
+    cb.set_label("loss − best loss of the row, in thousandths", fontsize=FONT["label"])
     cb.ax.tick_params(labelsize=FONT["tick"])
     return fig

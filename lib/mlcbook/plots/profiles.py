@@ -6,8 +6,10 @@
   ``loss(second) / loss(first)`` against ``(k-1)/(K-1)`` or ``alpha``, one line
   per dataset.
 
-Both take the output of :func:`mlcbook.experiments.pooled_profiles` and are
-readable in black and white (line styles, markers, greys).
+Both take the output of :func:`mlcbook.profiles.pooled_profiles` and are
+readable in black and white (line styles, markers, greys).  The grid of Figs 2–3
+is drawn two panels wide with 10-point type, so that on a phone, where the figure is
+shown about 340 px wide, its smallest text is still about 9.5 px.
 """
 
 from __future__ import annotations
@@ -36,6 +38,9 @@ _LINES = [
     (0, (2, 2)),
 ]
 _MARKERS = ["o", "s", "^", "D", "v", "x", "P", "*", "<", ">", "h"]
+#: type size (points) of every text of the ratio panels: 10 pt at 100 dpi is 13.9 px,
+#: still 9 px when a 5-inch-wide grid is shrunk to a phone's 340 px
+TEXT_PT = 10.0
 _FAMILY_LABEL = {"binomial": "$k$", "polynomial": r"$\alpha$"}
 
 
@@ -80,7 +85,7 @@ def plot_loss_curves(
 
     Parameters
     ----------
-    pooled : DataFrame from :func:`mlcbook.experiments.pooled_profiles`
+    pooled : DataFrame from :func:`mlcbook.profiles.pooled_profiles`
     dataset : str
     family : {'binomial', 'polynomial'}
         The polynomial axis is logarithmic.
@@ -187,7 +192,7 @@ def plot_ratio_curves(
 
     Parameters
     ----------
-    ratios : DataFrame from :func:`mlcbook.experiments.loss_ratios` (one pair)
+    ratios : DataFrame from :func:`mlcbook.profiles.loss_ratios` (one pair)
     family : {'binomial', 'polynomial'}
         Binomial: x = (k-1)/(K-1) in [0, 1]; polynomial: x = alpha on a log axis.
         The ratio axis is logarithmic, labelled by :func:`ratio_ticks`.
@@ -234,14 +239,14 @@ def plot_ratio_curves(
         ax.text(
             0.02,
             0.03,
-            "off scale: " + "; ".join(off),
+            "off scale:\n" + "\n".join(off),
             transform=ax.transAxes,
-            fontsize=7,
+            fontsize=TEXT_PT,
             va="bottom",
             ha="left",
             bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 1},
         )
-    ax.yaxis.set_major_locator(FixedLocator(ratio_ticks(*ylim).tolist()))
+    ax.yaxis.set_major_locator(FixedLocator(ratio_ticks(*ylim, max_ticks=5).tolist()))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     ax.yaxis.set_minor_locator(NullLocator())
     if family == "polynomial":
@@ -251,11 +256,13 @@ def plot_ratio_curves(
         ax.set_xlim(-0.03, 1.03)
         ax.set_xlabel(r"$(k-1)/(K-1)$")
     pair = sub["pair"].iloc[0] if "pair" in sub else ""
-    ax.set_ylabel("loss ratio")
-    ax.set_title(pair, fontsize=10)
+    ax.set_ylabel("loss ratio", fontsize=TEXT_PT)
+    ax.xaxis.label.set_fontsize(TEXT_PT)
+    ax.tick_params(labelsize=TEXT_PT)
+    ax.set_title(pair, fontsize=TEXT_PT)
     ax.grid(True, color="0.85", linewidth=0.6)
     if legend:
-        ax.legend(fontsize=8, ncol=1, frameon=False)
+        ax.legend(fontsize=TEXT_PT, ncol=1, frameon=False)
     return ax
 
 
@@ -264,19 +271,39 @@ def plot_ratio_grid(
     pairs: Sequence[tuple[str, str]],
     family: str,
     *,
-    ncols: int = 3,
+    ncols: int = 2,
     datasets: Sequence[str] | None = None,
     ylim: tuple[float, float] | None = None,
+    panel_size: tuple[float, float] = (2.5, 2.2),
 ):
     """A grid of :func:`plot_ratio_curves`, one panel per ``(first, second)`` pair.
 
-    The ratio is ``loss(second) / loss(first)``; a shared legend names the datasets.
-    All panels share the ratio axis ``ylim`` (default: the range over all panels),
-    so that their slopes can be compared.
+    The ratio is ``loss(second) / loss(first)``; a shared legend below the panels
+    names the datasets.  All panels share the ratio axis ``ylim`` (default: the
+    range over all panels) and the parameter axis, so that their slopes can be
+    compared; tick labels are written on the outer panels only.
+
+    Parameters
+    ----------
+    pooled : DataFrame from :func:`mlcbook.profiles.pooled_profiles`
+    pairs : sequence of (first, second) learner names
+    family : {'binomial', 'polynomial'}
+    ncols : int, default 2
+        Panels per row.  Two panels of the default size make a figure 5 inches
+        wide, whose 10-point type stays above 9 px on a phone.
+    datasets : order of the lines (default: table order)
+    ylim : limits of the shared ratio axis
+    panel_size : (width, height) of one panel in inches
+
+    Returns
+    -------
+    matplotlib Figure
     """
     import matplotlib.pyplot as plt
 
     family = _check_family(family)
+    if isinstance(ncols, bool) or not isinstance(ncols, int) or ncols < 1:
+        raise ValueError(f"ncols must be an int >= 1, got {ncols!r}")
     ratios = [loss_ratios(pooled, first, second) for first, second in pairs]
     if ylim is None:
         r = np.concatenate([q.loc[q["family"] == family, "ratio"].to_numpy(float) for q in ratios])
@@ -285,23 +312,36 @@ def plot_ratio_grid(
         pad = (hi / lo) ** 0.04
         ylim = (lo / pad, hi * pad)
     nrows = int(np.ceil(len(pairs) / ncols))
-    fig, axes = plt.subplots(nrows, ncols, figsize=(3.3 * ncols, 2.8 * nrows), squeeze=False)
+    fig, axes = plt.subplots(
+        nrows,
+        ncols,
+        figsize=(panel_size[0] * ncols, panel_size[1] * nrows + 0.8),
+        squeeze=False,
+        sharex=True,
+        sharey=True,
+        layout="constrained",
+    )
     for ax, q in zip(axes.flat, ratios):
         plot_ratio_curves(q, family, datasets=datasets, ax=ax, legend=False, ylim=ylim)
+    n = len(pairs)
     for k, ax in enumerate(axes.flat):
-        if k >= len(pairs):
+        if k >= n:
             ax.set_visible(False)
-        elif k % ncols:
+            continue
+        if k % ncols:
             ax.set_ylabel("")
+        # x tick labels and label on the lowest panel of each column
+        if k + ncols < n:
+            ax.set_xlabel("")
+        else:
+            ax.xaxis.set_tick_params(labelbottom=True)
     handles, labels = axes.flat[0].get_legend_handles_labels()
     fig.legend(
         handles,
         labels,
-        loc="lower center",
-        ncol=min(len(labels), 5),
-        fontsize=9,
+        loc="outside lower center",
+        ncol=min(len(labels), 3),
+        fontsize=TEXT_PT,
         frameon=False,
     )
-    nleg = int(np.ceil(len(labels) / 5))
-    fig.tight_layout(rect=(0, 0.035 * nleg * 4 / nrows, 1, 1))
     return fig

@@ -4,6 +4,8 @@
 each of a few learners our pooled profile as a solid line and the authors' as
 hollow markers of the same shape on the same grey, so that a marker sitting on
 its line reads "equal" in black-and-white print and on a small screen alike.
+Three narrow panels per row and 10-point type keep the smallest text at about 9 px
+when a phone shows the figure about 340 px wide.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ __all__ = ["plot_authors_profiles"]
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 _GREYS = ("0.0", "0.45", "0.25", "0.6", "0.1", "0.35", "0.5")
 _NEED = {"dataset", "learner", "family", "param", "K", "ours", "theirs"}
+#: type size (points) of every text (10 pt at 100 dpi is 13.9 px)
+TEXT_PT = 10.0
 
 
 def plot_authors_profiles(
@@ -28,7 +32,7 @@ def plot_authors_profiles(
     datasets: Sequence[str] | None = None,
     family: str = "binomial",
     ncols: int = 3,
-    panel_size: tuple[float, float] = (3.0, 2.3),
+    panel_size: tuple[float, float] = (1.5, 1.45),
 ) -> Any:
     """Ours (solid lines) and the authors' (hollow markers) per dataset and learner.
 
@@ -55,6 +59,7 @@ def plot_authors_profiles(
     """
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
+    from matplotlib.ticker import MaxNLocator
 
     if not isinstance(comparison, pd.DataFrame):
         raise TypeError(f"comparison must be a DataFrame, got {type(comparison).__name__}")
@@ -76,8 +81,10 @@ def plot_authors_profiles(
     fig, axes = plt.subplots(
         nrows,
         ncols,
-        figsize=(panel_size[0] * ncols, panel_size[1] * nrows + 0.5),
+        figsize=(panel_size[0] * ncols + 0.4, panel_size[1] * nrows + 1.0),
         squeeze=False,
+        sharex=True,
+        layout="constrained",
     )
     for ax, d in zip(axes.flat, names):
         g = c[c["dataset"] == d]
@@ -102,18 +109,23 @@ def plot_authors_profiles(
                 markeredgewidth=1.0,
             )
         K = int(g["K"].iloc[0]) if not g.empty else 0
-        ax.set_title(f"{d} (K = {K})", fontsize=9)
+        ax.set_title(f"{d} (K = {K})", fontsize=TEXT_PT)
         if family == "polynomial":
             ax.set_xscale("log")
-        ax.tick_params(labelsize=7)
+        else:
+            ax.set_xticks([0, 0.5, 1], ["0", ".5", "1"])
+        ax.yaxis.set_major_locator(MaxNLocator(3))
+        ax.tick_params(labelsize=TEXT_PT)
         ax.grid(alpha=0.3, linewidth=0.5)
     for ax in axes.flat[len(names) :]:
         ax.set_visible(False)
     xlabel = "$(k-1)/(K-1)$" if family == "binomial" else r"$\alpha$"
-    for ax in axes[-1]:
-        ax.set_xlabel(xlabel, fontsize=8)
+    for k, ax in enumerate(axes.flat[: len(names)]):
+        if k + ncols >= len(names):  # lowest panel of its column
+            ax.set_xlabel(xlabel, fontsize=TEXT_PT)
+            ax.xaxis.set_tick_params(labelbottom=True)
     for ax in axes[:, 0]:
-        ax.set_ylabel("loss", fontsize=8)
+        ax.set_ylabel("loss", fontsize=TEXT_PT)
     handles = [
         Line2D(
             [],
@@ -139,7 +151,10 @@ def plot_authors_profiles(
         )
     )
     fig.legend(
-        handles=handles, loc="lower center", ncol=min(len(handles), 5), fontsize=8, frameon=False
+        handles=handles,
+        loc="outside lower center",
+        ncol=min(len(handles), 3),
+        fontsize=TEXT_PT,
+        frameon=False,
     )
-    fig.tight_layout(rect=(0, 0.45 / (panel_size[1] * nrows + 0.5), 1, 1))
     return fig

@@ -110,3 +110,27 @@ def test_header_shows_the_package_version_and_no_build_date(page):
     else:
         assert "btn-source-repository-button" not in html, (
             f"{page}: a repository button without an address")
+
+
+#: chapters whose figures keep readable type on a phone (their plotting functions are
+#: checked for >= 9 px text at this width in tests/mlcbook and tests/mlcrepro)
+READABLE_FIGURES = ["measures", "losses", "datasets", "dependence", "knn", "own_predictions"]
+#: matplotlib's smallest text in the book's figures is 10 pt, 13.9 px at 100 dpi: shown at
+#: less than 9 / 13.9 of its size it falls below 9 px
+MIN_FIGURE_SCALE = 9 / (10 * 100 / 72)
+
+
+@pytest.mark.parametrize("chapter", READABLE_FIGURES)
+def test_figures_are_not_shrunk_below_readable_type_on_a_phone(phone, site_url, chapter):
+    pg = _open(phone, site_url, f"book/{chapter}.html")
+    images = pg.evaluate("""() => [...document.querySelectorAll('main img')].map(i => ({
+        src: i.getAttribute('src').slice(-20),
+        shown: i.getBoundingClientRect().width,
+        natural: parseFloat(i.style.width) || i.naturalWidth}))""")
+    pg.close()
+    small = [(i["src"], round(i["shown"] / i["natural"], 2)) for i in images
+             if i["natural"] and i["shown"] / i["natural"] < MIN_FIGURE_SCALE]
+    assert not small, (
+        f"{chapter}: figures shown at less than {MIN_FIGURE_SCALE:.2f} of their size on a "
+        f"390-px phone (10-pt text below 9 px): {small}"
+    )
