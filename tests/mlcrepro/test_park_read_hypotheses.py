@@ -1,11 +1,17 @@
 """Park & Read's open hypotheses: the family rule, the Enron swap, what a hypothesis moves,
 the headline comparison with label powerset, and slices of their committed tables."""
 
+import numpy as np
 import pandas as pd
 import pytest
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import KFold, cross_val_score
 
+from mlcbook.learners import LabelPowerset
+from mlcbook.metrics import subset_accuracy
 from mlcrepro.claims import printed
 from mlcrepro.ledger import Ledger, unknown
+from mlcrepro.park_read2018 import baselines as bl
 from mlcrepro.park_read2018 import blended_evidence as E
 from mlcrepro.park_read2018 import findings as bf
 from mlcrepro.park_read2018 import hypotheses as hy
@@ -182,3 +188,27 @@ def test_test_above_train_reads_the_printed_csv():
     got = hy.test_above_train()
     assert set(zip(got["table"], got["Data"], got["column"])) == want
     assert (got["gap"] > 0).all()
+
+
+def test_lp_cv_picks_the_c_of_the_best_held_out_exact_match():
+    """lp_scores' choice against scikit-learn's cross_val_score of the same LP, same folds."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(90, 4))
+    Y = (X[:, :3] + 0.8 * rng.normal(size=(90, 3)) > 0).astype(int)
+    Cs = (0.001, 0.1, 10.0)
+    got = bl.lp_scores(X, Y, X, Y, Cs=Cs, cv=3, max_iter=500, seed=0)
+    folds = KFold(3, shuffle=True, random_state=0)
+
+    def exact(est, Xv, Yv):
+        return subset_accuracy(Yv, est.predict(Xv))
+
+    means = [
+        cross_val_score(
+            LabelPowerset(LogisticRegression(C=c, max_iter=500)), X, Y, cv=folds, scoring=exact
+        ).mean()
+        for c in Cs
+    ]
+    assert got["C"] == Cs[int(np.argmax(means))]
+    assert got["cv_exact"] == pytest.approx(max(means), abs=1e-12)
+    with pytest.raises(ValueError, match="Cs"):
+        bl.lp_scores(X, Y, X, Y, Cs=(), cv=3, max_iter=10, seed=0)
