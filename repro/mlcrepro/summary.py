@@ -442,7 +442,7 @@ def findings_sentence(ledger: pd.DataFrame) -> str:
     Of the **1** ledger rows, **1** is *reproduced*.
     """
     n = findings_counts(ledger)
-    parts = []
+    parts: list[str] = []
     for s in STATUSES:
         if s in n:
             verb = ("is " if n[s] == 1 else "are ") if not parts else ""
@@ -450,7 +450,7 @@ def findings_sentence(ledger: pd.DataFrame) -> str:
     text = f"Of the **{n['rows']}** ledger rows, {_series(parts)}."
     causes = [c for c in CAUSE_KINDS if c in n]
     if causes:
-        cs = []
+        cs: list[str] = []
         for c in causes:
             verb = ("names " if n[c] == 1 else "name ") if not cs else ""
             cs.append(f"**{n[c]}** {verb}{FINDINGS_WORDS[c]}")

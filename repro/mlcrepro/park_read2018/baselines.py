@@ -79,7 +79,9 @@ def lp_scores(
     mean_exact = []
     for C in Cs:  # held-out exact match of LP = accuracy of its multi-class problem
         held = [
-            subset_accuracy(Ytr[te], _lp(C, max_iter).fit(Xtr[tr], Ytr[tr]).predict(Xtr[te]))
+            float(
+                subset_accuracy(Ytr[te], _lp(C, max_iter).fit(Xtr[tr], Ytr[tr]).predict(Xtr[te]))
+            )
             for tr, te in folds
         ]
         mean_exact.append(float(np.mean(held)))
