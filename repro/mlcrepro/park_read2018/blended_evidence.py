@@ -368,7 +368,7 @@ def hypotheses_sentence() -> str:
     missing = len(HYPOTHESES) - len(c)
     return (
         f"Of {len(HYPOTHESES)} open hypotheses, {len(c)} could be computed; by the rule "
-        f"fixed before the last of them were run, {'; '.join(parts)}"
+        f"fixed before the last of them were seen, {'; '.join(parts)}"
         + (f"; {missing} needs material not available to us." if missing else ".")
     )
 

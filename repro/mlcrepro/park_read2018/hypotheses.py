@@ -13,7 +13,7 @@
 * :func:`hypothesis_effect` -- what a hypothesis moves: mean |ours - paper| on the
   training and the test halves and the number of rows whose status changes.
 * :func:`conclusion` -- the sentence of conclusion of one hypothesis, by a rule fixed
-  before the variants on Scene and Yeast were computed: a half moves *closer to* (or
+  before the variants' results on Scene and Yeast were seen: a half moves *closer to* (or
   *further from*) the paper when its mean |ours - paper| falls (rises) by more than
   :data:`MOVE_TOL`; a hypothesis *narrows the gap* under a reading when one half moves
   closer and the other does not move further.
