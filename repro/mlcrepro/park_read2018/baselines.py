@@ -7,7 +7,7 @@ no LP result and no setting for it.  :func:`lp_cell` trains LP with a multinomia
 logistic regression on the same 50/50 split as the grid (:func:`.grid.split_and_scale`,
 seed 0), its inverse penalty ``C`` chosen by 3-fold cross-validation of exact match on
 the training half over the grid :data:`LP_SETTINGS` ``["Cs"]`` (four decades around
-scikit-learn's default ``C = 1``, fixed before any LP result was looked at; exact match
+scikit-learn's default ``C = 1``, fixed before the cross-validated results were seen; exact match
 of LP is the accuracy of its multi-class problem); :func:`lp_scores` is the
 fit and scoring on given halves, :func:`lp_spec` declares the five datasets as a runner
 spec and :func:`load_lp` reads the committed table ``data/results/blended_lp.csv``.
