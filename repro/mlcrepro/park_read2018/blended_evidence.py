@@ -354,21 +354,27 @@ def hypotheses_sentence() -> str:
     paper and the other away, and how many do neither (MyST markdown).
     """
     c = hypothesis_conclusions()
-    kinds = {
-        "narrow the gap to the paper": "It narrows",
-        "move one half towards the paper and the other away": "It moves one half",
-        "do neither": "It does not narrow",
+    kinds = {  # (singular, plural), how the conclusion starts
+        ("narrows the gap to the paper", "narrow the gap to the paper"): "It narrows",
+        (
+            "moves one half towards the paper and the other away",
+            "move one half towards the paper and the other away",
+        ): "It moves one half",
+        ("does neither", "do neither"): "It does not narrow",
     }
     parts = []
-    for words, start in kinds.items():
+    for (one, many), start in kinds.items():
         labels = [k for k, t in c.items() if t.startswith(start)]
         if labels:
-            parts.append(f"{len(labels)} {words} ({', '.join(labels)})")
+            parts.append(
+                f"{len(labels)} {one if len(labels) == 1 else many} ({', '.join(labels)})"
+            )
     missing = len(HYPOTHESES) - len(c)
+    need = "needs" if missing == 1 else "need"
     return (
         f"Of {len(HYPOTHESES)} open hypotheses, {len(c)} could be computed; by the rule "
         f"fixed before the last of them were seen, {'; '.join(parts)}"
-        + (f"; {missing} needs material not available to us." if missing else ".")
+        + (f"; {missing} {need} material not available to us." if missing else ".")
     )
 
 

@@ -226,8 +226,19 @@ def moved(before: pd.DataFrame, after: pd.DataFrame) -> dict[str, float | int]:
 #: a change of mean |ours - paper| smaller than this is no move (ten units of the printed
 #: precision of Tables 2-4)
 MOVE_TOL = 0.01
-#: the readings in words
-READING_NAMES = {"lbfgs": "L-BFGS", "ascent": "the ascent"}
+#: the readings (and the other row labels of :func:`moved` tables) in words
+READING_NAMES = {
+    "lbfgs": "L-BFGS",
+    "ascent": "the ascent",
+    "ledger": "the ledger's readings",
+    "ascent→lbfgs": "L-BFGS instead of the ascent",
+}
+
+
+def _reading_name(label: str) -> str:
+    if label.startswith("step "):
+        return f"a fixed step of {label.removeprefix('step ')}"
+    return READING_NAMES.get(label, label)
 
 
 def half_verdict(before: float, after: float, tol: float = MOVE_TOL) -> str:
@@ -270,7 +281,7 @@ def conclusion(rows: pd.DataFrame) -> str:
             h: half_verdict(r[f"mean |Δ| {h} before"], r[f"mean |Δ| {h} after"])
             for h in ("train", "test")
         }
-        name = READING_NAMES.get(str(reading), str(reading))
+        name = _reading_name(str(reading))
         if "closer" in v.values() and "further" not in v.values():
             narrows.append(name)
         mixed |= "closer" in v.values() and "further" in v.values()
