@@ -220,7 +220,7 @@ def test_conclusions_quote_the_moved_table_and_follow_the_rule():
         ]
         assert re.findall(r"\((\d\.\d{3}) to (\d\.\d{3})\)", text) == expected
         changes, n = int(rows["status changes"].sum()), int(rows["numbers"].sum())
-        assert f"{changes} of the {n} numbers change status" in text
+        assert f"{changes} of the {n} numbers change" in text
         moves = []
         for _, r in rows.iterrows():
             d = {

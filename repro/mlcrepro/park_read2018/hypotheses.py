@@ -298,7 +298,8 @@ def conclusion(rows: pd.DataFrame) -> str:
     else:
         verdict = "It does not narrow the gap under either reading"
     changes, n = int(rows["status changes"].sum()), int(rows["numbers"].sum())
+    verb = "changes" if changes == 1 else "change"
     return (
-        f"{verdict}: {'; '.join(parts)}; {changes} of the {n} numbers change status at "
+        f"{verdict}: {'; '.join(parts)}; {changes} of the {n} numbers {verb} status at "
         "the printed precision."
     )
