@@ -9,13 +9,14 @@ they cannot drift from what the chapters found.
 from __future__ import annotations
 
 import re
+import textwrap  # noqa: F401  (the examples wrap their output)
 from collections import Counter
 from collections.abc import Mapping
 from html import escape
 
 import pandas as pd
 
-from mlcrepro.ledger import STATUSES, row_anchor
+from mlcrepro.ledger import CAUSE_KINDS, STATUSES, row_anchor
 
 __all__ = [
     "claim_group",
@@ -25,6 +26,10 @@ __all__ = [
     "summary_html",
     "verdict_table",
     "VERDICT_SYMBOLS",
+    "FINDINGS_WORDS",
+    "findings_counts",
+    "findings_sentence",
+    "papers_findings",
 ]
 
 _REQUIRED = ("chapter", "paper_ref", "claim", "source", "status", "note")
@@ -340,3 +345,132 @@ def summary_html(summary: pd.DataFrame, href: str = "", titles: dict | None = No
             f"<tbody>{''.join(body)}</tbody></table>"
         )
     return "".join(parts)
+
+
+# ------------------------------------------------------------ the boxes' sentences
+#: how a findings sentence names each status and cause kind (in the ledgers' order)
+FINDINGS_WORDS: dict[str, str] = {
+    "reproduced": "*reproduced*",
+    "within spread": "*within the paper's spread*",
+    "within our spread": "*within our spread*",
+    "qualitative": "*qualitative*",
+    "fragile": "*fragile*",
+    "differs": "*differ*",
+    "paper error": "an error of the paper",
+    "underspecified": "what the paper leaves open",
+    "material unavailable": "material not available to us",
+    "tested": "a cause tested by a computation",
+    "unknown": "a cause not known",
+}
+
+
+def findings_counts(ledger: pd.DataFrame) -> dict[str, int]:
+    """The counts a findings sentence quotes: ``"rows"``, each status, each cause kind.
+
+    Statuses and cause kinds with no row are left out; the causes counted are those of
+    the rows that differ (a row names its cause only then).
+
+    Examples
+    --------
+    >>> led = pd.DataFrame({"status": ["reproduced", "differs", "differs"],
+    ...                     "cause": [None, "tested", "unknown"]})
+    >>> findings_counts(led)
+    {'rows': 3, 'reproduced': 1, 'differs': 2, 'tested': 1, 'unknown': 1}
+    """
+    if not isinstance(ledger, pd.DataFrame):
+        raise TypeError(f"ledger must be a pandas DataFrame, got {type(ledger).__name__}")
+    for col in ("status", "cause"):
+        if col not in ledger.columns:
+            raise ValueError(f"ledger lacks the column {col!r} (see Ledger.to_frame)")
+    bad = sorted(set(ledger["status"]) - set(STATUSES))
+    if bad:
+        raise ValueError(f"ledger has unknown statuses {bad}; expected {STATUSES}")
+    status = Counter(ledger["status"])
+    causes = Counter(ledger.loc[ledger["status"] == "differs", "cause"].dropna())
+    bad = sorted(set(causes) - set(CAUSE_KINDS))
+    if bad:
+        raise ValueError(f"ledger has unknown cause kinds {bad}; expected {CAUSE_KINDS}")
+    out = {"rows": len(ledger)}
+    out.update({s: status[s] for s in STATUSES if status[s]})
+    out.update({c: causes[c] for c in CAUSE_KINDS if causes[c]})
+    return out
+
+
+def _series(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def findings_sentence(ledger: pd.DataFrame) -> str:
+    """The counts of a chapter's "What this chapter found" box, computed from its ledger.
+
+    One or two sentences of MyST markdown: how many rows the ledger has, how many of
+    each status, and for the rows that differ how many name each kind of cause.
+
+    A chapter shows it with myst-nb's ``glue``, so that the box quotes the ledger the
+    chapter has just built and cannot drift from it.  In ``book/NAME.md``, after the
+    ledger is built (``ledger`` a :class:`~mlcrepro.ledger.Ledger`)::
+
+        ```{code-cell} ipython3
+        :tags: [remove-cell]
+        from IPython.display import Markdown
+        from myst_nb import glue
+        glue("NAME-findings", Markdown(findings_sentence(ledger.to_frame())), display=False)
+        ```
+
+    and in the box, before its prose::
+
+        :::{admonition} What this chapter found
+        :class: note
+        ```{glue:md} NAME-findings
+        :format: myst
+        ```
+        ...
+        :::
+
+    ``tests/book/test_chapter_findings.py`` checks that the glued text of each chapter
+    equals this function of its saved ledger (``book/_ledgers/NAME.csv``).
+
+    Examples
+    --------
+    >>> led = pd.DataFrame({"status": ["reproduced", "differs", "differs", "qualitative"],
+    ...                     "cause": [None, "tested", "unknown", None]})
+    >>> print(textwrap.fill(findings_sentence(led), 80))
+    Of the **4** ledger rows, **1** is *reproduced*, **1** *qualitative* and **2**
+    *differ*. Of the rows that differ, **1** names a cause tested by a computation
+    and **1** a cause not known.
+    >>> print(findings_sentence(led.iloc[:1]))
+    Of the **1** ledger rows, **1** is *reproduced*.
+    """
+    n = findings_counts(ledger)
+    parts: list[str] = []
+    for s in STATUSES:
+        if s in n:
+            verb = ("is " if n[s] == 1 else "are ") if not parts else ""
+            parts.append(f"**{n[s]}** {verb}{FINDINGS_WORDS[s]}")
+    text = f"Of the **{n['rows']}** ledger rows, {_series(parts)}."
+    causes = [c for c in CAUSE_KINDS if c in n]
+    if causes:
+        cs: list[str] = []
+        for c in causes:
+            verb = ("names " if n[c] == 1 else "name ") if not cs else ""
+            cs.append(f"**{n[c]}** {verb}{FINDINGS_WORDS[c]}")
+        text += f" Of the rows that differ, {_series(cs)}."
+    return text
+
+
+def papers_findings(ledgers: pd.DataFrame, chapters=None) -> str:
+    """The intro's summary: one line per paper with :func:`findings_sentence` of its rows.
+
+    ``ledgers`` and ``chapters`` as for :func:`ledger_summary` (the rows of a chapter
+    are given to the paper each is about, :func:`row_paper`).  A MyST bullet list, to
+    be glued into the intro as :func:`findings_sentence` is into a chapter.
+    """
+    rows = _in_order(ledgers, chapters)
+    paper = pd.Series([row_paper(r, s) for r, s in zip(rows["paper_ref"], rows["source"])])
+    order = paper_summary(ledgers, chapters).index.drop("all papers")  # the table's order
+    lines = []
+    for name in order:
+        g = rows[paper.to_numpy() == name]
+        where = ", ".join(dict.fromkeys(g["chapter"]))
+        lines.append(f"* **{name}** ({where}): {findings_sentence(g)}")
+    return "\n".join(lines)

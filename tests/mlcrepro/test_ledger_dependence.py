@@ -63,8 +63,14 @@ def _toy_pooled():
         "BOOMER-K": [0.09, 0.17, 0.24],  # below BOOMER-1 everywhere, ratio falls
     }
     rows = [
-        {"dataset": d, "learner": learner, "family": "binomial", "param": k + 1, "K": 3,
-         "loss": loss}
+        {
+            "dataset": d,
+            "learner": learner,
+            "family": "binomial",
+            "param": k + 1,
+            "K": 3,
+            "loss": loss,
+        }
         for d in ("scene", "emotions")
         for learner, losses in curves.items()
         for k, loss in enumerate(losses)
@@ -127,6 +133,64 @@ def test_a_failing_claim_is_tested_if_it_fails_on_the_authors_too_else_unknown()
     assert only_ours.cause(claim, "binomial").kind == "unknown"
 
 
+EVERY = "BOOMER-K below BOOMER-1 everywhere (all points below y=1)"
+
+
+def _boomer_pooled(ratios, family="binomial"):
+    """Two datasets, BOOMER-1 at 0.1 everywhere and BOOMER-K at 0.1 * ratio."""
+    rows = []
+    for d, rs in ratios.items():
+        for k, r in enumerate(rs, 1):
+            rows.append(
+                {
+                    "dataset": d,
+                    "family": family,
+                    "param": float(k),
+                    "learner": "BOOMER-1",
+                    "loss": 0.1,
+                }
+            )
+            rows.append(
+                {
+                    "dataset": d,
+                    "family": family,
+                    "param": float(k),
+                    "learner": "BOOMER-K",
+                    "loss": 0.1 * r,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def test_exceptions_list_every_failing_point_by_hand():
+    pooled = _boomer_pooled({"a": [0.9, 0.8, 0.7], "b": [1.5, 0.9, 1.2]})
+    got = LD.exceptions(pooled, EVERY, "binomial")
+    assert got[["dataset", "param"]].to_records(index=False).tolist() == [("b", 1.0), ("b", 3.0)]
+    assert got["ratio"].tolist() == pytest.approx([1.5, 1.2])
+    assert got["hamming_end"].tolist() == [True, False]  # k = 1 is the smallest parameter
+    assert LD.exceptions(_boomer_pooled({"a": [0.9, 0.8]}), EVERY, "binomial").empty
+    assert (
+        LD.exceptions_text(
+            LD.exceptions(_boomer_pooled({"a": [0.9]}), EVERY, "binomial"), "binomial"
+        )
+        == "nowhere"
+    )
+    with pytest.raises(ValueError, match="every"):
+        LD.exceptions(pooled, "CC improves over BR with increasing k (CC/BR falls)", "binomial")
+
+
+def test_an_every_claim_false_on_the_authors_profiles_is_a_paper_error_with_its_points():
+    ev = _toy_evidence(ours=6, authors=8)
+    where = {(EVERY, "binomial"): ("ours here", "enron at k = 1 (ratio as far as 1.00024)")}
+    ev = LD.Sec53(ev.ours, ev.authors, ev.hits, {}, where)
+    cause = ev.cause(EVERY, "binomial")
+    assert cause.kind == "paper error"
+    assert "enron at k = 1 (ratio as far as 1.00024)" in cause.text
+    assert "ours here" in cause.text
+    # without the points the count rule still applies
+    assert _toy_evidence(ours=6, authors=8).cause(EVERY, "binomial").kind == "tested"
+
+
 def test_pair_causes_follow_the_known_reasons():
     assert LD.pair_cause("yeast", "BOOMER-1", 10, 10) is LD.SEEDED_CAUSE
     assert LD.pair_cause("genbase", "BOOMER-K", 10, 10) is LD.GENBASE_CAUSE
@@ -141,12 +205,19 @@ def _summary():
     """One comparison pair that agrees exactly and one far outside its tolerance."""
     return pd.DataFrame(
         {
-            "dataset": ["flags", "birds"], "learner": ["BR", "BOOMER-1"], "K": [7, 19],
-            "our_folds": [10, 10], "their_folds": [10, 10],
-            "hamming_ours": [0.25, 0.05], "hamming_theirs": [0.25, 0.05],
-            "hamming_diff": [0.0, 0.0], "hamming_tol": [0.01, np.nan],
-            "subset01_ours": [0.8, 0.5], "subset01_theirs": [0.8, 0.6],
-            "subset01_diff": [0.0, -0.1], "subset01_tol": [0.02, 0.01],
+            "dataset": ["flags", "birds"],
+            "learner": ["BR", "BOOMER-1"],
+            "K": [7, 19],
+            "our_folds": [10, 10],
+            "their_folds": [10, 10],
+            "hamming_ours": [0.25, 0.05],
+            "hamming_theirs": [0.25, 0.05],
+            "hamming_diff": [0.0, 0.0],
+            "hamming_tol": [0.01, np.nan],
+            "subset01_ours": [0.8, 0.5],
+            "subset01_theirs": [0.8, 0.6],
+            "subset01_diff": [0.0, -0.1],
+            "subset01_tol": [0.02, 0.01],
             "within": [True, False],
         }
     )
@@ -156,8 +227,10 @@ def test_comparison_rows_carry_a_cause_only_when_they_differ():
     led = Ledger("dependence", "Hüllermeier et al. (2022)")
     LD._add_comparison(led, _summary())
     assert [e.claim for e in led.entries] == [
-        "Hamming loss of BR on flags", "subset 0/1 loss of BR on flags",
-        "Hamming loss of BOOMER-1 on birds", "subset 0/1 loss of BOOMER-1 on birds",
+        "Hamming loss of BR on flags",
+        "subset 0/1 loss of BR on flags",
+        "Hamming loss of BOOMER-1 on birds",
+        "subset 0/1 loss of BOOMER-1 on birds",
     ]
     assert [e.status for e in led.entries] == ["reproduced"] * 3 + ["differs"]
     assert [e.cause for e in led.entries[:3]] == [None] * 3

@@ -148,6 +148,21 @@ def _check_cause(cause: Any) -> None:
         raise TypeError(f"cause must be a mlcrepro.ledger.Cause, got {type(cause).__name__}")
 
 
+def _grid_inputs(
+    led: Any, grid: Any, cause: Any, columns: list[str]
+) -> tuple[Ledger, pd.DataFrame]:
+    """The checked ledger and grid of a reading (the cause is checked too)."""
+    led = check_ledger(led)
+    grid = _check_grid(grid, columns)
+    _check_cause(cause)
+    return led, grid
+
+
+def _reading(led: Ledger, cause: Cause | None, *, agrees: bool, **row: Any) -> Entry:
+    """A qualitative row of a reading; the cause only if it does not agree (the rule)."""
+    return led.qualitative(**row, agrees=agrees, cause=None if agrees else cause)
+
+
 def _panel(df: pd.DataFrame, col: str) -> pd.DataFrame:
     """One dataset's column as a beta x alpha table (both ascending)."""
     return df.pivot(index="beta", columns="alpha", values=col).sort_index().sort_index(axis=1)
@@ -187,9 +202,7 @@ def add_diagonal_reading(led: Ledger, grid: pd.DataFrame, cause: Cause | None = 
     Entry
         The row added.
     """
-    led = check_ledger(led)
-    grid = _check_grid(grid, ["train_jaccard", "test_jaccard"])
-    _check_cause(cause)
+    led, grid = _grid_inputs(led, grid, cause, ["train_jaccard", "test_jaccard"])
     parts = []
     for d in _datasets(grid):
         df = grid[grid["dataset"] == d]
@@ -200,14 +213,15 @@ def add_diagonal_reading(led: Ledger, grid: pd.DataFrame, cause: Cause | None = 
             parts.append((d, half, float(v[m].mean()), float(v[~m].mean())))
     higher = sum(a > b for _, _, a, b in parts)
     shown = "; ".join(f"{d} {h} {a:.3f} vs {b:.3f}" for d, h, a, b in parts)
-    return led.qualitative(
-        "Jaccard stays high along the diagonal (alpha and beta growing together)",
-        "Sec. 5, Figs. 1-2",
+    return _reading(
+        led,
+        cause,
+        claim="Jaccard stays high along the diagonal (alpha and beta growing together)",
+        source="Sec. 5, Figs. 1-2",
         paper="Jaccard remains high as both alpha and beta increase (diagonally)",
         evidence=f"mean Jaccard on the diagonal vs the other cells: {shown}; diagonal "
         f"higher in {higher} of {len(parts)}",
         agrees=higher > len(parts) / 2,
-        cause=cause if higher <= len(parts) / 2 else None,
         claim_id="PR040",
     )
 
@@ -219,23 +233,10 @@ def add_slashdot_test_corner(led: Ledger, grid: pd.DataFrame, cause: Cause | Non
     the test and (for "less dramatic") the training half.  Agrees when the test corner
     is above the test median by less than the training corner is above its median.
 
-    Parameters
-    ----------
-    led : mlcrepro.ledger.Ledger
-        The chapter's ledger; the rows are appended to it.
-    grid : pandas.DataFrame
-        One row per (dataset, alpha, beta) with the scores of both halves.
-    cause : mlcrepro.ledger.Cause, optional
-        The chapter's cause, given to the row only if it differs (required then).
 
-    Returns
-    -------
-    Entry
-        The row added.
+    Parameters and return as for :func:`add_diagonal_reading`.
     """
-    led = check_ledger(led)
-    grid = _check_grid(grid, ["train_jaccard", "test_jaccard"])
-    _check_cause(cause)
+    led, grid = _grid_inputs(led, grid, cause, ["train_jaccard", "test_jaccard"])
     sd = grid[grid["dataset"] == "slashdot"]
     if sd.empty:
         raise ValueError("grid has no rows for slashdot")
@@ -244,14 +245,15 @@ def add_slashdot_test_corner(led: Ledger, grid: pd.DataFrame, cause: Cause | Non
         v = _panel(sd, f"{half}_jaccard").to_numpy()
         lift[half] = (float(v[0, 0]), float(np.median(v.ravel()[1:])))
     (ct, mt), (cs, ms) = lift["test"], lift["train"]
-    return led.qualitative(
-        "Slashdot test: the lower-left corner is still high, less dramatically",
-        "Sec. 5, Fig. 2",
+    return _reading(
+        led,
+        cause,
+        claim="Slashdot test: the lower-left corner is still high, less dramatically",
+        source="Sec. 5, Fig. 2",
         paper="not as dramatic as on training, but the corner is still high relative to the rest",
         evidence=f"test corner {ct:.3f} vs median of the rest {mt:.3f} ({ct - mt:+.3f}); "
         f"training {cs:.3f} vs {ms:.3f} ({cs - ms:+.3f})",
-        agrees=(agrees := bool(ct > mt and ct - mt < cs - ms)),
-        cause=None if agrees else cause,
+        agrees=bool(ct > mt and ct - mt < cs - ms),
         claim_id="PR042",
     )
 
@@ -266,23 +268,11 @@ def add_exact_resembles_jaccard(
     at least half of the dataset halves ("many"); the evidence lists the optimum's
     alpha of the others (the paper: about 0.5 with fluctuating beta).
 
-    Parameters
-    ----------
-    led : mlcrepro.ledger.Ledger
-        The chapter's ledger; the rows are appended to it.
-    grid : pandas.DataFrame
-        One row per (dataset, alpha, beta) with the scores of both halves.
-    cause : mlcrepro.ledger.Cause, optional
-        The chapter's cause, given to the row only if it differs (required then).
 
-    Returns
-    -------
-    Entry
-        The row added.
+    Parameters and return as for :func:`add_diagonal_reading`.
     """
-    led = check_ledger(led)
-    grid = _check_grid(grid, ["train_jaccard", "test_jaccard", "train_exact", "test_exact"])
-    _check_cause(cause)
+    cols = ["train_jaccard", "test_jaccard", "train_exact", "test_exact"]
+    led, grid = _grid_inputs(led, grid, cause, cols)
     alike, others, n = 0, [], 0
     rhos = []
     for d in _datasets(grid):
@@ -296,16 +286,17 @@ def add_exact_resembles_jaccard(
             else:
                 best = df.loc[df[f"{half}_exact"].idxmax(), "alpha"]
                 others.append(f"{d} {half} {best:.2g}")
-    return led.qualitative(
-        "Exact panels resemble the Jaccard panels in many cases",
-        "Sec. 5, Figs. 1-2",
+    return _reading(
+        led,
+        cause,
+        claim="Exact panels resemble the Jaccard panels in many cases",
+        source="Sec. 5, Figs. 1-2",
         paper="many Exact plots are similar to the Jaccard plots; elsewhere the optimum "
         "is near alpha = 0.5 with fluctuating beta",
         evidence=f"Spearman rho of Exact and Jaccard over the cells: {'; '.join(rhos)}; "
         f"rho >= 0.5 in {alike} of {n}; best Exact alpha of the others: "
         f"{', '.join(others) or 'none'}",
         agrees=alike >= n / 2,
-        cause=None if alike >= n / 2 else cause,
         claim_id="PR043",
     )
 

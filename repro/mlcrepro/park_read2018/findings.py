@@ -304,9 +304,12 @@ def causes(
             "in the paper is not found",
             ref=TABLES + "blended_penalty.csv",
         ),
-        "stare": underspecified(
-            "Stare: the paper cites the retinal images' site but not the multi-label data "
-            "set built from it (features, labels); it is not in our mirror"
+        "stare": material_unavailable(
+            "Stare: the multi-label data set the paper used is not available to us; the "
+            "paper points only to the STARE project's retinal images "
+            "(www.ces.clemson.edu/~ahoover/stare/) and calls it 'a data set for detecting "
+            "cardiovascular disease from retinal features', without its features or labels, "
+            "and no such file is in our mirror"
         ),
         "headline": underspecified(
             "the paper prints no label-powerset result and names no learner, penalty or "
@@ -350,8 +353,9 @@ def causes(
             out["large_beta"] = out["untrained"]
     if slashdot_rows:
         out["slashdot"] = material_unavailable(
-            "Slashdot: the paper names MEKA's file (22 labels, 1,079 features); it is not "
-            "in our mirror (/work/shared/datasets, SOURCES.md), whose Slashdot (the BOOMER "
+            "Slashdot: the paper takes it from MEKA's datasets page (its footnote 4); "
+            "MEKA's file (22 labels, 1,079 features, as MEKA distributes it) is not in our "
+            "mirror (/work/shared/datasets, SOURCES.md), whose Slashdot (the BOOMER "
             "authors' copy: 20 labels, 3,125 features) we used instead"
             + (f"; {slashdot_fit}" if slashdot_fit else ""),
             ref="book/blended.md, section 'Open hypotheses'",

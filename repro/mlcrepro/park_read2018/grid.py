@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 from sklearn.model_selection import train_test_split
-from sklearn.preprocessing import StandardScaler
+from sklearn.preprocessing import MaxAbsScaler, MinMaxScaler, StandardScaler
 
 from mlcbook._progress import progress
 from mlcbook.datasets import load_dataset
@@ -39,6 +39,8 @@ __all__ = [
     "grid_spec",
     "load_blended_grid",
     "run_blended_grid",
+    "SCALINGS",
+    "scale_halves",
     "split_and_scale",
 ]
 
@@ -52,16 +54,48 @@ GRID_DATASETS = ("emotions", "enron", "scene", "slashdot", "yeast")
 GRID_GAMMAS = (1e-6, 1e-5, 1e-4, 1e-3, 1e-2)
 
 
-def split_and_scale(X: Any, Y: Any, *, seed: int = 0) -> tuple[Any, Any, np.ndarray, np.ndarray]:
-    """The 50/50 train/test split of Sec. 4 (seeded), features standardised on the train half.
+#: how the features are scaled on the training half: "standard" (dense standardised,
+#: sparse kept as they are) or "min-max" (dense to [0, 1]; sparse, non-negative, divided
+#: by their maximum, which is min-max for them)
+SCALINGS = ("standard", "min-max")
 
-    Dense features are standardised (mean 0, variance 1 on the training half);
-    sparse (bag-of-words, 0/1) features are kept as they are.
+
+def scale_halves(Xtr: Any, Xte: Any, scaling: str = "standard") -> tuple[Any, Any]:
+    """Scale both halves by a scaler fitted on the training half (:data:`SCALINGS`).
+
+    Examples
+    --------
+    >>> Xtr, Xte = np.array([[0.0], [2.0]]), np.array([[1.0], [4.0]])
+    >>> [a.ravel().tolist() for a in scale_halves(Xtr, Xte)]
+    [[-1.0, 1.0], [0.0, 3.0]]
+    >>> [a.ravel().tolist() for a in scale_halves(Xtr, Xte, "min-max")]
+    [[0.0, 1.0], [0.5, 2.0]]
     """
+    if scaling not in SCALINGS:
+        raise ValueError(f"scaling must be one of {SCALINGS}, got {scaling!r}")
+    if scaling == "standard":
+        if sp.issparse(Xtr):
+            return Xtr, Xte
+        sc: Any = StandardScaler()
+    else:
+        sc = MaxAbsScaler() if sp.issparse(Xtr) else MinMaxScaler()
+    sc.fit(Xtr)
+    return sc.transform(Xtr), sc.transform(Xte)
+
+
+def split_and_scale(
+    X: Any, Y: Any, *, seed: int = 0, scaling: str = "standard"
+) -> tuple[Any, Any, np.ndarray, np.ndarray]:
+    """The 50/50 train/test split of Sec. 4 (seeded), features scaled on the train half.
+
+    By default dense features are standardised (mean 0, variance 1 on the training
+    half) and sparse (bag-of-words, 0/1) features are kept as they are; ``scaling``
+    as for :func:`scale_halves`.
+    """
+    if scaling not in SCALINGS:
+        raise ValueError(f"scaling must be one of {SCALINGS}, got {scaling!r}")
     Xtr, Xte, Ytr, Yte = train_test_split(X, Y, test_size=0.5, random_state=seed, shuffle=True)
-    if not sp.issparse(Xtr):
-        sc = StandardScaler().fit(Xtr)
-        Xtr, Xte = sc.transform(Xtr), sc.transform(Xte)
+    Xtr, Xte = scale_halves(Xtr, Xte, scaling)
     return Xtr, Xte, np.asarray(Ytr), np.asarray(Yte)
 
 

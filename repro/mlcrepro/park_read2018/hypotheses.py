@@ -12,6 +12,11 @@
   training value: by 0.09; elsewhere only Yeast's Table 4 row is above, by at most 0.006).
 * :func:`hypothesis_effect` -- what a hypothesis moves: mean |ours - paper| on the
   training and the test halves and the number of rows whose status changes.
+* :func:`conclusion` -- the sentence of conclusion of one hypothesis, by a rule fixed
+  before the variants' results on Scene and Yeast were seen: a half moves *closer to* (or
+  *further from*) the paper when its mean |ours - paper| falls (rises) by more than
+  :data:`MOVE_TOL`; a hypothesis *narrows the gap* under a reading when one half moves
+  closer and the other does not move further.
 """
 
 from __future__ import annotations
@@ -35,6 +40,10 @@ __all__ = [
     "PRINTED_TOL",
     "numbers",
     "moved",
+    "MOVE_TOL",
+    "READING_NAMES",
+    "half_verdict",
+    "conclusion",
 ]
 
 #: Tables 2-4 print three decimals: a number is reproduced within half a unit of the last
@@ -149,6 +158,9 @@ def test_above_train() -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["table", "Data", "column", "train", "test", "gap"])
 
 
+test_above_train.__test__ = False  # type: ignore[attr-defined]  # a table, not a test
+
+
 def hypothesis_effect(
     before: pd.DataFrame, after: pd.DataFrame, status_before: pd.Series, status_after: pd.Series
 ) -> dict[str, float | int]:
@@ -209,3 +221,85 @@ def moved(before: pd.DataFrame, after: pd.DataFrame) -> dict[str, float | int]:
     out = hypothesis_effect(b, a, _statuses(b), _statuses(a))
     out["numbers"] = len(b)
     return out
+
+
+#: a change of mean |ours - paper| smaller than this is no move (ten units of the printed
+#: precision of Tables 2-4)
+MOVE_TOL = 0.01
+#: the readings (and the other row labels of :func:`moved` tables) in words
+READING_NAMES = {
+    "lbfgs": "L-BFGS",
+    "ascent": "the ascent",
+    "ledger": "the ledger's readings",
+    "ascent→lbfgs": "L-BFGS instead of the ascent",
+}
+
+
+def _reading_name(label: str) -> str:
+    if label.startswith("step "):
+        return f"a fixed step of {label.removeprefix('step ')}"
+    return READING_NAMES.get(label, label)
+
+
+def half_verdict(before: float, after: float, tol: float = MOVE_TOL) -> str:
+    """``"closer"``, ``"further"`` or ``"unchanged"``: how a half's mean |Δ| moved.
+
+    >>> half_verdict(0.223, 0.058), half_verdict(0.012, 0.036), half_verdict(0.14, 0.14)
+    ('closer', 'further', 'unchanged')
+    """
+    if after < before - tol:
+        return "closer"
+    if after > before + tol:
+        return "further"
+    return "unchanged"
+
+
+def conclusion(rows: pd.DataFrame) -> str:
+    """One hypothesis's conclusion from its rows of :func:`moved` (one row per reading).
+
+    ``rows`` is indexed by reading (:data:`READING_NAMES`) with the columns of
+    :func:`moved`.  The verdict follows the rule of the module docstring.
+
+    Examples
+    --------
+    >>> cols = ["mean |Δ| train before", "mean |Δ| test before", "mean |Δ| train after",
+    ...         "mean |Δ| test after", "status changes", "numbers"]
+    >>> rows = pd.DataFrame([[0.223, 0.012, 0.058, 0.036, 0, 13],
+    ...                      [0.140, 0.035, 0.140, 0.035, 0, 13]],
+    ...                     index=["lbfgs", "ascent"], columns=cols)
+    >>> print(conclusion(rows))  # doctest: +NORMALIZE_WHITESPACE
+    It moves one half towards the paper and the other away: under L-BFGS the training
+    halves come closer (0.223 to 0.058) and the test halves move away (0.012 to 0.036);
+    under the ascent the training halves are unchanged (0.140 to 0.140) and the test
+    halves are unchanged (0.035 to 0.035); 0 of the 26 numbers change status at the
+    printed precision.
+    """
+    words = {"closer": "come closer", "further": "move away", "unchanged": "are unchanged"}
+    parts, narrows, mixed = [], [], False
+    for reading, r in rows.iterrows():
+        v = {
+            h: half_verdict(r[f"mean |Δ| {h} before"], r[f"mean |Δ| {h} after"])
+            for h in ("train", "test")
+        }
+        name = _reading_name(str(reading))
+        if "closer" in v.values() and "further" not in v.values():
+            narrows.append(name)
+        mixed |= "closer" in v.values() and "further" in v.values()
+        parts.append(
+            f"under {name} the training halves {words[v['train']]} "
+            f"({r['mean |Δ| train before']:.3f} to {r['mean |Δ| train after']:.3f}) and the "
+            f"test halves {words[v['test']]} ({r['mean |Δ| test before']:.3f} to "
+            f"{r['mean |Δ| test after']:.3f})"
+        )
+    if narrows:
+        verdict = f"It narrows the gap under {' and '.join(narrows)}"
+    elif mixed:
+        verdict = "It moves one half towards the paper and the other away"
+    else:
+        verdict = "It does not narrow the gap under either reading"
+    changes, n = int(rows["status changes"].sum()), int(rows["numbers"].sum())
+    verb = "changes" if changes == 1 else "change"
+    return (
+        f"{verdict}: {'; '.join(parts)}; {changes} of the {n} numbers {verb} status at "
+        "the printed precision."
+    )

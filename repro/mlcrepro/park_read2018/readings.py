@@ -43,14 +43,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from sklearn.model_selection import train_test_split
-from sklearn.preprocessing import MaxAbsScaler, MinMaxScaler, StandardScaler
+from sklearn.preprocessing import StandardScaler
 
 from mlcbook._validation import check_real
 from mlcbook.datasets import load_dataset
 from mlcbook.learners.blended import BlendedLinearClassifier
 from mlcbook.metrics import hamming_loss, jaccard_score, subset_accuracy
-from mlcrepro.park_read2018.grid import GRID_ALPHAS, GRID_BETAS, GRID_DATASETS, split_and_scale
+from mlcrepro.park_read2018.grid import (
+    GRID_ALPHAS,
+    GRID_BETAS,
+    GRID_DATASETS,
+    scale_halves,
+    split_and_scale,
+)
 from mlcrepro.park_read2018.tables import FIT_STATUSES as _STATUSES
 from mlcrepro.results import dataset_fingerprints, load_or_compute
 from mlcrepro.runner import Spec, table
@@ -218,15 +223,11 @@ def _split(dataset: str, seed: int, features: str):
             raise ValueError(f"features='mulan-split' needs dataset 'scene', got {dataset!r}")
         Xtr, Ytr, _ = load_dataset(dataset, subset="train")
         Xte, Yte, _ = load_dataset(dataset, subset="test")
-        sc = StandardScaler().fit(Xtr)
-        return sc.transform(Xtr), sc.transform(Xte), np.asarray(Ytr), np.asarray(Yte)
+        Xtr, Xte = scale_halves(Xtr, Xte)  # dense: standardised on the training file
+        return Xtr, Xte, np.asarray(Ytr), np.asarray(Yte)
     X, Y, _ = load_dataset(dataset)
     if features == "min-max":
-        Xtr, Xte, Ytr, Yte = train_test_split(X, Y, test_size=0.5, random_state=seed)
-        mm = MaxAbsScaler() if sp.issparse(Xtr) else MinMaxScaler()  # sparse: min is 0
-        mm.fit(Xtr)
-        Xtr, Xte = mm.transform(Xtr), mm.transform(Xte)
-        return Xtr, Xte, np.asarray(Ytr), np.asarray(Yte)
+        return split_and_scale(X, Y, seed=seed, scaling="min-max")
     Xtr, Xte, Ytr, Yte = split_and_scale(X, Y, seed=seed)
     if features == "standardised" and sp.issparse(Xtr):
         sc = StandardScaler().fit(Xtr.toarray())
