@@ -30,6 +30,8 @@ __all__ = [
     "findings_counts",
     "findings_sentence",
     "papers_findings",
+    "errata",
+    "errata_html",
 ]
 
 _REQUIRED = ("chapter", "paper_ref", "claim", "source", "status", "note")
@@ -474,3 +476,57 @@ def papers_findings(ledgers: pd.DataFrame, chapters=None) -> str:
         where = ", ".join(dict.fromkeys(g["chapter"]))
         lines.append(f"* **{name}** ({where}): {findings_sentence(g)}")
     return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------ errata
+def errata(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:
+    """The papers' errata: every ledger row whose cause is an error of the paper.
+
+    Parameters
+    ----------
+    ledgers : pandas.DataFrame
+        The saved ledgers (:func:`mlcrepro.ledger.load_ledgers`).
+    chapters : sequence of str, optional
+        The chapters in reading order (as for :func:`ledger_summary`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``paper``, ``chapter``, ``row`` (1-based, as the ledger numbers it),
+        ``source``, ``claim``, ``proof`` (the row's note: what is wrong and why) and
+        ``where`` (the chapter's section that shows it).
+
+    Examples
+    --------
+    >>> led = pd.DataFrame({"chapter": ["c", "c"], "paper_ref": ["A (2020)", "A (2020)"],
+    ...     "claim": ["x = 1", "y = 2"], "source": ["eq. 1", "eq. 2"],
+    ...     "status": ["reproduced", "differs"], "cause": ["", "paper error"],
+    ...     "cause_ref": ["", "c, sec. 2"], "note": ["", "y = 3: 1 + 2"]})
+    >>> errata(led)[["paper", "row", "claim", "proof"]].to_dict("records")
+    [{'paper': 'A (2020)', 'row': 2, 'claim': 'y = 2', 'proof': 'y = 3: 1 + 2'}]
+    """
+    frame = _in_order(ledgers, chapters).assign(
+        row=lambda f: f.groupby("chapter", sort=False).cumcount() + 1,
+        paper=lambda f: [row_paper(p, s) for p, s in zip(f["paper_ref"], f["source"])],
+    )
+    wrong = frame[frame["cause"].fillna("") == "paper error"]
+    cols = ["paper", "chapter", "row", "source", "claim", "note", "cause_ref"]
+    out = wrong[cols].rename(columns={"note": "proof", "cause_ref": "where"})
+    return out.sort_values("paper", kind="stable").reset_index(drop=True)
+
+
+def errata_html(table: pd.DataFrame, href: str = "", titles: dict | None = None) -> str:
+    """Render :func:`errata` as one list per paper, each item linked to its ledger row."""
+    if not isinstance(table, pd.DataFrame) or "proof" not in table.columns:
+        raise TypeError("table must be the DataFrame returned by errata")
+    titles = titles or {}
+    parts = []
+    for paper, block in table.groupby("paper", sort=False):
+        items = "".join(
+            f"<li><b>{escape(r.source)}:</b> {escape(r.claim)}. {escape(r.proof)} "
+            f"(<a href='{href}#{row_anchor(r.chapter, r.row)}'>"
+            f"{escape(titles.get(r.chapter, r.chapter))}, ledger row {r.row}</a>)</li>"
+            for r in block.itertuples()
+        )
+        parts.append(f"<p><i>{escape(paper)}</i></p><ul class='errata'>{items}</ul>")
+    return "".join(parts)

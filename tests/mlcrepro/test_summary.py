@@ -8,7 +8,16 @@ import pandas as pd
 import pytest
 
 from mlcrepro.ledger import Ledger, load_ledgers, paper_error, row_anchor
-from mlcrepro.summary import claim_group, ledger_summary, paper_summary, row_paper, summary_html
+from mlcrepro._paths import project_root
+from mlcrepro.summary import (
+    claim_group,
+    errata,
+    errata_html,
+    ledger_summary,
+    paper_summary,
+    row_paper,
+    summary_html,
+)
 
 ORDER = ["b", "a"]
 
@@ -95,6 +104,23 @@ def test_committed_ledgers_are_summarised_completely():
     per_chapter = s.explode("rows").groupby("chapter")["rows"].apply(sorted)
     for chapter, rows in per_chapter.items():
         assert rows == list(range(1, (led["chapter"] == chapter).sum() + 1)), chapter
+
+
+def test_the_errata_are_the_saved_rows_whose_cause_is_the_paper():
+    """Read from the saved CSV files, not through the summary: every row whose cause is
+    an error of the paper, and only those, with its row number in its chapter's ledger."""
+    expected = set()
+    for path in sorted((project_root() / "book" / "_ledgers").glob("*.csv")):
+        rows = pd.read_csv(path, dtype=str, keep_default_na=False)
+        for i, r in enumerate(rows.itertuples(), 1):
+            if r.cause == "paper error":
+                expected.add((path.stem, i, r.claim))
+    table = errata(load_ledgers())
+    assert set(zip(table["chapter"], table["row"], table["claim"])) == expected
+    assert len(expected) >= 5  # the losses, dependence, blended and limo chapters find some
+    html = errata_html(table, href="ledgers.html")
+    for chapter, row, _ in expected:
+        assert f"href='ledgers.html#{row_anchor(chapter, row)}'" in html
 
 
 def test_bad_input_is_named():

@@ -11,10 +11,8 @@ that a caller may change what it receives without changing what the next caller 
 
 from __future__ import annotations
 
-import copy
 import functools
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -22,6 +20,7 @@ from scipy.optimize import check_grad
 
 from mlcbook import metrics
 from mlcbook.blended import blended_objective, blended_similarity, soft_confusion
+from mlcrepro.evidence_common import once
 from mlcrepro.ledger import Cause, tested, underspecified, unknown
 from mlcrepro.park_read2018 import baselines as bl
 from mlcrepro.park_read2018 import findings as bf
@@ -71,21 +70,8 @@ TABLE1_TRUTH = np.array([[1, 0, 0, 1], [0, 1, 0, 1], [1, 0, 0, 1], [0, 1, 0, 0],
 #: the four confusion counts, in the paper's order
 COUNTS = ("tp", "fp", "fn", "tn")
 
-T = TypeVar("T")
 
-
-def _once(func: Callable[[], T]) -> Callable[[], T]:
-    """Compute ``func()`` once per process; every call gets its own deep copy."""
-    cached = functools.cache(func)
-
-    @functools.wraps(func)
-    def wrapper() -> T:
-        return copy.deepcopy(cached())
-
-    return wrapper
-
-
-@_once
+@once
 def table1() -> pd.DataFrame:
     """Table 1: the three similarities of each instance, as limits of the blend, and their mean.
 
@@ -103,7 +89,7 @@ def table1() -> pd.DataFrame:
     return table
 
 
-@_once
+@once
 def counts() -> tuple[pd.Series, pd.Series]:
     """Sec. 2.2's example t = [1 0 1], z = [0.6 0.4 0.2]: undetermined and rounded counts."""
     soft = soft_confusion([1, 0, 1], [0.6, 0.4, 0.2])
@@ -114,7 +100,7 @@ def counts() -> tuple[pd.Series, pd.Series]:
     )
 
 
-@_once
+@once
 def random_matrices() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """500 x 5 random truths, 0/1 predictions (density 0.15) and scores (seed 0, in order)."""
     rng = np.random.default_rng(0)
@@ -124,7 +110,7 @@ def random_matrices() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return T_r, P_r, Z_r
 
 
-@_once
+@once
 def limits() -> pd.Series:
     """The blend minus each measure it tends to (Sec. 2.1, 2.3) on :func:`random_matrices`."""
     T_r, P_r, _ = random_matrices()
@@ -141,7 +127,40 @@ def limits() -> pd.Series:
     )
 
 
-@_once
+@once
+def eq8_increment() -> pd.Series:
+    """Eq. 8 as printed and as meant, against the blend at ``alpha + delta`` itself.
+
+    On :func:`random_matrices`' 500 undetermined predictions, with ``alpha = 0.3``,
+    ``delta = 0.2``, ``beta = 1``: the largest difference between
+    ``s(z, t; alpha + delta)`` (:func:`~mlcbook.blended.blended_similarity`) and eq. 8
+    with the increment as printed, ``delta (1 - t_k)`` read as the only scalar it can
+    be, ``delta`` times the number of irrelevant labels, and as meant,
+    ``delta p_k^T (1 - t_k)`` with the correctness ``p_k`` of eq. 7.
+    """
+    T_r, _, Z_r = random_matrices()
+    alpha, delta = 0.3, 0.2
+    L = T_r.shape[1]
+    p = np.where(T_r == 1, Z_r, 1 - Z_r)  # eq. 7
+    a = np.where(T_r == 1, 1.0, alpha)
+    b = np.where(T_r == 1, 0.0, alpha - 1)
+    num, den = (p * a).sum(1), L + (p * b).sum(1)
+    printed = delta * (1 - T_r).sum(1)
+    meant = delta * (p * (1 - T_r)).sum(1)
+    direct = blended_similarity(T_r, Z_r, alpha + delta, 1, per_instance=True)
+    return pd.Series(
+        {
+            "as printed: delta (1 - t_k)": float(
+                np.abs((num + printed) / (den + printed) - direct).max()
+            ),
+            "as meant: delta p_k'(1 - t_k)": float(
+                np.abs((num + meant) / (den + meant) - direct).max()
+            ),
+        }
+    )
+
+
+@once
 def monotone_in_alpha() -> bool:
     """Whether s(alpha, 2) is non-decreasing in 21 alphas for all 500 undetermined rows."""
     T_r, _, Z_r = random_matrices()
@@ -151,7 +170,7 @@ def monotone_in_alpha() -> bool:
     return bool(np.all(np.diff(s, axis=0) >= -1e-12))
 
 
-@_once
+@once
 def gradient_errors() -> list[float]:
     """Relative error of the analytic gradient (eq. 10) against finite differences.
 
@@ -180,37 +199,37 @@ def gradient_errors() -> list[float]:
     return errors
 
 
-@_once
+@once
 def grids() -> dict[str, pd.DataFrame]:
     """The committed grids: ``"earlier"`` and one per reading of :data:`.readings.READINGS`."""
     return {"earlier": load_blended_grid(), **{r: bs.load_study(r) for r in bs.READINGS}}
 
 
-@_once
+@once
 def fit() -> pd.DataFrame:
     """Mean |ours - paper| over Tables 2-4, per grid (:func:`.tables.fit_to_paper`)."""
     return bt.fit_to_paper(grids())
 
 
-@_once
+@once
 def chosen_reading() -> str:
     """The reading that fits the paper better (:func:`.findings.choose_reading`)."""
     return bf.choose_reading(fit().loc[list(bs.READINGS)])
 
 
-@_once
+@once
 def penalty_match() -> pd.DataFrame:
     """The fixed penalty nearest the paper per base (:func:`.findings.penalty_match`)."""
     return bf.penalty_match(bs.load_penalty())
 
 
-@_once
+@once
 def split_spread() -> pd.DataFrame:
     """Enron's best test exact match over seeds and penalties (:func:`.findings.split_spread`)."""
     return bf.split_spread(bs.load_split_check())
 
 
-@_once
+@once
 def enron_best_test() -> float:
     """Our best test exact match on Enron (seed 0, the chosen reading, Table 4)."""
     full, _ = bt.fill_missing(grids()[chosen_reading()], grids()["earlier"])
@@ -218,13 +237,13 @@ def enron_best_test() -> float:
     return float(ex.query("Data == 'Enron' and Type == 'Test'")["ours"].iloc[0])
 
 
-@_once
+@once
 def full_grid() -> tuple[pd.DataFrame, list[str]]:
     """The chosen reading's grid with missing datasets from the earlier grid, and their names."""
     return bt.fill_missing(grids()[chosen_reading()], grids()["earlier"])
 
 
-@_once
+@once
 def family_readings() -> dict[str, str]:
     """The reading each row family takes (:func:`.hypotheses.family_reading`)."""
     study = {r: grids()[r] for r in bs.READINGS}
@@ -236,7 +255,7 @@ def family_grid(family: str) -> pd.DataFrame:
     return grids()[family_readings()[family]]
 
 
-@_once
+@once
 def enron_swap() -> pd.DataFrame:
     """Table 4's Enron numbers against the paper's same and other half, as the ledger reads them.
 
@@ -250,7 +269,7 @@ def enron_swap() -> pd.DataFrame:
     ]
 
 
-@_once
+@once
 def headline() -> pd.DataFrame:
     """Test exact match: the blend, its beta = 2^7 bases and LP (:func:`.findings.headline_table`).
 
@@ -280,7 +299,7 @@ def _swap_frames() -> tuple[pd.DataFrame, pd.DataFrame]:
     return before, before.assign(paper=sw["paper, other half"].to_numpy())
 
 
-@_once
+@once
 def open_hypotheses() -> pd.DataFrame:
     """What each open hypothesis moves (:func:`.hypotheses.moved`), one row per reading.
 
@@ -326,7 +345,7 @@ def open_hypotheses() -> pd.DataFrame:
     )
 
 
-@_once
+@once
 def hypothesis_conclusions() -> pd.Series:
     """The sentence of conclusion of every computed hypothesis (:func:`.hypotheses.conclusion`).
 
@@ -378,13 +397,13 @@ def hypotheses_sentence() -> str:
     )
 
 
-@_once
+@once
 def literal() -> pd.DataFrame:
     """The literal fit budget (hypothesis 3, :func:`.variants.load_literal`)."""
     return bv.load_literal(bv.literal_gamma(grids()["ascent"]))
 
 
-@_once
+@once
 def literal_trends() -> pd.DataFrame:
     """Emotions' training Hamming against alpha at beta = 1, per step size of the literal fits."""
     rows = {}

@@ -15,7 +15,7 @@ from __future__ import annotations
 import pandas as pd
 
 from mlcrepro.claims import printed
-from mlcrepro.ledger import Ledger
+from mlcrepro.ledger import Ledger, paper_error
 from mlcrepro.park_read2018 import blended_evidence as E
 from mlcrepro.park_read2018 import evidence as evp
 from mlcrepro.park_read2018 import findings as bf
@@ -101,8 +101,26 @@ def _identity_rows(led: Ledger) -> None:
         paper="s(a) <= s(a + d)",
         rule="non-decreasing in 21 alphas, 500 random undetermined predictions",
         holds=E.monotone_in_alpha(),
-        note="eq. 8 should read delta p_k^T(1 - t_k); the inequality after it has y_k for z_k",
         claim_id="PR032",
+    )
+    eq8 = E.eq8_increment()
+    led.qualitative(
+        "eq. 8: raising alpha by delta adds delta(1 - t_k) to numerator and denominator",
+        "Sec. 2.3, eq. 8",
+        paper="[p'a + delta(1 - t_k)] / [L + p'b + delta(1 - t_k)]",
+        evidence="largest difference from s(alpha + delta) on 500 random undetermined "
+        f"predictions: as printed {eq8.iloc[0]:.3f}, with delta p_k'(1 - t_k) {eq8.iloc[1]:.0e}",
+        agrees=bool(eq8.iloc[0] < 1e-12),
+        cause=paper_error(
+            "delta(1 - t_k) is a vector added to scalars; raising alpha adds delta to each "
+            "irrelevant label's entry of a_k and b_k, so numerator and denominator grow by "
+            "delta p_k'(1 - t_k), which equals s(alpha + delta) to rounding (read as delta "
+            "times the number of irrelevant labels, the printed term does not); the "
+            "inequality after it also has y_k for z_k. The conclusion, s increasing in "
+            "alpha, holds (row above)",
+            ref="blended chapter, the blend",
+        ),
+        claim_id="PR159",
     )
     errors = E.gradient_errors()
     led.ordering(
