@@ -27,6 +27,7 @@ import ast
 import functools
 import hashlib
 import inspect
+import os
 import sys
 import sysconfig
 import textwrap
@@ -72,17 +73,30 @@ def first_party(obj: Any) -> bool:
     return not any(path.is_relative_to(root) for root in _third_party_roots())
 
 
+_SCOPES = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+
+
 def _strip_docstrings(tree: ast.AST) -> ast.AST:
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-            body = node.body
+    """``tree`` without the docstrings of its module, classes and functions (in place).
+
+    Only statement bodies are walked: a docstring is the first statement of one.
+    """
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        body = getattr(node, "body", None)
+        if isinstance(node, _SCOPES) and body:
+            first = body[0]
             if (
-                body
-                and isinstance(body[0], ast.Expr)
-                and isinstance(body[0].value, ast.Constant)
-                and isinstance(body[0].value.value, str)
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
             ):
                 node.body = body[1:] or [ast.Pass()]
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            for child in getattr(node, field, None) or ():
+                if isinstance(child, ast.AST):
+                    stack.append(child)
     return tree
 
 
@@ -183,7 +197,54 @@ def _closure(objects: Iterable[Any]) -> list[Any]:
 
 
 @functools.cache
+def _module_definitions(path: str, mtime_ns: int, size: int) -> dict[str, ast.AST]:
+    """``qualname -> syntax tree`` of every function and class of a source file, parsed
+    once, docstrings removed; nested definitions under their dotted qualified names."""
+    tree = _strip_docstrings(ast.parse(Path(path).read_bytes()))
+    out: dict[str, ast.AST] = {}
+
+    def visit(body: list[ast.stmt], prefix: str) -> None:
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                out[prefix + node.name] = node
+                if isinstance(node, ast.ClassDef):
+                    visit(node.body, prefix + node.name + ".")
+
+    visit(tree.body, "")
+    return out
+
+
+def _hash_tree(node: ast.AST) -> str:
+    text = ast.dump(node, annotate_fields=False, include_attributes=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _source_file(obj: Any) -> str | None:
+    """The file ``obj`` was compiled from: a function's code says so; a class's
+    methods do (its module may since have been imported again from elsewhere)."""
+    if isinstance(obj, types.FunctionType):
+        return obj.__code__.co_filename
+    for v in vars(obj).values():
+        f = _unwrap(v) if not isinstance(v, type) else None
+        if isinstance(f, types.FunctionType) and f.__qualname__.startswith(obj.__qualname__):
+            return f.__code__.co_filename
+    module = sys.modules.get(getattr(obj, "__module__", ""))
+    return getattr(module, "__file__", None)
+
+
+@functools.cache
 def _one(obj: Any) -> str:
+    """The hash of one function's or class's normalised source."""
+    file = _source_file(obj)
+    if file and file.endswith(".py") and "<locals>" not in obj.__qualname__:
+        try:
+            st = os.stat(file)
+            found = _module_definitions(file, st.st_mtime_ns, st.st_size).get(obj.__qualname__)
+        except (OSError, SyntaxError, ValueError):
+            found = None
+        if found is not None:
+            return _hash_tree(found)
+    # defined in a function, made at run time, or not found in its module's file
     return hashlib.sha256(normalised_source(obj).encode()).hexdigest()
 
 
