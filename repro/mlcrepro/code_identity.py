@@ -200,7 +200,8 @@ def _closure(objects: Iterable[Any]) -> list[Any]:
 def _module_definitions(path: str, mtime_ns: int, size: int) -> dict[str, ast.AST]:
     """``qualname -> syntax tree`` of every function and class of a source file, parsed
     once, docstrings removed; nested definitions under their dotted qualified names."""
-    tree = _strip_docstrings(ast.parse(Path(path).read_bytes()))
+    tree = ast.parse(Path(path).read_bytes())
+    _strip_docstrings(tree)
     out: dict[str, ast.AST] = {}
 
     def visit(body: list[ast.stmt], prefix: str) -> None:
