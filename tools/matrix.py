@@ -1,7 +1,9 @@
 """`make test-matrix`: the unit tests on every CPython 3.11-3.13 found, newest dependencies.
 
 For each interpreter (on PATH as python3.X, or under pyenv) a fresh virtual environment
-in a temporary folder receives ``mlcbook[test,boomer]`` with the newest releases the
+in a temporary folder receives ``mlcbook[test,boomer,clus]`` (the learner study's
+software: without pyclus its committed table's specification differs and the tests that
+check it rightly fail) with the newest releases the
 requirements allow (no lock file) -- except mlrl-boomer, held at the version that made
 the committed learner study (its provenance), because another BOOMER release learns
 other rules and the recompute test would rightly fail -- and runs the unit tests; the
@@ -116,7 +118,7 @@ def main() -> int:
         first = True
         for v, python in pythons.items():
             py = venv(python, Path(tmp, f"py{v}"), log)
-            extras = "book,test" if first else "test,boomer"
+            extras = "book,test" if first else "test,boomer,clus"
             ok = run([py, "-m", "pip", "install", "--quiet", "-c", str(pin), "-e",
                       f".[{extras}]", "-e", "repro"], log, cwd=ROOT)
             ok = ok and run([py, *UNIT], log, cwd=ROOT, env=env)
