@@ -1,12 +1,15 @@
 """`make test-matrix`: the unit tests on every CPython 3.11-3.13 found, newest dependencies.
 
 For each interpreter (on PATH as python3.X, or under pyenv) a fresh virtual environment
-in a temporary folder receives ``mlcbook[test,boomer]`` with the newest releases the
+in a temporary folder receives ``mlcbook[test,boomer,clus]`` (the learner study's
+software: without pyclus its committed table's specification differs and the tests that
+check it rightly fail) with the newest releases the
 requirements allow (no lock file) -- except mlrl-boomer, held at the version that made
 the committed learner study (its provenance), because another BOOMER release learns
 other rules and the recompute test would rightly fail -- and runs the unit tests; the
 first one found also gets the book's tools and runs nbval over every chapter.  The
-newest interpreter then runs the unit tests once more without the boomer extra, with
+newest interpreter then runs the unit tests once more without the boomer extra (with
+the clus extra: the Java tests run CLUS), with
 the newest numpy, scipy and scikit-learn (which mlrl-boomer's pins would hold back),
 deselecting only the tests marked ``boomer``.  Then two installation checks:
 
@@ -116,7 +119,7 @@ def main() -> int:
         first = True
         for v, python in pythons.items():
             py = venv(python, Path(tmp, f"py{v}"), log)
-            extras = "book,test" if first else "test,boomer"
+            extras = "book,test" if first else "test,boomer,clus"
             ok = run([py, "-m", "pip", "install", "--quiet", "-c", str(pin), "-e",
                       f".[{extras}]", "-e", "repro"], log, cwd=ROOT)
             ok = ok and run([py, *UNIT], log, cwd=ROOT, env=env)
@@ -128,7 +131,7 @@ def main() -> int:
         # the newest numpy/scipy/scikit-learn, which mlrl-boomer's pins hold back above
         v, python = list(pythons.items())[-1]
         py = venv(python, Path(tmp, "newest"), log)
-        ok = run([py, "-m", "pip", "install", "--quiet", "-e", ".[test]", "-e", "repro"], log,
+        ok = run([py, "-m", "pip", "install", "--quiet", "-e", ".[test,clus]", "-e", "repro"], log,
                  cwd=ROOT)
         ok = ok and run([py, *UNIT, "-m", "not boomer"], log, cwd=ROOT, env=env)
         summary.append((v, "unit tests without the boomer extra (not boomer)", ok, versions(py)))

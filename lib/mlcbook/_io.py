@@ -74,18 +74,52 @@ def atomic_write(path: str | Path, mode: str = "w", **open_kwargs: Any) -> Itera
         raise
 
 
-def remove_stale_temporaries(folder: str | Path, *, older_than: float = 3600.0) -> int:
-    """Remove the temporary files of :func:`atomic_write` under ``folder`` (recursively)
-    that are older than ``older_than`` seconds: left by a process that was killed
-    between creating and renaming them (a live writer renames within seconds).
-    Returns how many were removed; files that cannot be removed are left."""
+def remove_stale_temporaries(
+    folder: str | Path, *, older_than: float = 3600.0, recursive: bool = True
+) -> list[Path]:
+    """Remove the temporary files of :func:`atomic_write` (``.NAME.*.tmp``) under
+    ``folder`` that were not modified for ``older_than`` seconds: left by a process
+    that was killed between creating and renaming them (a live writer renames them,
+    or at least writes to them, within that time).
+
+    The one sweep of the library: the runner's result cache, the dataset cache
+    (:func:`mlcbook.datasets.fetch.fetch_file`, the parsed arrays) and the reference
+    material's downloads call it before writing.
+
+    Parameters
+    ----------
+    folder : str or Path
+        Where to look; a missing folder holds nothing.
+    older_than : float
+        Age in seconds (from the last modification) beyond which a file is stale.
+    recursive : bool
+        Also look in sub-folders.
+
+    Returns
+    -------
+    list of Path
+        The removed files.  Files that cannot be removed (gone meanwhile, or someone
+        else's) are left, silently.
+
+    Examples
+    --------
+    >>> import os, tempfile, time
+    >>> d = Path(tempfile.mkdtemp())
+    >>> _ = (d / ".t.csv.killed.tmp").write_text("half"), (d / ".t.csv.live.tmp").write_text("")
+    >>> os.utime(d / ".t.csv.killed.tmp", (time.time() - 7200,) * 2)
+    >>> [p.name for p in remove_stale_temporaries(d)], sorted(p.name for p in d.iterdir())
+    (['.t.csv.killed.tmp'], ['.t.csv.live.tmp'])
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
     cutoff = time.time() - older_than
-    removed = 0
-    for p in Path(folder).rglob(".*.tmp"):
+    removed: list[Path] = []
+    for p in folder.rglob(".*.tmp") if recursive else folder.glob(".*.tmp"):
         with contextlib.suppress(OSError):
             if p.is_file() and p.stat().st_mtime < cutoff:
                 p.unlink()
-                removed += 1
+                removed.append(p)
     return removed
 
 

@@ -837,6 +837,11 @@ class Ledger:
             for e in self.entries
         ]
         frame = pd.DataFrame(rows, columns=list(self._COLUMNS_SAVED))
+        # every column its own dtype whatever the entries hold: a numeric column whose
+        # entries are all None would otherwise be 'object', and concatenating ledgers
+        # would then infer dtypes from empty columns (deprecated in pandas 2.x)
+        for col in ("tol", "spread", "paper_value", "ours_value"):
+            frame[col] = frame[col].astype("float64")
         for col in ("hits", "trials"):
             frame[col] = frame[col].astype("Int64")
         return frame

@@ -16,10 +16,26 @@ mapping of arrays) is stored as one NumPy ``.npz`` file (no pickles), under
 ``<cache>/<experiment>/<coordinates...>/<key>.npz`` where ``key`` is
 :func:`mlcrepro.results.config_hash` of the cell's specification: the experiment's
 name, the cell's coordinates, the parameters passed to the cell function, the
-spec's shared identity (``key``, e.g. package versions) and the cell's own
-identity (``cell_key``, e.g. the checksum of its dataset).  A change to any of
-them gives a new file, so a re-run computes only the cells whose specification
-changed, and an interrupted run resumes where it stopped.  Files are written by
+spec's shared identity (``key``, e.g. package versions), the cell's own
+identity (``cell_key``, e.g. the checksum of its dataset) and the identity of the
+code the cell runs (:func:`mlcrepro.code_identity.code_hash` of ``compute`` and of
+the spec's ``code(cell)``, e.g. the cell's estimators: their first-party source and
+what it names, docstrings and comments left out).  A change to any of them gives a
+new file, so a re-run computes only the cells whose specification or code changed
+(an edited estimator with the same name and parameters is not served its old
+results), and an interrupted run resumes where it stopped.
+
+Code identity is part of the cache key only, not of a committed table's
+specification (:func:`mlcrepro.results.load_or_compute`).  The code hash is of the
+source as one interpreter parses it (:func:`ast.dump` differs between Python
+versions), so in a committed specification it would make every table stale on
+another Python; and any edit of code the cells reach -- a docstring-free refactor,
+new input validation, a moved helper -- would force recomputing tables that took
+hours (``dependence_authors``) without changing a number.  Whether a committed
+table still follows from the code is what the recompute tests check (marked
+``recompute``: e.g. every learner of ``dependence_authors`` on flags, recomputed and
+compared with the committed rows); a deliberate change of results is a change of
+the specification (a parameter, a version, a protocol text).  Files are written by
 the calling process with ``mlcbook._io.atomic_write`` (unique temporary names,
 so two processes sharing a cache never see half a file).  An entry that cannot be
 read, or that the spec's ``check`` rejects, is discarded with a ``RuntimeWarning``
@@ -51,6 +67,7 @@ from joblib import Parallel, delayed
 from mlcbook._io import atomic_write, remove_stale_temporaries
 from mlcbook._progress import progress
 from mlcrepro._paths import cache_dir as _cache_root
+from mlcrepro.code_identity import code_hash
 from mlcrepro.results import check_table_name, config_hash, recompute_requested
 
 __all__ = ["Cell", "Spec", "cells", "cell_path", "default_cache_dir", "run", "table"]
@@ -115,7 +132,12 @@ class Spec:
         dataset or the full configuration of its learner); not passed to ``compute``.
     inputs : callable ``Cell -> mapping``
         Further keyword arguments of ``compute`` that are not identity (arrays,
-        estimators); whatever they depend on must be in ``cell_key``.
+        estimators); whatever they depend on must be in ``cell_key``, and the code
+        they run in ``code``.
+    code : callable ``Cell -> iterable``, optional
+        Functions, classes or instances (e.g. the cell's estimators) whose code the
+        cell runs beyond ``compute`` and what ``compute`` names; their code hash is
+        part of the cell's key.
     include : callable ``Cell -> bool``, optional
         Keep only the cells for which it is true (a grid that is not a full product).
     cost : callable ``Cell -> float``, optional
@@ -138,6 +160,7 @@ class Spec:
     key: Mapping[str, Any] = field(default_factory=dict)
     cell_key: Callable[[Cell], Mapping[str, Any]] = _nothing
     inputs: Callable[[Cell], Mapping[str, Any]] = _nothing
+    code: Callable[[Cell], Iterable[Any]] | None = None
     include: Callable[[Cell], bool] | None = None
     cost: Callable[[Cell], float] | None = None
     check: Callable[[Cell, Any], None] | None = None
@@ -164,7 +187,7 @@ class Spec:
         clash = set(self.axes) & set(self.params)
         if clash:
             raise ValueError(f"params repeat the axes {sorted(clash)}")
-        for name in ("cell_key", "inputs", "include", "cost", "check"):
+        for name in ("cell_key", "inputs", "code", "include", "cost", "check"):
             f = getattr(self, name)
             if f is not None and not callable(f):
                 raise TypeError(f"{name} must be callable, got {type(f).__name__}")
@@ -192,6 +215,7 @@ def cell_key(spec: Spec, cell: Cell) -> str:
             "params": dict(spec.params),
             "key": dict(spec.key),
             "cell_key": dict(spec.cell_key(cell)),
+            "code": code_hash(spec.compute, *(spec.code(cell) if spec.code else ())),
         }
     )
 

@@ -48,7 +48,9 @@ VARIANT_2021 = {
 
 @pytest.mark.parametrize("name", ["BOOMER-1", "BOOMER-K"])
 def test_registry_parameters_are_the_documented_2021_ones(name):
-    params = make_learner(f"{name}-2021", 0).get_params()
+    wrapper = make_learner(f"{name}-2021", 0)  # validating Boomer2021, no options
+    assert wrapper.get_params() == {"variant": name, "random_state": 0, "options": None}
+    params = wrapper._described_as().get_params()  # the mlrl-boomer model it fits
     expected = {**COMMON_2021, **VARIANT_2021[name]}
     assert {k: params[k] for k in expected} == expected
     # nothing else is set: every other parameter is left to the package (None)
@@ -77,7 +79,7 @@ def test_the_2021_configuration_is_accepted_and_learns(monkeypatch):
     X = rng.normal(size=(60, 6))
     Y = (X[:, :3] > 0).astype(int)
     for name in ("BOOMER-1-2021", "BOOMER-K-2021"):
-        est = make_learner(name, 0).set_params(max_rules=30)
+        est = make_learner(name, 0).set_params(options={"max_rules": 30})
         P = est.fit(X, Y).predict(X)
         # 30 rules on a separable toy: far better than predicting the majority per label
         assert np.mean(P != Y) < 0.5 * np.mean(Y != (Y.mean(0) > 0.5)), name

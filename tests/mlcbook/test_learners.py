@@ -36,7 +36,7 @@ def fits_and_predicts_binary_matrices(name):
     X, Y = _toy()
     est = make_learner(name, random_state=0)
     if name.startswith("BOOMER"):
-        est.set_params(max_rules=20)
+        est.set_params(options={"max_rules": 20})
     est.fit(X[:60], Y[:60])
     P = np.asarray(est.predict(X[60:]).toarray() if hasattr(est.predict(X[60:]), "toarray") else est.predict(X[60:]))
     assert P.shape == (20, Y.shape[1])
@@ -59,7 +59,7 @@ def test_learners_are_seeded(name):
     def run():
         est = make_learner(name, random_state=3)
         if name.startswith("BOOMER"):
-            est.set_params(max_rules=20)
+            est.set_params(options={"max_rules": 20})
         return np.asarray(est.fit(X[:60], Y[:60]).predict(X[60:]))
 
     np.testing.assert_array_equal(run(), run())

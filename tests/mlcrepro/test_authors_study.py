@@ -146,6 +146,7 @@ def test_omitted_pairs_leave_the_spec_and_enter_the_key():
     assert config_hash(full) != config_hash(part)
 
 
+@pytest.mark.boomer  # the study's BOOMER members are built (mlrl-boomer checked)
 def test_boomer_reads_the_flags_file_as_it_is():
     # BOOMER ran in its own testbed, which reads the file's 7 labels: the 5 symbol
     # attributes that MEKA's L = 12 made labels are features again, in the file's order.
@@ -169,6 +170,7 @@ def test_boomer_reads_the_flags_file_as_it_is():
 
 
 
+@pytest.mark.boomer  # the key describes every learner, BOOMER's model included
 def test_the_config_hashes_to_the_committed_tables_key():
     """``authors_study_config()`` is the committed table's key: same hash, same dict."""
     meta = json.loads((results_dir() / "dependence_authors.json").read_text())

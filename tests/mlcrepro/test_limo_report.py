@@ -107,6 +107,13 @@ def test_hypotheses_summary_puts_the_paper_first():
     fit = R.hypothesis_fit(s)
     gap = (s.loc["code"] - s.iloc[0]).abs().mean()
     assert fit.loc["code"] == pytest.approx(gap, abs=1e-15)
+    # the chapter's table: the fit as a last column under the full key ("fit", ""),
+    # the paper's row empty there; every other column unchanged
+    table = R.with_fit(s)
+    assert table.columns[-1] == ("fit", "") and table.columns[:-1].equals(s.columns)
+    pd.testing.assert_frame_equal(table.iloc[:, :-1], s)
+    assert np.isnan(table.iloc[0, -1])
+    pd.testing.assert_series_equal(table.iloc[1:, -1], fit, check_names=False)
 
 
 def test_synthetic_claims_count_replications():

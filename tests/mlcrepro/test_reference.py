@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import os
 import re
 import shutil
+import subprocess
+import sys
+import time
 import zipfile
 from pathlib import Path
 
@@ -133,6 +137,53 @@ def test_download_is_verified_and_atomic(tmp_path, monkeypatch):
     assert source == f"download:{ref.FILES['results_boomer.kvstore'][1]}"
     assert calls[-1] == ref.FILES["results_boomer.kvstore"][1]
     assert ref.reference_file("results_boomer.kvstore", download=False)[1] == "cache"
+
+
+_STALLED_DOWNLOAD = """
+import sys, time, urllib.request
+from mlcrepro.huellermeier2022 import reference as ref
+class Stalled:
+    headers = {}
+    n = 0
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        return False
+    def read(self, k=-1):
+        self.n += 1
+        if self.n == 1:
+            return b"seed=0;"
+        print("writing", flush=True)
+        time.sleep(600)
+urllib.request.urlopen = lambda req, timeout: Stalled()
+ref.reference_file("results_boomer.kvstore", download=True)
+"""
+
+
+@needs_mirror
+def test_a_killed_download_leaves_a_temporary_the_next_call_removes(tmp_path, monkeypatch):
+    """A download killed mid-transfer leaves its ``.NAME.*.tmp`` (no handler runs on
+    SIGKILL); a later call removes it once it is an hour old, and keeps a younger one
+    (a download that may still be running in another process)."""
+    monkeypatch.setenv("MLCBOOK_DATA", str(tmp_path))
+    monkeypatch.setenv("MLCBOOK_REFERENCE_MIRROR", "")
+    proc = subprocess.Popen([sys.executable, "-c", _STALLED_DOWNLOAD], stdout=subprocess.PIPE,
+                            text=True, env={**os.environ})
+    try:
+        assert proc.stdout.readline().strip() == "writing"
+    finally:
+        proc.kill()
+        proc.wait(60)
+    cache = tmp_path / "reference"
+    (left,) = cache.glob(".results_boomer.kvstore.*.tmp")  # the kill left it behind
+    young = cache / ".results.kvstore.running.tmp"
+    young.write_bytes(b"another download, still running")
+    old = time.time() - 3601
+    os.utime(left, (old, old))
+    monkeypatch.setenv("MLCBOOK_REFERENCE_MIRROR", str(MIRROR))
+    path, source = ref.reference_file("results_boomer.kvstore", download=False)
+    assert source.startswith("mirror:")  # read in place: nothing written to the cache
+    assert sorted(p.name for p in cache.iterdir()) == [young.name]
 
 
 # ------------------------------------------------------------------ names

@@ -8,11 +8,14 @@ from mlcrepro import runner as R
 from mlcrepro.runner import Cell, Spec, cells, run, table
 
 CALLS: list = []
+POWER = {"cut at call": 0}  # a test sets it to make the n-th call fail (0: never)
 
 
 def square(x, method, *, offset=0, scale=1.0):
     """A cell: a small tidy table whose values follow from the coordinates."""
     CALLS.append((x, method))
+    if len(CALLS) == POWER["cut at call"]:
+        raise RuntimeError("power cut")
     v = (x + offset) ** 2 * scale
     return pd.DataFrame({"x": [x, x], "method": [method, method], "part": ["a", "b"],
                          "value": [v, v + 0.1], "flag": [True, False]})
@@ -98,17 +101,14 @@ def test_only_changed_cells_are_recomputed(tmp_path):
 
 
 def test_an_interrupted_run_resumes_where_it_stopped(tmp_path):
+    # the same code both times (the code the cells run is part of their keys)
     s = spec()
-    state = {"n": 0}
-
-    def flaky(x, method, **kw):
-        state["n"] += 1
-        if state["n"] == 4:
-            raise RuntimeError("power cut")
-        return square(x, method, **kw)
-
-    with pytest.raises(RuntimeError, match="power cut"):
-        run(Spec("toy", flaky, s.axes, params=s.params), cache_dir=tmp_path)
+    POWER["cut at call"] = 4
+    try:
+        with pytest.raises(RuntimeError, match="power cut"):
+            run(s, cache_dir=tmp_path)
+    finally:
+        POWER["cut at call"] = 0
     assert len(list(tmp_path.rglob("*.npz"))) == 3  # written as they finished
     CALLS.clear()
     got = table(s, cache_dir=tmp_path)

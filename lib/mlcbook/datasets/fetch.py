@@ -26,13 +26,13 @@ import http.client
 import os
 import re
 import tempfile
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import BinaryIO
 
 from .. import _paths
+from .._io import remove_stale_temporaries
 from .._validation import check_name
 
 __all__ = [
@@ -92,21 +92,11 @@ def cache_write_error(exc: OSError, what: str) -> CacheError:
 def sweep_stale_temporaries(folder: Path, max_age: float = STALE_TMP_SECONDS) -> list[Path]:
     """Remove ``.*.tmp`` files of ``folder`` not modified for ``max_age`` seconds.
 
+    :func:`mlcbook._io.remove_stale_temporaries` on one folder (not its sub-folders).
     Returns the removed paths.  Younger temporaries may belong to a transfer running in
     another process and are kept.
     """
-    removed: list[Path] = []
-    if not folder.is_dir():
-        return removed
-    now = time.time()
-    for tmp in folder.glob(".*.tmp"):
-        try:
-            if tmp.is_file() and now - tmp.stat().st_mtime > max_age:
-                tmp.unlink()
-                removed.append(tmp)
-        except OSError:  # gone meanwhile, or not ours to remove: leave it
-            pass
-    return removed
+    return remove_stale_temporaries(folder, older_than=max_age, recursive=False)
 
 
 def cache_dir() -> Path:

@@ -229,7 +229,7 @@ class Boomer2021(MultiLabelMixin, ClassifierMixin, BaseEstimator):
     or strings, and raises AttributeError from ``predict`` before ``fit``.  This
     wrapper validates at the boundary
     (:class:`~mlcbook.learners._contract.MultiLabelMixin`: ``X`` numeric and
-    finite, ``Y`` a 0/1 matrix with as many rows,
+    finite, dense or CSR, ``Y`` a 0/1 matrix with as many rows,
     :class:`~sklearn.exceptions.NotFittedError` before ``fit``, ``X`` of the fitted
     width at prediction) and then fits the unchanged :func:`make_boomer` estimator,
     so its predictions are those of ``make_boomer(variant, random_state, **options)``.
@@ -249,7 +249,7 @@ class Boomer2021(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         ``[0, 1]`` per label (scikit-learn's multi-label convention).
     """
 
-    _accept_sparse = False
+    _accept_sparse: Any = "csr"  # BOOMER reads CSR features as they are
     _x_dtype = np.float64
     _fitted_attr = "estimator_"
 
@@ -263,14 +263,30 @@ class Boomer2021(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.options = options
 
-    def fit(self, X: ArrayLike, Y: ArrayLike) -> Boomer2021:
-        """Validate ``X`` and ``Y``, then fit the configured BOOMER model."""
+    def fit(self, X: ArrayLike, Y: ArrayLike, **fit_params: Any) -> Boomer2021:
+        """Validate ``X`` and ``Y``, then fit the configured BOOMER model.
+
+        ``fit_params`` go to BOOMER's own ``fit`` unchanged (e.g.
+        ``nominal_feature_indices``, the columns it splits by value).
+        """
         if self.options is not None and not isinstance(self.options, dict):
             raise TypeError(f"options must be a dict or None, got {self.options!r}")
         est = make_boomer(self.variant, self.random_state, **(self.options or {}))
         X, Y = self._fit_input(X, Y)
-        self.estimator_ = est.fit(X, Y)
+        self.estimator_ = est.fit(X, Y, **fit_params)
         return self
+
+    def _described_as(self) -> Any:
+        """The unfitted BOOMER model this wrapper fits (what its predictions are of).
+
+        :func:`mlcbook.learners.registry.learner_config` describes the wrapper by it:
+        the wrapper only validates, and its predictions equal the model's bit for bit
+        (``tests/mlcrepro/test_boomer_wrapper_identity.py``), so a configuration key
+        names the learner that computes them.
+        """
+        if self.options is not None and not isinstance(self.options, dict):
+            raise TypeError(f"options must be a dict or None, got {self.options!r}")
+        return make_boomer(self.variant, self.random_state, **(self.options or {}))
 
     def predict(self, X: ArrayLike) -> np.ndarray:
         """0/1 predictions, shape ``(n_samples, n_labels)``, int8."""

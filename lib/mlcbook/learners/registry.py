@@ -26,7 +26,10 @@ learners, as the authors ran them (the study of :mod:`mlcrepro.huellermeier2022.
   clustering tree and bagging of 10 unpruned ones (:class:`mlcbook.learners.ClusPCT`);
 * ``BOOMER-1-2021``, ``BOOMER-K-2021``: ``mlrl-boomer`` at the 2021 defaults of the
   paper's two variants, label-wise and example-wise logistic loss
-  (:mod:`mlcbook.learners.boomer` documents every default that differs);
+  (:mod:`mlcbook.learners.boomer` documents every default that differs), through the
+  validating :class:`~mlcbook.learners.Boomer2021` (its options as
+  ``set_params(options={"max_rules": 30})``); :func:`learner_config` describes it by
+  the BOOMER model it fits, whose predictions it returns unchanged;
 
 The authors' own reductions -- MEKA's ``BR``, ``CC`` and ``LC`` on Weka's ``J48``
 with its defaults (``-C 0.25 -M 2``; their experimenter calls ``new J48()``) --
@@ -51,7 +54,7 @@ from sklearn.ensemble import RandomForestClassifier
 from sklearn.multioutput import ClassifierChain, MultiOutputClassifier
 from sklearn.tree import DecisionTreeClassifier
 
-from .boomer import make_boomer
+from .boomer import Boomer2021, make_boomer
 from .clus import ClusPCT
 from .j48 import J48Classifier
 from .meka import MekaBR, MekaCC, MekaLC, MekaRAkEL
@@ -110,6 +113,13 @@ def authors_rakel_settings(n_labels: int) -> list[tuple[int, int]]:
     return [(k, n_labels - k + 1) for k in ks]
 
 
+def _boomer(variant: str, random_state: int) -> Boomer2021:
+    """:class:`~mlcbook.learners.boomer.Boomer2021`, its arguments and mlrl-boomer
+    checked now (an ImportError names the extra before any data is read)."""
+    make_boomer(variant, random_state)
+    return Boomer2021(variant, random_state)
+
+
 LEARNERS: dict[str, Callable[[int], Any]] = {
     "BR": lambda rs: MultiOutputClassifier(_tree(rs)),
     "CC": lambda rs: ClassifierChain(_tree(rs), order="random", random_state=rs),
@@ -121,8 +131,8 @@ LEARNERS: dict[str, Callable[[int], Any]] = {
     ),
     "PCT-CLUS": lambda rs: ClusPCT(ensemble=False, random_seed=rs),
     "EPCT-CLUS": lambda rs: ClusPCT(ensemble=True, random_seed=rs),
-    "BOOMER-1-2021": lambda rs: make_boomer("BOOMER-1", rs),
-    "BOOMER-K-2021": lambda rs: make_boomer("BOOMER-K", rs),
+    "BOOMER-1-2021": lambda rs: _boomer("BOOMER-1", rs),
+    "BOOMER-K-2021": lambda rs: _boomer("BOOMER-K", rs),
     **J48_LEARNERS,
 }
 
@@ -152,6 +162,9 @@ def make_learner(name: str, random_state: int = 0):
 
 
 def _describe(value: Any) -> Any:
+    described_as = getattr(value, "_described_as", None)
+    if callable(described_as):  # a validating wrapper: the model it fits and predicts by
+        return _describe(described_as())
     if hasattr(value, "get_params"):
         cls = type(value)
         return {

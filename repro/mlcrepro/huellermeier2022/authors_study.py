@@ -408,6 +408,8 @@ def _spec(
             "software": _software(c["learner"]),
             **_view(c["learner"], c["dataset"]),
         },
+        # the estimators' own code (first-party classes and their MRO) in the cache key
+        code=lambda c: [est for _, est, _ in members(c["learner"], c["dataset"])],
         check=check,
         cost=cost,
         include=lambda c: (c["dataset"], c["learner"]) not in left_out,

@@ -16,7 +16,8 @@ Where the files come from, in this order: a local mirror folder
 checkout), the git-ignored cache ``data/cache/reference/``, then a download from the
 raw GitHub URL of the named commit into that cache.  Every file's sha256 is checked
 before it is read (a mismatch raises :class:`~mlcbook.datasets.ChecksumError` and
-nothing is stored); downloads are written atomically.
+nothing is stored); downloads are written atomically, and the temporary file of a
+killed download is removed by a later call once it is an hour old.
 
 The authors' names mapped to the book's (every key of the two files; the tests check):
 
@@ -72,6 +73,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from mlcbook._io import remove_stale_temporaries
 from mlcbook.datasets import fetch as _fetch
 from mlcbook.datasets import load_dataset
 from mlcbook.datasets.arff import DatasetFormatError, ParsedARFF, parse_arff
@@ -306,6 +308,8 @@ def reference_file(
     if filename not in FILES:
         raise ValueError(f"filename must be one of {', '.join(sorted(FILES))}; got {filename!r}")
     sha, url = FILES[filename]
+    # the temporary file of a download killed more than an hour ago is removed
+    remove_stale_temporaries(_cache_dir(), recursive=False)
     mirror = _mirror_dir()
     if mirror is not None and (mirror / filename).is_file():
         src = mirror / filename

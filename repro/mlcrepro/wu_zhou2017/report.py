@@ -337,6 +337,25 @@ def hypothesis_fit(summary: pd.DataFrame) -> pd.Series:
     return gap.mean(axis=1).rename("mean |ours - paper|")
 
 
+def with_fit(summary: pd.DataFrame) -> pd.DataFrame:
+    """``summary`` with :func:`hypothesis_fit` as a last column ``("fit", "")``.
+
+    The columns of ``summary`` are (dataset, variant) pairs; the new column gets the
+    full two-level key (pandas 3 deprecates ``DataFrame.assign`` on such columns,
+    which completed the key with ``""`` the same way).
+
+    Examples
+    --------
+    >>> cols = pd.MultiIndex.from_tuples([("d", "LIMO-inst"), ("d", "LIMO-label")])
+    >>> s = pd.DataFrame([[0.5, 0.25], [0.75, 0.0]], index=["paper", "code"], columns=cols)
+    >>> with_fit(s).columns.tolist()[-1], float(with_fit(s).loc["code", ("fit", "")])
+    (('fit', ''), 0.25)
+    """
+    out = summary.copy()
+    out[("fit", "")] = hypothesis_fit(summary)
+    return out
+
+
 def per_variant_fit(summary: pd.DataFrame) -> pd.DataFrame:
     """Mean |hypothesis - paper| per variant (over datasets): which rule fits which."""
     gap = (summary.iloc[1:] - summary.iloc[0]).abs()
