@@ -31,7 +31,7 @@ def ledger() -> Ledger:
 
 
 def test_the_ledger_is_the_saved_one(ledger):
-    assert_is_the_saved_ledger(ledger, "blended", 122)  # every claim of the inventory with a row
+    assert_is_the_saved_ledger(ledger, "blended", 123)  # every claim of the inventory with a row
 
 
 def test_every_row_carries_the_ids_of_the_claims_that_name_it(ledger):

@@ -69,7 +69,7 @@ def test_the_ledger_carries_an_id_on_every_row():
     led = LL.losses_ledger()
     led.check()
     ids = [e.claim_ids for e in led.entries]
-    assert all(ids) and len(led.entries) == 46
+    assert all(ids) and len(led.entries) == 47
     assert ids[:5] == [("HU013",), ("HU014",), ("HU015",), ("EX001",), ("HU016",)]
     rows = {e.claim: e for e in led.entries}
     assert rows["learner A, binomial k=2 (exact)"].status == "differs"

@@ -44,6 +44,8 @@ from mlcrepro.ledger import Cause, tested, unknown
 
 __all__ = [
     "AUTHORS_DATASETS",
+    "authors_code_report",
+    "variants_report",
     "baseline_causes",
     "limo_causes",
     "method_within",
@@ -255,3 +257,81 @@ def variant_causes(vcmp: pd.DataFrame) -> dict[tuple[str, str, str], Cause]:
                 continue
             out[(ours_name, r.variant, r.measure)] = cause
     return out
+
+
+def authors_code_report(cmp: pd.DataFrame, paper: pd.DataFrame, names: Mapping[str, str]) -> str:
+    """Where the authors' code misses the paper, and ours misses the authors' seeds.
+
+    Parameters
+    ----------
+    cmp : DataFrame
+        :func:`mlcrepro.wu_zhou2017.authors_protocol.comparison` (``dataset``,
+        ``measure``, ``paper``, ``authors_mean``, ``outside_algorithm1``,
+        ``outside_released_code``).
+    paper : DataFrame
+        Table B.3 as :func:`mlcrepro.wu_zhou2017.report.paper_b3` reads it.
+    names : mapping
+        Display names of the measures.
+
+    Returns
+    -------
+    str
+        One line per data set of Table B.3 (the measures whose authors' mean lies outside
+        the paper's std, with both values) and one per reading of the sampling (the cells
+        where ours lies outside the range of the authors' seeds).
+    """
+    cells = _paper_cells(paper, "LIMO")
+    lines = []
+    for d in AUTHORS_DATASETS.values():
+        rows = cmp[cmp.dataset == d]
+        off = [
+            f"{names[r.measure]} ({r.authors_mean:.4g} against {r.paper:g})"
+            for r in rows.itertuples()
+            if not within_paper(r.authors_mean, *cells.loc[(d, r.measure), ["mean", "std"]])
+        ]
+        lines.append(
+            f"{d}: the authors' code is outside the paper's std on {len(off)} of "
+            f"{len(rows)}: " + "; ".join(off)
+        )
+    for s, label in (
+        ("algorithm1", "Algorithm 1's sampling"),
+        ("released_code", "the code's sampling"),
+    ):
+        out = cmp[cmp[f"outside_{s}"].fillna(False).astype(bool)]
+        where = ", ".join(f"{d} {names[m]}" for d, m in zip(out.dataset, out.measure))
+        lines.append(
+            f"ours with {label}: outside the authors' seed range on {len(out)} of "
+            f"{len(cmp)} cells: {where}"
+        )
+    return "\n".join(lines)
+
+
+def variants_report(var: pd.DataFrame, names: Mapping[str, str]) -> str:
+    """LIMO-inst and LIMO-label inside the authors' protocol against the paper.
+
+    ``var`` is :func:`mlcrepro.wu_zhou2017.limo_evidence.authors_variants`' table
+    (``dataset``, ``variant``, ``measure``, ``paper``, ``paper_std``, ``ours_algorithm1``,
+    ``ours_released_code``).  One line per data set and variant: how many of its measures
+    lie within the paper's std in each reading; then the F1 cells outside it in both.
+    """
+    readings = ("algorithm1", "released_code")
+    lines = ["within the paper's std (of 11 measures):"]
+    for (d, v), g in var.groupby(["dataset", "variant"]):
+        hits = {
+            s: sum(
+                within_paper(x, m, sd) for x, m, sd in zip(g[f"ours_{s}"], g.paper, g.paper_std)
+            )
+            for s in readings
+        }
+        lines.append(
+            f"  {d} {v}: Algorithm 1's sampling {hits['algorithm1']}, "
+            f"the code's {hits['released_code']}"
+        )
+    f1 = var[var.measure.isin(["macro_f1", "instance_f1", "micro_f1"])]
+    out = [
+        f"{r.dataset} {r.variant} {names[r.measure]}"
+        for r in f1.itertuples()
+        if not any(within_paper(getattr(r, f"ours_{s}"), r.paper, r.paper_std) for s in readings)
+    ]
+    lines.append("F1 cells outside the paper's std in both readings: " + ", ".join(out))
+    return "\n".join(lines)
