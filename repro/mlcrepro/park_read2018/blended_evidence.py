@@ -361,13 +361,18 @@ def hypothesis_conclusions() -> pd.Series:
 
 
 def narrowing() -> list[str]:
-    """The hypotheses that narrow the gap under some reading (the rule of :mod:`.hypotheses`)."""
+    """The hypotheses that narrow the gap under some reading.
+
+    By the rule of :mod:`mlcrepro.park_read2018.hypotheses`.
+    """
     c = hypothesis_conclusions()
     return [label for label, text in c.items() if text.startswith("It narrows")]
 
 
 def hypotheses_sentence() -> str:
-    """The chapter's summary of the open hypotheses, by the rule of :mod:`.hypotheses`.
+    """The chapter's summary of the open hypotheses.
+
+    By the rule of :mod:`mlcrepro.park_read2018.hypotheses`.
 
     Which of the computed hypotheses narrow the gap, which move one half towards the
     paper and the other away, and how many do neither (MyST markdown).
