@@ -7,7 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import KFold, cross_val_score
 
+from mlcbook.learners import LabelPowerset
 from mlcbook.metrics import subset_accuracy
 from mlcrepro.claims import printed
 from mlcrepro.ledger import Ledger, unknown
@@ -196,14 +198,38 @@ def test_lp_scores_against_a_label_powerset_built_by_hand():
     X = rng.normal(size=(120, 4))
     Y = (X[:, :3] + 0.8 * rng.normal(size=(120, 3)) > 0).astype(int)
     Xtr, Xte, Ytr, Yte = X[:80], X[80:], Y[:80], Y[80:]
-    got = bl.lp_scores(Xtr, Ytr, Xte, Yte, C=0.5, max_iter=500)
+    got = bl.lp_scores(Xtr, Ytr, Xte, Yte, Cs=(0.5,), cv=3, max_iter=500, seed=0)
     vectors = sorted({tuple(r) for r in Ytr})  # the classes: the training label vectors
     codes = np.array([vectors.index(tuple(r)) for r in Ytr])
     lr = LogisticRegression(C=0.5, max_iter=500).fit(Xtr, codes)
     P = np.array([vectors[c] for c in lr.predict(Xte)])
-    assert got["n_combinations"] == len(vectors)
+    assert got["C"] == 0.5 and got["n_combinations"] == len(vectors)
     assert got["test_exact"] == pytest.approx(subset_accuracy(Yte, P), abs=1e-12)
     assert got["test_exact"] == pytest.approx(float(np.mean((P == Yte).all(axis=1))), abs=1e-12)
+
+
+def test_lp_cv_picks_the_c_of_the_best_held_out_exact_match():
+    """lp_scores' choice against scikit-learn's cross_val_score of the same LP, same folds."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(90, 4))
+    Y = (X[:, :3] + 0.8 * rng.normal(size=(90, 3)) > 0).astype(int)
+    Cs = (0.001, 0.1, 10.0)
+    got = bl.lp_scores(X, Y, X, Y, Cs=Cs, cv=3, max_iter=500, seed=0)
+    folds = KFold(3, shuffle=True, random_state=0)
+
+    def exact(est, Xv, Yv):
+        return subset_accuracy(Yv, est.predict(Xv))
+
+    means = [
+        cross_val_score(
+            LabelPowerset(LogisticRegression(C=c, max_iter=500)), X, Y, cv=folds, scoring=exact
+        ).mean()
+        for c in Cs
+    ]
+    assert got["C"] == Cs[int(np.argmax(means))]
+    assert got["cv_exact"] == pytest.approx(max(means), abs=1e-12)
+    with pytest.raises(ValueError, match="Cs"):
+        bl.lp_scores(X, Y, X, Y, Cs=(), cv=3, max_iter=10, seed=0)
 
 
 def test_conclusions_quote_the_moved_table_and_follow_the_rule():

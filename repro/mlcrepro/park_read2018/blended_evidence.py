@@ -59,6 +59,7 @@ __all__ = [
     "hypothesis_conclusions",
     "narrowing",
     "hypotheses_sentence",
+    "lp",
     "causes",
 ]
 
@@ -403,6 +404,12 @@ def hypotheses_sentence() -> str:
 
 
 @once
+def lp() -> pd.DataFrame:
+    """LP's committed table (:func:`.baselines.load_lp`): C chosen by CV, scores."""
+    return bl.load_lp()
+
+
+@once
 def literal() -> pd.DataFrame:
     """The literal fit budget (hypothesis 3, :func:`.variants.load_literal`)."""
     return bv.load_literal(bv.literal_gamma(grids()["ascent"]))
@@ -472,8 +479,11 @@ def _training_hypotheses() -> str:
 
 
 def _lp_setting() -> str:
-    """LP's penalty in words."""
-    return f"C = {bl.LP_SETTINGS['C']:g}, scikit-learn's default"
+    """LP's penalty in words: the CV grid and the C chosen per dataset."""
+    lp = bl.load_lp()
+    grid = ", ".join(f"{c:g}" for c in bl.LP_SETTINGS["Cs"])
+    chosen = ", ".join(f"{d} {c:g}" for d, c in zip(lp["dataset"], lp["C"]))
+    return f"C by {bl.LP_SETTINGS['cv']}-fold CV of exact match over {{{grid}}}: {chosen}"
 
 
 def _determined_cv_text() -> str:
