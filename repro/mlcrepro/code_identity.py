@@ -15,7 +15,7 @@ reached only through objects built at run time.  The hash therefore tells an edi
 estimator or cell function from the old one; it is not a proof that nothing the
 cell computes has changed.
 
-The normalised tree is written with :func:`ast.dump`, whose text may differ between
+The normalised tree is written with ``ast.dump``, whose text may differ between
 Python versions: a hash is stable on one interpreter, which is what a cache needs
 (another interpreter computes its own entries), and it is not machine-independent
 enough for a committed table's specification (see :mod:`mlcrepro.runner`).

@@ -27,7 +27,7 @@ results), and an interrupted run resumes where it stopped.
 
 Code identity is part of the cache key only, not of a committed table's
 specification (:func:`mlcrepro.results.load_or_compute`).  The code hash is of the
-source as one interpreter parses it (:func:`ast.dump` differs between Python
+source as one interpreter parses it (``ast.dump`` differs between Python
 versions), so in a committed specification it would make every table stale on
 another Python; and any edit of code the cells reach -- a docstring-free refactor,
 new input validation, a moved helper -- would force recomputing tables that took

@@ -92,7 +92,7 @@ def cache_write_error(exc: OSError, what: str) -> CacheError:
 def sweep_stale_temporaries(folder: Path, max_age: float = STALE_TMP_SECONDS) -> list[Path]:
     """Remove ``.*.tmp`` files of ``folder`` not modified for ``max_age`` seconds.
 
-    :func:`mlcbook._io.remove_stale_temporaries` on one folder (not its sub-folders).
+    ``mlcbook._io.remove_stale_temporaries`` on one folder (not its sub-folders).
     Returns the removed paths.  Younger temporaries may belong to a transfer running in
     another process and are kept.
     """

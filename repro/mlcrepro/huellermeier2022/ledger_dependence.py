@@ -324,7 +324,7 @@ class Sec53:
         """The cause of a claim that fails on our run, by the authors' profiles.
 
         An "every" claim that fails on the authors' released profiles is a paper
-        error whose proof is the points where it fails there (:attr:`where`); a
+        error whose proof is the points where it fails there (``where``); a
         claim about most datasets that fails there too is tested by that count;
         one that holds there has an unknown cause.
         """
