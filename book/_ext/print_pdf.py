@@ -7,8 +7,9 @@ Usage::
 
 The PDF holds the book's reading pages: the introduction, the chapters, the summary,
 references, glossary and course plan; the API reference stays on the site (``toc`` drops
-the part captioned "API reference"), and the all-ledgers page prints its summary tables
-with the chapters' ledgers closed (each chapter prints its own ledger). ``SINGLEHTML_DIR``
+the part captioned "API reference"); each chapter prints its verdict table, its full
+ledger stays on the site (a line says where), and the all-ledgers page prints its summary
+tables with the chapters' ledgers closed. ``SINGLEHTML_DIR``
 is ``jupyter-book build . --builder singlehtml --toc OUT_TOC.yml``: every page on one HTML
 page. It is served on 127.0.0.1, opened in headless Chromium through Playwright (the
 Debian package's browser, no download), MathJax is awaited, the exercises' solutions
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import shutil
 import subprocess
 import sys
@@ -106,6 +108,29 @@ _SOLUTIONS = r"""(title) => {
   main.append(span, sec);
   return sols.length;
 }"""
+
+
+# A chapter's full ledger (hundreds of rows with long notes) is for the screen: the PDF
+# keeps the chapter's verdict table and says where the rows are.
+FULL_LEDGER_NOTE = ("The full ledger, row by row with each row's note ({rows} rows), is on "
+                    "the book's site at the end of this chapter, and in its notebook.")
+_FULL_LEDGERS = r"""() => {
+  let n = 0;
+  document.querySelectorAll('details').forEach(d => {
+    const table = d.querySelector('table.ledger');
+    if (!table) return;
+    // the all-ledgers page's toggles (one per chapter, titled by the chapter) stay closed
+    const summary = d.querySelector('summary');
+    if (d.classList.contains('ledger-chapter') &&
+        !(summary && summary.textContent.startsWith('The full reproduction ledger'))) return;
+    const p = document.createElement('p');
+    p.className = 'pdf-full-ledger';
+    p.textContent = %s.replace('{rows}', table.querySelectorAll('tbody tr').length);
+    d.replaceWith(p);
+    n += 1;
+  });
+  return n;
+}""" % json.dumps(FULL_LEDGER_NOTE)
 
 
 def pdf_toc(toc_in: Path, toc_out: Path) -> None:
@@ -196,8 +221,10 @@ def print_book(site: Path, out: Path, title: str) -> int:
             page.wait_for_function(
                 "window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=60_000)
             page.evaluate("MathJax.startup.promise")
+            # the chapters' full ledgers stay on the site (a line says so), other
             # collapsed outputs open; the all-ledgers page keeps each chapter's ledger
-            # closed (the chapter prints it); the solutions go to the appendix
+            # closed; the solutions go to the appendix
+            page.evaluate(_FULL_LEDGERS)
             page.evaluate("document.querySelectorAll('details:not(.ledger-chapter)')"
                           ".forEach(d => d.open = true)")
             page.evaluate(_SOLUTIONS, SOLUTIONS_TITLE)

@@ -8,6 +8,7 @@ poppler-utils, which ``make pdf`` installs.
 
 from __future__ import annotations
 
+import csv
 import re
 import shutil
 import unicodedata
@@ -150,3 +151,18 @@ def test_no_api_reference_and_ledgers_printed_once(pages):
     end = starts[docs[k + 1]] if k + 1 < len(docs) else len(pages) + 1
     ledgers_page = "\n".join(pages[starts["book/ledgers"] - 1:end - 1])
     assert ledgers_page.count("✔ reproduced") < 20, "the all-ledgers page repeats the rows"
+
+
+def test_chapters_print_their_verdicts_and_leave_the_full_ledger_to_the_site(pages):
+    """Each chapter's full ledger (hundreds of rows with long notes, unreadable at a page's
+    width) is replaced by one line saying where it is; its row count is the saved CSV's."""
+    starts = _starts(pages)
+    bounds = list(starts.values()) + [len(pages) + 1]
+    for k, doc in enumerate(starts):
+        if doc not in {f"book/{c}" for c in CHAPTERS}:
+            continue
+        body = " ".join(" ".join(pages[bounds[k] - 1:bounds[k + 1] - 1]).split())
+        chapter = doc.removeprefix("book/")
+        with open(project_root() / "book" / "_ledgers" / f"{chapter}.csv", encoding="utf-8") as f:
+            rows = sum(1 for _ in csv.reader(f)) - 1
+        assert f"The full ledger, row by row with each row's note ({rows} rows)" in body, doc
