@@ -217,6 +217,7 @@ reproduce: $(STAMP) octave
 TABLE_MODULE_limo_authors_ours := mlcrepro.wu_zhou2017.authors_protocol
 TABLE_MODULE_limo_authors_variants := mlcrepro.wu_zhou2017.authors_protocol
 TABLE_MODULE_limo_authors_baselines := mlcrepro.wu_zhou2017.authors_baselines
+TABLE_MODULE_limo_benchmark_released := mlcrepro.wu_zhou2017.benchmark_sampling
 
 table: $(STAMP)
 	@test -n "$(NAME)" || { echo "usage: make table NAME=limo_benchmark"; exit 2; }

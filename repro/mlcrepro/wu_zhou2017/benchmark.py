@@ -100,6 +100,7 @@ def limo_benchmark_predictions(
     eta: float = 0.01,
     random_state: Any = None,
     n_epochs: int = 10,
+    sampling: str = "algorithm1",
 ) -> tuple[np.ndarray, dict]:
     """Scores and the thresholded predictions LIMO is evaluated with on benchmark data.
 
@@ -107,8 +108,16 @@ def limo_benchmark_predictions(
     Hamming loss with a per-instance ``t(x)`` minimising each training instance's
     errors (RBF-SVR regression); macro-F1 with per-label ``t_j`` maximising each
     label's F1; micro- and instance-F1 with one threshold maximising micro-F1.
+    ``sampling`` is LIMO's reading of its draws (:class:`~mlcbook.learners.LIMO`).
     """
-    model = LIMO(lambda1, lambda2, eta=eta, n_epochs=n_epochs, random_state=random_state)
+    model = LIMO(
+        lambda1,
+        lambda2,
+        eta=eta,
+        n_epochs=n_epochs,
+        random_state=random_state,
+        sampling=sampling,
+    )
     model.fit(Xtr, Ytr, fit_threshold=False)
     Ftr = model.decision_function(Xtr)
     Fte = model.decision_function(Xte)
