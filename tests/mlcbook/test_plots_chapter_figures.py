@@ -351,3 +351,35 @@ def test_blended_limits_are_readable_on_a_phone_at_five_inches():
     plot_blended_limits(axes[1, 0], axes[1, 1], [1, 0, 1], [0.6, 0.4, 0.2])
     size, text = smallest_text_px(fig)
     assert size >= MIN_TEXT_PX, f"{text!r} is {size:.1f} px on a phone"
+
+
+def test_limo_chapter_figures_are_readable_on_a_phone():
+    from mlcbook.datasets import make_limo_synthetic
+    from mlcbook.plots import (
+        plot_average_ranks,
+        plot_limo_synthetic,
+        plot_relative_performance,
+    )
+
+    # the LIMO chapter's figures, at its sizes: the toy margins, the synthetic data, the
+    # relative values of Tables B.1-B.2 (11 measures x 3 variants), the average ranks
+    # (11 x 6 methods) and Table B.3 against ours (7 methods x 11 measures)
+    rng = np.random.default_rng(0)
+    measures = [f"measure {i}" for i in range(11)]
+    methods = ["BR", "ML-kNN", "GFM", "LIMO-inst", "LIMO-label", "LIMO", "GFM-marg"]
+    Y = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0], [0, 0, 1]])
+    X, Ys = make_limo_synthetic(300, seed=0)
+    rel = pd.DataFrame(rng.random((11, 3)), index=measures, columns=["a", "b", "c"])
+    ranks = pd.DataFrame(1 + 5 * rng.random((11, 6)), index=measures, columns=methods[:6])
+    om = pd.DataFrame(rng.random((7, 11)), index=methods, columns=measures)
+    figures = {
+        "margins": plot_margins(Y, rng.random((4, 3))),
+        "synthetic": plot_limo_synthetic(X, Ys),
+        "relative": plot_relative_performance(rel, title="Table B.1"),
+        "ranks": plot_average_ranks(ranks),
+        "B.3": plot_ours_vs_paper(om, om * 0.1, om + 0.05, om * 0.1, title="CAL500"),
+    }
+    for name, fig in figures.items():
+        size, text = smallest_text_px(fig)
+        assert size >= MIN_TEXT_PX, f"{name}: {text!r} is {size:.1f} px on a phone"
+        plt.close(fig)

@@ -1,6 +1,8 @@
 """Figures of the margins chapter (Wu & Zhou 2017): margins, synthetic data, relative
 performance (Figs 2-3) and average ranks (Fig. 4).  Black-and-white friendly: markers
-and grey levels, no colour needed."""
+and grey levels, no colour needed.  Sized for a phone: at most 5 inches wide with
+10-point type, legends below the axes, so that no text falls under 9 px when the
+figure is shrunk to a phone's text column."""
 
 from __future__ import annotations
 
@@ -21,17 +23,18 @@ _GREYS = ["0.0", "0.45", "0.7", "0.25", "0.55", "0.85"]
 
 
 def plot_margins(Y, F, *, label_names=None, ax=None):
-    """Both margins of a small score matrix, side by side.
+    """Both margins of a small score matrix, one above the other.
 
-    Left: each instance's scores on one line, relevant labels filled, irrelevant open;
+    Top: each instance's scores on one line, relevant labels filled, irrelevant open;
     the bar is the label-wise margin (smallest relevant minus largest irrelevant
-    score; hatched if negative).  Right: the same per label over the instances
+    score; dotted if negative).  Bottom: the same per label over the instances
     (instance-wise margin).
     """
     Y = np.asarray(Y, dtype=bool)
     F = np.asarray(F, dtype=float)
     if ax is None:
-        fig, ax = plt.subplots(1, 2, figsize=(9, 0.45 * max(Y.shape) + 1.6), sharex=True)
+        height = 0.4 * (Y.shape[0] + Y.shape[1]) + 2.6
+        fig, ax = plt.subplots(2, 1, figsize=(5.0, height), sharex=True)
     else:
         fig = ax[0].figure
     names = label_names or [chr(ord("A") + j) for j in range(Y.shape[1])]
@@ -75,18 +78,19 @@ def plot_margins(Y, F, *, label_names=None, ax=None):
                     r + 0.25,
                     f"{hi - lo:+.2f}",
                     va="center",
-                    fontsize=8,
+                    fontsize=10,
                 )
         ticks = [f"x{r + 1}" for r in range(A.shape[0])] if lab == "instance" else names
         a.set_yticks(range(A.shape[0]), ticks)
         a.invert_yaxis()
-        a.set_xlabel("score $f_j(x_i)$")
+        if k == 1:
+            a.set_xlabel("score $f_j(x_i)$")
         a.set_title(title, fontsize=10)
         a.grid(axis="x", color="0.9")
     # Above the panels, so that the legend never covers a point.
     handles, labels = ax[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="upper center", ncol=2, fontsize=9, frameon=False)
-    fig.tight_layout(rect=(0, 0, 1, 0.9))
+    fig.legend(handles, labels, loc="upper center", ncol=2, fontsize=10, frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 0.93))
     return fig
 
 
@@ -95,7 +99,7 @@ def plot_limo_synthetic(X, Y, *, label_names=("A", "B", "C", "D"), ax=None):
     X = np.asarray(X)
     Y = np.asarray(Y, dtype=int)
     if ax is None:
-        fig, ax = plt.subplots(figsize=(4.6, 4.6))
+        fig, ax = plt.subplots(figsize=(4.4, 5.2))
     else:
         fig = ax.figure
     keys = ["".join(n for n, y in zip(label_names, row) if y) or "{}" for row in Y]
@@ -120,9 +124,11 @@ def plot_limo_synthetic(X, Y, *, label_names=("A", "B", "C", "D"), ax=None):
     ax.set_ylabel("$x_2$")
     ax.legend(
         title="label set",
-        loc="upper left",
-        bbox_to_anchor=(1.02, 1),
-        fontsize=8,
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.14),
+        ncol=4,
+        fontsize=10,
+        title_fontsize=10,
         frameon=False,
     )
     fig.tight_layout()
@@ -132,7 +138,7 @@ def plot_limo_synthetic(X, Y, *, label_names=("A", "B", "C", "D"), ax=None):
 def _dot_plot(table: pd.DataFrame, *, xlabel: str, spread: float, ax):
     """One row per measure, one marker per method (Figs 2-4); returns (fig, ax)."""
     if ax is None:
-        fig, ax = plt.subplots(figsize=(6.4, 0.42 * len(table) + 1.3))
+        fig, ax = plt.subplots(figsize=(5.0, 0.42 * len(table) + 2.0))
     else:
         fig = ax.figure
     n = len(table.columns)
@@ -156,7 +162,10 @@ def _dot_plot(table: pd.DataFrame, *, xlabel: str, spread: float, ax):
 
 
 def _finish_dot_plot(fig, ax):
-    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), fontsize=8, frameon=False)
+    ncol = min(3, len(ax.get_legend_handles_labels()[1]) or 1)
+    ax.legend(
+        loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=ncol, fontsize=10, frameon=False
+    )
     fig.tight_layout()
 
 
@@ -168,7 +177,7 @@ def plot_relative_performance(rel: pd.DataFrame, *, title: str = "", ax=None):
     """
     fig, ax = _dot_plot(
         rel,
-        xlabel="relative value (1 = best of the compared, 0 = worst)",
+        xlabel="relative value (1 = best, 0 = worst)",
         spread=0.12,
         ax=ax,
     )
@@ -197,7 +206,7 @@ def plot_ours_vs_paper(
     paper_std: pd.DataFrame,
     *,
     title: str = "",
-    ncols: int = 4,
+    ncols: int = 2,
 ):
     """Our mean ± std against the paper's, one panel per measure (Table B.3).
 
@@ -214,7 +223,7 @@ def plot_ours_vs_paper(
             raise ValueError(f"{name} must have the index and columns of ours_mean")
     measures, methods = list(ours_mean.columns), list(ours_mean.index)
     nrows = int(np.ceil(len(measures) / ncols))
-    size = (2.5 * ncols, 0.3 * len(methods) * nrows + 1.4)
+    size = (2.5 * ncols, (0.3 * len(methods) + 0.9) * nrows + 1.0)
     fig, axes = plt.subplots(nrows, ncols, figsize=size, sharey=True, squeeze=False)
     y = np.arange(len(methods))
     for ax, k in zip(axes.flat, measures):
@@ -242,8 +251,9 @@ def plot_ours_vs_paper(
             lw=1,
             label="paper",
         )
-        ax.set_title(str(k), fontsize=9)
-        ax.tick_params(labelsize=7)
+        ax.set_title(str(k), fontsize=10)
+        ax.tick_params(labelsize=10)
+        ax.xaxis.set_major_locator(plt.MaxNLocator(3))
         ax.grid(axis="x", color="0.9")
         ax.margins(x=0.15)
     axes[0, 0].set_yticks(y, methods)
@@ -251,8 +261,8 @@ def plot_ours_vs_paper(
     for ax in list(axes.flat)[len(measures) :]:
         ax.set_visible(False)
     handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="upper right", ncol=2, fontsize=9, frameon=False)
+    fig.legend(handles, labels, loc="upper right", ncol=2, fontsize=10, frameon=False)
     if title:
         fig.suptitle(title, fontsize=10, x=0.02, ha="left")
-    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / size[1]))
     return fig
