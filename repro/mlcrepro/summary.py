@@ -147,6 +147,15 @@ def _in_order(ledgers: pd.DataFrame, chapters) -> pd.DataFrame:
     return ledgers.iloc[rank.argsort(kind="stable")].reset_index(drop=True)
 
 
+def _numbered(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:
+    """The ledgers in reading order, each row with its 1-based ``row`` in its chapter's
+    ledger and the ``paper`` it checks."""
+    return _in_order(ledgers, chapters).assign(
+        row=lambda f: f.groupby("chapter", sort=False).cumcount() + 1,
+        paper=lambda f: [row_paper(p, s) for p, s in zip(f["paper_ref"], f["source"])],
+    )
+
+
 def ledger_summary(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:
     """One row per paper, chapter and group of claims: counts, verdict, reason, ledger rows.
 
@@ -169,9 +178,7 @@ def ledger_summary(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:
         holding most of their rows); within a paper, chapters and groups keep the order of
         first appearance.
     """
-    frame = _in_order(ledgers, chapters).assign(
-        row=lambda f: f.groupby("chapter", sort=False).cumcount() + 1,
-        paper=lambda f: [row_paper(p, s) for p, s in zip(f["paper_ref"], f["source"])],
+    frame = _numbered(ledgers, chapters).assign(
         claims=lambda f: [claim_group(s) for s in f["source"]],
     )
     out = []
@@ -505,10 +512,7 @@ def errata(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:
     >>> errata(led)[["paper", "row", "claim", "proof"]].to_dict("records")
     [{'paper': 'A (2020)', 'row': 2, 'claim': 'y = 2', 'proof': 'y = 3: 1 + 2'}]
     """
-    frame = _in_order(ledgers, chapters).assign(
-        row=lambda f: f.groupby("chapter", sort=False).cumcount() + 1,
-        paper=lambda f: [row_paper(p, s) for p, s in zip(f["paper_ref"], f["source"])],
-    )
+    frame = _numbered(ledgers, chapters)
     wrong = frame[frame["cause"].fillna("") == "paper error"]
     cols = ["paper", "chapter", "row", "source", "claim", "note", "cause_ref"]
     out = wrong[cols].rename(columns={"note": "proof", "cause_ref": "where"})

@@ -154,6 +154,7 @@ def benchmark_cell(
     C: float = 1.0,
     n_epochs: int = 10,
     data: tuple | None = None,
+    sampling: str = "algorithm1",
 ) -> list[dict]:
     """One method on one 70/30 split of one dataset: its rows of eleven measures.
 
@@ -161,7 +162,8 @@ def benchmark_cell(
     part; the authors' code divides by the column's maximum absolute value).
     GFM has no scores: its 0/1 prediction is also its score matrix (row ``GFM``); row
     ``GFM-marg`` scores it by the neighbour-estimated marginals instead (not ranked).
-    ``data`` may pass the split of :func:`scaled_split` to avoid reloading it.
+    ``data`` may pass the split of :func:`scaled_split` to avoid reloading it;
+    ``sampling`` is the LIMO variants' reading of their draws (:class:`~mlcbook.learners.LIMO`).
     """
     if method not in BENCHMARK_METHODS:
         raise ValueError(f"method must be one of {list(BENCHMARK_METHODS)}, got {method!r}")
@@ -197,7 +199,15 @@ def benchmark_cell(
     else:
         l1, l2 = LIMO_VARIANTS[method]
         F, Pby = limo_benchmark_predictions(
-            Xtr, Ytr, Xte, l1, l2, eta=eta, random_state=int(replication), n_epochs=n_epochs
+            Xtr,
+            Ytr,
+            Xte,
+            l1,
+            l2,
+            eta=eta,
+            random_state=int(replication),
+            n_epochs=n_epochs,
+            sampling=sampling,
         )
         add(method, F, Pby, time.perf_counter() - t0)
     return rows

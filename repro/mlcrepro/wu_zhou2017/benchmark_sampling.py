@@ -19,11 +19,9 @@ cell of Table B.3.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from mlcbook.metrics import WU_ZHOU_MEASURES
@@ -34,10 +32,8 @@ from mlcrepro.wu_zhou2017.authors_causes import within_paper
 from mlcrepro.wu_zhou2017.benchmark import (
     BENCHMARK_DATASETS,
     LIMO_VARIANTS,
-    _measures,
+    benchmark_cell,
     benchmark_config,
-    limo_benchmark_predictions,
-    scaled_split,
 )
 
 __all__ = [
@@ -69,24 +65,10 @@ def sampling_cell(
     """One LIMO variant, released sampling, on one benchmark split: its eleven measures."""
     if method not in LIMO_VARIANTS:
         raise ValueError(f"method must be one of {list(LIMO_VARIANTS)}, got {method!r}")
-    Xtr, Xte, Ytr, Yte = scaled_split(dataset, replication)
-    l1, l2 = LIMO_VARIANTS[method]
-    t0 = time.perf_counter()
-    F, P_by = limo_benchmark_predictions(
-        Xtr,
-        Ytr,
-        Xte,
-        l1,
-        l2,
-        eta=eta,
-        random_state=int(replication),
-        n_epochs=n_epochs,
-        sampling="released_code",
+    rows = benchmark_cell(
+        dataset, replication, method, eta=eta, n_epochs=n_epochs, sampling="released_code"
     )
-    row = {"dataset": dataset, "replication": int(replication), "method": method}
-    row.update(_measures(Yte, np.asarray(F, dtype=float), P_by))
-    row["seconds"] = time.perf_counter() - t0
-    return pd.DataFrame([row])
+    return pd.DataFrame(rows)
 
 
 def sampling_spec(
