@@ -91,7 +91,7 @@ lint: $(STAMP)
 # see conftest.py).  The tests marked recompute run in `portable` (see there).
 unit: $(STAMP)
 	$(BIN)/python -m pytest tests/mlcbook tests/mlcrepro tests/book/test_chapter_cells.py \
-		tests/book/test_chapter_findings.py --doctest-modules lib/mlcbook repro/mlcrepro -q $(XDIST) \
+		tests/book/test_chapter_findings.py tests/book/test_learn_chapters.py --doctest-modules lib/mlcbook repro/mlcrepro -q $(XDIST) \
 		-m "not recompute"
 
 # The library as a researcher installs it: its wheel holds mlcbook only, and a non-editable

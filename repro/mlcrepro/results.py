@@ -59,6 +59,7 @@ __all__ = [
     "LogGrid",
     "StaleResultError",
     "canonical",
+    "committed_table",
     "config_hash",
     "dataset_fingerprints",
     "load_or_compute",
@@ -303,6 +304,51 @@ def load_or_compute(
     if committed is None:  # provenance written before tables were hashed: as read then
         return read_csv_exact(csv)
     return _read_table(csv, committed)
+
+
+def committed_table(name: str, *, folder: str | Path | None = None) -> pd.DataFrame:
+    """The committed result table ``NAME``, read as it was written, by name alone.
+
+    What a Learn chapter reads to draw a paper's figure from the reproduction's numbers:
+    the table is checked against the hash its provenance records (a truncated, edited or
+    conflicted file fails), but not against the configuration that made it: that check,
+    and any recomputation, belong to the paper's Reproduce page
+    (:func:`load_or_compute`).
+
+    Parameters
+    ----------
+    name : str
+        File stem under ``data/results/`` (no path separators).
+    folder : path, optional
+        Where the table lives (default ``data/results``).
+
+    Raises
+    ------
+    StaleResultError
+        The table or its provenance is missing or does not match its recorded hash.
+
+    Examples
+    --------
+    >>> table = committed_table("knn_fig4")
+    >>> sorted(table["dataset"].unique())[:2]
+    ['birds', 'emotions']
+    """
+    name = check_table_name(name)
+    folder = Path(folder) if folder is not None else results_dir()
+    csv, meta = folder / f"{name}.csv", folder / f"{name}.json"
+    if not csv.exists() or not meta.exists():
+        raise StaleResultError(
+            f"the result table {csv} (with {meta.name}) is missing; " + _how_to_recompute(name)
+        )
+    try:
+        saved = json.loads(meta.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise StaleResultError(f"cannot read {meta}: {err}; " + _how_to_recompute(name)) from err
+    record = saved.get("table") if isinstance(saved, dict) else None
+    _check_bytes(csv, record, name)
+    if not isinstance(record, dict):
+        return read_csv_exact(csv)
+    return _read_table(csv, record)
 
 
 # ------------------------------------------------------------------ table integrity

@@ -5,3 +5,18 @@ tables           the paper's Tables 2-4 beside ours
 findings         the chapter's claims as ledger rows
 evidence         claims about the metric computed from the library
 """
+
+from mlcrepro.paper import Paper
+
+__all__ = ["PAPER"]
+
+#: the paper's record: its spelling, citation, claim ids, Reproduce page and ledgers
+PAPER = Paper(
+    key="park_read2018",
+    citation="Park & Read (2018)",
+    bibkey="park2018blended",
+    prefix="PR",
+    page="park_read2018",
+    ledgers=("blended",),
+    learn=("blended",),
+)

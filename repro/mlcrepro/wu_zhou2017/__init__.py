@@ -11,3 +11,18 @@ authors_protocol        our LIMO and its variants inside demo.m's protocol, besi
 authors_baselines       BR (LIBSVM and LIBLINEAR), ML-kNN and GFM inside demo.m's protocol
 authors_causes          causes of Table B.3 cells from the authors' code, splits and measures
 """
+
+from mlcrepro.paper import Paper
+
+__all__ = ["PAPER"]
+
+#: the paper's record: its spelling, citation, claim ids, Reproduce page and ledgers
+PAPER = Paper(
+    key="wu_zhou2017",
+    citation="Wu & Zhou (2017)",
+    bibkey="wu2017unified",
+    prefix="WZ",
+    page="wu_zhou2017",
+    ledgers=("limo",),
+    learn=("limo", "measures"),
+)

@@ -1,0 +1,60 @@
+"""Sphinx extension: a Learn chapter says in one sentence what the reproduction found.
+
+In a chapter's Markdown::
+
+    ```{reproduction-finding} dependence
+    ```
+
+renders a note "What the reproduction found" holding the counts of the saved ledger
+``book/_ledgers/dependence.csv`` (:func:`mlcrepro.summary.findings_sentence`) and a link
+to the Reproduce page that shows that ledger (:func:`mlcrepro.papers.ledger_page`). The
+counts are read from the ledger when the site is built, so the sentence cannot drift
+from the ledger, and the chapter's notebook holds no ledger code. The page is rebuilt
+when the ledger changes.
+"""
+
+from __future__ import annotations
+
+from docutils import nodes
+from docutils.statemachine import StringList
+from sphinx.util.docutils import SphinxDirective
+
+from mlcrepro._paths import project_root
+from mlcrepro.ledger import load_ledgers
+from mlcrepro.papers import LEDGERS, ledger_page
+from mlcrepro.summary import findings_sentence
+
+
+def finding_markdown(ledger: str) -> str:
+    """The MyST text of the note for the ledger ``ledger`` (also used by the handouts)."""
+    if ledger not in LEDGERS:
+        raise ValueError(f"reproduction-finding needs one of {list(LEDGERS)}, got {ledger!r}")
+    rows = load_ledgers()
+    sentence = findings_sentence(rows[rows["chapter"] == ledger])
+    paper = ledger_page(ledger)
+    return (
+        f"{sentence} Each claim, the comparisons behind it and the cause of every "
+        f"difference are on the page {{doc}}`/{paper.page_doc}`."
+    )
+
+
+class ReproductionFinding(SphinxDirective):
+    required_arguments = 1
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        ledger = self.arguments[0].strip()
+        try:
+            text = finding_markdown(ledger)
+        except ValueError as err:
+            raise self.error(str(err)) from err
+        self.env.note_dependency(str(project_root() / "book" / "_ledgers" / f"{ledger}.csv"))
+        note = nodes.admonition(classes=["note", "reproduction-finding"])
+        note += nodes.title(text="What the reproduction found")
+        self.state.nested_parse(StringList(text.splitlines(), source=""), self.content_offset, note)
+        return [note]
+
+
+def setup(app):
+    app.add_directive("reproduction-finding", ReproductionFinding)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
