@@ -31,6 +31,8 @@ __all__ = [
     "compact_table",
     "verdicts",
     "BADGES",
+    "format_number",
+    "comparison_table",
 ]
 
 #: how a ledger row's status is shown in a table: a mark readable in black and white,
@@ -308,3 +310,144 @@ def verdicts(ledger: Any, labels: Mapping[str, str]) -> CompactTable:
         for i, label in labels.items()
     ]
     return compact_table(pd.DataFrame(rows, columns=["claim", "paper", "ours", "verdict"]))
+
+
+#: the typographic minus sign of the tables (a hyphen lets a browser break the line there)
+MINUS = "\u2212"
+
+
+@validate_params(decimals=Int(0, 6))
+def format_number(value: Any, decimals: int = 3) -> str:
+    """A number as a person reads it in a table: fixed decimals, no scientific notation.
+
+    * missing (``None``, NaN) -> ``"–"``; infinite -> ``"∞"`` (with its sign);
+    * a value that rounds to zero prints as zero (never ``-0.000``), exact zero too;
+    * from 0.001 up to a million, fixed ``decimals`` decimals, thousands separated by
+      a thin space from 10,000 on (``"12 345.000"``); beyond a million, ``"1.23 × 10⁶"``;
+    * a negative value starts with the minus sign ``−`` (U+2212), which a browser does
+      not break a line after, as it does after a hyphen;
+    * integers (and bools) print without decimals.
+
+    Parameters
+    ----------
+    value : number or None
+    decimals : int
+        Decimals of a non-integer value (0-6; the book's tables use 3 or 4).
+
+    Examples
+    --------
+    >>> [format_number(x) for x in (0.12345, -0.0000002, 0.0, 2.42e-2, -3.5, 7)]
+    ['0.123', '0.000', '0', '0.024', '−3.500', '7']
+    >>> format_number(float("nan")), format_number(1234567.0), format_number(12345.6, 1)
+    ('–', '1.23 × 10⁶', '12\u2009345.6')
+    """
+    if value is None or (isinstance(value, (float, np.floating)) and np.isnan(value)):
+        return "\u2013"
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (int, np.integer)):
+        n = int(value)
+        text = f"{n:,}".replace(",", "\u2009") if abs(n) >= 10_000 else str(n)
+        return text.replace("-", MINUS)
+    if not isinstance(value, (float, np.floating)):
+        raise TypeError(f"value must be a number or None, got {type(value).__name__}")
+    x = float(value)
+    if math.isinf(x):
+        return ("" if x > 0 else MINUS) + "\u221e"
+    if x == 0 or round(abs(x), decimals) == 0:
+        return "0" if x == 0 else f"{0:.{decimals}f}"
+    if abs(x) >= 1e6:
+        exponent = math.floor(math.log10(abs(x)))
+        sup = str(exponent).translate(str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"))
+        return f"{x / 10**exponent:.2f} × 10{sup}".replace("-", MINUS)
+    text = f"{x:,.{decimals}f}"
+    text = text.replace(",", "\u2009") if abs(x) >= 10_000 else text.replace(",", "")
+    return text.replace("-", MINUS)
+
+
+def _tolerance(tol: float) -> str:
+    """A tolerance to two significant digits, never rounded away (0.0005, not 0.001)."""
+    if np.isnan(tol):
+        return "\u2013"
+    return np.format_float_positional(tol, precision=2, fractional=False, trim="-")
+
+
+@validate_params(decimals=Int(0, 6))
+def comparison_table(
+    frame: pd.DataFrame,
+    *,
+    theirs: str = "paper",
+    labels: Iterable[str] | None = None,
+    decimals: int = 3,
+    caption: str = "",
+) -> CompactTable:
+    """Ours beside theirs: label columns, ``ours``, theirs, ``difference``, ``verdict``.
+
+    The one shape of every comparison the Reproduce pages show (ours against a paper's
+    printed number, the authors' released results or the authors' code).  The tolerance
+    a verdict was judged by goes into the caption when every row has the same one, and
+    into one narrow column ``tol.`` otherwise, so that the verdict stays in view.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        One row per comparison, with the columns ``ours`` and ``theirs`` (numbers),
+        ``status`` (a ledger status, :data:`BADGES`) and optionally ``tol`` (the
+        tolerance of the verdict, a number); any other columns named in ``labels`` say
+        what is compared (dataset, measure, ...).
+    theirs : str
+        The name of the column of their numbers, shown as its header (``"paper"``,
+        ``"authors"``, ``"Octave"``).
+    labels : iterable of str, optional
+        The label columns, in order (default: every column other than ``ours``,
+        ``theirs``, ``tol`` and ``status``).
+    decimals : int
+        Decimals of every number (:func:`format_number`).
+    caption : str
+        The table's caption; the common tolerance is appended to it.
+
+    Returns
+    -------
+    CompactTable
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"measure": ["Hamming loss", "one-error"],
+    ...                      "ours": [0.20512, 0.3], "paper": [0.205, 0.31],
+    ...                      "tol": [0.0005, 0.0005],
+    ...                      "status": ["reproduced", "differs"]})
+    >>> print(repr(comparison_table(rows, caption="Emotions")))
+    Emotions (tolerance 0.0005)
+         measure  ours paper difference    verdict
+    Hamming loss 0.205 0.205      0.000 ✔ reproduced
+       one-error 0.300 0.310     −0.010   ✘ differs
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"frame must be a DataFrame, got {type(frame).__name__}")
+    missing = [c for c in ("ours", theirs, "status") if c not in frame.columns]
+    if missing:
+        raise ValueError(f"frame lacks the columns {missing}; it has {list(frame.columns)}")
+    bad = sorted(set(frame["status"]) - set(BADGES))
+    if bad:
+        raise ValueError(f"frame has unknown statuses {bad}; expected one of {list(BADGES)}")
+    fixed = {"ours", theirs, "tol", "status"}
+    cols = [c for c in frame.columns if c not in fixed] if labels is None else list(labels)
+    absent = [c for c in cols if c not in frame.columns]
+    if absent:
+        raise ValueError(f"labels names columns frame lacks: {absent}")
+    ours = pd.to_numeric(frame["ours"], errors="coerce")
+    them = pd.to_numeric(frame[theirs], errors="coerce")
+    out = frame[cols].astype(str).copy()
+    out["ours"] = [format_number(v, decimals) for v in ours]
+    out[theirs] = [format_number(v, decimals) for v in them]
+    out["difference"] = [format_number(v, decimals) for v in ours - them]
+    note = caption
+    if "tol" in frame.columns:
+        tols = pd.to_numeric(frame["tol"], errors="coerce")
+        if tols.nunique(dropna=False) == 1:
+            shown = _tolerance(float(tols.iloc[0]))
+            note = f"{caption} (tolerance {shown})" if caption else f"tolerance {shown}"
+        else:
+            out["tol."] = [_tolerance(v) for v in tols]
+    out["verdict"] = [BADGES[s] for s in frame["status"]]
+    return compact_table(out.reset_index(drop=True), note)
