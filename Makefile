@@ -50,7 +50,7 @@ help:
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml $(LOCK)
+$(STAMP): pyproject.toml repro/pyproject.toml $(LOCK)
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is needed (set PYTHON=...)")'
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
