@@ -1,0 +1,508 @@
+"""Rebuild every committed result table from scratch, and say how far it moved.
+
+``make reproduce`` (``mlcrepro reproduce``) recomputes the committed tables of
+``data/results`` through the one runner:
+
+1. **Cells.** The cells of every table's runner specs (:class:`Experiment`) are computed
+   in one pass under one progress display (cells done of total, time left), on a
+   dask.distributed cluster: the one at ``scheduler`` (``DASK_SCHEDULER``) when given,
+   else a ``LocalCluster`` of the machine's cores.  Each cell goes to the reproduction's
+   own cache (``data/cache/reproduce`` unless ``cache_dir`` says otherwise) as it
+   finishes, with the CPU seconds it used (:data:`CPU_LOG`), so a run that is killed
+   resumes where it stopped.
+2. **Tables.** Each table is then assembled from those cells by its own code (the
+   function that reads it, :func:`mlcrepro.results.load_or_compute`, asked to recompute
+   it), into a staging copy of ``data/results``; its provenance gains the CPU seconds of
+   its cells.
+3. **Report.** Each recomputed table is compared with the committed one: the largest
+   absolute difference of its numbers (timing columns aside) against the table's
+   tolerance, and whether its text and integer columns are equal.
+   :func:`report_markdown` writes it.
+
+Only with ``write=True`` do the staged tables replace the committed ones.
+
+CPU seconds are those of the worker process that computed the cell and of the child
+processes it waited for (:func:`resource.getrusage`); a long-lived helper process
+(Weka's JVM server) is not counted here, which is why the learner study's cells also
+record their own CPU time in their rows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import resource
+import shutil
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+
+from mlcbook._io import atomic_write_text
+from mlcbook._progress import progress
+from mlcrepro._paths import cache_dir as _cache_root
+from mlcrepro._paths import results_dir
+from mlcrepro.results import check_table_name, committed_table
+from mlcrepro.runner import Cell, Spec, cell_path, cells, load, save
+
+__all__ = [
+    "Experiment",
+    "Comparison",
+    "CPU_LOG",
+    "cluster",
+    "compute_cells",
+    "compare_tables",
+    "reproduce",
+    "report_markdown",
+]
+
+#: the file, in the reproduction's cache folder, where each computed cell's CPU seconds
+#: are appended (one JSON object a line: experiment, cell, key, cpu_seconds)
+CPU_LOG = "cpu_seconds.jsonl"
+
+
+def _no_specs() -> tuple[Spec, ...]:
+    return ()
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A committed result table and how it is rebuilt.
+
+    Parameters
+    ----------
+    name : str
+        The table's file stem in ``data/results``.
+    load : callable
+        The function that reads the table through
+        :func:`mlcrepro.results.load_or_compute` (not memoised: it is called again with
+        the table's recomputation requested).
+    specs : callable, optional
+        The runner specs whose cells the table is made of; computed first, all tables'
+        cells together.  A table made from other committed tables only has none.
+    tolerance : float or mapping of column to float
+        The largest absolute difference of a recomputed number from the committed one
+        that counts as reproducing it (per column, or one bound for every float
+        column), justified where it is set.
+    volatile : tuple of str
+        Columns that record timings (CPU or wall seconds): reported, never compared.
+    requires : tuple of str
+        What a machine needs beyond the locked Python environment (``"java"``,
+        ``"octave"``), for the report.
+    after : tuple of str
+        Tables that must be rebuilt before this one (it reads them).
+    """
+
+    name: str
+    load: Callable[[], pd.DataFrame]
+    specs: Callable[[], Sequence[Spec]] = _no_specs
+    tolerance: float | Mapping[str, float] = 0.0
+    volatile: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ()
+    after: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        check_table_name(self.name)
+        for name in ("load", "specs"):
+            if not callable(getattr(self, name)):
+                raise TypeError(f"{name} must be callable, got {getattr(self, name)!r}")
+        tols = self.tolerance.values() if isinstance(self.tolerance, Mapping) else [self.tolerance]
+        for t in tols:
+            if isinstance(t, bool) or not isinstance(t, (int, float)) or not t >= 0:
+                raise ValueError(
+                    f"tolerance must be a number >= 0 (or a mapping of them), got {t!r}"
+                )
+        for name in ("volatile", "requires", "after"):
+            value = getattr(self, name)
+            if not isinstance(value, tuple) or not all(isinstance(v, str) for v in value):
+                raise TypeError(f"{name} must be a tuple of strings, got {value!r}")
+
+    def bound(self, column: str) -> float:
+        """The tolerance of one column."""
+        if isinstance(self.tolerance, Mapping):
+            return float(self.tolerance.get(column, 0.0))
+        return float(self.tolerance)
+
+
+# --------------------------------------------------------------------------- the cluster
+@contextlib.contextmanager
+def cluster(scheduler: str | None = None, n_workers: int | None = None) -> Iterator[Any]:
+    """Run joblib's work on a dask.distributed cluster inside the ``with`` block.
+
+    Parameters
+    ----------
+    scheduler : str, optional
+        The address of a running scheduler (``"tcp://host:8786"``); default the
+        environment variable ``DASK_SCHEDULER``, and without it a ``LocalCluster`` of
+        ``n_workers`` worker processes (default: the machine's cores), one thread each.
+    n_workers : int, optional
+        Worker processes of the local cluster.
+
+    Yields
+    ------
+    distributed.Client
+    """
+    import joblib
+    from distributed import Client, LocalCluster
+
+    address = scheduler or os.environ.get("DASK_SCHEDULER") or None
+    if address is not None and (not isinstance(address, str) or "://" not in address):
+        raise ValueError(
+            f"scheduler must be an address such as 'tcp://host:8786', got {address!r}"
+        )
+    with contextlib.ExitStack() as stack:
+        if address is None:
+            workers = n_workers or os.cpu_count() or 1
+            local = stack.enter_context(
+                LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                )
+            )
+            client = stack.enter_context(Client(local))
+        else:
+            client = stack.enter_context(Client(address, timeout="30s"))
+        stack.enter_context(joblib.parallel_config(backend="dask"))
+        yield client
+
+
+# --------------------------------------------------------------------------- the cells
+def _cpu_now() -> float:
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _timed(i: int, compute: Callable[..., Any], kwargs: dict[str, Any]) -> tuple[int, Any, float]:
+    start = _cpu_now()
+    result = compute(**kwargs)
+    return i, result, _cpu_now() - start
+
+
+def compute_cells(
+    specs: Sequence[Spec], cache_dir: str | Path, *, n_jobs: int = -1, desc: str = "cells"
+) -> dict[tuple[str, str], float]:
+    """Compute every cell of ``specs`` that ``cache_dir`` lacks, under one progress bar.
+
+    Cells run through joblib (on a Dask cluster inside :func:`cluster`); each result is
+    saved by this process as it arrives, and its CPU seconds appended to
+    ``cache_dir/cpu_seconds.jsonl``.
+
+    Returns
+    -------
+    dict
+        ``(experiment, cell) -> CPU seconds`` of every cell of ``specs`` that the log
+        knows (this run's and earlier runs' into the same folder).
+    """
+    folder = Path(cache_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    todo: list[tuple[Spec, Cell, Path]] = []
+    seen: set[Path] = set()
+    for spec in specs:
+        for c in cells(spec):
+            path = cell_path(spec, c, folder)
+            if path in seen:
+                continue
+            seen.add(path)
+            check = None if spec.check is None else (lambda r, s=spec, c=c: s.check(c, r))
+            if load(path, check) is None:
+                todo.append((spec, c, path))
+    log = folder / CPU_LOG
+    if todo:
+        jobs = (
+            delayed(_timed)(i, s.compute, {**c.as_dict(), **s.params, **s.inputs(c)})
+            for i, (s, c, _) in enumerate(todo)
+        )
+        # results as they finish, so that each is saved (and a kill loses little)
+        results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(jobs)
+        with log.open("a", encoding="utf-8") as fh:
+            for i, result, cpu in progress(results, desc=desc, total=len(todo)):
+                s, c, path = todo[i]
+                if s.check is not None:
+                    s.check(c, result)
+                save(path, result)
+                line = {"experiment": s.name, "cell": str(c), "key": path.stem, "cpu_seconds": cpu}
+                fh.write(json.dumps(line) + "\n")
+                fh.flush()
+    return cpu_seconds(folder, specs)
+
+
+def cpu_seconds(cache_dir: str | Path, specs: Sequence[Spec]) -> dict[tuple[str, str], float]:
+    """``(experiment, cell) -> CPU seconds`` of the cells of ``specs`` as logged (the last
+    entry of a cell's current key counts)."""
+    wanted = {
+        cell_path(s, c, Path(cache_dir)).stem: (s.name, str(c)) for s in specs for c in cells(s)
+    }
+    out: dict[tuple[str, str], float] = {}
+    log = Path(cache_dir) / CPU_LOG
+    if not log.exists():
+        return out
+    for line in log.read_text(encoding="utf-8").splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue  # a line cut short by a kill
+        if entry.get("key") in wanted:
+            out[wanted[entry["key"]]] = float(entry["cpu_seconds"])
+    return out
+
+
+# --------------------------------------------------------------------------- comparing
+@dataclass(frozen=True)
+class Comparison:
+    """How a recomputed table compares with the committed one."""
+
+    name: str
+    rows: int
+    largest: float
+    column: str
+    bound: float
+    within: bool
+    problem: str = ""
+    volatile: tuple[str, ...] = field(default_factory=tuple)
+
+
+def compare_tables(
+    committed: pd.DataFrame, recomputed: pd.DataFrame, experiment: Experiment
+) -> Comparison:
+    """Compare a recomputed table with the committed one, cell by cell.
+
+    Text, integer and boolean columns must be equal; float columns may differ by the
+    experiment's tolerance of that column; ``volatile`` columns are not compared.  The
+    tables must have the same columns and rows in the same order (a table is its cells'
+    rows in the spec's order).
+
+    Examples
+    --------
+    >>> exp = Experiment("t", load=lambda: pd.DataFrame(), tolerance=0.01)
+    >>> a = pd.DataFrame({"d": ["x", "y"], "v": [0.5, 0.25]})
+    >>> c = compare_tables(a, a.assign(v=[0.505, 0.25]), exp)
+    >>> round(c.largest, 6), c.column, c.within
+    (0.005, 'v', True)
+    >>> compare_tables(a, a.assign(d=["x", "z"]), exp).problem
+    "column 'd' differs in 1 of 2 rows (first: row 1, 'y' -> 'z')"
+    """
+    name = experiment.name
+    volatile = tuple(c for c in experiment.volatile if c in committed.columns)
+    if list(committed.columns) != list(recomputed.columns):
+        return Comparison(
+            name,
+            len(recomputed),
+            np.inf,
+            "",
+            0.0,
+            False,
+            f"columns differ: {list(committed.columns)} vs {list(recomputed.columns)}",
+        )
+    if len(committed) != len(recomputed):
+        return Comparison(
+            name,
+            len(recomputed),
+            np.inf,
+            "",
+            0.0,
+            False,
+            f"{len(recomputed)} rows instead of {len(committed)}",
+        )
+    largest, where, bound, within = 0.0, "", 0.0, True
+    for col in committed.columns:
+        if col in volatile:
+            continue
+        a, b = committed[col], recomputed[col]
+        if pd.api.types.is_float_dtype(a) and pd.api.types.is_float_dtype(b):
+            x, y = a.to_numpy(dtype=float), b.to_numpy(dtype=float)
+            same_nan = np.isnan(x) == np.isnan(y)
+            if not same_nan.all():
+                i = int(np.flatnonzero(~same_nan)[0])
+                return Comparison(
+                    name,
+                    len(b),
+                    np.inf,
+                    str(col),
+                    experiment.bound(str(col)),
+                    False,
+                    f"column {col!r}: a missing value on one side only (row {i})",
+                )
+            diff = np.abs(np.where(np.isnan(x), 0.0, x - y))
+            d = float(diff.max()) if len(diff) else 0.0
+            if d > largest or not where:
+                largest, where = d, str(col)
+            col_bound = experiment.bound(str(col))
+            if d > col_bound:
+                within = False
+            if where == str(col):
+                bound = col_bound
+        else:
+            differ = a.astype(str).to_numpy() != b.astype(str).to_numpy()
+            if differ.any():
+                i = int(np.flatnonzero(differ)[0])
+                return Comparison(
+                    name,
+                    len(b),
+                    np.inf,
+                    str(col),
+                    0.0,
+                    False,
+                    f"column {col!r} differs in {int(differ.sum())} of {len(b)} rows "
+                    f"(first: row {i}, {a.iloc[i]!r} -> {b.iloc[i]!r})",
+                )
+    return Comparison(name, len(recomputed), largest, where, bound, within, "", volatile)
+
+
+# --------------------------------------------------------------------------- reproducing
+@contextlib.contextmanager
+def _environment(**values: str) -> Iterator[None]:
+    old = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def _order(experiments: Sequence[Experiment]) -> list[Experiment]:
+    by_name = {e.name: e for e in experiments}
+    done: list[Experiment] = []
+    placed: set[str] = set()
+
+    def place(e: Experiment, path: tuple[str, ...]) -> None:
+        if e.name in placed:
+            return
+        if e.name in path:
+            raise ValueError(f"the tables {' -> '.join((*path, e.name))} read each other")
+        for before in e.after:
+            if before in by_name:
+                place(by_name[before], (*path, e.name))
+        placed.add(e.name)
+        done.append(e)
+
+    for e in experiments:
+        place(e, ())
+    return done
+
+
+@dataclass(frozen=True)
+class TableReport:
+    """One table of a reproduction: its cells, their CPU time, and its comparison."""
+
+    name: str
+    cells: int
+    cpu_seconds: float
+    comparison: Comparison
+    wall_seconds: float
+
+
+def reproduce(
+    experiments: Sequence[Experiment],
+    *,
+    staging: str | Path,
+    cache_dir: str | Path | None = None,
+    scheduler: str | None = None,
+    n_workers: int | None = None,
+    write: bool = False,
+) -> list[TableReport]:
+    """Recompute ``experiments`` from their cells and compare each with its committed table.
+
+    Parameters
+    ----------
+    experiments : sequence of Experiment
+    staging : path
+        Where the recomputed tables are written (a copy of ``data/results`` is made
+        there first, so that a table read by another is found).
+    cache_dir : path, optional
+        The cells' cache (default ``data/cache/reproduce``); a killed run resumes from it.
+    scheduler : str, optional
+        A dask.distributed scheduler's address (default ``DASK_SCHEDULER``, else a local
+        cluster of ``n_workers`` processes).
+    n_workers : int, optional
+    write : bool
+        Replace the committed tables with the recomputed ones at the end.
+
+    Returns
+    -------
+    list of TableReport, in the order the tables were rebuilt.
+    """
+    exps = _order(list(experiments))
+    cache = Path(cache_dir) if cache_dir is not None else _cache_root() / "reproduce"
+    staging = Path(staging)
+    committed_dir = results_dir()
+    staging.mkdir(parents=True, exist_ok=True)
+    for path in committed_dir.glob("*"):
+        if path.suffix in (".csv", ".json") and not (staging / path.name).exists():
+            shutil.copy2(path, staging / path.name)
+    specs = [s for e in exps for s in e.specs()]
+    with _environment(MLCBOOK_PROGRESS="1"), cluster(scheduler, n_workers):
+        compute_cells(specs, cache, desc=f"reproduce: {len(exps)} tables")
+    reports = []
+    for e in exps:
+        start = time.perf_counter()
+        with _environment(
+            MLCBOOK_RECOMPUTE=e.name,
+            MLCBOOK_RESUME="1",
+            MLCBOOK_RESULTS_DIR=str(staging),
+            MLCBOOK_EXPERIMENT_CACHE=str(cache),
+            MLCBOOK_PROGRESS="0",
+        ):
+            recomputed = e.load()
+        wall = time.perf_counter() - start
+        spent = cpu_seconds(cache, e.specs())
+        _add_cpu(staging / f"{e.name}.json", spent)
+        committed = committed_table(e.name, folder=committed_dir)
+        reports.append(
+            TableReport(
+                e.name,
+                len(spent),
+                float(sum(spent.values())),
+                compare_tables(committed, recomputed, e),
+                wall,
+            )
+        )
+    if write:
+        for e in exps:
+            for suffix in (".csv", ".json"):
+                shutil.copy2(staging / f"{e.name}{suffix}", committed_dir / f"{e.name}{suffix}")
+    return reports
+
+
+def _add_cpu(meta: Path, spent: Mapping[tuple[str, str], float]) -> None:
+    record = json.loads(meta.read_text(encoding="utf-8"))
+    record["cpu_seconds"] = {
+        "total": round(float(sum(spent.values())), 3),
+        "cells": {f"{exp}:{cell}": round(s, 3) for (exp, cell), s in sorted(spent.items())},
+    }
+    atomic_write_text(
+        meta, json.dumps(record, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    )
+
+
+def report_markdown(reports: Sequence[TableReport], *, wall_seconds: float, machine: str) -> str:
+    """The report of a reproduction as a Markdown table (what ``make reproduce`` commits)."""
+    lines = [
+        "# Reproducing the committed result tables",
+        "",
+        f"Machine: {machine}. Wall time: {wall_seconds / 3600:.2f} h. "
+        f"CPU time of the cells: {sum(r.cpu_seconds for r in reports) / 3600:.2f} h.",
+        "",
+        "| table | cells | CPU s | largest abs. difference | column | tolerance | verdict |",
+        "|---|---:|---:|---:|---|---:|---|",
+    ]
+    for r in reports:
+        c = r.comparison
+        verdict = "within tolerance" if c.within else f"**outside** ({c.problem or 'above'})"
+        lines.append(
+            f"| {r.name} | {r.cells} | {r.cpu_seconds:,.1f} | {c.largest:.3g} | {c.column} "
+            f"| {c.bound:g} | {verdict} |"
+        )
+    return "\n".join(lines) + "\n"
