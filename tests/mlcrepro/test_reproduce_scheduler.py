@@ -25,7 +25,8 @@ from mlcrepro import runner
 from mlcrepro.huellermeier2022.knn_fig4 import fig4_spec
 from mlcrepro.reproduce import CPU_LOG, cluster, compute_cells
 from mlcrepro.results import committed_table
-from tests.tolerances import CLOSED_FORM_RTOL
+
+from ..tolerances import CLOSED_FORM_RTOL
 
 pytestmark = pytest.mark.slow
 
