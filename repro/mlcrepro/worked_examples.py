@@ -9,8 +9,6 @@ accuracy and the Jaccard score of :mod:`mlcbook.metrics`).
 The arrays are read-only: a caller that changes them gets an error, not another
 table.
 
-Examples
---------
 >>> PARK_READ_TABLE1_TRUTH.shape
 (5, 4)
 >>> PARK_READ_TABLE1_PREDICTIONS[0].tolist()

@@ -47,7 +47,7 @@ class Evidence:
     """The worked example's numbers (micro counts pooled over the seven posts)."""
 
     labels: tuple[str, ...]  #: the label columns of the binarised sets
-    counts: pd.DataFrame  #: per post: truth, predicted, tp, fn, fp
+    counts: pd.DataFrame  #: per post (1..7): truth, predicted, tp, fn, fp
     tp: int  #: pooled true positives
     fn: int  #: pooled false negatives
     fp: int  #: pooled false positives
@@ -80,7 +80,8 @@ def evidence() -> Evidence:
             "tp": (Ab & Bb).sum(axis=1),
             "fn": (Ab & ~Bb).sum(axis=1),
             "fp": (~Ab & Bb).sum(axis=1),
-        }
+        },
+        index=pd.RangeIndex(1, len(truth) + 1, name="post"),
     )
     tp, fn, fp = (int(v) for v in counts[["tp", "fn", "fp"]].sum())
     p_micro, r_micro = tp / (tp + fp), tp / (tp + fn)

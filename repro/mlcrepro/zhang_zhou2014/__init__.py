@@ -19,10 +19,26 @@ guest::
 
 from mlcrepro.paper import Paper
 from mlcrepro.zhang_zhou2014.collect import Evidence, evidence
-from mlcrepro.zhang_zhou2014.ledger_measures import compared, ledgers, verdicts
+from mlcrepro.zhang_zhou2014.ledger_measures import (
+    SKLEARN_TOL,
+    against_sklearn,
+    compared,
+    ledgers,
+    verdicts,
+)
 from mlcrepro.zhang_zhou2014.problems import benchmark_problem
 
-__all__ = ["PAPER", "Evidence", "evidence", "ledgers", "verdicts", "compared", "benchmark_problem"]
+__all__ = [
+    "PAPER",
+    "Evidence",
+    "evidence",
+    "ledgers",
+    "verdicts",
+    "compared",
+    "against_sklearn",
+    "SKLEARN_TOL",
+    "benchmark_problem",
+]
 
 #: the paper's record: its spelling, citation, claim ids, Reproduce page and ledgers
 PAPER = Paper(

@@ -16,12 +16,22 @@ import pandas as pd
 
 from mlcrepro.claims import printed
 from mlcrepro.evidence_common import IDENTITY_TOL, identity_gap
-from mlcrepro.ledger import Ledger
+from mlcrepro.ledger import Ledger, within_tolerance
 from mlcrepro.summary import verdict_table
 from mlcrepro.zhang_zhou2014.collect import DRAWS, Evidence
 from mlcrepro.zhang_zhou2014.measurements import DEFINITIONS
 
-__all__ = ["ledgers", "verdicts", "compared", "GROUPS", "PAPERS", "TABLE1_IDS", "ZZ_IDS"]
+__all__ = [
+    "ledgers",
+    "verdicts",
+    "compared",
+    "against_sklearn",
+    "GROUPS",
+    "PAPERS",
+    "TABLE1_IDS",
+    "ZZ_IDS",
+    "SKLEARN_TOL",
+]
 
 #: the sources the ledger's rows are about (each row's source starts with its authors)
 PAPERS = "Zhang & Zhou (2014); Wu & Zhou (2017); Park & Read (2018); Hivemall"
@@ -38,6 +48,8 @@ GROUPS = {
     "Wu & Zhou, Sec. 2, Thm 1": r"^Wu & Zhou",
 }
 ZZ_SOURCE = "Zhang & Zhou, Sec. 2.2.2"
+#: tolerance of mlcbook against scikit-learn: the two sum the same terms in another order
+SKLEARN_TOL = 1e-12
 
 
 def _park_read_rows(led: Ledger, table: pd.DataFrame) -> None:
@@ -66,7 +78,7 @@ def _convention_rows(led: Ledger, ev: Evidence) -> None:
         "Wu & Zhou, Table 1 (definitions)",
         paper="0",
         ours=ev.all_measures_gap,
-        tol=1e-12,
+        tol=SKLEARN_TOL,
         digits=1,
         note=f"{ev.measures_compared} measures; tol 1e-12: summation order only. One-error "
         "has no scikit-learn counterpart (unit tests: brute force)",
@@ -211,11 +223,13 @@ def verdicts(ledger: Ledger) -> pd.DataFrame:
 
 
 def compared(ledger: Ledger, group: str) -> pd.DataFrame:
-    """The rows of one group of :data:`GROUPS` as ours / paper / tol / status.
+    """The rows of one group of :data:`GROUPS` as claim / ours / paper / status.
 
     The shape :func:`mlcrepro.display.comparison_table` reads: ``claim`` (the row's
-    claim), ``ours`` and ``paper`` (numbers; an exact row's text read as a number),
-    ``tol`` (NaN for an exact row) and ``status``.
+    claim), ``ours`` and ``paper`` (numbers; an exact row's text read as a number, NaN
+    for an ordering) and ``status``.  The tolerances (half a unit of the paper's last
+    printed digit; 1e-12 for an identity) are left to the caption: a column of them
+    would print 1e-12 as twelve decimals.
 
     Raises
     ------
@@ -233,7 +247,33 @@ def compared(ledger: Ledger, group: str) -> pd.DataFrame:
             "claim": rows["claim"],
             "ours": pd.to_numeric(rows["ours_value"].fillna(rows["ours"]), errors="coerce"),
             "paper": pd.to_numeric(rows["paper_value"].fillna(rows["paper"]), errors="coerce"),
-            "tol": rows["tol"],
             "status": rows["status"],
         }
     ).reset_index(drop=True)
+
+
+def against_sklearn(evidence: Evidence) -> pd.DataFrame:
+    """Each measure beside scikit-learn's, judged by the rule of its ledger row.
+
+    The rows of ``evidence.sklearn_comparison`` that have a scikit-learn counterpart
+    (one-error has none), as ``measure``, ``ours``, ``scikit-learn`` and ``status``
+    (``reproduced`` where :func:`mlcrepro.ledger.within_tolerance` holds with
+    :data:`SKLEARN_TOL`, else ``differs``), the shape
+    :func:`mlcrepro.display.comparison_table` reads with ``theirs="scikit-learn"``.
+    """
+    if not isinstance(evidence, Evidence):
+        raise TypeError(
+            f"evidence must be mlcrepro.zhang_zhou2014's Evidence, got {type(evidence).__name__}"
+        )
+    both = evidence.sklearn_comparison.dropna()
+    ok = [
+        within_tolerance(t, o, SKLEARN_TOL) for o, t in zip(both["mlcbook"], both["scikit-learn"])
+    ]
+    return pd.DataFrame(
+        {
+            "measure": both.index,
+            "ours": both["mlcbook"].to_numpy(),
+            "scikit-learn": both["scikit-learn"].to_numpy(),
+            "status": ["reproduced" if k else "differs" for k in ok],
+        }
+    )

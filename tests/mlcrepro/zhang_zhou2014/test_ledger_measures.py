@@ -64,7 +64,9 @@ def test_compared_gives_each_group_its_rows_once(ledger):
     table1 = zz.compared(ledger, "Park & Read, Table 1")
     # an exact row's text is read as a number: Hamming similarity of x2 is printed "1"
     assert table1.loc[1, ["ours", "paper"]].tolist() == [1.0, 1.0]
-    assert pd.isna(table1.loc[1, "tol"]) and table1.loc[0, "tol"] == 0.05  # half of 0.1
+    assert table1.loc[0, ["ours", "paper"]].tolist() == [0.5, 0.5]  # a number row
+    strict = zz.compared(ledger, "Zhang & Zhou, Sec. 2.2.2").iloc[-1]  # an ordering row
+    assert pd.isna(strict["ours"]) and strict["status"] == "reproduced"
     with pytest.raises(ValueError, match="group must be one of"):
         zz.compared(ledger, "Table 9")
 
@@ -75,3 +77,18 @@ def test_the_evidence_is_frozen_and_each_caller_gets_a_copy():
         ev.all_measures_gap = 1.0  # type: ignore[misc]
     ev.park_read_table1.loc["x1", "Hamming"] = 0.0
     assert zz.evidence().park_read_table1.loc["x1", "Hamming"] == 0.5
+
+
+def test_against_sklearn_judges_each_measure_by_the_ledgers_tolerance(monkeypatch):
+    ev = zz.evidence()
+    rows = zz.against_sklearn(ev)
+    assert "one-error" not in set(rows["measure"])  # no scikit-learn counterpart
+    assert len(rows) == ev.measures_compared and set(rows["status"]) == {"reproduced"}
+    gap = (rows["ours"] - rows["scikit-learn"]).abs().max()
+    assert round(gap, 12) == ev.all_measures_gap  # the ledger row's value, 12 decimals
+    wrong = ev.sklearn_comparison.copy()
+    wrong.loc["coverage", "mlcbook"] += 1  # scikit-learn's coverage_error, unshifted
+    bad = zz.against_sklearn(dataclasses.replace(ev, sklearn_comparison=wrong))
+    assert bad.set_index("measure").loc["coverage", "status"] == "differs"
+    with pytest.raises(TypeError, match="evidence must be"):
+        zz.against_sklearn(hivemall.evidence())  # type: ignore[arg-type]
