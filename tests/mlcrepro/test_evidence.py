@@ -22,7 +22,6 @@ def _led():
 
 def test_every_function_refuses_a_ledger_that_is_not_one():
     for f in (
-        WZ.add_one_error_definition,
         H.add_moebius_pair,
         H.add_worked_errors,
         PR.add_vector_form,
@@ -32,15 +31,6 @@ def test_every_function_refuses_a_ledger_that_is_not_one():
 
 
 # ------------------------------------------------------------------ Wu & Zhou
-def test_one_error_row_and_its_power(monkeypatch):
-    e = WZ.add_one_error_definition(_led(), draws=4)
-    assert e.status == "reproduced" and e.source == "Wu & Zhou, Table 1"
-    orig = M.one_error
-    monkeypatch.setattr(WZ.M, "one_error", lambda Y, F: 1.0 - orig(Y, F))
-    with pytest.raises(ValueError, match="differs"):
-        WZ.add_one_error_definition(_led(), draws=4)
-
-
 TOY = {"m": [("0.100", "0.00"), ("0.200", "1.00"), ("0.150", "0.50")]}
 
 
