@@ -7,14 +7,12 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn import metrics as skm
 
 from mlcbook import losses as L
 from mlcbook import metrics as M
 from mlcrepro.huellermeier2022 import evidence as H
 from mlcrepro.park_read2018 import evidence as PR
 from mlcrepro.wu_zhou2017 import evidence as WZ
-from mlcrepro.zhang_zhou2014 import evidence as ZZ
 from mlcrepro.ledger import Ledger, unknown
 
 
@@ -22,87 +20,8 @@ def _led():
     return Ledger("demo", "A. Author (2020)")
 
 
-# ------------------------------------------------------------------ Zhang & Zhou
-def _by_sets(Y, P):
-    """The five example-based measures of Zhang & Zhou, Sec. 2.2.2, with Python sets."""
-    rows = [({j for j in np.flatnonzero(y)}, {j for j in np.flatnonzero(p)}) for y, p in zip(Y, P)]
-    q, n = Y.shape[1], len(rows)
-    div = lambda a, b: 1.0 if b == 0 else a / b  # noqa: E731  (zero_division = 1)
-    return {
-        "subset accuracy": sum(a == b for a, b in rows) / n,
-        "Hamming loss": sum(len(a ^ b) / q for a, b in rows) / n,
-        "Accuracy_exam": sum(div(len(a & b), len(a | b)) for a, b in rows) / n,
-        "Precision_exam": sum(div(len(a & b), len(b)) for a, b in rows) / n,
-        "Recall_exam": sum(div(len(a & b), len(a)) for a, b in rows) / n,
-    }
-
-
-def test_example_based_definitions_agree_with_a_set_computation_and_sklearn():
-    Y, P = ZZ.random_label_pair(60, 5, seed=3)
-    assert (Y.sum(axis=1) == 0).any() and (P.sum(axis=1) == 0).any()  # empty sets drawn
-    ref = _by_sets(Y, P)
-    # 1e-12: sums of 60 terms <= 1 in double precision
-    assert M.subset_accuracy(Y, P) == pytest.approx(ref["subset accuracy"], abs=1e-12)
-    assert skm.hamming_loss(Y, P) == pytest.approx(ref["Hamming loss"], abs=1e-12)
-    assert M.jaccard_score(Y, P) == pytest.approx(ref["Accuracy_exam"], abs=1e-12)
-    assert M.precision(Y, P, average="instance") == pytest.approx(ref["Precision_exam"], abs=1e-12)
-    assert M.recall(Y, P, average="instance") == pytest.approx(ref["Recall_exam"], abs=1e-12)
-    led = _led()
-    rows = ZZ.add_example_based_definitions(led, seed=1, draws=5)
-    assert [r.status for r in rows] == ["reproduced"] * 5
-    assert all(r.source.startswith("Zhang & Zhou, Sec. 2.2.2, ") for r in rows)
-    led.check()
-
-
-def test_example_based_definitions_see_a_wrong_measure(monkeypatch):
-    monkeypatch.setattr(ZZ.M, "hamming_loss", lambda Y, P: 0.5)
-    with pytest.raises(ValueError, match="differs"):  # a difference needs its cause
-        ZZ.add_example_based_definitions(_led(), draws=2)
-
-
-def test_f_beta_combination_by_hand():
-    Y, P = ZZ.random_label_pair(200, 6, seed=0)
-    ref = _by_sets(Y, P)
-    p, r = ref["Precision_exam"], ref["Recall_exam"]
-    # the F of the averages (Zhang & Zhou's formula) computed from the set counts
-    assert M.example_based_f_measure(Y, P, 2.0) == pytest.approx(
-        5 * p * r / (4 * p + r), abs=1e-12
-    )
-    rows = ZZ.add_f_beta_combination(_led())
-    assert [e.status for e in rows] == ["reproduced", "reproduced"]
-    assert "another quantity" in rows[1].note
-
-
-def test_subset_accuracy_strictness_holds_and_follows_accuracy_to_the_q():
-    led = _led()
-    e = ZZ.add_subset_accuracy_strictness(led, qs=(1, 4, 16), n=4000, resamples=5)
-    assert e.status == "reproduced" and (e.hits, e.trials) == (5, 5)
-    # the printed subset accuracies lie within 4 standard errors of accuracy**q
-    for q, shown in zip((1, 4, 16), e.ours.split("(")[1].split(";")[0].split(", ")):
-        value = float(shown.split(": ")[1])
-        se = math.sqrt(0.9**q * (1 - 0.9**q) / 4000)
-        assert abs(value - 0.9**q) <= 4 * se + 5e-4  # + half a printed unit
-
-
-@pytest.mark.parametrize(
-    "kw, err",
-    [
-        ({"accuracy": 1.0}, ValueError),
-        ({"qs": (4, 2)}, ValueError),
-        ({"qs": (1,)}, ValueError),
-        ({"seed": -1}, ValueError),
-        ({"n": 2.5}, TypeError),
-    ],
-)
-def test_subset_accuracy_strictness_refuses_bad_input(kw, err):
-    with pytest.raises(err):
-        ZZ.add_subset_accuracy_strictness(_led(), **kw)
-
-
 def test_every_function_refuses_a_ledger_that_is_not_one():
     for f in (
-        ZZ.add_example_based_definitions,
-        WZ.add_one_error_definition,
         H.add_moebius_pair,
         H.add_worked_errors,
         PR.add_vector_form,
@@ -112,15 +31,6 @@ def test_every_function_refuses_a_ledger_that_is_not_one():
 
 
 # ------------------------------------------------------------------ Wu & Zhou
-def test_one_error_row_and_its_power(monkeypatch):
-    e = WZ.add_one_error_definition(_led(), draws=4)
-    assert e.status == "reproduced" and e.source == "Wu & Zhou, Table 1"
-    orig = M.one_error
-    monkeypatch.setattr(WZ.M, "one_error", lambda Y, F: 1.0 - orig(Y, F))
-    with pytest.raises(ValueError, match="differs"):
-        WZ.add_one_error_definition(_led(), draws=4)
-
-
 TOY = {"m": [("0.100", "0.00"), ("0.200", "1.00"), ("0.150", "0.50")]}
 
 

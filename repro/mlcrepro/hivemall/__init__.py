@@ -1,12 +1,19 @@
 """Apache Hivemall's F-measure page: micro F-beta on label sets.
 
-Its claims are checked in the ledger of the standard measures, on the Reproduce page it
-shares with Zhang & Zhou (2014).
+=======  ==================================================================
+example  the seven posts' tags, and ``evidence()``: their micro F1 and F2
+rows     Hivemall's four claims as rows of the ledger that hosts them
+=======  ==================================================================
+
+Hivemall has no ledger of its own: its rows stand in the measures ledger, on the
+Reproduce page it shares with Zhang & Zhou (2014), whose ``ledgers`` takes them in.
 """
 
+from mlcrepro.hivemall.example import PREDICTED, TRUTH, Evidence, evidence
+from mlcrepro.hivemall.rows import rows
 from mlcrepro.paper import Paper
 
-__all__ = ["PAPER"]
+__all__ = ["PAPER", "TRUTH", "PREDICTED", "Evidence", "evidence", "rows"]
 
 #: the page's record: its spelling, citation, claim ids and the Reproduce page it shares
 PAPER = Paper(

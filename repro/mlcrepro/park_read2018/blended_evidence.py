@@ -29,6 +29,7 @@ from mlcrepro.park_read2018 import readings as bs
 from mlcrepro.park_read2018 import tables as bt
 from mlcrepro.park_read2018 import variants as bv
 from mlcrepro.park_read2018.grid import GRID_ALPHAS, GRID_BETAS, load_blended_grid
+from mlcrepro.worked_examples import PARK_READ_TABLE1_PREDICTIONS, PARK_READ_TABLE1_TRUTH
 
 __all__ = [
     "TABLE1_PREDICTIONS",
@@ -63,11 +64,10 @@ __all__ = [
     "causes",
 ]
 
-#: Table 1 of the paper: the five predictions y_k and truths t_k (four labels)
-TABLE1_PREDICTIONS = np.array(
-    [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 1], [0, 1, 1, 0], [1, 0, 0, 0]]
-)
-TABLE1_TRUTH = np.array([[1, 0, 0, 1], [0, 1, 0, 1], [1, 0, 0, 1], [0, 1, 0, 0], [1, 0, 0, 1]])
+#: Table 1 of the paper: the five predictions y_k and truths t_k (four labels), whose
+#: one owner is :mod:`mlcrepro.worked_examples` (the standard measures read them too)
+TABLE1_PREDICTIONS = PARK_READ_TABLE1_PREDICTIONS
+TABLE1_TRUTH = PARK_READ_TABLE1_TRUTH
 #: the four confusion counts, in the paper's order
 COUNTS = ("tp", "fp", "fn", "tn")
 

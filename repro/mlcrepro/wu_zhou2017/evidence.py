@@ -1,4 +1,4 @@
-"""Wu & Zhou (2017): one-error of Table 1, and the rescaled columns of Tables B.1-B.2.
+"""Wu & Zhou (2017): the rescaled columns of Tables B.1-B.2.
 
 Tables B.1 and B.2 print every value twice: absolute (three decimals) and rescaled
 per measure so that the best method gets 1 and the worst 0 (two decimals).  Whether
@@ -17,40 +17,10 @@ import numpy as np
 import pandas as pd
 
 from mlcbook import metrics as M
-from mlcbook._validation import Int, Seed, validate_params
-from mlcrepro.evidence_common import IDENTITY_TOL, check_ledger, identity_gap
+from mlcrepro.evidence_common import check_ledger
 from mlcrepro.ledger import Entry, Ledger, paper_error
 
-__all__ = ["add_one_error_definition", "rescaling_ranges", "add_rescaling_consistency"]
-
-
-@validate_params(seed=Seed(), draws=Int(1, 1000))
-def add_one_error_definition(led: Ledger, *, seed: int = 0, draws: int = 20) -> Entry:
-    """One-error (Wu & Zhou, Table 1) against a brute-force count, one row.
-
-    ``draws`` seeded random (Y, F) pairs (n = 50, K = 2..9, continuous scores, so the
-    top label is unique); the count loops over the instances and asks whether the
-    top-scored label is irrelevant.  The row holds the largest absolute difference.
-    """
-    led = check_ledger(led)
-    worst = 0.0
-    for d, ss in enumerate(np.random.SeedSequence(seed).spawn(draws)):
-        rng = np.random.default_rng(ss)
-        K = 2 + d % 8
-        Y = (rng.random((50, K)) < 0.35).astype(np.int8)
-        F = rng.normal(size=(50, K))
-        count = sum(Y[i, int(np.argmax(F[i]))] == 0 for i in range(50)) / 50
-        worst = max(worst, abs(M.one_error(Y, F) - count))
-    return led.number(
-        f"one-error as defined in Table 1 equals a brute-force count (largest "
-        f"|difference|, {draws} random pairs)",
-        "Wu & Zhou, Table 1",
-        paper="0",
-        ours=identity_gap(worst),
-        tol=IDENTITY_TOL,
-        digits=12,
-        claim_id="WZ007",
-    )
+__all__ = ["rescaling_ranges", "add_rescaling_consistency"]
 
 
 def _half_unit(text: str) -> float:
