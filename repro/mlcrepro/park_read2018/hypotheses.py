@@ -316,7 +316,7 @@ def conclusion(rows: pd.DataFrame) -> str:
 #: the open hypotheses in the chapter's order: label -> how it is computed
 HYPOTHESES = {
     "(1) Enron rows swapped": "the committed grids",
-    "(2) trained 2^7 bases": "the committed grids (the family rule)",
+    "(2) trained β = 2⁷ bases": "the committed grids (the family rule)",
     "(3) fit budget": "data/results/blended_literal.csv",
     "(4) penalised intercept": "data/results/blended_penalised_intercept.csv",
     "(5) CV on 0/1 scores": "data/results/blended_cv_determined.csv",
