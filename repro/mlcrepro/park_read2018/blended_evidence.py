@@ -162,20 +162,6 @@ def _enron_swap(grid: pd.DataFrame, bases_grid: pd.DataFrame) -> pd.DataFrame:
     ]
 
 
-def _trend_cause(literal: pd.DataFrame, trends: pd.DataFrame) -> Cause:
-    return tested(
-        "Emotions' training Hamming at beta = 1 is flat in alpha when the fits converge "
-        "(both readings); gradient ascent from zero with a fixed step, gamma fixed across "
-        f"alpha ({literal['gamma'].iloc[0]:g}), stopped by a budget of "
-        f"{int(trends['steps'].max())} steps (the rule 'stop when J stops increasing' fired "
-        f"in {int(trends['stopped by the rule'].sum())} of {len(literal)} fits) makes it "
-        f"rise at {int(trends['rises'].sum())} of {len(trends)} step sizes (Spearman rho "
-        f"{trends['Spearman rho'].min():.2f}-{trends['Spearman rho'].max():.2f}): the "
-        "paper's trend is what fits stopped before convergence show",
-        ref="data/results/blended_literal.csv",
-    )
-
-
 def _training_hypotheses(moves: pd.DataFrame, chosen: str) -> str:
     """What the open hypotheses about the training do to the training halves (chosen reading)."""
     said: dict[str, list[str]] = {"closer": [], "further": [], "unchanged": []}
@@ -284,7 +270,6 @@ def evidence() -> Evidence:
     c: dict[str, Cause] = bf.causes(
         match,
         spread,
-        penalty,
         enron_best_test=enron_best,
         ranges=ranges,
         ascent=grids["ascent"],
@@ -293,8 +278,8 @@ def evidence() -> Evidence:
         swap=_swap_text(swap),
         bases_reading=families[BASES_FAMILY],
     )
-    if bool(trends_lit["rises"].all()):
-        c["trend"] = _trend_cause(literal, trends_lit)
+    trends = {k: bf.alpha_trend(g) for k, g in grids.items()}
+    c["trend"] = bf.trend_cause(trends, penalty, match, literal, trends_lit)
     lp_wins = int((headline["LP"] > headline["blend"]).sum())
     c["headline"] = underspecified(
         "the paper prints no label-powerset result and no setting for it (learner, "
@@ -347,7 +332,7 @@ def evidence() -> Evidence:
         ),
         locations=bf.locations(grid, c),
         recommendations=bf.recommendations(grid, exact_grid=whole),
-        trends={k: bf.alpha_trend(g) for k, g in grids.items()},
+        trends=trends,
         sweet_spot=bf.sweet_spot(panel),
         diagonal=bf.diagonal_reading(grid),
         corner=bf.slashdot_test_corner(panel),

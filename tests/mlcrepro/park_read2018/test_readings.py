@@ -380,17 +380,46 @@ def test_the_base_rows_take_the_penalty_or_the_untrained_cause_by_rule():
         .set_index(["features", "seed", "gamma"])["best"]
         .unstack("gamma")
     )
-    made = bf.causes(match, split, pen, enron_best_test=0.159, ascent=ascent)
+    made = bf.causes(match, split, enron_best_test=0.159, ascent=ascent)
     assert "3 of its 3 fits at beta >= 64" in made["untrained"].describe()
     assert "0.020" in made["untrained"].describe()
     assert "large_beta" not in made
-    chosen = bf.causes(match, split, pen, enron_best_test=0.159, ascent=ascent, chosen="ascent")
+    chosen = bf.causes(match, split, enron_best_test=0.159, ascent=ascent, chosen="ascent")
     assert chosen["large_beta"] is chosen["untrained"]
     got = causes_of({**c, "large_beta": made["untrained"]})
     assert got[("Scene", "Train", "exact", "BaseH")] is made["untrained"]
     assert got[("Yeast", "Test", "exact", "BaseJ")] is made["untrained"]
     assert got[("Slashdot", "Test", "exact", "BaseJ")] is c["slashdot"]
     assert got[("Emotions", "Test", "hamming", "Base")] is c["penalty"]
+
+
+def test_trend_cause_is_unknown_and_names_the_hypothesis_as_ours():
+    """The trend row's cause: not known; the literal fits are a hypothesis whose budget,
+    steps and gamma are ours (0 of their fits stopped by the paper's rule)."""
+    match = pd.DataFrame(
+        {"Data": ["Emotions"], "measure": ["hamming"], "best gamma": [1e-2]}
+    )
+    pen = pd.DataFrame(
+        {
+            "dataset": ["emotions"] * 3,
+            "alpha": [1e-5, 0.5, 1.0],
+            "beta": [1.0] * 3,
+            "gamma": [1e-2] * 3,
+            "train_hamming": [0.834, 0.5, 0.832],
+        }
+    )
+    trends = {"lbfgs": {"first": 0.923, "last": 0.9, "rho": -0.92}}
+    literal = pd.DataFrame({"gamma": [1e-6] * 33})
+    lit = pd.DataFrame(
+        {"steps": [2000, 2000], "stopped by the rule": [0, 0], "rises": [True, True],
+         "Spearman rho": [0.71, 0.93]}
+    )
+    cause = bf.trend_cause(trends, pen, match, literal, lit)
+    assert cause.kind == "unknown"
+    assert "L-BFGS 0.923 -> 0.900 (rho -0.92)" in cause.text
+    assert "(0.01: 0.834 -> 0.832)" in cause.text  # the ends of the path, alpha -> 0 and 1
+    assert "fired in 0 of 33 fits" in cause.text and "at 2 of 2 step sizes" in cause.text
+    assert "not a tested cause" in cause.text and "our choices" in cause.text
 
 
 def test_enron_rows_within_the_split_range_take_the_split_cause():
