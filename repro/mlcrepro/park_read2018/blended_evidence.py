@@ -144,6 +144,11 @@ class Evidence:
         """The grid of the chosen reading."""
         return self.grids[self.chosen]
 
+    @property
+    def panel_shape(self) -> tuple[int, int]:
+        """(betas, alphas) of one dataset's panel of the grid (8 x 11 in the paper)."""
+        return self.grid["beta"].nunique(), self.grid["alpha"].nunique()
+
     def family_grid(self, family: str) -> pd.DataFrame:
         """The grid of the reading ``family`` (:data:`.hypotheses.FAMILIES`) takes."""
         if family not in self.families:

@@ -15,6 +15,7 @@ import pandas as pd
 from mlcrepro.evidence_common import IDENTITY_TOL
 from mlcrepro.ledger import Ledger, paper_error
 from mlcrepro.park_read2018.blended_evidence import Evidence
+from mlcrepro.park_read2018.hypotheses import READING_NAMES
 from mlcrepro.park_read2018.metric import COUNTS
 from mlcrepro.park_read2018.record import PAPER
 from mlcrepro.summary import verdict_table
@@ -316,6 +317,11 @@ def _metric_rows(led: Ledger, ev: Evidence) -> None:
 def _figure_rows(led: Ledger, ev: Evidence) -> None:
     """Readings of Figs. 1-2 no rule of the paper decides (qualitative rows)."""
     train, slashdot = ev.causes["train"], ev.causes["slashdot"]
+    nb, na = ev.panel_shape
+    judged = (
+        f"judged on the grid of the chosen reading ({READING_NAMES[ev.chosen]}) by a rule "
+        "of ours, the paper's evidence being Figs. 1-2 as seen: "
+    )
     parts = ev.diagonal
     higher = sum(a > b for _, _, a, b in parts)
     shown = "; ".join(f"{d} {h} {a:.3f} vs {b:.3f}" for d, h, a, b in parts)
@@ -328,6 +334,10 @@ def _figure_rows(led: Ledger, ev: Evidence) -> None:
         f"higher in {higher} of {len(parts)}",
         agrees=agrees,
         cause=None if agrees else train,
+        note=judged + f"'high along the diagonal' read as a higher mean Jaccard on the {nb} "
+        f"diagonal cells (one per beta, alpha rising with log2 beta) than on the other "
+        f"{nb * na - nb} cells of the panel, in more than half of the {len(parts)} dataset "
+        "halves",
         claim_id="PR040",
     )
     (ct, mt), (cs, ms) = ev.corner["test"], ev.corner["train"]
@@ -357,6 +367,9 @@ def _figure_rows(led: Ledger, ev: Evidence) -> None:
         f"{', '.join(others) or 'none'}",
         agrees=agrees,
         cause=None if agrees else train,
+        note=judged + "an exact-match panel 'resembles' its Jaccard panel when Spearman's "
+        f"rho of the two over the panel's {nb * na} cells is at least 0.5, and 'many' "
+        f"means at least half of the {n} dataset halves",
         claim_id="PR043",
     )
 

@@ -146,3 +146,14 @@ def test_worked_numbers_are_the_inventory_claims():
     for r in printed("park-read-2018").itertuples():
         if r.value not in ("-",) and not r.value.startswith("("):
             assert r.value in inv.loc[r.id, "claim"], (r.id, r.value)
+
+
+def test_every_qualitative_or_fragile_row_says_what_judged_it(ledger):
+    frame = ledger.to_frame()
+    soft = frame[frame["status"].isin(["qualitative", "fragile"])]
+    assert len(soft) >= 2
+    assert (soft["note"].str.len() > 0).all(), soft["claim_ids"].tolist()
+    # the two readings of Figs. 1-2 name their grid and their rule
+    for cid in ("PR040", "PR043"):
+        note = frame.loc[frame["claim_ids"] == cid, "note"].iloc[0]
+        assert "rule of ours" in note and "10 dataset halves" in note
