@@ -11,7 +11,6 @@ import pytest
 from mlcbook import losses as L
 from mlcbook import metrics as M
 from mlcrepro.huellermeier2022 import evidence as H
-from mlcrepro.park_read2018 import evidence as PR
 from mlcrepro.wu_zhou2017 import evidence as WZ
 from mlcrepro.ledger import Ledger, unknown
 
@@ -24,7 +23,6 @@ def test_every_function_refuses_a_ledger_that_is_not_one():
     for f in (
         H.add_moebius_pair,
         H.add_worked_errors,
-        PR.add_vector_form,
     ):
         with pytest.raises(TypeError, match="led must be"):
             f(object())
@@ -154,65 +152,6 @@ def test_empty_prediction_hamming_is_the_density():
         H.add_empty_prediction_hamming(_led(), stats.drop(columns="cardinality"))
     with pytest.raises(TypeError):
         H.add_empty_prediction_hamming(_led(), {"a": 1})
-
-
-# ------------------------------------------------------------------ Park & Read
-def test_vector_form_and_gradient():
-    led = _led()
-    assert PR.add_vector_form(led, n=50).status == "reproduced"
-    e = PR.add_independent_gradient(led, n=30)
-    assert e.status == "reproduced"
-    # the check can see a dependence: at alpha = 0.5, beta = 2 the cross terms are not 0
-    rng = np.random.default_rng(0)
-    T, Z = rng.integers(0, 2, (30, 5)), rng.uniform(0.05, 0.85, (30, 5))
-    assert PR._cross_terms(T, Z, 0.5, 2.0, 0.1) > 1e-4
-
-
-def _grid(f):
-    """A toy grid over the paper's alphas and betas with values f(dataset, alpha, beta, col)."""
-    alphas = [1e-5] + [round(0.1 * i, 1) for i in range(1, 11)]
-    betas = [2.0**j for j in range(8)]
-    rows = []
-    for d in ("emotions", "slashdot"):
-        for a, b in itertools.product(alphas, betas):
-            row = {"dataset": d, "alpha": a, "beta": b}
-            for col in ("train_jaccard", "test_jaccard", "train_exact", "test_exact"):
-                row[col] = f(d, a, b, col)
-            rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def test_grid_readings_on_toy_grids():
-    # Jaccard high on the diagonal and in the corner; Exact the same shape
-    def diag(d, a, b, col):
-        on = round(math.log2(b) * 10 / 7) == round(a * 10) or (a < 0.05 and b == 1)
-        corner = 0.3 if (a < 0.05 and b == 1 and col.startswith("train")) else 0.0
-        return (0.6 if on else 0.4) + corner
-
-    g = _grid(diag)
-    led = _led()
-    assert PR.add_diagonal_reading(led, g).status == "qualitative"
-    assert PR.add_slashdot_test_corner(led, g).status == "qualitative"  # +0.2 test, +0.5 train
-    assert PR.add_exact_resembles_jaccard(led, g).status == "qualitative"
-    flat = _grid(lambda d, a, b, col: 0.5)
-    with pytest.raises(ValueError, match="differs"):  # no diagonal: needs a cause
-        PR.add_diagonal_reading(_led(), flat)
-    e = PR.add_diagonal_reading(_led(), flat, unknown("a toy grid has no diagonal"))
-    assert e.status == "differs" and e.cause.kind == "unknown"
-
-
-def test_grid_readings_refuse_bad_grids():
-    g = _grid(lambda d, a, b, col: 0.5)
-    with pytest.raises(TypeError):
-        PR.add_diagonal_reading(_led(), g.to_dict())
-    with pytest.raises(ValueError, match="lacks"):
-        PR.add_diagonal_reading(_led(), g.drop(columns="test_jaccard"))
-    with pytest.raises(ValueError, match="one row per"):
-        PR.add_diagonal_reading(_led(), pd.concat([g, g]))
-    with pytest.raises(ValueError, match="slashdot"):
-        PR.add_slashdot_test_corner(_led(), g[g["dataset"] == "emotions"])
-    with pytest.raises(TypeError, match="cause"):
-        PR.add_diagonal_reading(_led(), g, cause="no reason")
 
 
 # ------------------------------------------------------------------ Sec. 6 (knn)

@@ -1,22 +1,22 @@
 """Park & Read (2018): the blended metric and its linear model.
 
-grid, readings   the alpha x beta grid and the two readings of the training procedure
-tables           the paper's Tables 2-4 beside ours
-findings         the chapter's claims as ledger rows
-evidence         claims about the metric computed from the library
+The folder's contract (its ``README.md`` says what each module does):
+
+``PAPER``
+    the paper's record (:mod:`.record`);
+``evidence()``
+    everything its ledger needs, computed from the library and the committed tables,
+    frozen and computed once (:func:`.blended_evidence.evidence`);
+``ledgers(evidence)``
+    the ledgers keyed by ``PAPER.ledgers`` (``"blended"``), the only place their rows
+    are added (:func:`.ledger_blended.ledgers`).
+
+Its experiments (runner specs of the committed tables) are in :mod:`.grid`,
+:mod:`.readings`, :mod:`.variants` and :mod:`.baselines`.
 """
 
-from mlcrepro.paper import Paper
+from mlcrepro.park_read2018.blended_evidence import Evidence, evidence
+from mlcrepro.park_read2018.ledger_blended import blended_verdicts, ledgers
+from mlcrepro.park_read2018.record import PAPER
 
-__all__ = ["PAPER"]
-
-#: the paper's record: its spelling, citation, claim ids, Reproduce page and ledgers
-PAPER = Paper(
-    key="park_read2018",
-    citation="Park & Read (2018)",
-    bibkey="park2018blended",
-    prefix="PR",
-    page="park_read2018",
-    ledgers=("blended",),
-    learn=("blended",),
-)
+__all__ = ["PAPER", "Evidence", "evidence", "ledgers", "blended_verdicts"]

@@ -1,13 +1,19 @@
-"""Park & Read (2018), Sec. 4-5: the findings computed from the grids, and their ledger rows.
+"""Park & Read (2018), Secs. 4-5: the findings computed from the grids.
 
 Each function computes one finding from a grid (see :mod:`mlcrepro.park_read2018.tables`)
-or one of the study's tables (:mod:`mlcrepro.park_read2018.readings`) and, where
-the finding is a claim of the paper, adds its rows to a :class:`mlcrepro.ledger.Ledger`
-with the rule-based claim kinds; causes of differences are made once
-(:func:`causes`) and shared.
+or one of the study's tables (:mod:`mlcrepro.park_read2018.readings`): which reading fits
+the paper, the trend in alpha, where the optima are, the fixed penalty nearest the
+paper, how far another split moves a number, the readings of Figs. 1-2, the
+recommendations of Sec. 5 and the headline comparison with label powerset.  The causes
+of the differences are made once (:func:`causes`) and each printed number of Tables 2-4
+is given its own (:func:`table_numbers`).  Nothing here adds a ledger row:
+:func:`mlcrepro.park_read2018.ledger_blended.ledgers` does, from
+:func:`mlcrepro.park_read2018.blended_evidence.evidence`.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -15,7 +21,6 @@ from scipy.stats import spearmanr
 
 from mlcrepro.ledger import (
     Cause,
-    Ledger,
     material_unavailable,
     tested,
     underspecified,
@@ -38,18 +43,24 @@ __all__ = [
     "location_gaps",
     "PENALTY_BASES",
     "penalty_match",
+    "penalty_sentence",
+    "literal_trends",
     "split_spread",
     "split_ranges",
+    "PENALTY_FIT",
+    "TIE",
     "causes",
+    "trend_cause",
     "explained_by_penalty",
-    "earlier_cause",
-    "add_table_rows",
-    "add_location_rows",
-    "add_recommendation_rows",
-    "add_trend_row",
-    "add_sweet_spot_row",
+    "table_numbers",
+    "locations",
+    "recommendations",
+    "sweet_spot",
+    "diagonal_reading",
+    "slashdot_test_corner",
+    "exact_vs_jaccard",
     "headline_table",
-    "add_headline_row",
+    "headline_wins",
 ]
 
 #: where the committed tables behind the tested causes live
@@ -171,6 +182,91 @@ def penalty_match(penalty: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+def _possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _bases(frame: pd.DataFrame) -> str:
+    """The bases of ``frame`` in words, datasets grouped by base: "Emotions' and Scene's
+    Jaccard base"."""
+    label = [
+        f"{m.capitalize()} base" if c == "Base" else c
+        for m, c in zip(frame["measure"], frame["column"])
+    ]
+    groups: dict[str, list[str]] = {}
+    for d, lab in zip(frame["Data"], label):
+        groups.setdefault(lab, []).append(_possessive(d))
+    return "; ".join(f"{_join(ds)} {lab}" for lab, ds in groups.items())
+
+
+def penalty_sentence(match: pd.DataFrame, beta: float = 1.0) -> str:
+    """In words (MyST): which fixed gamma brings which base at ``beta`` near the paper.
+
+    ``match`` is :func:`penalty_match`; a base counts when its training and its test
+    value both come within :data:`PENALTY_FIT` of the paper's.  One sentence with the
+    count, a list of the bases per gamma, and the bases no gamma of the grid brings
+    that near.
+
+    Examples
+    --------
+    >>> m = pd.DataFrame({"Data": ["Emotions", "Scene", "Enron", "Enron"],
+    ...                   "setting": ["(1, 1)", "(1, 1)", "(1, 1)", "(1e-05, 1)"],
+    ...                   "measure": ["hamming", "hamming", "hamming", "jaccard"],
+    ...                   "column": "Base", "best gamma": [0.01, 0.01, 1e-3, 1e-3],
+    ...                   "distance": [0.01, 0.02, 0.001, 0.05]})
+    >>> print(penalty_sentence(m))  # doctest: +NORMALIZE_WHITESPACE
+    On 3 of the 4 (dataset, base) pairs at β = 1 a fixed γ brings the training and the
+    test value both within 0.03 of the paper's:
+    <BLANKLINE>
+    * γ = 0.01: Emotions' and Scene's Hamming base
+    * γ = 0.001: Enron's Hamming base
+    <BLANKLINE>
+    No γ of the grid does so for Enron's Jaccard base.
+    """
+    rows = match[match["setting"].str.endswith(f", {beta:g})")]
+    if rows.empty:
+        raise ValueError(f"match has no base at beta = {beta:g}")
+    ok = rows[rows["distance"] <= PENALTY_FIT]
+    head = (
+        f"On {len(ok)} of the {len(rows)} (dataset, base) pairs at β = {beta:g} a fixed γ "
+        f"brings the training and the test value both within {PENALTY_FIT} of the paper's"
+    )
+    items = [
+        f"* γ = {g:g}: {_bases(f)}"
+        for g, f in sorted(ok.groupby("best gamma"), key=lambda x: -x[0])
+    ]
+    missed = rows[rows["distance"] > PENALTY_FIT]
+    tail = f"No γ of the grid does so for {_bases(missed)}." if len(missed) else ""
+    parts = [head + (":" if items else "."), "\n".join(items), tail]
+    return "\n\n".join(p for p in parts if p)
+
+
+def literal_trends(literal: pd.DataFrame) -> pd.DataFrame:
+    """Emotions' training Hamming against alpha at beta = 1, per step size of the literal fits.
+
+    ``literal`` is :func:`.variants.load_literal`; one row per step size with the
+    trend of :func:`alpha_trend`, the fits' largest number of steps and how many of
+    them stopped by the rule.
+    """
+    rows = {}
+    for rate, g in literal.groupby("rate", sort=False):
+        t = alpha_trend(g)
+        rows[rate] = {
+            "Spearman rho": float(t["rho"]),
+            "alpha -> 0": float(t["first"]),
+            "alpha = 1": float(t["last"]),
+            "rises": bool(t["rises"]),
+            "steps": int(g["n_iter"].max()),
+            "stopped by the rule": int((g["status"] == "stopped").sum()),
+        }
+    frame = pd.DataFrame.from_dict(rows, orient="index").rename_axis("step size")
+    return frame.astype({"Spearman rho": float, "alpha -> 0": float, "alpha = 1": float})
+
+
 def split_spread(split: pd.DataFrame, measure: str = "test_exact") -> pd.DataFrame:
     """Best ``measure`` over beta per (features, seed) and gamma of the split check."""
     best = split.groupby(["features", "seed", "gamma"])[measure].max()
@@ -203,16 +299,6 @@ PENALTY_FIT = 0.03
 TIE = 0.01
 
 
-def earlier_cause(names: list[str]) -> Cause:
-    """The cause of rows that come from the earlier grid (datasets not recomputed)."""
-    return unknown(
-        f"{', '.join(names)}: not recomputed under the two readings (the shared machine's "
-        "time ran out); these are the earlier grid's numbers (gamma once per dataset, "
-        "L-BFGS capped at 200 iterations), whose differences were not tested",
-        ref="data/results/blended_grid.csv",
-    )
-
-
 def explained_by_penalty(match: pd.DataFrame) -> set[tuple[str, str, str]]:
     """The (Data, measure, column) bases a fixed gamma brings within PENALTY_FIT of the paper."""
     ok = match[match["distance"] <= PENALTY_FIT]
@@ -222,7 +308,6 @@ def explained_by_penalty(match: pd.DataFrame) -> set[tuple[str, str, str]]:
 def causes(
     match: pd.DataFrame,
     spread: pd.DataFrame,
-    penalty: pd.DataFrame,
     *,
     enron_best_test: float,
     slashdot_rows: bool = True,
@@ -236,7 +321,7 @@ def causes(
     """The shared causes of the chapter's differences, each made once.
 
     ``match`` is :func:`penalty_match`, ``spread`` is :func:`split_spread` of the
-    Enron check, ``penalty`` the fixed-gamma table, ``enron_best_test`` our best
+    Enron check, ``enron_best_test`` our best
     test exact match on Enron; ``ranges`` (:func:`split_ranges` of the same check)
     adds the cause ``"split"`` of the Enron rows that a split alone can explain;
     ``ascent`` (the grid of the gradient-ascent reading) adds the cause
@@ -249,14 +334,6 @@ def causes(
     text) adds the cause
     ``"swap"`` of Table 4's Enron test rows.
     """
-    emo = penalty[(penalty["dataset"] == "emotions")]
-    g_emo = float(
-        match.loc[
-            (match["Data"] == "Emotions") & (match["measure"] == "hamming"), "best gamma"
-        ].iloc[0]
-    )
-    at = emo[(emo["gamma"] == g_emo) & (emo["beta"] == 1.0)]
-    ends = at.sort_values("alpha")["train_hamming"].to_numpy()
     ok = match[match["distance"] <= PENALTY_FIT]
     gammas = ", ".join(f"{g:g}" for g in sorted(set(ok["best gamma"])))
     seeds = spread.xs("as-is", level="features").max(axis=1)  # best over penalties
@@ -296,13 +373,6 @@ def causes(
             "convergence); the paper's Enron rows of Table 4 look swapped (the swap cause), "
             "which explains its value but not its location",
             ref=TABLES + "blended_split_check.csv",
-        ),
-        "trend": unknown(
-            "Emotions' training Hamming at beta = 1 is flat in alpha under both readings "
-            f"and at the fixed gamma that matches the paper's Hamming base ({g_emo:g}: "
-            f"{ends[0]:.3f} at alpha -> 0, {ends[-1]:.3f} at alpha = 1); what made it rise "
-            "in the paper is not found",
-            ref=TABLES + "blended_penalty.csv",
         ),
         "stare": material_unavailable(
             "Stare: the multi-label data set the paper used is not available to us; the "
@@ -368,15 +438,63 @@ def causes(
     return out
 
 
+#: the grids of :attr:`~.blended_evidence.Evidence.trends` in words
+_GRID_WORDS = {
+    "lbfgs": "L-BFGS",
+    "ascent": "the ascent",
+    "earlier": "L-BFGS capped at 200 iterations",
+}
+
+
+def trend_cause(
+    trends: dict[str, dict[str, Any]],
+    penalty: pd.DataFrame,
+    match: pd.DataFrame,
+    literal: pd.DataFrame,
+    literal_trend: pd.DataFrame,
+) -> Cause:
+    """Why Emotions' training Hamming does not rise with alpha here (Sec. 4): not known.
+
+    ``trends`` are :func:`alpha_trend` of our grids, ``penalty`` and ``match`` the
+    fixed-gamma table and :func:`penalty_match` (the trend at the gamma nearest the
+    paper's Hamming base), ``literal`` and ``literal_trend`` the literal fit budget
+    (:func:`.variants.load_literal`, :func:`literal_trends`).  The literal fits show
+    that fits stopped before convergence *can* make the trend; their budget, step sizes
+    and fixed gamma are our choices and the paper gives none of them, so they are a
+    hypothesis, not a tested cause of the paper's trend.
+    """
+    seen = "; ".join(
+        f"{_GRID_WORDS.get(k, k)} {t['first']:.3f} -> {t['last']:.3f} (rho {t['rho']:.2f})"
+        for k, t in trends.items()
+    )
+    hamming = match[(match["Data"] == "Emotions") & (match["measure"] == "hamming")]
+    g_emo = float(hamming["best gamma"].iloc[0])
+    emo = penalty[(penalty["dataset"] == "emotions") & (penalty["beta"] == 1.0)]
+    ends = emo[emo["gamma"] == g_emo].sort_values("alpha")["train_hamming"].to_numpy()
+    t = literal_trend
+    return unknown(
+        "Emotions' training Hamming at beta = 1 does not rise with alpha in our grids "
+        f"({seen}) nor at the fixed gamma nearest the paper's Hamming base ({g_emo:g}: "
+        f"{ends[0]:.3f} -> {ends[-1]:.3f}); what made it rise in the paper is not known. "
+        "A hypothesis fits it but is not a tested cause: gradient ascent from zero with "
+        f"a fixed step, gamma fixed across alpha ({literal['gamma'].iloc[0]:g}) and a "
+        f"budget of {int(t['steps'].max())} steps (the rule 'stop when J stops "
+        f"increasing' fired in {int(t['stopped by the rule'].sum())} of {len(literal)} "
+        f"fits) makes it rise at {int(t['rises'].sum())} of {len(t)} step sizes "
+        f"(Spearman rho {t['Spearman rho'].min():.2f}-{t['Spearman rho'].max():.2f}): "
+        "fits stopped before convergence can make the trend, but the budget, the step "
+        "sizes and the fixed gamma are our choices and the paper gives none of them, so "
+        "whether its fits stopped early is not known",
+        ref=TABLES + "blended_literal.csv",
+    )
+
+
 def _cause_for(
     row: pd.Series,
     c: dict[str, Cause],
     explained: set[tuple[str, str, str]] | None = None,
-    earlier: tuple[str, ...] = (),
     ranges: dict[tuple[str, str], float] | None = None,
 ) -> Cause:
-    if row["Data"] in earlier:
-        return c["earlier"]
     if row["Data"] == "Slashdot" and "slashdot" in c:
         return c["slashdot"]
     if (
@@ -415,64 +533,64 @@ _ROW_NAMES = {
 }
 
 
-def add_table_rows(
-    led: Ledger,
+def table_numbers(
     grid: pd.DataFrame,
     c: dict[str, Cause],
     explained: set[tuple[str, str, str]],
-    earlier: tuple[str, ...] = (),
     ranges: dict[tuple[str, str], float] | None = None,
     bases_grid: pd.DataFrame | None = None,
-) -> None:
-    """One number row per printed number of Tables 2-4 (Stare left out).
+) -> pd.DataFrame:
+    """Every printed number of Tables 2-4 (Stare left out) beside ours, with its cause.
 
-    ``explained``: the (Data, measure, column) base rows that take the
-    penalty cause (:func:`explained_by_penalty`); ``earlier``: the datasets whose
-    numbers come from the earlier grid (cause ``c["earlier"]``); ``ranges``
-    (:func:`split_ranges`): an Enron row whose difference is at most the split's
-    range for its half and measure takes the cause ``c["split"]``.  ``bases_grid``:
-    the grid Table 4's BaseJ/BaseH rows are read from (default ``grid``; see
-    :func:`.hypotheses.family_reading`).  A row that agrees keeps no cause.
+    The rows of :func:`~.tables.paper_pairs` with the ledger's ``claim`` and the
+    ``cause`` a difference would take: ``explained`` names the (Data, measure,
+    column) bases that take the penalty cause (:func:`explained_by_penalty`);
+    ``ranges`` (:func:`split_ranges`): an Enron row whose difference is at most the
+    split's range for its half and measure takes the cause ``c["split"]``.
+    ``bases_grid``: the grid Table 4's BaseJ/BaseH numbers are read from (default
+    ``grid``; see :func:`.hypotheses.family_reading`).  Whether a row differs is the
+    ledger's rule; the cause is kept only where it does.
     """
     pairs = paper_pairs(grid)
     if bases_grid is not None:
         bases = paper_pairs(bases_grid).set_index("id")["ours"]
         at = pairs["column"].isin(["BaseJ", "BaseH"])
         pairs.loc[at, "ours"] = pairs.loc[at, "id"].map(bases)
-    for _, r in pairs.iterrows():
-        claim = f"{_ROW_NAMES[(r['measure'], r['column'])]}, {r['Data']} {r['Type'].lower()}"
-        cause = _cause_for(r, c, explained, earlier, ranges)
-        e = led.number(
-            claim, r["table"], paper=r["paper"], ours=r["ours"], cause=cause, claim_id=r["id"]
-        )
-        if e.status != "differs":
-            e.cause = None
+    pairs["claim"] = [
+        f"{_ROW_NAMES[(r['measure'], r['column'])]}, {r['Data']} {r['Type'].lower()}"
+        for _, r in pairs.iterrows()
+    ]
+    pairs["cause"] = [_cause_for(r, c, explained, ranges) for _, r in pairs.iterrows()]
+    return pairs
 
 
-def add_location_rows(
-    led: Ledger,
-    grid: pd.DataFrame,
-    c: dict[str, Cause],
-    earlier: tuple[str, ...] = (),
-    tie: float = TIE,
-) -> None:
-    """One exact row per optimum location (alpha, beta) of Tables 2-4.
+def locations(grid: pd.DataFrame, c: dict[str, Cause], tie: float = TIE) -> pd.DataFrame:
+    """One row per optimum location (alpha, beta) of Tables 2-4, with its cause.
 
-    A differing location whose paper setting scores within ``tie`` of our best
-    gets the near-tie cause; otherwise the cause of the row's values.
+    Columns of :func:`location_gaps` and ``measure, table, claim, id, cause``.  A
+    location that differs and whose paper setting scores within ``tie`` of our best
+    gets the near-tie cause; otherwise the cause of the row's values; a location that
+    agrees gets none.
     """
+    frames = []
     for measure, (table, _, _) in BASES.items():
-        for _, r in location_gaps(grid, measure).iterrows():
-            row = pd.Series({**r.to_dict(), "measure": measure})
-            cause = c["flat"] if r["gap"] <= tie + 1e-12 else _cause_for(row, c, None, earlier)
-            led.exact(
-                f"{measure.capitalize()} optimum (alpha, beta), {r['Data']} {r['Type'].lower()}",
-                table,
-                paper=r["paper"],
-                ours=r["ours"],
-                cause=cause if r["paper"] != r["ours"] else None,
-                claim_id=paper_id(measure, r["Data"], r["Type"], "(alpha, beta)"),
-            )
+        g = location_gaps(grid, measure).assign(measure=measure, table=table)
+        g["claim"] = [
+            f"{measure.capitalize()} optimum (alpha, beta), {d} {t.lower()}"
+            for d, t in zip(g["Data"], g["Type"])
+        ]
+        g["id"] = [paper_id(measure, d, t, "(alpha, beta)") for d, t in zip(g["Data"], g["Type"])]
+        frames.append(g)
+    out = pd.concat(frames, ignore_index=True)
+    out["cause"] = [
+        None
+        if r["paper"] == r["ours"]
+        else c["flat"]
+        if r["gap"] <= tie + 1e-12
+        else _cause_for(r, c)
+        for _, r in out.iterrows()
+    ]
+    return out
 
 
 def _gaps(grid: pd.DataFrame, measure: str) -> pd.Series:
@@ -481,133 +599,133 @@ def _gaps(grid: pd.DataFrame, measure: str) -> pd.Series:
     return t["ours"] - base
 
 
-def add_recommendation_rows(
-    led: Ledger, grid: pd.DataFrame, c: dict[str, Cause], exact_grid: pd.DataFrame | None = None
-) -> None:
-    """The recommendations of Sec. 5 as ordering rows over the ten dataset halves.
+def recommendations(grid: pd.DataFrame, exact_grid: pd.DataFrame | None = None) -> dict[str, Any]:
+    """What the recommendations of Sec. 5 are judged by, over the ten dataset halves.
 
-    ``exact_grid``: the grid of the row that sets the best exact match against the
-    bases at beta = 2^7 (default ``grid``; the family "whole grid" of
-    :func:`.hypotheses.family_reading`).
+    ``exact_grid``: the grid of the best exact match against the bases at beta = 2^7
+    (default ``grid``; the family "whole grid" of :func:`.hypotheses.family_reading`).
+
+    Returns
+    -------
+    dict
+        ``n`` dataset halves; ``hamming`` and ``jaccard``: halves where the base is
+        within 0.01 (0.004) of the best (half a printed unit added); ``at128``: exact
+        optima at beta = 128 and ``gain``: mean gain of the best exact match over the
+        better base (both on ``exact_grid``); ``low``: exact optima at alpha <= 0.2,
+        ``paper_low``: the paper's count on the same halves; ``small``: exact optima at
+        alpha <= 0.2 and beta = 128.
     """
     exact_grid = grid if exact_grid is None else exact_grid
     ham, jac = (_gaps(grid, m) for m in ("hamming", "jaccard"))
-    ex = _gaps(exact_grid, "exact")
     t4x = our_table(exact_grid, "exact")
     t4 = our_table(grid, "exact")
-    n = len(ham)
-    ok = int((ham <= 0.01 + 5e-4).sum())
-    led.ordering(
-        "Hamming: use alpha = 1, beta = 1 (best, or within ~0.01 of the best)",
-        "Sec. 5, Table 3",
-        paper="the base is the best or within ~0.01 of it (12 of 12)",
-        rule="(1, 1) within 0.01 of the best Hamming in every dataset half",
-        holds=ok == n,
-        robustness=(ok, n),
-        over="dataset halves",
-        cause=c["train"],
-        claim_id="PR038",
-    )
-    ok = int((jac <= 0.004 + 5e-4).sum())
-    led.ordering(
-        "Jaccard: use alpha -> 0, beta = 1 (best in 7/12, else within 0.004)",
-        "Sec. 5, Table 2",
-        paper="best in 7 of 12, else at most 0.004 below the best",
-        rule="(1e-05, 1) within 0.004 of the best Jaccard in every dataset half",
-        holds=ok == n,
-        robustness=(ok, n),
-        over="dataset halves",
-        cause=c["train"],
-        claim_id="PR039",
-    )
-    at128 = int((t4x["beta"] == 128).sum())
-    gain = float(ex.mean())
-    led.ordering(
-        "Exact: explore (alpha, beta); optimum rarely at beta = 2^7, clearly above BaseJ/BaseH",
-        "Sec. 5, Table 4",
-        paper="optimum at beta = 2^7 in 1 of 12",
-        rule=f"optimum at beta = 128 in at most 2 of {n} halves and a mean gain "
-        f"over the better base above 0.01 (ours {at128} of {n}; gain {gain:.3f})",
-        holds=at128 <= 2 and gain > 0.01,
-        robustness=(n - at128, n),
-        over="dataset halves without the optimum at beta = 128",
-        cause=None if at128 <= 2 and gain > 0.01 else c["train"],
-        claim_id="PR044",
-    )
-    low = int((t4["alpha"] <= 0.2).sum())
     exact = paper_values()["exact"]
-    paper_low = sum(exact[(r["Data"], r["Type"])][0] <= 0.2 for _, r in t4.iterrows())
-    led.ordering(
-        "exact-match optima at small alpha (nine of twelve <= 0.2)",
-        "Sec. 5, Table 4",
-        paper=f"9 of 12 ({paper_low} of our {n} dataset halves)",
-        rule=f"at least {paper_low} of our {n} exact-match optima at alpha <= 0.2 (ours {low})",
-        holds=low >= paper_low,
-        robustness=(low, n),
-        over="dataset halves",
-        cause=c["train"] if low < paper_low else None,
-        claim_id="PR045",
-    )
-    small = int(((t4["alpha"] <= 0.2) & (t4["beta"] == 128)).sum())
-    led.ordering(
-        "best Exact expected at alpha -> 0, beta -> inf",
-        "Sec. 2.3",
-        paper="expected in Sec. 2.3; the paper's Table 4 finds it in 1 of 12 (Sec. 5)",
-        rule=f"as in the paper's own test: the exact-match optimum at alpha <= 0.2 and "
-        f"beta = 128 in at most 2 of {n} halves (ours {small})",
-        holds=small <= 2,
-        robustness=(n - small, n),
-        over="dataset halves without the optimum at the expected setting",
-        cause=None if small <= 2 else c["train"],
-        claim_id="PR033",
-    )
+    return {
+        "n": len(ham),
+        "hamming": int((ham <= 0.01 + 5e-4).sum()),
+        "jaccard": int((jac <= 0.004 + 5e-4).sum()),
+        "at128": int((t4x["beta"] == 128).sum()),
+        "gain": float(_gaps(exact_grid, "exact").mean()),
+        "low": int((t4["alpha"] <= 0.2).sum()),
+        "paper_low": sum(exact[(r["Data"], r["Type"])][0] <= 0.2 for _, r in t4.iterrows()),
+        "small": int(((t4["alpha"] <= 0.2) & (t4["beta"] == 128)).sum()),
+    }
 
 
-def add_trend_row(
-    led: Ledger, grids: dict[str, pd.DataFrame], main: str, cause: Cause | None
-) -> dict:
-    """Sec. 4's Emotions example: training Hamming rises with alpha at beta = 1.
-
-    Decided on ``grids[main]``; its robustness is over all ``grids`` (readings
-    and gamma choices).
-    """
-    trends = {k: alpha_trend(g) for k, g in grids.items()}
-    t = trends[main]
-    hits = sum(v["rises"] for v in trends.values())
-    led.ordering(
-        "Emotions train Hamming rises with alpha at beta = 1",
-        "Sec. 4, Fig. 1",
-        paper="light to dark grey from alpha -> 0 to alpha = 1",
-        rule=f"Spearman rho >= 0.5 over the 11 alphas and the value at 1 above the "
-        f"one at 1e-05 (rho {t['rho']:.2f}; {t['first']:.3f} -> {t['last']:.3f})",
-        holds=t["rises"],
-        robustness=(hits, len(trends)),
-        over="grids (readings and gamma choices)",
-        cause=None if t["rises"] else cause,
-        claim_id="PR037",
-    )
-    return trends
-
-
-def add_sweet_spot_row(led: Ledger, grid: pd.DataFrame, cause: Cause) -> tuple[float, float]:
-    """Sec. 5: Slashdot's training Jaccard has a "sweet spot" at (alpha -> 0, 1), ~0.2 up."""
+def sweet_spot(grid: pd.DataFrame) -> tuple[float, float]:
+    """Sec. 5: Slashdot's training Jaccard at (alpha -> 0, 1), and the median of the rest."""
     sd = grid[grid["dataset"] == "slashdot"]
+    if sd.empty:
+        raise ValueError("grid has no rows for slashdot")
     corner_mask = (sd["alpha"] < 0.05) & (sd["beta"] == 1.0)
     corner = float(sd.loc[corner_mask, "train_jaccard"].iloc[0])
     rest = float(sd.loc[~corner_mask, "train_jaccard"].median())
-    led.ordering(
-        "Slashdot train: lower-left corner a Jaccard 'sweet spot' (~0.2 above the rest)",
-        "Sec. 5, Fig. 1",
-        paper="about 0.2 above the rest of the panel",
-        rule=f"corner at least 0.1 above the median of the other 87 settings "
-        f"(corner {corner:.3f}, median {rest:.3f})",
-        holds=corner - rest >= 0.1,
-        cause=cause if corner - rest < 0.1 else None,
-        claim_id="PR041",
-    )
     return corner, rest
 
 
+# ---------------------------------------------------------------- readings of Figs. 1-2
+def _check_grid(grid: Any, columns: list[str]) -> pd.DataFrame:
+    if not isinstance(grid, pd.DataFrame):
+        raise TypeError(f"grid must be a pandas DataFrame, got {type(grid).__name__}")
+    need = {"dataset", "alpha", "beta", *columns}
+    if not need <= set(grid.columns):
+        raise ValueError(f"grid lacks the columns {sorted(need - set(grid.columns))}")
+    if grid[["dataset", "alpha", "beta"]].duplicated().any():
+        raise ValueError("grid must have one row per (dataset, alpha, beta)")
+    return grid
+
+
+def _panel(df: pd.DataFrame, col: str) -> pd.DataFrame:
+    """One dataset's column as a beta x alpha table (both ascending)."""
+    return df.pivot(index="beta", columns="alpha", values=col).sort_index().sort_index(axis=1)
+
+
+def _datasets(grid: pd.DataFrame) -> list[str]:
+    return list(dict.fromkeys(grid["dataset"]))
+
+
+def _diagonal(panel: pd.DataFrame) -> np.ndarray:
+    """Mask of the cells on the line from (alpha -> 0, smallest beta) to (1, largest)."""
+    nb, na = panel.shape
+    mask = np.zeros((nb, na), dtype=bool)
+    for j in range(nb):
+        mask[j, round(j * (na - 1) / (nb - 1))] = True
+    return mask
+
+
+def diagonal_reading(grid: pd.DataFrame) -> list[tuple[str, str, float, float]]:
+    """Figs. 1-2: the mean Jaccard on the diagonal and off it, per dataset and half.
+
+    The diagonal has one cell per beta, alpha rising in step from alpha -> 0 to 1.
+    Returns ``(dataset, half, diagonal mean, mean of the other cells)`` in the grid's
+    order of datasets.
+    """
+    grid = _check_grid(grid, ["train_jaccard", "test_jaccard"])
+    parts = []
+    for d in _datasets(grid):
+        df = grid[grid["dataset"] == d]
+        for half in ("train", "test"):
+            p = _panel(df, f"{half}_jaccard")
+            m = _diagonal(p)
+            v = p.to_numpy()
+            parts.append((d, half, float(v[m].mean()), float(v[~m].mean())))
+    return parts
+
+
+def slashdot_test_corner(grid: pd.DataFrame) -> dict[str, tuple[float, float]]:
+    """Fig. 2: Slashdot's Jaccard corner (alpha -> 0, smallest beta) against the rest.
+
+    ``{"test": (corner, median of the other cells), "train": (...)}``.
+    """
+    grid = _check_grid(grid, ["train_jaccard", "test_jaccard"])
+    sd = grid[grid["dataset"] == "slashdot"]
+    if sd.empty:
+        raise ValueError("grid has no rows for slashdot")
+    lift = {}
+    for half in ("test", "train"):
+        v = _panel(sd, f"{half}_jaccard").to_numpy()
+        lift[half] = (float(v[0, 0]), float(np.median(v.ravel()[1:])))
+    return lift
+
+
+def exact_vs_jaccard(grid: pd.DataFrame) -> list[tuple[str, str, float, float]]:
+    """Figs. 1-2: Spearman's rho of the exact-match and the Jaccard values over the cells.
+
+    Returns ``(dataset, half, rho, alpha of the best exact-match cell)`` per dataset and
+    half, in the grid's order of datasets.
+    """
+    grid = _check_grid(grid, ["train_jaccard", "test_jaccard", "train_exact", "test_exact"])
+    out = []
+    for d in _datasets(grid):
+        df = grid[grid["dataset"] == d]
+        for half in ("train", "test"):
+            rho = float(spearmanr(df[f"{half}_exact"], df[f"{half}_jaccard"]).statistic)
+            best = float(df.loc[df[f"{half}_exact"].idxmax(), "alpha"])
+            out.append((d, half, rho, best))
+    return out
+
+
+# ---------------------------------------------------------------- the headline
 def headline_table(grid: pd.DataFrame, lp: pd.DataFrame) -> pd.DataFrame:
     """Test exact match per dataset: the blend, its bases at beta = 2^7, and LP.
 
@@ -635,25 +753,13 @@ def headline_table(grid: pd.DataFrame, lp: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("Data")
 
 
-def add_headline_row(led: Ledger, table: pd.DataFrame, cause: Cause | None) -> None:
-    """Sec. 1, 5.1: training on the blend beats optimising exact match directly (LP, beta = 2^7).
+def headline_wins(table: pd.DataFrame) -> int:
+    """Datasets where the blend's test exact match beats LP's and the better base's.
 
-    ``table`` is :func:`headline_table`.  The rule (fixed before LP was computed): the
-    blend's test exact match, at the setting chosen on the training half, above both
-    LP's and the better base's on most datasets.
+    The rule of the headline (fixed before LP was computed), on :func:`headline_table`.
+
+    >>> t = pd.DataFrame({"blend": [0.3, 0.4], "LP": [0.2, 0.5], "bases": [0.25, 0.3]})
+    >>> headline_wins(t)
+    1
     """
-    wins = (table["blend"] > table["LP"]) & (table["blend"] > table["bases"])
-    n, hits = len(table), int(wins.sum())
-    led.ordering(
-        "training on the blend gives better exact match than optimising it directly (LP)",
-        "Sec. 1, 5.1",
-        paper="better exact match from the blended surrogate than from the exact-match "
-        "minimiser (label powerset) or optimising exact match directly",
-        rule=f"test exact match at the setting best on the training half above LP's and "
-        f"above the better beta = 2^7 base on most datasets (ours {hits} of {n})",
-        holds=hits > n // 2,
-        robustness=(hits, n),
-        over="datasets",
-        cause=cause if hits <= n // 2 else None,
-        claim_id="PR158",
-    )
+    return int(((table["blend"] > table["LP"]) & (table["blend"] > table["bases"])).sum())

@@ -21,7 +21,6 @@ import scipy.sparse as sp
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import MaxAbsScaler, MinMaxScaler, StandardScaler
 
-from mlcbook._progress import progress
 from mlcbook.datasets import load_dataset
 from mlcbook.learners.blended import BlendedLinearClassifier
 from mlcbook.metrics import hamming_loss, jaccard_score, subset_accuracy
@@ -120,7 +119,6 @@ def blended_grid(
     max_iter: int = 200,
     tol: float = 1e-6,
     seed: int = 0,
-    desc: str = "",
 ) -> pd.DataFrame:
     """Fit one :class:`~mlcbook.learners.BlendedLinearClassifier` per (alpha, beta) and score it.
 
@@ -150,7 +148,7 @@ def blended_grid(
     gamma = sel.gamma_
     init = sel._warm_[("init", "full")]  # the logistic starting point, shared by all alphas
     rows = []
-    for alpha in progress(list(alphas), desc=desc or "alpha"):
+    for alpha in alphas:  # the runner shows the progress over cells
         clf = BlendedLinearClassifier(
             alpha=alpha,
             beta=betas[0],
@@ -242,7 +240,6 @@ def grid_cell(
         max_iter=max_iter,
         tol=tol,
         seed=seed,
-        desc=dataset,
     )
     df.insert(0, "dataset", dataset)
     return df

@@ -27,7 +27,9 @@ import pandas as pd
 
 from mlcrepro.claims import printed
 from mlcrepro.ledger import derive_status
+from mlcrepro.park_read2018.readings import READINGS
 from mlcrepro.park_read2018.tables import NAMES, PAPER_KEY, paper_pairs
+from mlcrepro.park_read2018.variants import VARIANT_DATASETS
 
 __all__ = [
     "TRAINED_SHARE",
@@ -44,6 +46,12 @@ __all__ = [
     "READING_NAMES",
     "half_verdict",
     "conclusion",
+    "HYPOTHESES",
+    "TRAINING_HYPOTHESES",
+    "VARIANTS",
+    "open_hypotheses",
+    "conclusions",
+    "hypotheses_sentence",
 ]
 
 #: Tables 2-4 print three decimals: a number is reproduced within half a unit of the last
@@ -302,4 +310,127 @@ def conclusion(rows: pd.DataFrame) -> str:
     return (
         f"{verdict}: {'; '.join(parts)}; {changes} of the {n} numbers {verb} status at "
         "the printed precision."
+    )
+
+
+#: the open hypotheses in the chapter's order: label -> how it is computed
+HYPOTHESES = {
+    "(1) Enron rows swapped": "the committed grids",
+    "(2) trained β = 2⁷ bases": "the committed grids (the family rule)",
+    "(3) fit budget": "data/results/blended_literal.csv",
+    "(4) penalised intercept": "data/results/blended_penalised_intercept.csv",
+    "(5) CV on 0/1 scores": "data/results/blended_cv_determined.csv",
+    "(6) MEKA's Slashdot": "material unavailable",
+    "(7) MULAN split": "data/results/blended_mulan_split.csv",
+    "(8) min-max scaling": "data/results/blended_min_max.csv",
+}
+#: the hypotheses about the training, read for the training halves' cause
+TRAINING_HYPOTHESES = (
+    "(4) penalised intercept",
+    "(5) CV on 0/1 scores",
+    "(7) MULAN split",
+    "(8) min-max scaling",
+)
+#: the hypotheses computed from a variant table: label -> variant (:mod:`.variants`)
+VARIANTS = {
+    "(4) penalised intercept": "penalised-intercept",
+    "(5) CV on 0/1 scores": "cv-determined",
+    "(7) MULAN split": "mulan-split",
+    "(8) min-max scaling": "min-max",
+}
+
+
+def open_hypotheses(
+    study: Mapping[str, pd.DataFrame],
+    swap: pd.DataFrame,
+    literal: pd.DataFrame,
+    variants: Mapping[str, pd.DataFrame],
+) -> pd.DataFrame:
+    """What each open hypothesis moves (:func:`moved`), one row per reading.
+
+    ``study`` maps reading -> its grid, ``swap`` is Table 4's Enron numbers as the
+    ledger reads them (:func:`enron_swap`), ``literal`` the literal fits
+    (:func:`.variants.load_literal`) and ``variants`` maps variant -> its committed
+    table (:data:`VARIANTS`).  Rows of a hypothesis that was not computed hold NaN;
+    the reading column says why.  The literal fits (3) exist at beta = 1 only: their
+    rows are the two bases there.
+    """
+    rows: list[dict] = []
+
+    def add(label: str, reading: str, before: pd.DataFrame, after: pd.DataFrame) -> None:
+        rows.append({"hypothesis": label, "reading": reading, **moved(before, after)})
+
+    h = list(HYPOTHESES)
+    before = swap[["id", "Type", "paper", "ours"]]
+    add(h[0], "ledger", before, before.assign(paper=swap["paper, other half"].to_numpy()))
+    base = {r: numbers(g).query("column in ['BaseJ', 'BaseH']") for r, g in study.items()}
+    add(h[1], "ascent→lbfgs", base["ascent"], base["lbfgs"])
+    asc = numbers(study["ascent"], ["emotions"]).query("column == 'Base'")
+    for rate, g in literal.groupby("rate", sort=False):
+        full = pd.concat([g, study["ascent"].query("dataset == 'emotions' and beta > 1")])
+        after = numbers(full, ["emotions"]).query("column == 'Base'")
+        add(h[2], f"step {rate:g}", asc, after)
+    for label, variant in VARIANTS.items():
+        table = variants[variant]
+        sets = list(VARIANT_DATASETS[variant])
+        for r in READINGS:
+            after = table[table["reading"] == r]
+            add(label, r, numbers(study[r], sets), numbers(after, sets))
+    frame = pd.DataFrame(rows)
+    missing = [
+        {"hypothesis": k, "reading": "unavailable" if v == "material unavailable" else v}
+        for k, v in HYPOTHESES.items()
+        if k not in set(frame["hypothesis"])
+    ]
+    frame = pd.concat([frame, pd.DataFrame(missing)], ignore_index=True)
+    frame["order"] = frame["hypothesis"].map({k: i for i, k in enumerate(HYPOTHESES)})
+    return (
+        frame.sort_values(["order"], kind="stable")
+        .drop(columns="order")
+        .set_index(["hypothesis", "reading"])
+    )
+
+
+def conclusions(moves: pd.DataFrame) -> pd.Series:
+    """The sentence of conclusion of every computed hypothesis (:func:`conclusion`).
+
+    ``moves`` is :func:`open_hypotheses`; indexed by the labels of
+    :data:`HYPOTHESES`, those not computed left out.
+    """
+    out = {}
+    for label in HYPOTHESES:
+        rows = moves.loc[label]
+        if rows["numbers"].notna().all():
+            out[label] = conclusion(rows)
+    return pd.Series(out, name="conclusion")
+
+
+def hypotheses_sentence(said: pd.Series) -> str:
+    """The summary of the open hypotheses, by the rule of this module (MyST markdown).
+
+    ``said`` is :func:`conclusions`: which of the computed hypotheses narrow the gap,
+    which move one half towards the paper and the other away, and how many do
+    neither.
+    """
+    kinds = {  # (singular, plural), how the conclusion starts
+        ("narrows the gap to the paper", "narrow the gap to the paper"): "It narrows",
+        (
+            "moves one half towards the paper and the other away",
+            "move one half towards the paper and the other away",
+        ): "It moves one half",
+        ("does neither", "do neither"): "It does not narrow",
+    }
+    parts = []
+    for (one, many), start in kinds.items():
+        labels = [k for k, t in said.items() if t.startswith(start)]
+        if labels:
+            parts.append(
+                f"{len(labels)} {one if len(labels) == 1 else many} ({', '.join(labels)})"
+            )
+    missing = len(HYPOTHESES) - len(said)
+    need = "needs" if missing == 1 else "need"
+    return (
+        f"Of {len(HYPOTHESES)} open hypotheses, {len(said)} could be computed; by the rule "
+        f"fixed before the last of them were seen, {'; '.join(parts)}"
+        + (f"; {missing} {need} material not available to us." if missing else ".")
     )

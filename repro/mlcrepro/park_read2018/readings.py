@@ -36,6 +36,8 @@ computes it under ``MLCBOOK_RECOMPUTE``).  The fixed-gamma table
 
 from __future__ import annotations
 
+import math
+import numbers
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -45,7 +47,6 @@ import pandas as pd
 import scipy.sparse as sp
 from sklearn.preprocessing import StandardScaler
 
-from mlcbook._validation import check_real
 from mlcbook.datasets import load_dataset
 from mlcbook.learners.blended import BlendedLinearClassifier
 from mlcbook.metrics import hamming_loss, jaccard_score, subset_accuracy
@@ -111,6 +112,16 @@ FEATURES = ("as-is", "standardised")
 #: features divided by their maximum, which is min-max for them); "mulan-split": Scene's
 #: MULAN train/test files (1,211/1,196) as the split
 DATA_VARIANTS = ("min-max", "mulan-split")
+
+
+def _check_real(value: Any, name: str, low: float, high: float = math.inf) -> float:
+    """``value`` as a float if it is a finite real number in [low, high], else an error."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {value!r}")
+    value = float(value)
+    if not (math.isfinite(value) and low <= value <= high):
+        raise ValueError(f"{name} must be a finite number in [{low}, {high}], got {value}")
+    return value
 
 
 def _check_reading(reading: Any) -> str:
@@ -535,8 +546,8 @@ def _path_spec(dataset, alpha, gamma, seed, features) -> dict:
     return {
         "experiment": "park-read-2018-path",
         "dataset": dataset,
-        "alpha": check_real(alpha, "alpha", low=0.0, high=1.0),
-        "gamma": check_real(gamma, "gamma", low=0.0),
+        "alpha": _check_real(alpha, "alpha", 0.0, 1.0),
+        "gamma": _check_real(gamma, "gamma", 0.0),
         "seed": int(seed),
         "features": _check_features(features),
         "betas": [float(b) for b in GRID_BETAS],

@@ -36,7 +36,6 @@ __all__ = [
     "fit_to_paper",
     "fmt_alpha",
     "compare",
-    "fill_missing",
     "FIT_STATUSES",
     "fit_report",
 ]
@@ -260,15 +259,6 @@ def fit_to_paper(grids: dict[str, pd.DataFrame]) -> pd.DataFrame:
         row["max |Δ|"] = float(diff.max())
         rows.append(row)
     return pd.DataFrame(rows).set_index("grid")
-
-
-def fill_missing(grid: pd.DataFrame, fallback: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
-    """``grid`` with the datasets it lacks taken from ``fallback``; and their names."""
-    have = set(_check_grid(grid)["dataset"])
-    extra = _check_grid(fallback)[~fallback["dataset"].isin(have)]
-    names = [NAMES[d] for d in NAMES if d in set(extra["dataset"])]
-    cols = [c for c in grid.columns if c in extra.columns]
-    return pd.concat([grid[cols], extra[cols]], ignore_index=True), names
 
 
 def compare(grids: dict[str, pd.DataFrame], measure: str) -> pd.DataFrame:

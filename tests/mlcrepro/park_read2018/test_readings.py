@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
 from sklearn.metrics import accuracy_score, hamming_loss, jaccard_score
 
-from mlcrepro.park_read2018 import findings as bf
-from mlcrepro.park_read2018 import tables as bt
+from mlcbook._io import read_csv_exact
 from mlcbook.blended import blended_objective
-from mlcrepro.park_read2018 import readings as bs
-from mlcrepro.park_read2018.grid import GRID_ALPHAS, GRID_BETAS
-from mlcrepro.runner import cells, table
+from mlcbook.datasets import load_dataset
 from mlcbook.learners import BlendedLinearClassifier
 from mlcbook.learners.blended import _ascent, _lbfgs
-from mlcrepro.ledger import Ledger, tested, unknown
+from mlcrepro._paths import project_root, results_dir
+from mlcrepro.ledger import recheck_statuses, tested, unknown
+from mlcrepro.park_read2018 import findings as bf
+from mlcrepro.park_read2018 import readings as bs
+from mlcrepro.park_read2018 import tables as bt
+from mlcrepro.park_read2018.grid import GRID_ALPHAS, GRID_BETAS
+from mlcrepro.results import config_hash
+from mlcrepro.runner import cells, table
+
+from ...tolerances import BLENDED_ATOL
 
 
 def _toy(seed=0, n=80, M=5, L=4):
@@ -146,8 +154,6 @@ def test_cell_rows_are_the_fits_they_describe(tmp_path, monkeypatch):
     assert first["gamma"].nunique() == 1  # at betas[0] both choices are the same fit
     per_alpha = df[df["gamma_choice"] == "alpha"]
     assert per_alpha["gamma"].nunique() == 1
-    from mlcbook.datasets import load_dataset
-
     X, Y, _ = load_dataset("emotions")
     Xtr, Xte, Ytr, Yte = bs.split_and_scale(X, Y, seed=0)
     for _, r in df.iterrows():
@@ -207,12 +213,7 @@ def test_specs_cross_the_cells_of_the_committed_tables_in_their_order():
     ],
 )
 def test_configs_are_the_keys_of_the_committed_tables(name):
-    """The chapter finds the committed tables only under these keys."""
-    import json
-
-    from mlcrepro._paths import results_dir
-    from mlcrepro.results import config_hash
-
+    """The evidence finds the committed tables only under these keys."""
     if name.startswith("blended_study"):
         reading = name.split("_")[2]
         per = "setting" if name.endswith("per_setting") else "alpha"
@@ -282,12 +283,13 @@ def test_location_rows_name_the_near_tie_cause():
     grid = _grid(lambda d, a, b, c: 0.5 + (0.005 if (a, b) == (0.4, 2.0) else 0.0))
     c = {k: tested("t", ref="r") for k in ("flat", "train", "test", "enron", "slashdot")}
     c["flat"] = tested("near-tie", ref="x")
-    led = Ledger("t", "P")
-    bf.add_location_rows(led, grid, c)
-    frame = led.to_frame()
-    assert len(frame) == 30
+    rows = bf.locations(grid, c)
+    assert len(rows) == 30
+    assert set(rows["ours"]) == {"(0.4, 2)"}
     # every optimum is at (0.4, 2); the paper's locations score 0.005 below: near-ties
-    assert all(e.cause is c["flat"] for e in led.entries if e.status == "differs")
+    assert all(cause is c["flat"] for cause in rows["cause"] if cause is not None)
+    assert rows["cause"].isna().sum() == (rows["paper"] == "(0.4, 2)").sum()
+    assert rows["id"].str.fullmatch(r"PR\d{3}").all()
 
 
 def _split_frame(value):
@@ -334,12 +336,10 @@ def test_the_base_rows_take_the_penalty_or_the_untrained_cause_by_rule():
     explained = {("Scene", "exact", "BaseH"), ("Emotions", "hamming", "Base")}
 
     def causes_of(cc):
-        led = Ledger("t", "P")
-        bf.add_table_rows(led, grid, cc, explained)
-        pairs = bt.paper_pairs(grid)
+        rows = bf.table_numbers(grid, cc, explained)
         return {
-            (r["Data"], r["Type"], r["measure"], r["column"]): e.cause
-            for e, (_, r) in zip(led.entries, pairs.iterrows())
+            (r["Data"], r["Type"], r["measure"], r["column"]): r["cause"]
+            for _, r in rows.iterrows()
         }
 
     got = causes_of(c)
@@ -380,17 +380,46 @@ def test_the_base_rows_take_the_penalty_or_the_untrained_cause_by_rule():
         .set_index(["features", "seed", "gamma"])["best"]
         .unstack("gamma")
     )
-    made = bf.causes(match, split, pen, enron_best_test=0.159, ascent=ascent)
+    made = bf.causes(match, split, enron_best_test=0.159, ascent=ascent)
     assert "3 of its 3 fits at beta >= 64" in made["untrained"].describe()
     assert "0.020" in made["untrained"].describe()
     assert "large_beta" not in made
-    chosen = bf.causes(match, split, pen, enron_best_test=0.159, ascent=ascent, chosen="ascent")
+    chosen = bf.causes(match, split, enron_best_test=0.159, ascent=ascent, chosen="ascent")
     assert chosen["large_beta"] is chosen["untrained"]
     got = causes_of({**c, "large_beta": made["untrained"]})
     assert got[("Scene", "Train", "exact", "BaseH")] is made["untrained"]
     assert got[("Yeast", "Test", "exact", "BaseJ")] is made["untrained"]
     assert got[("Slashdot", "Test", "exact", "BaseJ")] is c["slashdot"]
     assert got[("Emotions", "Test", "hamming", "Base")] is c["penalty"]
+
+
+def test_trend_cause_is_unknown_and_names_the_hypothesis_as_ours():
+    """The trend row's cause: not known; the literal fits are a hypothesis whose budget,
+    steps and gamma are ours (0 of their fits stopped by the paper's rule)."""
+    match = pd.DataFrame(
+        {"Data": ["Emotions"], "measure": ["hamming"], "best gamma": [1e-2]}
+    )
+    pen = pd.DataFrame(
+        {
+            "dataset": ["emotions"] * 3,
+            "alpha": [1e-5, 0.5, 1.0],
+            "beta": [1.0] * 3,
+            "gamma": [1e-2] * 3,
+            "train_hamming": [0.834, 0.5, 0.832],
+        }
+    )
+    trends = {"lbfgs": {"first": 0.923, "last": 0.9, "rho": -0.92}}
+    literal = pd.DataFrame({"gamma": [1e-6] * 33})
+    lit = pd.DataFrame(
+        {"steps": [2000, 2000], "stopped by the rule": [0, 0], "rises": [True, True],
+         "Spearman rho": [0.71, 0.93]}
+    )
+    cause = bf.trend_cause(trends, pen, match, literal, lit)
+    assert cause.kind == "unknown"
+    assert "L-BFGS 0.923 -> 0.900 (rho -0.92)" in cause.text
+    assert "(0.01: 0.834 -> 0.832)" in cause.text  # the ends of the path, alpha -> 0 and 1
+    assert "fired in 0 of 33 fits" in cause.text and "at 2 of 2 step sizes" in cause.text
+    assert "not a tested cause" in cause.text and "our choices" in cause.text
 
 
 def test_enron_rows_within_the_split_range_take_the_split_cause():
@@ -401,25 +430,24 @@ def test_enron_rows_within_the_split_range_take_the_split_cause():
         return enron.get(col, 0.5) if d == "enron" else 0.5
 
     grid = _grid(value)
-    pairs = bt.paper_pairs(grid)
     c = {k: unknown(k) for k in ("train", "test", "enron", "slashdot", "penalty")}
     c["split"] = tested("split", ref="r")
     ranges = {(p, m): 0.01 for p in ("Train", "Test") for m in ("hamming", "jaccard", "exact")}
-    led = Ledger("t", "P")
-    bf.add_table_rows(led, grid, c, set(), ranges=ranges)
-    assert len(led.entries) == len(pairs) == 63
+    rows = bf.table_numbers(grid, c, set(), ranges=ranges)
+    assert len(rows) == 63
+    # no value of this grid is within the printed precision: every row differs
+    assert ((rows["paper"].astype(float) - rows["ours"]).abs() > 5e-4).all()
     split_rows = set()
-    for e, (_, r) in zip(led.entries, pairs.iterrows()):
-        assert e.status == "differs"  # no value of this grid is within printed precision
+    for _, r in rows.iterrows():
         key = (r["Data"], r["Type"], r["measure"], r["column"])
         if r["Data"] == "Slashdot":
-            assert e.cause is c["slashdot"]
+            assert r["cause"] is c["slashdot"]
         elif key == ("Enron", "Test", "exact", "best"):
-            assert e.cause is c["enron"]
-        elif e.cause is c["split"]:
+            assert r["cause"] is c["enron"]
+        elif r["cause"] is c["split"]:
             split_rows.add(key)
         else:
-            assert e.cause is c["train" if r["Type"] == "Train" else "test"], key
+            assert r["cause"] is c["train" if r["Type"] == "Train" else "test"], key
     # the Jaccard and Hamming test rows of Enron printed in Tables 2 and 3, and no other
     want = {
         ("Enron", "Test", m, col)
@@ -432,9 +460,9 @@ def test_enron_rows_within_the_split_range_take_the_split_cause():
     }
     assert split_rows == want
     # without the ranges nothing takes the split cause
-    led = Ledger("t", "P")
-    bf.add_table_rows(led, grid, c, set())
-    assert not any(e.cause is c["split"] for e in led.entries)
+    rows = bf.table_numbers(grid, c, set())
+    assert not any(cause is c["split"] for cause in rows["cause"])
+    assert rows["claim"].iloc[0] == "best Jaccard, Emotions train"
 
 
 def test_penalty_match_finds_the_nearest_gamma():
@@ -490,26 +518,21 @@ def test_penalty_match_judges_the_exact_bases_at_beta_128():
     }
 
 
-def test_recommendation_rows_follow_their_rules():
+def test_recommendations_count_by_their_rules():
     grid = _grid(lambda d, a, b, c: 0.5)
-    c = {k: unknown("u") for k in ("train", "expected")}
-    led = Ledger("t", "P")
-    bf.add_recommendation_rows(led, grid, c)
-    st = [e.status for e in led.entries]
-    # a flat grid: every base is the optimum -> Hamming, Jaccard hold; Exact's optimum is
-    # its base at beta = 128 everywhere -> "explore" and "alpha -> 0, beta -> inf" as ruled
-    assert st[:2] == ["reproduced", "reproduced"] and st[2] == "differs"
-    # all ten optima at alpha = 1e-05 (>= the paper's 7 of 10 at alpha <= 0.2), at beta 128:
-    # the expected setting wins everywhere, unlike the paper's own test (1 of 12)
-    assert st[3:] == ["reproduced", "differs"]
-    assert led.entries[4].cause is c["train"]
+    rec = bf.recommendations(grid)
+    # a flat grid: every base is the optimum (ties go to the base) -> Hamming's and
+    # Jaccard's bases are best in all ten halves; exact match's optimum is its first base
+    # (1e-5, 128) everywhere, so at beta = 128 in ten halves, with no gain over the bases
+    assert (rec["n"], rec["hamming"], rec["jaccard"]) == (10, 10, 10)
+    assert (rec["at128"], rec["gain"], rec["low"], rec["small"]) == (10, 0.0, 10, 10)
+    # Table 4's optimal alphas for our ten halves: 1, 0.5, 1e-5, 0.7, 0.1, 0.2, 1e-5,
+    # 1e-5, 0.1, 0.2 -> seven at alpha <= 0.2
+    assert rec["paper_low"] == 7
 
 
 # ------------------------------------------------------------------ committed tables
 def _committed(name):
-    from mlcbook._io import read_csv_exact
-    from mlcrepro._paths import results_dir
-
     csv = results_dir() / f"{name}.csv"
     assert csv.exists(), f"{name} is committed with the chapter"
     return read_csv_exact(csv)
@@ -517,9 +540,6 @@ def _committed(name):
 
 def _recheck(saved, new, cols):
     """Every ledger row whose number is one of these cells keeps its status."""
-    from mlcrepro._paths import project_root
-    from mlcrepro.ledger import recheck_statuses
-
     ledger = pd.read_csv(
         project_root() / "book" / "_ledgers" / "blended.csv", keep_default_na=False
     )
@@ -536,8 +556,6 @@ def test_committed_study_recomputes(reading, tmp_path):
     exactly); the scores are optimiser outcomes, compared within ``BLENDED_ATOL``
     (the measured machine-to-machine spread, ``tests/tolerances.py``).
     """
-    from ..tolerances import BLENDED_ATOL
-
     saved = _committed(bs.table_name(reading))
     saved = saved[(saved["dataset"] == "emotions") & (saved["alpha"] == 1.0)]
     saved = saved.reset_index(drop=True)
@@ -555,8 +573,6 @@ def test_committed_study_recomputes(reading, tmp_path):
 @pytest.mark.recompute
 def test_committed_penalty_table_recomputes(tmp_path):
     """The Emotions rows of the fixed-gamma table (14 fits, through the runner), as above."""
-    from ..tolerances import BLENDED_ATOL
-
     saved = _committed("blended_penalty")
     saved = saved[saved["dataset"] == "emotions"].reset_index(drop=True)
     new = table(bs.penalty_spec(("emotions",)), cache_dir=tmp_path)
@@ -572,8 +588,6 @@ def test_committed_penalty_table_recomputes(tmp_path):
 def test_path_starts_with_the_fixed_gamma_fit_and_continues_along_beta():
     """The first fit of a path is the fixed-gamma fit of the same setting (same start,
     same optimiser: equal to the last bit); the next betas start from it."""
-    from mlcbook.learners.blended import BlendedLinearClassifier
-
     path = pd.DataFrame(bs.path_cell("emotions", 0.2, 1e-3))
     opts = {k: bs.STUDY_SETTINGS["lbfgs"][k] for k in ("max_iter", "tol", "init")}
     clf = BlendedLinearClassifier(alpha=0.2, beta=1.0, gamma=1e-3, random_state=0, **opts)
@@ -598,15 +612,3 @@ def test_fit_to_paper_judges_every_grid_on_the_common_datasets():
     # Emotions and Scene: Table 2 4 bases + 2 printed optima, Table 3 4 + 3, Table 4 4 + 8
     assert fit.loc["full", "numbers"] == fit.loc["part", "numbers"] == 25
     assert fit.loc["full", "mean |Δ| all"] == fit.loc["part", "mean |Δ| all"]
-
-
-def test_fill_missing_takes_only_the_absent_datasets_and_names_them():
-    a = _grid(lambda d, al, b, c: 0.5)
-    b = _grid(lambda d, al, be, c: 0.7)
-    part = a[a["dataset"] != "enron"]
-    full, names = bt.fill_missing(part, b)
-    assert names == ["Enron"]
-    assert (full[full["dataset"] == "enron"]["test_exact"] == 0.7).all()
-    assert (full[full["dataset"] != "enron"]["test_exact"] == 0.5).all()
-    assert len(full) == len(a)
-    assert bt.fill_missing(a, b)[1] == []

@@ -14,7 +14,7 @@ from mlcrepro._paths import project_root, results_dir
 from mlcrepro.ledger import recheck_statuses
 from mlcrepro.park_read2018.grid import run_blended_grid
 
-from ..tolerances import BLENDED_ATOL
+from ...tolerances import BLENDED_ATOL
 
 
 # ----------------------------------------------------------------- committed grid
