@@ -13,7 +13,6 @@ from mlcbook import losses as L
 from mlcbook import metrics as M
 from mlcrepro.huellermeier2022 import evidence as H
 from mlcrepro.park_read2018 import evidence as PR
-from mlcrepro.wu_zhou2017 import evidence as WZ
 from mlcrepro.zhang_zhou2014 import evidence as ZZ
 from mlcrepro.ledger import Ledger, unknown
 
@@ -102,63 +101,12 @@ def test_subset_accuracy_strictness_refuses_bad_input(kw, err):
 def test_every_function_refuses_a_ledger_that_is_not_one():
     for f in (
         ZZ.add_example_based_definitions,
-        WZ.add_one_error_definition,
         H.add_moebius_pair,
         H.add_worked_errors,
         PR.add_vector_form,
     ):
         with pytest.raises(TypeError, match="led must be"):
             f(object())
-
-
-# ------------------------------------------------------------------ Wu & Zhou
-def test_one_error_row_and_its_power(monkeypatch):
-    e = WZ.add_one_error_definition(_led(), draws=4)
-    assert e.status == "reproduced" and e.source == "Wu & Zhou, Table 1"
-    orig = M.one_error
-    monkeypatch.setattr(WZ.M, "one_error", lambda Y, F: 1.0 - orig(Y, F))
-    with pytest.raises(ValueError, match="differs"):
-        WZ.add_one_error_definition(_led(), draws=4)
-
-
-TOY = {"m": [("0.100", "0.00"), ("0.200", "1.00"), ("0.150", "0.50")]}
-
-
-def test_rescaling_ranges_by_hand():
-    t = WZ.rescaling_ranges(TOY, ["a", "b", "c"], lower_is_better=())
-    mid = t.iloc[2]
-    # corners of [0.1495, 0.1505] x [0.0995, 0.1005] x [0.1995, 0.2005]
-    assert mid["low"] == pytest.approx((0.1495 - 0.1005) / (0.2005 - 0.1005), abs=1e-12)
-    assert mid["high"] == pytest.approx((0.1505 - 0.0995) / (0.1995 - 0.0995), abs=1e-12)
-    assert t["consistent"].all()
-    # the same printed values read as lower-is-better: the column printed 1 is worse
-    assert not WZ.rescaling_ranges(TOY, ["a", "b", "c"], lower_is_better={"m"})["consistent"].all()
-
-
-def test_rescaling_consistency_rows():
-    e = WZ.add_rescaling_consistency(_led(), TOY, ["a", "b", "c"], "Table B.9", lower_is_better=())
-    assert (e.status, e.paper, e.ours) == ("reproduced", "3 of 3 cells", "3 of 3 cells")
-    bad = {"m": [("0.100", "0.00"), ("0.200", "1.00"), ("0.150", "0.80")]}
-    e = WZ.add_rescaling_consistency(_led(), bad, ["a", "b", "c"], "Table B.9", lower_is_better=())
-    assert e.status == "differs" and e.cause.kind == "paper error"
-    assert "m c: printed 0.80, possible 0.490-0.510" in e.cause.text
-    tie = {"m": [("0.992", "0.00"), ("0.992", "1.00"), ("0.992", "0.58")]}
-    e = WZ.add_rescaling_consistency(_led(), tie, ["a", "b", "c"], "Table B.9", lower_is_better=())
-    assert e.status == "reproduced" and e.note.startswith("1 cells are not decided")
-
-
-@pytest.mark.parametrize(
-    "paper, cols, err",
-    [
-        ({"m": [("0.1", "1.00"), ("0.2", "1.00")]}, ["a", "b"], ValueError),
-        ({"m": [("0.1", "0.00"), ("0.2", "1.00")]}, ["a"], ValueError),
-        ([("0.1", "0.00")], ["a"], TypeError),
-        ({}, [], TypeError),
-    ],
-)
-def test_rescaling_refuses_bad_tables(paper, cols, err):
-    with pytest.raises(err):
-        WZ.rescaling_ranges(paper, cols)
 
 
 # ------------------------------------------------------------------ Hüllermeier et al.

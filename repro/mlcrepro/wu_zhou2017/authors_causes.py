@@ -83,7 +83,7 @@ def limo_causes(cmp: pd.DataFrame, paper: pd.DataFrame) -> dict[tuple[str, str, 
     """Cause of each LIMO cell of CAL500 and enron by the rules of the module docstring.
 
     ``cmp`` is :func:`mlcrepro.wu_zhou2017.authors_protocol.comparison`, ``paper``
-    :func:`mlcrepro.wu_zhou2017.report.paper_b3`.  Keys ``(dataset, "LIMO", measure)``
+    :func:`mlcrepro.wu_zhou2017.printed.paper_b3`.  Keys ``(dataset, "LIMO", measure)``
     with our data set names; cells without a cause from this evidence are absent.
     """
     p = _paper_cells(paper, "LIMO")
@@ -269,7 +269,7 @@ def authors_code_report(cmp: pd.DataFrame, paper: pd.DataFrame, names: Mapping[s
         ``measure``, ``paper``, ``authors_mean``, ``outside_algorithm1``,
         ``outside_released_code``).
     paper : DataFrame
-        Table B.3 as :func:`mlcrepro.wu_zhou2017.report.paper_b3` reads it.
+        Table B.3 as :func:`mlcrepro.wu_zhou2017.printed.paper_b3` reads it.
     names : mapping
         Display names of the measures.
 
@@ -309,7 +309,7 @@ def authors_code_report(cmp: pd.DataFrame, paper: pd.DataFrame, names: Mapping[s
 def variants_report(var: pd.DataFrame, names: Mapping[str, str]) -> str:
     """LIMO-inst and LIMO-label inside the authors' protocol against the paper.
 
-    ``var`` is :func:`mlcrepro.wu_zhou2017.limo_evidence.authors_variants`' table
+    ``var`` is :func:`mlcrepro.wu_zhou2017.authors_protocol.variants_comparison`
     (``dataset``, ``variant``, ``measure``, ``paper``, ``paper_std``, ``ours_algorithm1``,
     ``ours_released_code``).  One line per data set and variant: how many of its measures
     lie within the paper's std in each reading; then the F1 cells outside it in both.
