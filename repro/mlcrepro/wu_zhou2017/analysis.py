@@ -6,8 +6,8 @@ the thresholding hypotheses beside the paper and their fit; LIMO's measures afte
 and 30 passes beside Table B.3; the thresholding account tried on a held-out dataset;
 Sec. 5.1's readings of the synthetic study; Sec. 2.2's constant predictor under two
 readings of ties; and whether the rescaled columns of Tables B.1-B.2 follow from the
-absolute ones.  :mod:`.evidence` calls these on the committed tables, and the ledger
-(:mod:`.ledgers`) judges what they return.
+absolute ones.  :mod:`mlcrepro.wu_zhou2017.evidence` calls these on the committed tables,
+and the ledger (:mod:`.ledgers`) judges what they return.
 """
 
 from __future__ import annotations
@@ -261,8 +261,9 @@ def epochs_comparison(ep: pd.DataFrame, p: pd.DataFrame) -> pd.DataFrame:
     One row per (dataset, variant, measure): the paper's mean, ours after each number
     of passes in ``ep`` (:func:`mlcrepro.wu_zhou2017.thresholds.epochs_table`),
     whether each is within the paper's std (plus half a printed unit), and whether the
-    paper's value lies between ours after the fewest and the most passes (widened by
-    the same tolerance): ``bracketed``.
+    paper's value lies between ours after the fewest and the most passes: strictly
+    (``between``), up to half a unit of its printed precision (``between, printed``),
+    and widened by the paper's std plus half a printed unit (``bracketed``).
     """
     f1 = {"macro_f1", "micro_f1", "instance_f1"}
     keys = [k for k in B3_ORDER if k not in f1]
@@ -278,6 +279,9 @@ def epochs_comparison(ep: pd.DataFrame, p: pd.DataFrame) -> pd.DataFrame:
             for e in tab.index:
                 row[f"within std, {e}"] = bool(abs(tab.loc[e, k] - row["paper"]) <= tol)
             lo, hi = sorted((tab[k].iloc[0], tab[k].iloc[-1]))
+            row["between"] = bool(lo <= row["paper"] <= hi)
+            half = 0.5 * 10.0 ** -len(r["mean"].split(".")[1])
+            row["between, printed"] = bool(lo - half <= row["paper"] <= hi + half)
             row["bracketed"] = bool(lo - tol <= row["paper"] <= hi + tol)
             rows.append(row)
     return pd.DataFrame(rows).set_index(["dataset", "method", "measure"])
