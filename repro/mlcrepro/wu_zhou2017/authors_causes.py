@@ -41,6 +41,7 @@ from collections.abc import Mapping
 import pandas as pd
 
 from mlcrepro.ledger import Cause, tested, unknown
+from mlcrepro.wu_zhou2017 import PAPER
 
 __all__ = [
     "AUTHORS_DATASETS",
@@ -57,12 +58,10 @@ __all__ = [
 #: our data set names -> the authors' file stems (the data sets with released splits)
 AUTHORS_DATASETS = {"cal500": "CAL500", "enron": "enron"}
 
-_LIMO_REF = (
-    "tables limo_authors_octave and limo_authors_ours; book/limo.md, 'The authors' code, "
-    "splits and measures'"
-)
-_VAR_REF = "table limo_authors_variants; book/limo.md, 'The authors' code, splits and measures'"
-_BASE_REF = "table limo_authors_baselines; book/limo.md, 'The authors' code, splits and measures'"
+_SECTION = f"Reproducing {PAPER.citation}, 'The authors' code, splits and measures'"
+_LIMO_REF = f"tables limo_authors_octave and limo_authors_ours; {_SECTION}"
+_VAR_REF = f"table limo_authors_variants; {_SECTION}"
+_BASE_REF = f"table limo_authors_baselines; {_SECTION}"
 
 
 def within_paper(value: float, mean: str, std: str) -> bool:

@@ -26,9 +26,11 @@ from mlcrepro.ledger import (
     underspecified,
     unknown,
 )
+from mlcrepro.wu_zhou2017 import PAPER
 from mlcrepro.wu_zhou2017.printed import DS_PAPER, NAMES, VARIANTS
 
 __all__ = [
+    "PAGE",
     "cause_if_differs",
     "make_causes",
     "b3_cause",
@@ -37,6 +39,9 @@ __all__ = [
     "passes_cause",
     "account_cause",
 ]
+
+#: how a cause's reference names the Reproduce page that shows its evidence
+PAGE = f"Reproducing {PAPER.citation}"
 
 
 def cause_if_differs(
@@ -70,8 +75,8 @@ def make_causes() -> dict[str, Cause]:
     :func:`account_cause` and :func:`passes_cause` for bibtex.
     """
     thr = (
-        "book/limo.md, 'Where the F1 pattern comes from'; tables limo_thresholds and "
-        "limo_thresholds_bibtex; tests/mlcrepro/test_limo_study.py"
+        f"{PAGE}, 'Where the F1 pattern comes from'; tables limo_thresholds and "
+        "limo_thresholds_bibtex; tests/mlcrepro/wu_zhou2017/test_thresholds.py"
     )
     return {
         "fig1": material_unavailable(
@@ -129,7 +134,7 @@ def make_causes() -> dict[str, Cause]:
             "P relevant entries and E threshold errors in all, micro-F1 = 2TP/(2TP + E) "
             ">= 2(P - E)/(2P - E), since TP >= P - E",
             "mlcrepro.wu_zhou2017.bounds.micro_f1_counterexample; "
-            "tests/mlcrepro/test_margin_bounds.py::test_micro_f1_breaks_theorem_4_bound",
+            "tests/mlcrepro/wu_zhou2017/test_bounds.py::test_micro_f1_breaks_theorem_4_bound",
         ),
         "table2_micro": underspecified(
             "what a ✗ of a classification measure means: Table 2's ✓ rests on bounds by "
@@ -140,7 +145,7 @@ def make_causes() -> dict[str, Cause]:
             "at most one error per label, E <= l errors in all, and for any F micro-F1 = "
             "2TP/(2TP + E) >= 2(P - E)/(2P - E) with P relevant entries (TP >= P - E); "
             "so micro-F1 is bounded by threshold errors for either kind of effective F",
-            "mlcbook.margins.table2_check; book/limo.md, 'Table 2, checked by construction'",
+            f"mlcbook.margins.table2_check; {PAGE}, 'Table 2, checked by construction'",
         ),
         "corel5k": material_unavailable(
             "corel5k's features are not available here (the mirror has "
@@ -197,7 +202,7 @@ def gfm_cause(missed: Mapping[str, Sequence[str]]) -> Cause:
         "(their splits, and their measure/*.m, which rank tied labels by sort position) "
         f"GFM is within the paper's std on {said}; this data set has no such protocol, "
         "or the cell is one that protocol does not reach",
-        "table limo_authors_baselines; book/limo.md, 'The authors' code, splits and measures'",
+        f"table limo_authors_baselines; {PAGE}, 'The authors' code, splits and measures'",
     )
 
 
@@ -216,7 +221,7 @@ def br_cause(summary: Mapping[str, float]) -> Cause:
         f"BR cells within the paper's std and LIBLINEAR {int(summary['liblinear_within'])}; "
         f"|LIBSVM - LIBLINEAR| has median {summary['median_abs_diff']:.3f} and maximum "
         f"{summary['max_abs_diff']:.3f} (coverage {summary['max_abs_diff_coverage']:.1f})",
-        "table limo_authors_baselines; book/limo.md, 'The authors' code, splits and measures'",
+        f"table limo_authors_baselines; {PAGE}, 'The authors' code, splits and measures'",
     )
 
 
@@ -233,7 +238,7 @@ def passes_cause(cmp: pd.DataFrame) -> Cause:
     e0, e1 = cols[0].split(", ")[1], cols[-1].split(", ")[1]
     n, br = len(cmp), int(cmp["bracketed"].sum())
     first, last = int(cmp[cols[0]].sum()), int(cmp[cols[-1]].sum())
-    ref = "table limo_epochs; book/limo.md, 'LIMO's number of passes'"
+    ref = f"table limo_epochs; {PAGE}, 'LIMO's number of passes'"
     said = (
         f"the paper's value lies between ours after {e0} and {e1} passes on {br} of "
         f"{n} cells (one split; within its std: {first} with {e0}, {last} with {e1})"
@@ -255,7 +260,7 @@ def account_cause(check: pd.DataFrame, dataset: str) -> Cause:
     n = len(check)
     acc, code = int(check["account within std"].sum()), int(check["code within std"].sum())
     k = int(check["splits"].iloc[0])
-    ref = "table limo_thresholds_bibtex; book/limo.md, 'Where the F1 pattern comes from'"
+    ref = f"table limo_thresholds_bibtex; {PAGE}, 'Where the F1 pattern comes from'"
     which = "one split" if k == 1 else f"mean of {k} splits"
     said = (
         f"on {DS_PAPER[dataset]} ({which}, not used to find it) the thresholding "
