@@ -37,6 +37,7 @@ __all__ = [
     "gfm_cause",
     "br_cause",
     "passes_cause",
+    "passes_cell_causes",
     "account_cause",
 ]
 
@@ -246,6 +247,51 @@ def passes_cause(cmp: pd.DataFrame) -> Cause:
     if br >= 0.75 * n:
         return tested(f"the number of passes T, which the paper does not give: {said}", ref)
     return unknown(f"not settled by the number of passes: {said}", ref)
+
+
+def passes_cell_causes(
+    cmp: pd.DataFrame, paper: pd.DataFrame
+) -> dict[tuple[str, str, str], Cause]:
+    """The cause of each cell of :func:`epochs_comparison` that the passes do not bracket.
+
+    :func:`passes_cause` speaks for the cells where the paper's value lies between ours
+    after the fewest and the most passes at its printed precision (``between,
+    printed``).  A cell where it lies beyond both runs gets its own cause, read off that
+    cell: *underspecified* (the number of passes, which the paper does not give) when
+    ours after the most passes is within the paper's std, so that more passes bring
+    ours into the paper's spread without the paper's value being shown to lie on the
+    way; else *unknown*, saying how far the extra passes moved ours.  Keys
+    ``(dataset, method, measure)`` as in :func:`b3_cause`'s ``cells``; ``paper`` is
+    Table B.3 as printed (:func:`mlcrepro.wu_zhou2017.printed.paper_b3`).
+    """
+    cols = [c for c in cmp.columns if c.endswith(" passes")]
+    e0, e1 = cols[0].split()[0], cols[-1].split()[0]
+    printed = paper.set_index(["dataset", "method", "measure"])
+    ref = f"table limo_epochs; {PAGE}, 'LIMO's number of passes'"
+    out: dict[tuple[str, str, str], Cause] = {}
+    for (d, m, k), r in cmp[~cmp["between, printed"]].iterrows():
+        cell = printed.loc[(DS_PAPER[d], m, k)]
+        side = "above" if r["paper"] > max(r[cols[0]], r[cols[-1]]) else "below"
+        closer = abs(r[cols[-1]] - r["paper"]) < abs(r[cols[0]] - r["paper"])
+        said = (
+            f"on {DS_PAPER[d]}'s first split ours moves from {r[cols[0]]:.4f} after {e0} "
+            f"passes to {r[cols[-1]]:.4f} after {e1}, {'towards' if closer else 'away from'}"
+            f" the paper's {cell['mean']} ± {cell['std']}"
+        )
+        if r[f"within std, {e1}"]:
+            out[(d, m, k)] = underspecified(
+                f"the number of passes T, which the paper does not give: {said} and within "
+                f"its std, but the paper's value lies {side} both runs, so no number of "
+                f"passes between {e0} and {e1} is shown to give it",
+                ref,
+            )
+        else:
+            out[(d, m, k)] = unknown(
+                f"not settled by the number of passes: {said} but not within its std; the "
+                f"paper's value lies {side} both runs",
+                ref,
+            )
+    return out
 
 
 def account_cause(check: pd.DataFrame, dataset: str) -> Cause:

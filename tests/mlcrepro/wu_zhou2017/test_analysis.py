@@ -173,3 +173,33 @@ def test_rescaling_ranges_by_hand():
 def test_rescaling_refuses_bad_tables(paper, cols, err):
     with pytest.raises(err):
         A.rescaling_ranges(paper, cols)
+
+
+def test_epochs_comparison_brackets_at_three_widths():
+    """Strictly, at the paper's printed precision, and widened by its std (by hand)."""
+    p = P.paper_b3()
+    pb = p[p.dataset == "bibtex"].set_index(["method", "measure"])
+    cmp = A.epochs_comparison(_epochs_frame(lambda m, k: 0.0, lambda m, k: 1e9), p)
+    assert cmp["between"].all() and cmp["between, printed"].all() and cmp["bracketed"].all()
+
+    def beyond(by):  # both runs above the paper's mean by `by` (in units of its std + 0.01)
+        return lambda m, k: float(pb.loc[(m, k), "mean"]) + by(m, k)
+
+    half = lambda m, k: 0.5 * 10.0 ** -len(pb.loc[(m, k), "mean"].split(".")[1])  # noqa: E731
+    std = lambda m, k: float(pb.loc[(m, k), "std"])  # noqa: E731
+    # 0.9 of a half unit above: not between, but within the printed precision
+    cmp = A.epochs_comparison(
+        _epochs_frame(beyond(lambda m, k: 0.9 * half(m, k)), beyond(lambda m, k: 2 * half(m, k))),
+        p,
+    )
+    assert not cmp["between"].any() and cmp["between, printed"].all()
+    # beyond half a unit but within the std: bracketed only when widened by the std
+    # (a cell printed with std 0.000 has no such middle ground)
+    cmp = A.epochs_comparison(
+        _epochs_frame(beyond(lambda m, k: 1.1 * half(m, k) + 0.5 * std(m, k)),
+                      beyond(lambda m, k: 2 * half(m, k) + std(m, k))),
+        p,
+    )
+    spread = [std(m, k) > 0 for _, m, k in cmp.index]
+    assert not cmp["between, printed"].any() and cmp["bracketed"][spread].all()
+    assert sum(spread) >= 20  # most cells have a printed spread
