@@ -5,7 +5,8 @@ into the ``limo`` ledger, in the order of the paper: Table 2 by construction; Th
 4-5's bounds and inequality (2) of Theorem 3's proof; Sec. 2.2's constant predictor;
 the synthetic study (Sec. 5.1, Tables B.1-B.2 and their rescaling); Fig. 4's readings
 and Sec. 5.2's worked rank; every cell of Table B.3 of our four datasets; the two side
-claims (micro-F1 = instance-F1, Algorithm 1 unbiased).  Each row carries the id(s) of
+claims (micro-F1 = instance-F1, Algorithm 1 unbiased); and, last, the equality in the
+middle of inequality (2), an erratum.  Each row carries the id(s) of
 the claim(s) of the inventory ``book/_claims/wu-zhou-2017.csv`` it checks; no status is
 written here: every row goes through a claim kind of :class:`mlcrepro.ledger.Ledger`,
 which derives it, and a differing row gets its cause (:mod:`.causes`,
@@ -122,7 +123,7 @@ def _bound_rows(led: Ledger, ev: Evidence, causes: dict[str, Cause]) -> None:
 
 
 def _inequality_row(led: Ledger, ev: Evidence) -> None:
-    iq, mc = ev.inequality2, ev.inequality2_mc
+    iq = ev.inequality2
     ok = iq.p_c_gt_b >= iq.paper_rhs
     led.ordering(
         "Theorem 3 proof: inequality (2)",
@@ -132,9 +133,41 @@ def _inequality_row(led: Ledger, ev: Evidence) -> None:
         rule="exact probabilities on a grid of (a, n)",
         holds=bool(ok.all()),
         robustness=(int(ok.sum()), len(ok)),
-        note=f"its middle equality is wrong: at a = 0.1, n = 10 the event has "
-        f"probability {mc['p_event']:.3f} (Monte Carlo), not {mc['paper_rhs']:.3f}",
+        note="the outer terms hold; the equality in the middle is wrong, a row of its "
+        f"own: '{_MIDDLE_EQUALITY}'",
         claim_id="WZ049",
+    )
+
+
+#: the claim of the row that judges the middle step of inequality (2)
+_MIDDLE_EQUALITY = "Theorem 3 proof: the equality in the middle of inequality (2)"
+
+
+def _middle_equality_row(led: Ledger, ev: Evidence) -> None:
+    """The event of inequality (2) as the paper prints its probability: an erratum.
+
+    Added after every other row, so that the rows before it keep their numbers.
+    """
+    iq, mc = ev.inequality2, ev.inequality2_mc
+    larger = int((iq.paper_rhs > iq.p_event).sum())
+    led.qualitative(
+        _MIDDLE_EQUALITY,
+        "Thm 3 proof, Eq. (2)",
+        paper="Pr[(C >= a) and (some A_i <= a)] = (1 - a/2)[1 - (1 - a)^n]",
+        agrees=bool(np.allclose(iq.p_event, iq.paper_rhs)),
+        evidence=f"(1 - a)[1 - (1 - a)^n], by independence: at a = 0.1, n = 10, "
+        f"{mc['p_event_exact']:.4f} ({mc['p_event']:.4f} by Monte Carlo) against the "
+        f"printed {mc['paper_rhs']:.4f}; "
+        f"the printed form is larger on {larger} of the {len(iq)} (a, n) of the grid",
+        cause=paper_error(
+            "C is drawn independently of A_1, ..., A_n, so Pr[(C >= a) and (min_i A_i <= a)]"
+            " = Pr[C >= a] Pr[min_i A_i <= a] = (1 - a)[1 - (1 - a)^n], not (1 - a/2)[1 - "
+            "(1 - a)^n]. The inequality the proof needs holds all the same: B is uniform "
+            "on (0, min_i A_i), so given min_i A_i <= a, Pr[C > B] >= 1 - a/2, and Pr[C > B]"
+            " >= (1 - a/2)[1 - (1 - a)^n] (the row 'Theorem 3 proof: inequality (2)')",
+            ref="mlcrepro.wu_zhou2017.bounds.inequality2",
+        ),
+        claim_id="WZ445",
     )
 
 
@@ -324,7 +357,7 @@ def ledgers(ev: Evidence) -> dict[str, Ledger]:
     >>> from mlcrepro.wu_zhou2017.evidence import evidence
     >>> led = ledgers(evidence())["limo"]
     >>> len(led.entries), led.entries[0].claim
-    (343, 'Table 2 row: ranking loss')
+    (344, 'Table 2 row: ranking loss')
     """
     if not isinstance(ev, Evidence):
         raise TypeError(f"ev must be the folder's Evidence, got {type(ev).__name__}")
@@ -339,6 +372,7 @@ def ledgers(ev: Evidence) -> dict[str, Ledger]:
     _rank_rows(led, ev, causes)
     _b3_rows(led, ev, causes)
     _side_rows(led, ev, causes)
+    _middle_equality_row(led, ev)
     return {name: led}
 
 

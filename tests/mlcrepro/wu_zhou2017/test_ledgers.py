@@ -38,7 +38,7 @@ def ledger() -> Ledger:
 
 
 def test_the_ledger_is_the_saved_one(ledger, tmp_path):
-    assert_is_the_saved_ledger(ledger, "limo", 343)
+    assert_is_the_saved_ledger(ledger, "limo", 344)
     saved = ledger.save(tmp_path)  # byte for byte, as make chapter would write it
     assert filecmp.cmp(saved, project_root() / "book" / "_ledgers" / "limo.csv", shallow=False)
 
@@ -144,3 +144,17 @@ def test_rescaling_consistency_rows():
     assert "m c: printed 0.80, possible 0.490-0.510" in e.cause.text
     e = row({"m": [("0.992", "0.00"), ("0.992", "1.00"), ("0.992", "0.58")]})
     assert e.status == "reproduced" and e.note.startswith("1 cells are not decided")
+
+
+def test_the_slip_in_inequality_2_is_an_erratum_of_its_own(ledger):
+    """Inequality (2) holds between its outer terms (WZ049, reproduced); the equality in
+    its middle is a row of its own whose cause is an error of the paper, checked here by
+    independence: Pr[C >= a] Pr[min A_i <= a] at a = 0.1, n = 10."""
+    by_id = {i: e for e in ledger.entries for i in e.claim_ids}
+    outer, middle = by_id["WZ049"], by_id["WZ445"]
+    assert outer.status == "reproduced" and middle.claim in outer.note
+    assert middle is ledger.entries[-1]  # added last: the rows before keep their numbers
+    assert middle.status == "differs" and middle.cause.kind == "paper error"
+    exact = (1 - 0.1) * (1 - (1 - 0.1) ** 10)  # by hand
+    printed = (1 - 0.1 / 2) * (1 - (1 - 0.1) ** 10)
+    assert f"{exact:.4f}" in middle.ours and f"printed {printed:.4f}" in middle.ours
