@@ -37,7 +37,10 @@ from mlcrepro.wu_zhou2017.experiments import load
 # through this module's name until that folder holds the row itself
 from mlcrepro.wu_zhou2017.table1 import add_one_error_definition  # noqa: F401
 
-__all__ = ["Evidence", "evidence"]
+__all__ = ["Evidence", "evidence", "OBJECTIVE_POINTS"]
+
+#: synthetic points (seed 3) on which Eq. (3) is followed along LIMO's iterations
+OBJECTIVE_POINTS = 400
 
 
 @dataclass(frozen=True)
@@ -54,8 +57,9 @@ class Evidence:
         ``inequality2_mc`` (its event at a = 0.1, n = 10 by Monte Carlo, ``p_event``, and
         exactly, ``p_event_exact``, beside the paper's value, ``paper_rhs``).
     Sec. 2.2 and Sec. 4.2
-        ``constant`` (a constant F under two readings of ties), ``objective`` (Eq. (3) at
-        the initial W and after 100, 1000, 10000 iterations).
+        ``constant`` (a constant F under two readings of ties) and ``constant_labels`` (the
+        shape of the label matrix it is scored on), ``objective`` (Eq. (3) at the initial
+        W and after 100, 1000, 10000 iterations).
     Sec. 5.1, Tables B.1-B.2
         ``synthetic`` (committed ``limo_synthetic``), ``synthetic_tables`` (our B.1/B.2,
         absolute and rescaled), ``synthetic_claims`` (Sec. 5.1's readings: claim, holds on
@@ -87,6 +91,7 @@ class Evidence:
     inequality2: pd.DataFrame
     inequality2_mc: Mapping[str, float]
     constant: pd.DataFrame
+    constant_labels: tuple[int, int]
     objective: pd.DataFrame
     synthetic: pd.DataFrame
     synthetic_tables: Mapping[str, pd.DataFrame]
@@ -148,7 +153,7 @@ def _inequality2() -> tuple[pd.DataFrame, dict]:
 
 
 def _objective() -> pd.DataFrame:
-    X, Y = make_limo_synthetic(400, seed=3)
+    X, Y = make_limo_synthetic(OBJECTIVE_POINTS, seed=3)
     W0 = np.random.default_rng(0).normal(0, 1 / np.sqrt(2), size=(4, 2))
     rows = [("W0 (initial)", limo_objective(W0, X, Y, 1.0, 1.0))]
     for n_iter in (100, 1000, 10000):
@@ -214,6 +219,7 @@ def evidence() -> Evidence:
         inequality2=ineq,
         inequality2_mc=ineq_mc,
         constant=A.constant_predictor(Y_syn),
+        constant_labels=(int(Y_syn.shape[0]), int(Y_syn.shape[1])),
         objective=_objective(),
         synthetic=syn,
         synthetic_tables=A.synthetic_tables(syn),

@@ -158,3 +158,11 @@ def test_the_slip_in_inequality_2_is_an_erratum_of_its_own(ledger):
     exact = (1 - 0.1) * (1 - (1 - 0.1) ** 10)  # by hand
     printed = (1 - 0.1 / 2) * (1 - (1 - 0.1) ** 10)
     assert f"{exact:.4f}" in middle.ours and f"printed {printed:.4f}" in middle.ours
+
+
+def test_every_qualitative_or_fragile_row_says_what_judged_it(ledger):
+    loose = [e for e in ledger.entries if e.status in ("qualitative", "fragile")]
+    assert {i for e in loose for i in e.claim_ids} >= {
+        "WZ002", "WZ003", "WZ033", "WZ034", "WZ035", "WZ055", "WZ062"
+    }
+    assert all(e.note.startswith("judged ") for e in loose), [e.claim for e in loose]
