@@ -33,10 +33,6 @@ from mlcrepro.wu_zhou2017.authors_protocol import comparison, variants_compariso
 from mlcrepro.wu_zhou2017.benchmark_sampling import sampling_comparison
 from mlcrepro.wu_zhou2017.experiments import load
 
-# Zhang & Zhou's measures ledger (another paper's folder) adds Wu & Zhou's one-error row
-# through this module's name until that folder holds the row itself
-from mlcrepro.wu_zhou2017.table1 import add_one_error_definition  # noqa: F401
-
 __all__ = ["Evidence", "evidence", "OBJECTIVE_POINTS"]
 
 #: synthetic points (seed 3) on which Eq. (3) is followed along LIMO's iterations

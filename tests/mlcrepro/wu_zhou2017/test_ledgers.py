@@ -116,9 +116,7 @@ def _adds_rows(path: Path) -> list[str]:
 def test_only_the_ledgers_module_adds_rows():
     here = Path(folder.__file__).parent
     adders = {p.name: _adds_rows(p) for p in sorted(here.glob("*.py"))}
-    assert adders.pop("ledgers.py")  # the one place the limo ledger's rows are added
-    # table1 adds Wu & Zhou's Table 1 row to the *measures* ledger of another page
-    adders.pop("table1.py")
+    assert adders.pop("ledgers.py")  # the one place the ledger's rows are added
     assert not any(adders.values()), adders
 
 
