@@ -2,16 +2,13 @@
 rows' statuses, its power to see a difference, and its refusal of bad input."""
 
 import itertools
-import math
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from mlcbook import losses as L
 from mlcbook import metrics as M
 from mlcrepro.huellermeier2022 import evidence as H
-from mlcrepro.wu_zhou2017 import evidence as WZ
 from mlcrepro.ledger import Ledger, unknown
 
 
@@ -26,47 +23,6 @@ def test_every_function_refuses_a_ledger_that_is_not_one():
     ):
         with pytest.raises(TypeError, match="led must be"):
             f(object())
-
-
-# ------------------------------------------------------------------ Wu & Zhou
-TOY = {"m": [("0.100", "0.00"), ("0.200", "1.00"), ("0.150", "0.50")]}
-
-
-def test_rescaling_ranges_by_hand():
-    t = WZ.rescaling_ranges(TOY, ["a", "b", "c"], lower_is_better=())
-    mid = t.iloc[2]
-    # corners of [0.1495, 0.1505] x [0.0995, 0.1005] x [0.1995, 0.2005]
-    assert mid["low"] == pytest.approx((0.1495 - 0.1005) / (0.2005 - 0.1005), abs=1e-12)
-    assert mid["high"] == pytest.approx((0.1505 - 0.0995) / (0.1995 - 0.0995), abs=1e-12)
-    assert t["consistent"].all()
-    # the same printed values read as lower-is-better: the column printed 1 is worse
-    assert not WZ.rescaling_ranges(TOY, ["a", "b", "c"], lower_is_better={"m"})["consistent"].all()
-
-
-def test_rescaling_consistency_rows():
-    e = WZ.add_rescaling_consistency(_led(), TOY, ["a", "b", "c"], "Table B.9", lower_is_better=())
-    assert (e.status, e.paper, e.ours) == ("reproduced", "3 of 3 cells", "3 of 3 cells")
-    bad = {"m": [("0.100", "0.00"), ("0.200", "1.00"), ("0.150", "0.80")]}
-    e = WZ.add_rescaling_consistency(_led(), bad, ["a", "b", "c"], "Table B.9", lower_is_better=())
-    assert e.status == "differs" and e.cause.kind == "paper error"
-    assert "m c: printed 0.80, possible 0.490-0.510" in e.cause.text
-    tie = {"m": [("0.992", "0.00"), ("0.992", "1.00"), ("0.992", "0.58")]}
-    e = WZ.add_rescaling_consistency(_led(), tie, ["a", "b", "c"], "Table B.9", lower_is_better=())
-    assert e.status == "reproduced" and e.note.startswith("1 cells are not decided")
-
-
-@pytest.mark.parametrize(
-    "paper, cols, err",
-    [
-        ({"m": [("0.1", "1.00"), ("0.2", "1.00")]}, ["a", "b"], ValueError),
-        ({"m": [("0.1", "0.00"), ("0.2", "1.00")]}, ["a"], ValueError),
-        ([("0.1", "0.00")], ["a"], TypeError),
-        ({}, [], TypeError),
-    ],
-)
-def test_rescaling_refuses_bad_tables(paper, cols, err):
-    with pytest.raises(err):
-        WZ.rescaling_ranges(paper, cols)
 
 
 # ------------------------------------------------------------------ Hüllermeier et al.
@@ -217,8 +173,8 @@ def test_fig4_neighbor_labels_follow_the_committed_protocol():
     # the consensus reach of these neighbours is the committed knn_consensus row, which
     # consensus_summary computed under the Fig. 4 folds and features
     from mlcbook._io import read_csv_exact
-    from mlcrepro._paths import results_dir
     from mlcbook.learners.knn import consensus_mask
+    from mlcrepro._paths import results_dir
 
     N = KNN.fig4_neighbor_labels("flags-12")
     committed = read_csv_exact(results_dir() / "knn_consensus.csv").set_index("dataset")

@@ -43,7 +43,7 @@ from mlcbook.metrics import WU_ZHOU_MEASURES, all_measures
 from mlcrepro.results import load_or_compute, recompute_requested
 from mlcrepro.runner import Spec, table
 from mlcrepro.wu_zhou2017 import authors
-from mlcrepro.wu_zhou2017.report import paper_b3
+from mlcrepro.wu_zhou2017.printed import paper_b3
 
 __all__ = [
     "BASELINES",

@@ -41,6 +41,7 @@ from collections.abc import Mapping
 import pandas as pd
 
 from mlcrepro.ledger import Cause, tested, unknown
+from mlcrepro.wu_zhou2017 import PAPER
 
 __all__ = [
     "AUTHORS_DATASETS",
@@ -57,12 +58,10 @@ __all__ = [
 #: our data set names -> the authors' file stems (the data sets with released splits)
 AUTHORS_DATASETS = {"cal500": "CAL500", "enron": "enron"}
 
-_LIMO_REF = (
-    "tables limo_authors_octave and limo_authors_ours; book/limo.md, 'The authors' code, "
-    "splits and measures'"
-)
-_VAR_REF = "table limo_authors_variants; book/limo.md, 'The authors' code, splits and measures'"
-_BASE_REF = "table limo_authors_baselines; book/limo.md, 'The authors' code, splits and measures'"
+_SECTION = f"Reproducing {PAPER.citation}, 'The authors' code, splits and measures'"
+_LIMO_REF = f"tables limo_authors_octave and limo_authors_ours; {_SECTION}"
+_VAR_REF = f"table limo_authors_variants; {_SECTION}"
+_BASE_REF = f"table limo_authors_baselines; {_SECTION}"
 
 
 def within_paper(value: float, mean: str, std: str) -> bool:
@@ -83,7 +82,7 @@ def limo_causes(cmp: pd.DataFrame, paper: pd.DataFrame) -> dict[tuple[str, str, 
     """Cause of each LIMO cell of CAL500 and enron by the rules of the module docstring.
 
     ``cmp`` is :func:`mlcrepro.wu_zhou2017.authors_protocol.comparison`, ``paper``
-    :func:`mlcrepro.wu_zhou2017.report.paper_b3`.  Keys ``(dataset, "LIMO", measure)``
+    :func:`mlcrepro.wu_zhou2017.printed.paper_b3`.  Keys ``(dataset, "LIMO", measure)``
     with our data set names; cells without a cause from this evidence are absent.
     """
     p = _paper_cells(paper, "LIMO")
@@ -269,7 +268,7 @@ def authors_code_report(cmp: pd.DataFrame, paper: pd.DataFrame, names: Mapping[s
         ``measure``, ``paper``, ``authors_mean``, ``outside_algorithm1``,
         ``outside_released_code``).
     paper : DataFrame
-        Table B.3 as :func:`mlcrepro.wu_zhou2017.report.paper_b3` reads it.
+        Table B.3 as :func:`mlcrepro.wu_zhou2017.printed.paper_b3` reads it.
     names : mapping
         Display names of the measures.
 
@@ -309,7 +308,7 @@ def authors_code_report(cmp: pd.DataFrame, paper: pd.DataFrame, names: Mapping[s
 def variants_report(var: pd.DataFrame, names: Mapping[str, str]) -> str:
     """LIMO-inst and LIMO-label inside the authors' protocol against the paper.
 
-    ``var`` is :func:`mlcrepro.wu_zhou2017.limo_evidence.authors_variants`' table
+    ``var`` is :func:`mlcrepro.wu_zhou2017.authors_protocol.variants_comparison`
     (``dataset``, ``variant``, ``measure``, ``paper``, ``paper_std``, ``ours_algorithm1``,
     ``ours_released_code``).  One line per data set and variant: how many of its measures
     lie within the paper's std in each reading; then the F1 cells outside it in both.

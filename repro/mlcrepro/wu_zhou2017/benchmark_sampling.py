@@ -27,7 +27,7 @@ import pandas as pd
 from mlcbook.metrics import WU_ZHOU_MEASURES
 from mlcrepro.results import load_or_compute
 from mlcrepro.runner import Spec, table
-from mlcrepro.wu_zhou2017 import report as R
+from mlcrepro.wu_zhou2017 import printed as P
 from mlcrepro.wu_zhou2017.authors_causes import within_paper
 from mlcrepro.wu_zhou2017.benchmark import (
     BENCHMARK_DATASETS,
@@ -112,7 +112,7 @@ def sampling_comparison(algorithm1: pd.DataFrame, released: pd.DataFrame) -> pd.
     columns ``dataset`` (the paper's name), ``method``, ``measures`` (how many of Table
     B.3's cells the row has), ``algorithm1`` and ``released_code`` (how many lie within).
     """
-    paper = R.paper_b3().set_index(["dataset", "method", "measure"])
+    paper = P.paper_b3().set_index(["dataset", "method", "measure"])
     means = {
         reading: frame[frame["method"].isin(list(LIMO_VARIANTS))]
         .groupby(["dataset", "method"])
@@ -121,7 +121,7 @@ def sampling_comparison(algorithm1: pd.DataFrame, released: pd.DataFrame) -> pd.
     }
     rows = []
     for dataset, method in means["released_code"].index:
-        name = R.DS_PAPER[dataset]
+        name = P.DS_PAPER[dataset]
         cells = [
             (m, paper.loc[(name, method, m)])
             for m in WU_ZHOU_MEASURES

@@ -1,177 +1,245 @@
-"""Wu & Zhou (2017): the rescaled columns of Tables B.1-B.2.
+"""Everything the LIMO ledger judges, computed once from the committed tables and the library.
 
-Tables B.1 and B.2 print every value twice: absolute (three decimals) and rescaled
-per measure so that the best method gets 1 and the worst 0 (two decimals).  Whether
-the rescaled column follows from the absolute one can be decided exactly up to the
-printing: :func:`rescaling_ranges` gives, for every cell, the range of rescaled values
-that absolute values *within half a printed unit* of the printed ones can produce.
+:func:`evidence` is the folder's one source of numbers: the paper's printed tables
+(:mod:`.printed`), the committed tables of its experiments (:mod:`.experiments`,
+checked against the configurations that key them), the constructions and simulations
+of Table 2 and Theorems 3-5 (seeded, from :mod:`mlcbook.margins` and :mod:`.bounds`),
+and the comparisons made of them (:mod:`.analysis`, :mod:`.authors_protocol`,
+:mod:`.authors_baselines`, :mod:`.benchmark_sampling`).  It returns one frozen
+:class:`Evidence`, computed once per process; each call hands out its own deep copy, so
+a caller may change what it receives without changing what the next one gets.  The
+ledger (:func:`mlcrepro.wu_zhou2017.ledgers.ledgers`) and the Reproduce page read it;
+nothing a page computed is passed in.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterable, Mapping, Sequence
-from decimal import Decimal
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from mlcbook import metrics as M
-from mlcrepro.evidence_common import check_ledger
-from mlcrepro.ledger import Entry, Ledger, paper_error
+from mlcbook import margins as MG
+from mlcbook.datasets import make_limo_synthetic
+from mlcbook.learners import LIMO, limo_objective
+from mlcrepro.evidence_common import once
+from mlcrepro.wu_zhou2017 import analysis as A
+from mlcrepro.wu_zhou2017 import authors_causes as AC
+from mlcrepro.wu_zhou2017 import bounds as MB
+from mlcrepro.wu_zhou2017 import printed as P
+from mlcrepro.wu_zhou2017.authors_baselines import solver_comparison
+from mlcrepro.wu_zhou2017.authors_protocol import comparison, variants_comparison
+from mlcrepro.wu_zhou2017.benchmark_sampling import sampling_comparison
+from mlcrepro.wu_zhou2017.experiments import load
 
-__all__ = ["rescaling_ranges", "add_rescaling_consistency"]
+__all__ = ["Evidence", "evidence", "OBJECTIVE_POINTS"]
+
+#: synthetic points (seed 3) on which Eq. (3) is followed along LIMO's iterations
+OBJECTIVE_POINTS = 400
 
 
-def _half_unit(text: str) -> float:
-    exp = Decimal(text.strip()).as_tuple().exponent
-    if not isinstance(exp, int):
-        raise ValueError(f"a printed value must be a finite number, got {text!r}")
-    return 0.5 * 10.0**exp
+@dataclass(frozen=True)
+class Evidence:
+    """What the LIMO ledger and its Reproduce page need, by the paper's section.
 
-
-def rescaling_ranges(
-    paper: Mapping[str, Sequence[tuple[str, str]]],
-    columns: Sequence[str],
-    lower_is_better: Iterable[str] = M.LOWER_IS_BETTER,
-) -> pd.DataFrame:
-    """Per cell: the rescaled values the printed absolute values allow.
-
-    Parameters
-    ----------
-    paper : mapping measure -> sequence of (absolute, rescaled) as printed
-        One pair per column; in each measure exactly one column is printed with the
-        rescaled value 1 (the best) and one with 0 (the worst).
-    columns : sequence of str
-        The column names, in the order of each measure's pairs.
-    lower_is_better : iterable of str
-        The measures for which smaller is better.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One line per cell: ``measure, column, absolute, printed`` (the rescaled value
-        as printed), ``low, high`` (the range of ``(v - worst) / (best - worst)`` over
-        absolute values within half a printed unit of the printed ones; ``-inf, inf``
-        when the best and the worst may tie) and ``consistent`` (the range meets the
-        printed value's own rounding interval).  The range is exact: the ratio is
-        monotone in each of its three values on the box, so its extremes lie at the
-        box's corners.
+    Table 2 and the proofs
+        ``table2`` (ours and the paper's ✓/✗ per measure, :func:`mlcbook.margins.table2_check`
+        on three label matrices, ten predictors of each kind), ``micro_auc_growth`` (Theorem
+        3's construction for m = 20, 200, 2000), ``bound_draws`` (Theorems 4-5 on random
+        effective predictors with 1-3 threshold errors; ``slack`` is the distance to the
+        bound on its safe side), ``counterexample`` (micro-F1 below Theorem 4's bound),
+        ``inequality2`` (inequality (2) of Theorem 3's proof, exact, on a grid of (a, n)) and
+        ``inequality2_mc`` (its event at a = 0.1, n = 10 by Monte Carlo, ``p_event``, and
+        exactly, ``p_event_exact``, beside the paper's value, ``paper_rhs``).
+    Sec. 2.2 and Sec. 4.2
+        ``constant`` (a constant F under two readings of ties) and ``constant_labels`` (the
+        shape of the label matrix it is scored on), ``objective`` (Eq. (3) at the initial
+        W and after 100, 1000, 10000 iterations).
+    Sec. 5.1, Tables B.1-B.2
+        ``synthetic`` (committed ``limo_synthetic``), ``synthetic_tables`` (our B.1/B.2,
+        absolute and rescaled), ``synthetic_claims`` (Sec. 5.1's readings: claim, holds on
+        the means, hits, replications), ``rescaling`` (per table, whether each printed
+        rescaled value follows from the printed absolute ones).
+    Sec. 5.2, Table B.3, Fig. 4
+        ``paper_b3`` (Table B.3 as printed), ``benchmark`` (committed ``limo_benchmark``),
+        ``mean``/``std`` (over its splits, ddof 1), ``average_ranks`` (ours) and
+        ``paper_average_ranks`` (the paper's ranks over our four datasets),
+        ``rank_counts`` (Fig. 4's readings counted on each: ``{"ours": .., "paper": ..}``),
+        ``rank_robustness`` (per reading: splits on which ours reaches the paper's count),
+        ``micro_instance_gap`` (|micro-F1 - instance-F1| of our LIMO and LIMO-label runs),
+        ``sampling`` (LIMO's two readings of its sampling: measures within the paper's std).
+    Thresholds and passes
+        ``thresholds`` and ``bibtex_thresholds`` (committed), ``bibtex_check`` (the account
+        found on three datasets, read off on bibtex), ``epochs`` (committed) and
+        ``epochs_comparison`` (after 10 and 30 passes beside Table B.3).
+    The authors' code, splits and measures
+        ``authors_limo`` (paper, their code under Octave, ours in both readings),
+        ``authors_variants``, ``authors_baselines`` (committed), ``authors_solvers`` (BR
+        through LIBSVM and LIBLINEAR beside the paper), ``solver_summary`` and
+        ``gfm_within`` (GFM's measures outside the paper's std, per dataset).
     """
-    if not isinstance(paper, Mapping) or not paper:
-        raise TypeError("paper must be a non-empty mapping measure -> (absolute, rescaled)")
-    columns = list(columns)
-    low_better = set(lower_is_better)
-    rows = []
-    for measure, cells in paper.items():
-        cells = list(cells)
-        if len(cells) != len(columns):
-            raise ValueError(
-                f"paper[{measure!r}] has {len(cells)} cells for {len(columns)} columns"
-            )
-        rel = [float(r) for _, r in cells]
-        ones = [i for i, r in enumerate(rel) if r == 1.0]
-        zeros = [i for i, r in enumerate(rel) if r == 0.0]
-        if len(ones) != 1 or len(zeros) != 1:
-            raise ValueError(
-                f"paper[{measure!r}] must print exactly one rescaled 1 and one 0, got {rel}"
-            )
-        b, w = ones[0], zeros[0]
-        box = [(float(a) - _half_unit(a), float(a) + _half_unit(a)) for a, _ in cells]
-        tie = box[b][0] <= box[w][1] and box[w][0] <= box[b][1]
-        lower = measure in low_better
-        # the column printed 1 must be able to be the better one of the two anchors
-        order_ok = box[b][0] <= box[w][1] if lower else box[b][1] >= box[w][0]
-        for i, (a, r) in enumerate(cells):
-            if i in (b, w) and not order_ok:
-                lo, hi = np.nan, np.nan
-            elif i in (b, w) or tie:
-                lo, hi = (float(r), float(r)) if i in (b, w) else (-np.inf, np.inf)
-            else:
-                corners = itertools.product(box[i], box[w], box[b])
-                vals = [(v - vw) / (vb - vw) for v, vw, vb in corners]
-                lo, hi = min(vals), max(vals)
-            h = _half_unit(r)
-            rows.append(
-                {
-                    "measure": measure,
-                    "column": columns[i],
-                    "absolute": a,
-                    "printed": r,
-                    "low": lo,
-                    "high": hi,
-                    # the printed value's rounding interval meets the range (1e-12: slack
-                    # for the double-precision corners of a ratio of 3-decimal values)
-                    "consistent": bool(lo <= float(r) + h + 1e-12 and hi >= float(r) - h - 1e-12),
-                    "better": "lower" if lower else "higher",
-                }
-            )
-    return pd.DataFrame(rows)
+
+    table2: pd.DataFrame
+    micro_auc_growth: pd.DataFrame
+    bound_draws: pd.DataFrame
+    counterexample: Mapping[str, float]
+    inequality2: pd.DataFrame
+    inequality2_mc: Mapping[str, float]
+    constant: pd.DataFrame
+    constant_labels: tuple[int, int]
+    objective: pd.DataFrame
+    synthetic: pd.DataFrame
+    synthetic_tables: Mapping[str, pd.DataFrame]
+    synthetic_claims: tuple[tuple[str, bool, int, int], ...]
+    rescaling: Mapping[str, pd.DataFrame]
+    paper_b3: pd.DataFrame
+    benchmark: pd.DataFrame
+    mean: pd.DataFrame
+    std: pd.DataFrame
+    average_ranks: pd.DataFrame
+    paper_average_ranks: pd.DataFrame
+    rank_counts: Mapping[str, Mapping[str, int]]
+    rank_robustness: Mapping[str, tuple[int, int]]
+    micro_instance_gap: pd.Series
+    sampling: pd.DataFrame
+    thresholds: pd.DataFrame
+    bibtex_thresholds: pd.DataFrame
+    bibtex_check: pd.DataFrame
+    epochs: pd.DataFrame
+    epochs_comparison: pd.DataFrame
+    authors_limo: pd.DataFrame
+    authors_variants: pd.DataFrame
+    authors_baselines: pd.DataFrame
+    authors_solvers: pd.DataFrame
+    solver_summary: Mapping[str, float]
+    gfm_within: Mapping[str, list[str]]
 
 
-def add_rescaling_consistency(
-    led: Ledger,
-    paper: Mapping[str, Sequence[tuple[str, str]]],
-    columns: Sequence[str],
-    source: str,
-    *,
-    lower_is_better: Iterable[str] = M.LOWER_IS_BETTER,
-    claim_id: str | list[str] = "",
-) -> Entry:
-    """One row: every rescaled cell of a Table B.1/B.2 follows from its absolute values.
+def _table2(Y_syn: np.ndarray) -> pd.DataFrame:
+    Y_list = [
+        Y_syn,
+        MG.random_label_matrix(200, 8, 0.3, seed=1),
+        MG.random_label_matrix(60, 20, 0.2, seed=2),
+    ]
+    check = MG.table2_check(Y_list, n_draws=10, seed=0)
+    paper, _ = P.paper_table2()
+    ours = {k: A.as_strings(check.loc[k]) for k in paper}
+    out = pd.DataFrame({"ours": ours, "paper": paper})
+    out["agrees"] = out.ours == out.paper
+    return out
 
-    ``paper``, ``columns`` and ``lower_is_better`` as for :func:`rescaling_ranges`;
-    ``source`` is the table (``"Table B.1"``).  The row counts the cells whose printed
-    rescaled value is consistent with the printed absolute values; a cell that is not
-    is a proof that the table contradicts itself (the cause names the cells).
 
-    Parameters
-    ----------
-    led : mlcrepro.ledger.Ledger
-        The chapter's ledger; the rows are appended to it.
-    paper : mapping of str to sequence of (str, str)
-        Per measure, the printed (absolute, rescaled) pair of every column.
-    columns : sequence of str
-        The column names.
-    source : str
-        The table, e.g. ``"Table B.1"``.
-    lower_is_better : iterable of str
-        The measures for which smaller is better.
-    claim_id : str or list of str
-        The inventory id(s) of the claim the row checks (:class:`mlcrepro.ledger.Ledger`).
+def _bound_draws() -> pd.DataFrame:
+    Y = MG.random_label_matrix(200, 8, 0.3, seed=1)
+    draws = pd.concat(
+        [MB.threshold_bound_draws(Y, errors=e, n_draws=20, seed=e) for e in (1, 2, 3)]
+    )
+    ham = draws.measure == "Hamming loss"
+    draws["slack"] = np.where(ham, draws.bound - draws.value, draws.value - draws.bound)
+    return draws
 
-    Returns
-    -------
-    Entry
-        The row added.
+
+def _inequality2() -> tuple[pd.DataFrame, dict]:
+    grid = [(a, n) for a in (0.05, 0.1, 0.3, 0.5, 0.9) for n in (1, 5, 20, 100)]
+    table = pd.DataFrame([{"a": a, "n": n, **MB.inequality2(a, n)} for a, n in grid])
+    mc = MB.inequality2_monte_carlo(0.1, 10, draws=200_000, seed=0)
+    exact = MB.inequality2(0.1, 10)
+    return table, {**mc, "paper_rhs": exact["paper_rhs"], "p_event_exact": exact["p_event"]}
+
+
+def _objective() -> pd.DataFrame:
+    X, Y = make_limo_synthetic(OBJECTIVE_POINTS, seed=3)
+    W0 = np.random.default_rng(0).normal(0, 1 / np.sqrt(2), size=(4, 2))
+    rows = [("W0 (initial)", limo_objective(W0, X, Y, 1.0, 1.0))]
+    for n_iter in (100, 1000, 10000):
+        est = LIMO(1.0, 1.0, eta=0.01, n_iter=n_iter, random_state=0)
+        W = est.fit(X, Y, fit_threshold=False).coef_
+        rows.append((f"averaged iterate, T = {n_iter}", limo_objective(W, X, Y, 1.0, 1.0)))
+    return pd.DataFrame(rows, columns=["W", "objective"]).set_index("W")
+
+
+def _ranks(paper: pd.DataFrame, bench: pd.DataFrame, mean: pd.DataFrame) -> dict:
+    ours = A.average_ranks(mean)
+    pp = paper[paper.dataset.isin(P.DS_PAPER.values())]
+    theirs = pp.pivot_table(index="measure", columns="method", values="rank", aggfunc="mean").loc[
+        P.B3_ORDER, P.METHODS
+    ]
+    counts = {"ours": A.rank_rule(ours), "paper": A.rank_rule(theirs)}
+    robust = {k: A.rank_rule_robustness(bench, k, need) for k, need in counts["paper"].items()}
+    return {
+        "average_ranks": ours,
+        "paper_average_ranks": theirs,
+        "rank_counts": counts,
+        "rank_robustness": robust,
+    }
+
+
+@once
+def evidence() -> Evidence:
+    """The folder's :class:`Evidence`, computed once per process (a deep copy per call).
+
+    Reads the committed tables (one made by another configuration fails at once with
+    :class:`mlcrepro.results.StaleResultError`, nothing is recomputed silently) and runs
+    the seeded constructions of Table 2 and Theorems 3-5 (a few seconds the first time).
+
+    Examples
+    --------
+    >>> ev = evidence()
+    >>> ev.table2.loc["ranking_loss", "paper"], len(ev.paper_b3)
+    ('✓✗✓', 330)
+    >>> ev.mean is evidence().mean  # each call hands out its own copy
+    False
     """
-    led = check_ledger(led)
-    if not isinstance(source, str) or not source.strip():
-        raise ValueError(f"source must name the table, e.g. 'Table B.1', got {source!r}")
-    table = rescaling_ranges(paper, columns, lower_is_better)
-    n, ok = len(table), int(table["consistent"].sum())
-    free = int(np.isinf(table["high"]).sum())
-    bad = table[~table["consistent"]]
-    cause = None
-    if ok < n:
-        cells = "; ".join(
-            f"{r.measure} {r.column}: printed {r.printed}, possible {r.low:.3f}-{r.high:.3f}"
-            for r in bad.itertuples()
-        )
-        cause = paper_error(
-            "no absolute values within half a printed unit of the printed ones give "
-            f"these rescaled values: {cells}",
-            ref="mlcrepro.wu_zhou2017.evidence.rescaling_ranges",
-        )
-    return led.exact(
-        f"{source}: the rescaled values are (v - worst) / (best - worst) of the absolute "
-        "ones (up to the printing)",
-        source,
-        paper=f"{n} of {n} cells",
-        ours=f"{ok} of {n} cells",
-        cause=cause,
-        note=f"{free} cells are not decided by the printing (best and worst print alike)"
-        if free and cause is None
-        else "",
-        claim_id=claim_id,
+    paper = P.paper_b3()
+    Y_syn = make_limo_synthetic(300, seed=1)[1]  # Table 2's first matrix and Sec. 2.2's
+    ineq, ineq_mc = _inequality2()
+    syn = load("limo_synthetic")
+    bench = load("limo_benchmark")
+    groups = bench.groupby(["dataset", "method"])[P.B3_ORDER]
+    mean, std = groups.mean(), groups.std(ddof=1)
+    limo_rows = bench[bench.method.isin(["LIMO-label", "LIMO"])]
+    thr, thr_bibtex, epochs = (
+        load("limo_thresholds"),
+        load("limo_thresholds_bibtex"),
+        load("limo_epochs"),
+    )
+    base = load("limo_authors_baselines")
+    return Evidence(
+        table2=_table2(Y_syn),
+        micro_auc_growth=MG.micro_auc_growth(
+            sizes=(20, 200, 2000), n_labels=4, density=0.4, n_draws=10, seed=0
+        ),
+        bound_draws=_bound_draws(),
+        counterexample=MB.micro_f1_counterexample(),
+        inequality2=ineq,
+        inequality2_mc=ineq_mc,
+        constant=A.constant_predictor(Y_syn),
+        constant_labels=(int(Y_syn.shape[0]), int(Y_syn.shape[1])),
+        objective=_objective(),
+        synthetic=syn,
+        synthetic_tables=A.synthetic_tables(syn),
+        synthetic_claims=tuple(A.synthetic_claims(syn)),
+        rescaling={
+            src: A.rescaling_ranges(P.paper_pairs(src)[0], cols)
+            for src, cols in (("Table B.1", P.VARIANTS), ("Table B.2", P.B2_COLUMNS))
+        },
+        paper_b3=paper,
+        benchmark=bench,
+        mean=mean,
+        std=std,
+        **_ranks(paper, bench, mean),
+        micro_instance_gap=(limo_rows["micro_f1"] - limo_rows["instance_f1"]).abs(),
+        sampling=sampling_comparison(bench, load("limo_benchmark_released")),
+        thresholds=thr,
+        bibtex_thresholds=thr_bibtex,
+        bibtex_check=A.account_check(thr, thr_bibtex, paper, "bibtex"),
+        epochs=epochs,
+        epochs_comparison=A.epochs_comparison(epochs, paper),
+        authors_limo=comparison(load("limo_authors_ours"), load("limo_authors_octave")),
+        authors_variants=variants_comparison(load("limo_authors_variants")),
+        authors_baselines=base,
+        authors_solvers=solver_comparison(base),
+        solver_summary=AC.solver_summary(base, paper),
+        gfm_within=AC.method_within(base, paper, "GFM"),
     )

@@ -1,4 +1,4 @@
-"""The LIMO chapter's table and ledger helpers (mlcrepro.wu_zhou2017.report)."""
+"""What the evidence computes from the tables (mlcrepro.wu_zhou2017.analysis)."""
 
 from __future__ import annotations
 
@@ -6,52 +6,20 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mlcrepro.wu_zhou2017 import report as R
 from mlcrepro._paths import results_dir
-from mlcrepro.ledger import Ledger, tested
+from mlcrepro.wu_zhou2017 import analysis as A
+from mlcrepro.wu_zhou2017 import causes as C
+from mlcrepro.wu_zhou2017 import printed as P
 from mlcbook.metrics import auc, coverage, one_error
 
 
 def test_relative_maps_best_to_one_and_worst_to_zero():
     t = pd.DataFrame({"a": [0.1, 0.9], "b": [0.3, 0.5], "c": [0.2, 0.7]},
                      index=["ranking_loss", "macro_auc"])
-    r = R.relative(t)
+    r = A.relative(t)
     # ranking loss: lower is better -> a (0.1) is 1, b (0.3) is 0, c halfway
     assert list(r.loc["ranking_loss"]) == pytest.approx([1.0, 0.0, 0.5], abs=1e-12)
     assert list(r.loc["macro_auc"]) == pytest.approx([1.0, 0.0, 0.5], abs=1e-12)
-
-
-def test_paper_tables_parse_every_printed_cell():
-    pairs1, ids1 = R.paper_pairs("Table B.1")
-    p1 = R.paper_table(pairs1, R.VARIANTS)
-    assert p1["absolute"].shape == (7, 3) and p1["relative"].shape == (7, 3)
-    assert p1["absolute"].loc["coverage", "LIMO"] == 1.556  # as printed in Table B.1
-    assert ids1[("coverage", "LIMO")] == "WZ074" and len(ids1) == 21
-    pairs2, ids2 = R.paper_pairs("Table B.2")
-    p2 = R.paper_table(pairs2, R.B2_COLUMNS)
-    assert p2["relative"].loc["macro_f1", "LIMO-t"] == 1.0
-    assert len(ids2) == 24 and len(set(ids2.values())) == 24
-    b3 = R.paper_b3()
-    assert len(b3) == 5 * 6 * 11 and b3["id"].is_unique
-    assert not b3["mean"].str.startswith(".").any()
-    first = b3.iloc[0]  # Table B.3's first cell: .145±.003(5)
-    assert (first["mean"], first["std"], first["rank"]) == ("0.145", "0.003", 5)
-    with pytest.raises(ValueError, match="Table B.1"):
-        R.paper_pairs("Table B.3")
-
-
-def test_table2_as_printed():
-    pattern, ids = R.paper_table2()
-    assert len(pattern) == 11 and pattern["micro_auc"] == "✗✗✓"
-    assert pattern["hamming_loss"] == "✓✓✓" and ids["ranking_loss"] == ["WZ015", "WZ016", "WZ017"]
-
-
-def test_cause_only_where_the_rule_says_differs():
-    c = tested("x", ref="y")
-    assert R.cause_if_differs("0.27", 0.2704, c) is None  # within half a unit
-    assert R.cause_if_differs("0.27", 0.28, c) is c
-    assert R.cause_if_differs("0.27", 0.28, c, spread="0.011") is None  # within spread
-    assert R.cause_if_differs("0.27", 0.29, c, spread="0.011") is c
 
 
 def test_table1_auc_agrees_with_metrics_without_ties():
@@ -62,12 +30,12 @@ def test_table1_auc_agrees_with_metrics_without_ties():
     F = rng.random(Y.shape)  # continuous: no ties
     for avg in ("macro", "instance", "micro"):
         # the same pair count by two methods; 1e-12 absorbs summation order
-        assert R._auc_ge(Y, F, avg) == pytest.approx(auc(Y, F, average=avg), abs=1e-12)
+        assert A._auc_ge(Y, F, avg) == pytest.approx(auc(Y, F, average=avg), abs=1e-12)
 
 
 def test_constant_predictor_under_both_tie_readings():
     Y = np.array([[1, 0, 0], [0, 1, 1], [0, 0, 1], [1, 1, 0]])
-    c = R.constant_predictor(Y)
+    c = A.constant_predictor(Y)
     lenient = c.iloc[:, 1]
     assert lenient.loc["one_error"] == 0 and lenient.loc["coverage"] == 0
     assert (lenient.loc[["macro_auc", "instance_auc", "micro_auc"]] == 1).all()
@@ -78,38 +46,27 @@ def test_constant_predictor_under_both_tie_readings():
 
 
 def test_average_ranks_by_hand():
-    idx = pd.MultiIndex.from_product([["d1", "d2"], R.METHODS])
-    vals = pd.DataFrame(0.0, index=idx, columns=R.B3_ORDER)
+    idx = pd.MultiIndex.from_product([["d1", "d2"], P.METHODS])
+    vals = pd.DataFrame(0.0, index=idx, columns=P.B3_ORDER)
     vals.loc[("d1", "LIMO"), :] = 1.0  # best on higher-is-better, worst on losses
     vals.loc[("d2", "LIMO"), :] = 1.0
-    avg = R.average_ranks(vals)
+    avg = A.average_ranks(vals)
     assert avg.loc["macro_f1", "LIMO"] == 1.0  # alone at the top on both
     assert avg.loc["hamming_loss", "LIMO"] == 6.0  # alone at the bottom
     assert avg.loc["macro_f1", "BR"] == pytest.approx(4.0)  # five tied: ranks 2..6
 
 
-def test_b3_rows_cover_every_cell_of_our_datasets():
-    bench = pd.read_csv(results_dir() / "limo_benchmark.csv")
-    mean = bench.groupby(["dataset", "method"])[R.B3_ORDER].mean()
-    led = Ledger("t", "p")
-    R.add_b3(led, R.paper_b3(), mean, R.b3_cause(R.make_causes()))
-    assert len(led.entries) == 4 * 6 * 11
-    led.check()
-    assert all(e.cause is not None for e in led.entries if e.status == "differs")
-    assert all(e.cause is None for e in led.entries if e.status != "differs")
-
-
 def test_hypotheses_summary_puts_the_paper_first():
     thr = pd.read_csv(results_dir() / "limo_thresholds.csv")
-    s = R.hypotheses_summary(thr, R.paper_b3())
+    s = A.hypotheses_summary(thr, P.paper_b3())
     assert s.index[0] == "paper (Table B.3)"
     assert s.loc["paper (Table B.3)", ("cal500", "LIMO-label")] == 0.126
-    fit = R.hypothesis_fit(s)
+    fit = A.hypothesis_fit(s)
     gap = (s.loc["code"] - s.iloc[0]).abs().mean()
     assert fit.loc["code"] == pytest.approx(gap, abs=1e-15)
     # the chapter's table: the fit as a last column under the full key ("fit", ""),
     # the paper's row empty there; every other column unchanged
-    table = R.with_fit(s)
+    table = A.with_fit(s)
     assert table.columns[-1] == ("fit", "") and table.columns[:-1].equals(s.columns)
     pd.testing.assert_frame_equal(table.iloc[:, :-1], s)
     assert np.isnan(table.iloc[0, -1])
@@ -118,49 +75,49 @@ def test_hypotheses_summary_puts_the_paper_first():
 
 def test_synthetic_claims_count_replications():
     syn = pd.read_csv(results_dir() / "limo_synthetic.csv")
-    claims = R.synthetic_claims(syn)
+    claims = A.synthetic_claims(syn)
     assert len(claims) == 6
     assert all(0 <= hits <= n == syn.replication.nunique() for _, _, hits, n in claims)
 
 
 def _epochs_frame(values_10, values_30):
-    keys = [k for k in R.B3_ORDER if not k.endswith("f1")]
+    keys = [k for k in P.B3_ORDER if not k.endswith("f1")]
     rows = []
     for e, vals in ((10, values_10), (30, values_30)):
-        for m in R.VARIANTS:
+        for m in P.VARIANTS:
             rows.append({"dataset": "bibtex", "method": m, "n_epochs": e,
                          **{k: vals(m, k) for k in keys}})
     return pd.DataFrame(rows)
 
 
 def test_epochs_comparison_and_cause_follow_the_spread_rule():
-    p = R.paper_b3()
+    p = P.paper_b3()
     pb = p[p.dataset == "bibtex"].set_index(["method", "measure"])
 
     def paper_plus(shift):
         return lambda m, k: float(pb.loc[(m, k), "mean"]) + shift * (
             float(pb.loc[(m, k), "std"]) + 0.01)
 
-    cmp = R.epochs_comparison(_epochs_frame(paper_plus(5), paper_plus(0)), p)
+    cmp = A.epochs_comparison(_epochs_frame(paper_plus(5), paper_plus(0)), p)
     assert len(cmp) == 3 * 8
     assert not cmp["within std, 10"].any() and cmp["within std, 30"].all()
-    assert R.passes_cause(cmp).kind == "tested"
-    cmp = R.epochs_comparison(_epochs_frame(paper_plus(5), paper_plus(5)), p)
-    assert R.passes_cause(cmp).kind == "unknown"
+    assert C.passes_cause(cmp).kind == "tested"
+    cmp = A.epochs_comparison(_epochs_frame(paper_plus(5), paper_plus(5)), p)
+    assert C.passes_cause(cmp).kind == "unknown"
 
 
 def test_account_check_reads_the_best_hypothesis_off_a_dataset():
     thr = pd.read_csv(results_dir() / "limo_thresholds.csv")
-    p = R.paper_b3()
-    chk = R.account_check(thr, thr[thr.dataset == "enron"], p, "enron")
+    p = P.paper_b3()
+    chk = A.account_check(thr, thr[thr.dataset == "enron"], p, "enron")
     assert len(chk) == 9
-    best = R.best_per_variant(R.hypotheses_summary(thr, p))
-    for v in R.VARIANTS:  # macro-F1: the overall best hypothesis, all run on enron
+    best = A.best_per_variant(A.hypotheses_summary(thr, p))
+    for v in P.VARIANTS:  # macro-F1: the overall best hypothesis, all run on enron
         assert chk.loc[("macro-F1", v), "hypothesis"] == best[v][0]
         want = thr[(thr.dataset == "enron") & (thr.method == v)
                    & (thr.hypothesis == best[v][0])].macro_f1.mean()
         assert chk.loc[("macro-F1", v), "account"] == pytest.approx(want, abs=1e-15)
-    cause = R.account_cause(chk, "enron")
+    cause = C.account_cause(chk, "enron")
     n_in = int(chk["account within std"].sum())
     assert (cause.kind == "tested") == (n_in >= 0.75 * 9 and n_in > chk["code within std"].sum())
 
@@ -169,9 +126,9 @@ def test_account_check_counts_the_single_splits_within_the_std():
     """Per cell, the number of splits whose own value lies within the paper's std
     (plus half a printed unit), counted here by a plain loop over the splits."""
     thr = pd.read_csv(results_dir() / "limo_thresholds.csv")
-    p = R.paper_b3()
+    p = P.paper_b3()
     held = thr[(thr.dataset == "enron") & (thr.replication < 4)]
-    chk = R.account_check(thr, held, p, "enron")
+    chk = A.account_check(thr, held, p, "enron")
     assert (chk["splits"] == 4).all()
     for (measure, v), row in chk.iterrows():
         col = {"macro-F1": "macro_f1", "micro-F1": "micro_f1", "instance-F1": "instance_f1"}
@@ -184,7 +141,65 @@ def test_account_check_counts_the_single_splits_within_the_std():
                 one = held[(held.replication == rep) & (held.method == v) & (held.hypothesis == h)]
                 hits += abs(float(one[col[measure]].iloc[0]) - float(printed)) <= tol
             assert row[f"{name} splits within std"] == hits
-    cause = R.account_cause(chk, "enron")
+    cause = C.account_cause(chk, "enron")
     assert "mean of 4 splits" in cause.text and "single splits within it" in cause.text
     with pytest.raises(ValueError, match="no rows for dataset"):
-        R.account_check(thr, held, p, "bibtex")
+        A.account_check(thr, held, p, "bibtex")
+
+
+TOY = {"m": [("0.100", "0.00"), ("0.200", "1.00"), ("0.150", "0.50")]}
+
+
+def test_rescaling_ranges_by_hand():
+    t = A.rescaling_ranges(TOY, ["a", "b", "c"], lower_is_better=())
+    mid = t.iloc[2]
+    # corners of [0.1495, 0.1505] x [0.0995, 0.1005] x [0.1995, 0.2005]
+    assert mid["low"] == pytest.approx((0.1495 - 0.1005) / (0.2005 - 0.1005), abs=1e-12)
+    assert mid["high"] == pytest.approx((0.1505 - 0.0995) / (0.1995 - 0.0995), abs=1e-12)
+    assert t["consistent"].all()
+    # the same printed values read as lower-is-better: the column printed 1 is worse
+    assert not A.rescaling_ranges(TOY, ["a", "b", "c"], lower_is_better={"m"})["consistent"].all()
+
+
+@pytest.mark.parametrize(
+    "paper, cols, err",
+    [
+        ({"m": [("0.1", "1.00"), ("0.2", "1.00")]}, ["a", "b"], ValueError),
+        ({"m": [("0.1", "0.00"), ("0.2", "1.00")]}, ["a"], ValueError),
+        ([("0.1", "0.00")], ["a"], TypeError),
+        ({}, [], TypeError),
+    ],
+)
+def test_rescaling_refuses_bad_tables(paper, cols, err):
+    with pytest.raises(err):
+        A.rescaling_ranges(paper, cols)
+
+
+def test_epochs_comparison_brackets_at_three_widths():
+    """Strictly, at the paper's printed precision, and widened by its std (by hand)."""
+    p = P.paper_b3()
+    pb = p[p.dataset == "bibtex"].set_index(["method", "measure"])
+    cmp = A.epochs_comparison(_epochs_frame(lambda m, k: 0.0, lambda m, k: 1e9), p)
+    assert cmp["between"].all() and cmp["between, printed"].all() and cmp["bracketed"].all()
+
+    def beyond(by):  # both runs above the paper's mean by `by` (in units of its std + 0.01)
+        return lambda m, k: float(pb.loc[(m, k), "mean"]) + by(m, k)
+
+    half = lambda m, k: 0.5 * 10.0 ** -len(pb.loc[(m, k), "mean"].split(".")[1])  # noqa: E731
+    std = lambda m, k: float(pb.loc[(m, k), "std"])  # noqa: E731
+    # 0.9 of a half unit above: not between, but within the printed precision
+    cmp = A.epochs_comparison(
+        _epochs_frame(beyond(lambda m, k: 0.9 * half(m, k)), beyond(lambda m, k: 2 * half(m, k))),
+        p,
+    )
+    assert not cmp["between"].any() and cmp["between, printed"].all()
+    # beyond half a unit but within the std: bracketed only when widened by the std
+    # (a cell printed with std 0.000 has no such middle ground)
+    cmp = A.epochs_comparison(
+        _epochs_frame(beyond(lambda m, k: 1.1 * half(m, k) + 0.5 * std(m, k)),
+                      beyond(lambda m, k: 2 * half(m, k) + std(m, k))),
+        p,
+    )
+    spread = [std(m, k) > 0 for _, m, k in cmp.index]
+    assert not cmp["between, printed"].any() and cmp["bracketed"][spread].all()
+    assert sum(spread) >= 20  # most cells have a printed spread

@@ -14,7 +14,7 @@ from mlcrepro._paths import project_root, results_dir
 from mlcrepro.ledger import recheck_statuses
 from mlcrepro.wu_zhou2017.benchmark import LIMO_VARIANTS, benchmark_table, synthetic_table
 
-from ..tolerances import BR_ATOL, CLOSED_FORM_RTOL, LIMO_SEED_RANGE, LIMO_SYNTHETIC_ATOL
+from ...tolerances import BR_ATOL, CLOSED_FORM_RTOL, LIMO_SEED_RANGE, LIMO_SYNTHETIC_ATOL
 
 
 # ------------------------------------------------------- committed result tables

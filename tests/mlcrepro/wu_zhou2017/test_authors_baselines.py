@@ -9,7 +9,7 @@ from sklearn.svm import SVC, LinearSVC
 from mlcbook.metrics import WU_ZHOU_MEASURES, all_measures
 from mlcrepro.wu_zhou2017 import authors
 from mlcrepro.wu_zhou2017 import authors_baselines as ab
-from mlcrepro.wu_zhou2017.report import paper_b3
+from mlcrepro.wu_zhou2017.printed import paper_b3
 
 
 @pytest.fixture(scope="module")

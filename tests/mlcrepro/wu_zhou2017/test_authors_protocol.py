@@ -9,7 +9,7 @@ import pytest
 from mlcbook.metrics import WU_ZHOU_MEASURES
 from mlcrepro.wu_zhou2017 import authors
 from mlcrepro.wu_zhou2017 import authors_protocol as ap
-from mlcrepro.wu_zhou2017.report import paper_b3
+from mlcrepro.wu_zhou2017.printed import paper_b3
 
 
 @pytest.fixture(scope="module")

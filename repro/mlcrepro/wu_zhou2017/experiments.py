@@ -1,0 +1,127 @@
+"""The experiments of Wu & Zhou (2017) whose committed tables the evidence reads.
+
+Every long computation of the folder is a runner spec (:mod:`mlcrepro.runner`) whose
+table is committed under ``data/results/`` and read back by
+:func:`mlcrepro.results.load_or_compute` with the configuration that keys it (so a
+table made by other code fails at once, naming the command that recomputes it).
+:data:`TABLES` lists them, each with the function that loads it, in the order the
+evidence (:mod:`mlcrepro.wu_zhou2017.evidence`) reads them:
+
+=============================  ==============================================================
+``limo_synthetic``             Sec. 5.1: the three LIMO variants on our synthetic data
+                               (:func:`.benchmark.synthetic_table`)
+``limo_benchmark``             Sec. 5.2, Table B.3: six learners on four datasets, ten splits
+                               (:func:`.benchmark.benchmark_table`)
+``limo_benchmark_released``    the LIMO variants with the released code's sampling on the
+                               same splits (:func:`.benchmark_sampling.sampling_table`)
+``limo_thresholds``            the thresholding hypotheses on CAL500, medical, enron
+                               (:func:`.thresholds.threshold_hypotheses_table`)
+``limo_thresholds_bibtex``     the hypotheses that matter on bibtex's first three splits
+``limo_epochs``                LIMO after 10 and 30 passes on bibtex's first split
+                               (:func:`.thresholds.epochs_table`)
+``limo_authors_octave``        the authors' ``demo.m`` under GNU Octave, five seeds
+                               (:mod:`.octave`; ``make octave``), with its runs table
+``limo_authors_ours``          our LIMO inside ``demo.m``'s protocol, both samplings
+                               (:func:`.authors_protocol.protocol_table`)
+``limo_authors_variants``      LIMO-inst and LIMO-label inside that protocol
+``limo_authors_baselines``     BR (LIBSVM, LIBLINEAR), ML-kNN and GFM inside that protocol
+                               (:func:`.authors_baselines.baselines_table`)
+=============================  ==============================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import pandas as pd
+
+from mlcrepro.results import load_or_compute
+from mlcrepro.wu_zhou2017.authors_baselines import baselines_table
+from mlcrepro.wu_zhou2017.authors_protocol import protocol_table, variants_table
+from mlcrepro.wu_zhou2017.benchmark import (
+    BENCHMARK_DATASETS,
+    benchmark_config,
+    benchmark_table,
+    synthetic_config,
+    synthetic_table,
+)
+from mlcrepro.wu_zhou2017.benchmark_sampling import sampling_table
+from mlcrepro.wu_zhou2017.hypotheses import BIBTEX_HYPOTHESES, BIBTEX_REPLICATIONS
+from mlcrepro.wu_zhou2017.octave import authors_octave_tables
+from mlcrepro.wu_zhou2017.thresholds import (
+    epochs_config,
+    epochs_table,
+    threshold_hypotheses_config,
+    threshold_hypotheses_table,
+)
+
+__all__ = ["REPS", "SYNTHETIC_REPLICATIONS", "TABLES", "load"]
+
+#: replications of the benchmark per dataset (ten splits, as in the paper)
+REPS = {"cal500": 10, "medical": 10, "enron": 10, "bibtex": 10}
+#: replications of the synthetic study (ten, as in the paper)
+SYNTHETIC_REPLICATIONS = 10
+
+
+def _synthetic() -> pd.DataFrame:
+    n = SYNTHETIC_REPLICATIONS
+    return load_or_compute("limo_synthetic", lambda: synthetic_table(n), synthetic_config(n))
+
+
+def _benchmark() -> pd.DataFrame:
+    return load_or_compute(
+        "limo_benchmark",
+        lambda: benchmark_table(BENCHMARK_DATASETS, REPS),
+        benchmark_config(BENCHMARK_DATASETS, REPS),
+    )
+
+
+def _thresholds() -> pd.DataFrame:
+    return load_or_compute(
+        "limo_thresholds", threshold_hypotheses_table, threshold_hypotheses_config()
+    )
+
+
+def _thresholds_bibtex() -> pd.DataFrame:
+    args = (("bibtex",), BIBTEX_REPLICATIONS, BIBTEX_HYPOTHESES)
+    return load_or_compute(
+        "limo_thresholds_bibtex",
+        lambda: threshold_hypotheses_table(*args),
+        threshold_hypotheses_config(*args),
+    )
+
+
+def _epochs() -> pd.DataFrame:
+    return load_or_compute("limo_epochs", epochs_table, epochs_config())
+
+
+#: every committed table of the folder -> the function that loads it (checked against
+#: the configuration that keys it; recomputed through the runner only when asked)
+TABLES: Mapping[str, Callable[[], pd.DataFrame]] = {
+    "limo_synthetic": _synthetic,
+    "limo_benchmark": _benchmark,
+    "limo_benchmark_released": sampling_table,
+    "limo_thresholds": _thresholds,
+    "limo_thresholds_bibtex": _thresholds_bibtex,
+    "limo_epochs": _epochs,
+    "limo_authors_octave": lambda: authors_octave_tables()[0],
+    "limo_authors_octave_runs": lambda: authors_octave_tables()[1],
+    "limo_authors_ours": protocol_table,
+    "limo_authors_variants": variants_table,
+    "limo_authors_baselines": baselines_table,
+}
+
+
+def load(name: str) -> pd.DataFrame:
+    """The committed table ``name`` of :data:`TABLES`, checked against its configuration.
+
+    Raises
+    ------
+    ValueError
+        ``name`` is not one of this folder's tables.
+    mlcrepro.results.StaleResultError
+        The committed table was made from another configuration (or is missing).
+    """
+    if name not in TABLES:
+        raise ValueError(f"name must be one of {sorted(TABLES)}, got {name!r}")
+    return TABLES[name]()

@@ -1,0 +1,1 @@
+"""Tests: mlcrepro.wu_zhou2017 (one file per module of the folder)."""
