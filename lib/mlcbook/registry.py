@@ -289,18 +289,23 @@ class MeasureSpec:
         for p in self.params:
             if p.name in params:
                 v = params[p.name]
-                out[p.name] = p.check(v) if p.check is not None else v
             elif p.required:
                 raise TypeError(
                     f"{self.name} needs the parameter {p.name}= ({p.help or 'no default'})"
                 )
             elif fill:
-                out[p.name] = p.default
+                v = p.default
+            else:
+                continue
+            out[p.name] = p.check(v) if p.check is not None else v
         return out
 
     def compute(self, Y: Any, X: Any, *, sample_weight: Any = None, **params: Any) -> float:
-        """The measure's value: parameters checked, then :attr:`function`."""
-        kw = self.check_params(params)
+        """The measure's value: the parameters checked, then :attr:`function` called with
+        the given ones (the others take the function's defaults, which are the
+        declared ones)."""
+        self.check_params(params)
+        kw = dict(params)
         if sample_weight is not None:
             kw["sample_weight"] = sample_weight
         return float(self.function(Y, X, **kw))
