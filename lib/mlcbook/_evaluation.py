@@ -119,14 +119,14 @@ def read_inputs(
             f"the header of {header_file.path}",
             True,
         )
-    elif names is None and any(f.Y is None for f in files):
+    elif names is None and all(f.Y is None for f in files):  # label sets only
         named = [(p, r[1]) for p, r in zip(scores, read) if r is not None and r[1] is not None]
         if named:
             names, source = list(named[0][1]), f"the header of {named[0][0]}"
             scores_header = named[0][0]
         else:
             names, source = inferred_labels(files), "the label sets, inferred"
-    elif names is None:
+    elif names is None and all(f.Y is not None for f in files):
         source, ordered = "column positions (no header)", True
     Y: Any = None
     Ps = []
