@@ -215,6 +215,18 @@ def select_measures(
     return list(chosen.values())
 
 
+def _measure_params(
+    beta: float, zero_division: Any, convention: str, extra: dict[str, Any] | None
+) -> dict[str, Any]:
+    """The parameters given on the command line; each measure takes the ones it has."""
+    out = {"beta": beta, "zero_division": zero_division, "convention": convention}
+    for name, value in (extra or {}).items():
+        if not any(name in s.param_names for s in _R.measure_specs()):
+            raise LabelFileError("--param", None, f"no measure takes a parameter {name!r}")
+        out[name] = value
+    return out
+
+
 def _has_params(spec: _R.MeasureSpec, params: dict[str, Any]) -> bool:
     return all(p in params for p in spec.required_params)
 
@@ -295,6 +307,7 @@ def evaluate_files(
     beta: float = 1.0,
     convention: str = "mlcbook",
     measures: str | Sequence[str] | None = None,
+    params: dict[str, Any] | None = None,
     profile: str = "summary",
     ci: dict[str, Any] | None = None,
     show_progress: bool = False,
@@ -311,7 +324,7 @@ def evaluate_files(
     Y, (P,), (F,), names, source = read_inputs(
         truth, [pred], scores=[scores], labels=labels, input_format=input_format, xml=xml
     )
-    params = {"beta": beta, "zero_division": zero_division, "convention": convention}
+    params = _measure_params(beta, zero_division, convention, params)
     specs = select_measures(measures, scores=F is not None, params=params)
     show = show_progress and Y.shape[0] * Y.shape[1] > LONG_CELLS
     rows = []
@@ -368,6 +381,7 @@ def compare_files(
     beta: float = 1.0,
     convention: str = "mlcbook",
     measures: str | Sequence[str] | None = None,
+    params: dict[str, Any] | None = None,
     ci: dict[str, Any],
     show_progress: bool = False,
 ) -> dict[str, Any]:
@@ -388,7 +402,7 @@ def compare_files(
         input_format=input_format,
         xml=xml,
     )
-    params = {"beta": beta, "zero_division": zero_division, "convention": convention}
+    params = _measure_params(beta, zero_division, convention, params)
     specs = select_measures(measures, scores=Fa is not None, params=params)
     rows = []
     for s in _loop([s for s in specs if s.has_interval], "compare", show_progress):

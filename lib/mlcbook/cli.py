@@ -123,7 +123,8 @@ def evaluate_files(truth: str, pred: str, **options: Any) -> dict[str, Any]:
     """Read the files and compute the measures, their intervals and the loss profile.
 
     Options (all keyword): ``scores``, ``labels``, ``input_format``, ``xml``,
-    ``zero_division`` (None: each measure's own), ``beta``, ``convention``,
+    ``zero_division`` (None: each measure's own), ``beta``, ``convention``, ``params``
+    (other parameters of the measures that take them, e.g. ``{"k": 3}``),
     ``measures`` (None: the report), ``profile`` (``"summary"``, ``"full"``,
     ``"none"``), ``ci`` (``{"level": 0.95, "resamples": 9999, "method": "BCa", "seed":
     0}`` adds bootstrap intervals), ``show_progress``.
@@ -420,6 +421,7 @@ def _common_options(args: argparse.Namespace) -> dict[str, Any]:
         "beta": args.beta,
         "convention": args.convention,
         "measures": args.measures,
+        "params": dict(args.param),
         "show_progress": _show_progress(),
     }
 
@@ -541,6 +543,19 @@ def _positive_real(text: str) -> float:
     return v
 
 
+def _name_value(text: str) -> tuple[str, Any]:
+    """``--param NAME=VALUE``: VALUE read as JSON (3, 2.5, [0.5, 0.5], "x"), else as text."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.isidentifier():
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, e.g. k=3; got {text!r}")
+    if name in ("beta", "zero_division", "convention"):
+        raise argparse.ArgumentTypeError(f"use --{name.replace('_', '-')} for {name}")
+    try:
+        return name, json.loads(value)
+    except json.JSONDecodeError:
+        return name, value
+
+
 def _level(text: str) -> float:
     v = _parsed(text, float, "a number")
     if not 0.0 < v < 1.0:
@@ -572,6 +587,15 @@ def _add_common(p: argparse.ArgumentParser, *, ci_flag: bool) -> None:
         help="comma-separated measure names (see: mlcbook measures) or groups: report "
         "(default), all, classification, ranking, at_k, loss, scikit-learn, mlcbook, "
         "wu_zhou, zhang_zhou, hullermeier, extreme",
+    )
+    p.add_argument(
+        "--param",
+        type=_name_value,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a parameter of the measures that take it, e.g. k=3 (binomial_loss), "
+        "alpha=2, w=[0.5,0.3,0.2] (a JSON value); repeatable",
     )
     p.add_argument(
         "--input-format",
