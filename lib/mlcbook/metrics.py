@@ -1151,9 +1151,9 @@ def f_measure_label_sets(
     tp = int((A & Pm).sum())
     n_actual = int(A.sum())
     n_pred = int(Pm.sum())
-    b2 = b * b
-    den = b2 * (tp + (n_actual - tp)) + tp + (n_pred - tp)
-    return float((1.0 + b2) * tp / den) if den > 0 else 0.0
+    # Hivemall's denominator b2 (tp + fn) + tp + fp is b2 |y| + |p| in exact integers:
+    # the one F-beta of counts, with 0 for no label at all
+    return float(_lc.prf("f", tp, n_actual, n_pred, b, 0.0))
 
 
 # --------------------------------------------------------------------------- all at once
