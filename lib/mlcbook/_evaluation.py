@@ -205,7 +205,12 @@ def select_measures(
         except ValueError as exc:
             raise LabelFileError("--measures", None, str(exc)) from None
         if s.inputs == "scores" and not scores:
-            raise LabelFileError("--measures", None, f"{s.name} ranks scores: give --scores FILE")
+            raise LabelFileError(
+                "--measures",
+                None,
+                f"{s.name} ranks scores: give the score file (--scores, or --scores-a "
+                "and --scores-b)",
+            )
         missing = [p for p in s.required_params if p not in params]
         if missing:
             raise LabelFileError("--measures", None, f"{s.name} needs the parameter {missing[0]}")
