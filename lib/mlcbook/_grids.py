@@ -84,6 +84,11 @@ class LogGrid(Sequence[float]):
         return f"LogGrid({self.start!r}, {self.stop!r}, {self.num})"
 
 
+# its public home, as NumPy's set_module does: the documentation and pickles name
+# mlcbook.profiles.LogGrid (one description of the class, also where mlcrepro
+# re-exports it)
+LogGrid.__module__ = "mlcbook.profiles"
+
 #: Log grid of the polynomial loss parameter, 1 <= alpha <= 1000 (8 points a decade),
 #: identified by its specification ``"logspace(0, 3, 25)"`` (its floats differ in the
 #: last bit between CPUs).
