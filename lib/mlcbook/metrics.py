@@ -116,6 +116,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import _labelcounts as _lc
+from . import registry as _R
 from ._validation import (
     check_average,
     check_label_matrix,
@@ -236,16 +237,6 @@ def _mean_defined(v: np.ndarray, w: np.ndarray | None = None) -> float:
 
 
 # --------------------------------------------------------------------------- counting
-def _fbeta_from_counts(tp, sy, sp_, beta: float, zero_division: float):
-    b2 = beta * beta
-    # same arithmetic as scikit-learn (and Hivemall's "micro" path)
-    return _divide(
-        (1.0 + b2) * np.asarray(tp, np.float64),
-        b2 * np.asarray(sy, np.float64) + np.asarray(sp_, np.float64),
-        zero_division,
-    )
-
-
 def _counts(Y, P, axis: int | None):
     """True positives, true-set sizes and predicted-set sizes along ``axis``."""
     c = _lc.Counts(Y, P)
@@ -267,13 +258,8 @@ def _prf(
         raise ValueError(f"per_instance=True needs average='instance', got {average!r}")
     axis = {"micro": None, "macro": 0, "instance": 1}[average]
     c = _lc.Counts(Y, P, w)
-    tp = c.tp(axis)
-    if which == "precision":
-        v = _divide(tp, c.np_(axis), zero_division)
-    elif which == "recall":
-        v = _divide(tp, c.ny(axis), zero_division)
-    else:
-        v = _fbeta_from_counts(tp, c.ny(axis), c.np_(axis), beta, zero_division)
+    # the formulas' one home; the arithmetic of scikit-learn (and Hivemall's micro path)
+    v = _lc.prf(which, c.tp(axis), c.ny(axis), c.np_(axis), beta, zero_division)
     if axis == 1:
         return _finish(v, w, per_instance)
     return _mean_defined(v)  # per label (weights are in the counts), or pooled
@@ -586,11 +572,8 @@ def example_based_f_measure(
     tp = c.tp(1)
     prec = _mean_defined(_divide(tp, c.np_(1), zd), w)
     rec = _mean_defined(_divide(tp, c.ny(1), zd), w)
-    if math.isnan(prec) or math.isnan(rec):  # zero_division=nan and no defined row
-        return float("nan")
-    den = b * b * prec + rec
-    # den == 0 exactly when both averages are 0: the harmonic mean is then 0
-    return float((1 + b * b) * prec * rec / den) if den > 0 else 0.0
+    # NaN if either average is (zero_division=nan and no defined row); 0 if both are 0
+    return float(_lc.f_of_averages(prec, rec, b))
 
 
 # --------------------------------------------------------------------------- ranking
@@ -1055,11 +1038,9 @@ def _check_label_sets(label_sets: Any, name: str) -> list[list[Hashable]]:
 
 
 def _label_order(rows: Sequence[Sequence[Hashable]]) -> list[Hashable]:
-    seen = list(dict.fromkeys(lab for row in rows for lab in row))
-    try:
-        return sorted(seen)  # type: ignore[type-var]  # orderable labels; else below
-    except TypeError:  # labels of mixed, unorderable types: first appearance
-        return seen
+    """The labels in order of first appearance (never sorted: ``"L10"`` would come
+    before ``"L2"``, and a column order must be the data's or the caller's)."""
+    return list(dict.fromkeys(lab for row in rows for lab in row))
 
 
 def binarize(
@@ -1074,8 +1055,8 @@ def binarize(
         One collection per instance, e.g. ``[["cat", "bird"], [], ["dog"]]``.
         Repeated labels within one collection count once.
     labels : sequence of labels, optional
-        Column order.  Default: the sorted union of all labels (order of first
-        appearance if the labels cannot be sorted).
+        The labels (every column, also of a label that occurs in no set) in their
+        column order.  Default: the labels that occur, in order of first appearance.
 
     Returns
     -------
@@ -1087,7 +1068,7 @@ def binarize(
     --------
     >>> Y, labels = binarize([["cat", "bird"], [], ["dog"]])
     >>> labels
-    ['bird', 'cat', 'dog']
+    ['cat', 'bird', 'dog']
     >>> Y.tolist()
     [[1, 1, 0], [0, 0, 0], [0, 0, 1]]
     """
@@ -1170,12 +1151,43 @@ def f_measure_label_sets(
     tp = int((A & Pm).sum())
     n_actual = int(A.sum())
     n_pred = int(Pm.sum())
-    b2 = b * b
-    den = b2 * (tp + (n_actual - tp)) + tp + (n_pred - tp)
-    return float((1.0 + b2) * tp / den) if den > 0 else 0.0
+    # Hivemall's denominator b2 (tp + fn) + tp + fp is b2 |y| + |p| in exact integers:
+    # the one F-beta of counts, with 0 for no label at all
+    return float(_lc.prf("f", tp, n_actual, n_pred, b, 0.0))
 
 
 # --------------------------------------------------------------------------- all at once
+def _registered(
+    Y: Any, F: Any, P: Any, measures: Any, zero_division: Any, convention: str
+) -> dict[str, float]:
+    """``{name: value}`` of registered measures (:mod:`mlcbook.registry`): ``"all"``
+    those the inputs allow without a required parameter, or the names given."""
+    if isinstance(measures, str) and measures == "all":
+        specs = [
+            s
+            for s in _R.measure_specs()
+            if not s.required_params and (F if s.inputs == "scores" else P) is not None
+        ]
+    elif isinstance(measures, str) or not isinstance(measures, Iterable):
+        raise TypeError(f"measures must be 'all' or a list of measure names, got {measures!r}")
+    else:
+        specs = [_R.get_measure(m) for m in measures]
+        if not specs:
+            raise ValueError("measures must name at least one measure")
+    out: dict[str, float] = {}
+    for s in specs:
+        X = F if s.inputs == "scores" else P
+        if X is None:
+            raise ValueError(f"{s.name} needs {'F (scores)' if s.inputs == 'scores' else 'P'}")
+        params: dict[str, Any] = {}
+        if zero_division is not None and "zero_division" in s.param_names:
+            params["zero_division"] = zero_division
+        if convention != "mlcbook" and "convention" in s.param_names:
+            params["convention"] = convention
+        out[s.name] = s.compute(Y, X, **params)
+    return out
+
+
 def all_measures(
     Y: Any,
     F: Any,
@@ -1183,8 +1195,10 @@ def all_measures(
     *,
     zero_division: float | None = None,
     convention: str = "mlcbook",
+    measures: str | Sequence[str] | None = None,
 ) -> dict[str, float]:
-    """The eleven measures of Wu & Zhou (2017, Table 1) in one call.
+    """The eleven measures of Wu & Zhou (2017, Table 1) in one call, or any measures of
+    the registry (``measures=``).
 
     Parameters
     ----------
@@ -1205,6 +1219,12 @@ def all_measures(
         :func:`ranking_loss`, :func:`coverage`, :func:`average_precision`,
         :func:`auc`); Hamming loss, one-error and the F1 counts are the same in
         both conventions.
+    measures : "all" or list of str, optional
+        Instead of Table 1: ``"all"``, every measure of :mod:`mlcbook.registry` that
+        needs no parameter (``F`` or ``P`` may then be None: the measures of the other
+        input only), or the registered names given (scikit-learn's ``"f1_macro"``,
+        ``"roc_auc"``, ...).  ``zero_division`` and ``convention`` are then passed to
+        the measures that take them; each measure's own default otherwise.
 
     Returns
     -------
@@ -1213,8 +1233,26 @@ def all_measures(
         ``ranking_loss``, ``one_error``, ``coverage``, ``average_precision``,
         ``macro_f1``, ``instance_f1``, ``micro_f1``, ``macro_auc``,
         ``instance_auc``, ``micro_auc``.  Lower is better for the keys in
-        :data:`LOWER_IS_BETTER`.
+        :data:`LOWER_IS_BETTER`.  The key ``average_precision`` is Table 1's name of
+        the label-ranking average precision (the registry's
+        ``label_ranking_average_precision``; scikit-learn's ``average_precision`` is
+        another measure).  With ``measures``: the registered names.
+
+    Examples
+    --------
+    A label that is neither true nor predicted scores 1 in the book's ``macro_f1`` and
+    0 in scikit-learn's ``f1_macro`` (whose warning is silenced here):
+
+    >>> import warnings
+    >>> Y = [[1, 0, 0], [0, 1, 0]]; P = [[1, 0, 0], [0, 0, 0]]
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     v = all_measures(Y, None, P, measures=["hamming_loss", "macro_f1", "f1_macro"])
+    >>> {name: round(x, 4) for name, x in v.items()}
+    {'hamming_loss': 0.1667, 'macro_f1': 0.6667, 'f1_macro': 0.3333}
     """
+    if measures is not None:
+        return _registered(Y, F, P, measures, zero_division, _check_convention(convention))
     Yl, P = _check_pair(Y, P, "Y", "P")
     Yd = Yl.toarray() if sp.issparse(Yl) else Yl
     F = check_score_matrix(F, "F")
@@ -1238,7 +1276,7 @@ def all_measures(
         out["average_precision"] = float(np.mean(stats.average_precision()))
     for name, axis in (("macro_f1", 0), ("instance_f1", 1), ("micro_f1", None)):
         tp, sy, sp_ = _counts(Yd, Pd, axis)
-        out[name] = _mean_defined(_fbeta_from_counts(tp, sy, sp_, 1.0, zd))
+        out[name] = _mean_defined(_lc.prf("f", tp, sy, sp_, 1.0, zd))
     for name, avg in (
         ("macro_auc", "macro"),
         ("instance_auc", "instance"),
