@@ -1,0 +1,48 @@
+"""The causes of the rows that differ, and the two rules that choose one."""
+
+import pytest
+
+from mlcrepro.huellermeier2022 import causes as C
+from mlcrepro.huellermeier2022.evidence_dependence import CLAIMS, FAMILIES, SCENE, Sec53
+
+EVERY = "BOOMER-K below BOOMER-1 everywhere (all points below y=1)"
+CC = "CC improves over BR with increasing k (CC/BR falls)"
+
+
+def _sec53(ours, authors, where=None):
+    keys = [(c, f) for c in [SCENE, *(c.name for c in CLAIMS)] for f in FAMILIES]
+    return Sec53(
+        {k: ours for k in keys}, {k: authors for k in keys}, dict.fromkeys(keys, (0, 1)), {},
+        where or {},
+    )
+
+
+def test_pair_causes_follow_the_known_reasons():
+    assert C.pair_cause("yeast", "BOOMER-1", 10, 10) is C.SEEDED_CAUSE
+    assert C.pair_cause("genbase", "BOOMER-K", 10, 10) is C.GENBASE_CAUSE
+    assert C.pair_cause("enron", "BOOMER-1", 9, 9) is C.HEAD_CAUSE
+    assert C.pair_cause("enron", "BOOMER-K", 9, 9) is C.BOOMER_CAUSE
+    assert C.pair_cause("birds", "EPCT", 10, 9) is C.EPCT_CAUSE
+    assert C.pair_cause("birds", "PCT", 10, 9) is C.FOLDS_CAUSE
+    assert C.pair_cause("birds", "PCT", 10, 10) is C.OTHER_CAUSE
+
+
+def test_a_failing_claim_is_tested_if_it_fails_on_the_authors_too_else_unknown():
+    assert C.sec53_cause(_sec53(4, 3), CC, "binomial").kind == "tested"
+    assert C.sec53_cause(_sec53(4, 8), CC, "binomial").kind == "unknown"
+
+
+def test_an_every_claim_false_on_the_authors_profiles_is_a_paper_error_with_its_points():
+    where = {(EVERY, "binomial"): ("ours here", "enron at k = 1 (ratio as far as 1.00024)")}
+    cause = C.sec53_cause(_sec53(6, 8, where), EVERY, "binomial")
+    assert cause.kind == "paper error"
+    assert "enron at k = 1 (ratio as far as 1.00024)" in cause.text
+    assert "ours here" in cause.text
+    # without the points the count rule still applies
+    assert C.sec53_cause(_sec53(6, 8), EVERY, "binomial").kind == "tested"
+    with pytest.raises(TypeError, match="ev must be the Sec53"):
+        C.sec53_cause({}, EVERY, "binomial")
+
+
+def test_the_birds_cause_names_its_gap():
+    assert "0.0062 above the best" in C.birds_cause(0.00621).text
