@@ -7,12 +7,12 @@ all that :func:`mlcrepro.huellermeier2022.ledgers.ledgers` turns into rows, and 
 it as one frozen value, cached for the process: a page that shows the comparisons and
 the ledgers calls it once, and nothing a notebook computed is passed in.
 
-=============  ======================================================================
-``losses``     :func:`~mlcrepro.huellermeier2022.evidence_losses.losses_evidence`
-``datasets``   :func:`~mlcrepro.huellermeier2022.evidence_datasets.datasets_evidence`
-``dependence`` :func:`~mlcrepro.huellermeier2022.evidence_dependence.dependence_evidence`
-``knn``        :func:`~mlcrepro.huellermeier2022.evidence_knn.knn_evidence`
-=============  ======================================================================
+==============  =====================================================================
+``losses``      :func:`~mlcrepro.huellermeier2022.evidence_losses.losses_evidence`
+``datasets``    :func:`~mlcrepro.huellermeier2022.evidence_datasets.datasets_evidence`
+``dependence``  :func:`~mlcrepro.huellermeier2022.evidence_dependence.dependence_evidence`
+``knn``         :func:`~mlcrepro.huellermeier2022.evidence_knn.knn_evidence`
+==============  =====================================================================
 
 The whole takes about two minutes on one core (the bootstrap resamples of the Sec. 5.3
 and Fig. 4 observations take most of it).

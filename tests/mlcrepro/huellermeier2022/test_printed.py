@@ -2,6 +2,7 @@
 evidence and the ledgers use."""
 
 import csv
+import re
 from itertools import product
 
 import numpy as np
@@ -43,3 +44,13 @@ def test_table2_is_the_inventorys_table_2():
         for col in t.columns:
             text = f"{name}: {col.replace('_', ' ')} {t.loc[name, col]}"
             assert claims[ids[name, col]] == text
+
+
+def test_the_losses_chapter_works_table_1_as_printed():
+    # the Learn chapter types Table 1's probabilities (in thousandths) to keep the lesson
+    # free of the reproduction's code; they must be the printed ones, row by row
+    text = (project_root() / "book" / "losses.md").read_text(encoding="utf-8")
+    match = re.search(r"table1 = np\.array\(\[([\d,\s]+)\]\) / 1000", text)
+    assert match is not None
+    typed = np.array([int(x) for x in match.group(1).split(",")]) / 1000
+    np.testing.assert_array_equal(typed, P.table1()[1])  # exact: the same decimal texts

@@ -69,16 +69,21 @@ def test_claim_counts_and_exceptions():
     where = {(c, f): ("ours", "theirs") for c in (every, lp) for f in FAMILIES}
     ev = Sec53(dict.fromkeys(keys, 5), dict.fromkeys(keys, 6), dict.fromkeys(keys, (7, 200)),
                {}, where)
-    t = V.claim_counts(ev).frame
-    assert len(t) == 1 + len(CLAIMS)
-    assert t["binomial"].iloc[1] == "5 / 6" and t["robust"].iloc[1] == "7 · 7"
+    dep = _saved("dependence")
+    t = V.claim_counts(ev, dep).frame
+    assert len(t) == 1 + len(CLAIMS) and set(V.CLAIM_WORDS) == {SCENE, *(c.name for c in CLAIMS)}
+    assert t["binomial"].iloc[1] == "5 / 6" and t["resamples"].iloc[1] == "7 · 7"
+    # the verdict is the ledger rows': both families the same badge here
+    rows = {e.claim: e.status for e in dep.entries}
+    row = t[t["claim"] == V.CLAIM_WORDS[every]]
+    assert row["verdict"].item() == BADGES[rows[f"{every} (binomial)"]] == BADGES["differs"]
     assert V.claim_exceptions(ev).shape == (4, 2)
 
 
 def test_verdict_tables_refuse_another_ledger(losses):
     with pytest.raises(TypeError, match="the 'knn' Ledger"):
         V.knn_verdicts(losses)
-    assert len(V.losses_verdicts(losses).frame) == 11
+    assert len(V.losses_verdicts(losses).frame) == len(V.LOSSES_VERDICTS) == 13
     d = _saved("datasets")
     t = V.table2_verdicts(d).frame
     assert t["numbers reproduced"].tolist() == ["5 of 5"] * 9
