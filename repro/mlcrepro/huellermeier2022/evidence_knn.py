@@ -43,6 +43,8 @@ __all__ = [
     "k_invariant_share",
     "tied_mode_share",
     "Exactness",
+    "TieEffect",
+    "tie_effect",
     "KnnEvidence",
     "knn_evidence",
 ]
@@ -165,6 +167,36 @@ def _tied_mode(N: np.ndarray) -> np.ndarray:
     return out
 
 
+@dataclass(frozen=True)
+class TieEffect:
+    """How much the tie-break decides at k = K on one dataset: of ``queries``, those whose
+    neighbours' most frequent label vector is not unique (``tied``), and those whose
+    k = K prediction the lexicographic tie-break changes against the Hamming one
+    (``changed``; a subset of the tied ones)."""
+
+    queries: int
+    tied: int
+    changed: int
+
+
+def tie_effect(N: np.ndarray) -> TieEffect:
+    """:class:`TieEffect` of the neighbour label vectors ``N`` (n_queries, c, K).
+
+    >>> N = np.array([[[1, 1, 0], [1, 0, 1], [0, 1, 1]], [[1, 1, 0], [1, 1, 0], [0, 0, 0]]])
+    >>> tie_effect(N)
+    TieEffect(queries=2, tied=1, changed=0)
+    """
+    N = _check_neighbors({"N": N})["N"]
+    K = N.shape[2]
+    subset = np.asarray(error_count_losses("binomial", K, K))[np.newaxis]  # k = K
+    P = {
+        tb: minimize_summed_loss(N, subset, tie_break=tb, max_free_labels=20)[0]
+        for tb in ("hamming", "lexicographic")
+    }
+    changed = (P["hamming"] != P["lexicographic"]).any(axis=1)
+    return TieEffect(len(N), int(_tied_mode(N).sum()), int(changed.sum()))
+
+
 def tied_mode_share(N: np.ndarray) -> float:
     """Share of queries whose neighbour label vectors have more than one most frequent one.
 
@@ -188,7 +220,8 @@ class KnnEvidence:
     on all of :data:`~mlcrepro.huellermeier2022.experiments.KNN_PAPER`;
     ``birds_hamming_gap``: how far the Hamming surrogate is above the best at the
     subset 0/1 target on birds; ``exactness``, ``k_invariant``, ``tied_modes``: the
-    three statements read on every query of the paper's datasets.
+    three statements read on every query of the paper's datasets; ``ties``: per dataset,
+    how much the tie-break decides at k = K (:func:`tie_effect`).
     """
 
     tables: dict[str, pd.DataFrame]
@@ -200,6 +233,7 @@ class KnnEvidence:
     exactness: Exactness
     k_invariant: dict[str, float]
     tied_modes: dict[str, float]
+    ties: dict[str, TieEffect]
 
 
 def knn_evidence(
@@ -243,4 +277,5 @@ def knn_evidence(
         exactness=consensus_exactness(neighbors, sample=SAMPLE),
         k_invariant={d: k_invariant_share(N) for d, N in neighbors.items()},
         tied_modes={d: tied_mode_share(N) for d, N in neighbors.items()},
+        ties={d: tie_effect(N) for d, N in neighbors.items()},
     )

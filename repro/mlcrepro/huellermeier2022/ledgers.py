@@ -755,7 +755,7 @@ def _observation_rows(led: Ledger, ev: KnnEvidence) -> None:
         rule="rank 1 from worst at target K on birds and flags-12: "
         + ", ".join(f"{d} {o.loc[d, SUBSET_RANK]} of {o.loc[d, 'K']}" for d in _BIRDS_FLAGS),
         holds=holds,
-        cause=None if holds else C.TIE_BREAK_CAUSE,
+        cause=None if holds else C.tie_break_cause(ev),
         claim_id="HU107",
     )
 
@@ -783,7 +783,7 @@ def _tie_break_rows(led: Ledger, ev: KnnEvidence) -> None:
         rule="rank 1 from worst at target K on birds and flags-12: "
         + ", ".join(f"{d} {lex.loc[d, SUBSET_RANK]}" for d in _BIRDS_FLAGS),
         holds=holds,
-        cause=None if holds else C.TIE_BREAK_CAUSE,
+        cause=None if holds else C.tie_break_cause(ev),
         note="a plain enumeration keeping the first minimum, a guess at the paper's "
         "tie-break. Rows where the subset 0/1 surrogate is the worst: "
         + ", ".join(

@@ -1,9 +1,16 @@
 """The causes of the rows that differ, and the two rules that choose one."""
 
+from dataclasses import fields
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
 import pytest
 
 from mlcrepro.huellermeier2022 import causes as C
 from mlcrepro.huellermeier2022.evidence_dependence import CLAIMS, FAMILIES, SCENE, Sec53
+from mlcrepro.huellermeier2022.evidence_knn import SUBSET_RANK, KnnEvidence, tie_effect
+from mlcrepro.huellermeier2022.experiments import TIE_BREAKS
 
 EVERY = "BOOMER-K below BOOMER-1 everywhere (all points below y=1)"
 CC = "CC improves over BR with increasing k (CC/BR falls)"
@@ -42,6 +49,22 @@ def test_an_every_claim_false_on_the_authors_profiles_is_a_paper_error_with_its_
     assert C.sec53_cause(_sec53(6, 8), EVERY, "binomial").kind == "tested"
     with pytest.raises(TypeError, match="ev must be the Sec53"):
         C.sec53_cause({}, EVERY, "binomial")
+
+
+def test_the_tie_break_cause_counts_what_the_tie_break_decides():
+    N_tie = np.array([[[1, 1, 0], [1, 0, 1], [0, 1, 1]]])  # three vectors, each once: tied
+    N_one = np.array([[[1, 1, 0], [1, 1, 0], [0, 0, 0]]])  # a unique mode
+    ties = {"birds": tie_effect(np.concatenate([N_tie, N_one])), "flags-12": tie_effect(N_tie)}
+    r = pd.DataFrame({"K": [3], SUBSET_RANK: [2]}, index=["birds"])
+    readings = {tb: pd.concat([r, r.rename(index={"birds": "flags-12"})]) for tb in TIE_BREAKS}
+    ev = SimpleNamespace(ties=ties, readings=readings)
+    with pytest.raises(TypeError, match="KnnEvidence"):
+        C.tie_break_cause(ev)
+    ev = KnnEvidence(**{f.name: None for f in fields(KnnEvidence)} | vars(ev))
+    cause = C.tie_break_cause(ev)
+    assert cause.kind == "unknown"
+    assert "on birds for 1 of 2 queries" in cause.text and "flags-12 for 1 of 1" in cause.text
+    assert "2, 2 and 2 of 3 on birds" in cause.text
 
 
 def test_the_birds_cause_names_its_gap():

@@ -57,6 +57,14 @@ def test_tied_mode_and_k_invariance_by_enumeration():
     assert E.k_invariant_share(N) == (P[:-1] == P[-1][None]).all(axis=2).mean()
 
 
+def test_only_a_tied_mode_lets_the_tie_break_change_a_prediction():
+    for seed in range(5):
+        N = _toy_neighbors(seed, n=60, c=5, K=3)
+        t = E.tie_effect(N)
+        assert t.queries == 60 and t.tied == E._tied_mode(N).sum()
+        assert 0 < t.changed <= t.tied  # a unique mode is the prediction under any tie-break
+
+
 def test_consensus_exactness_counts_every_query_and_k():
     nb = {"a": _toy_neighbors(1), "b": _toy_neighbors(2, K=6)}
     x = E.consensus_exactness(nb, sample={"b": 10})
@@ -95,6 +103,8 @@ def test_the_evidence_with_toy_neighbours():
     toy = {"toy": np.array([[[1, 0], [1, 1], [0, 0]], [[0, 0], [0, 1], [1, 1]]])}
     ev = E.knn_evidence(toy)
     assert ev.tied_modes == {"toy": 1.0}  # three distinct vectors: the mode is always tied
+    # Hamming: the vector with the fewest summed errors, (1,0) and (0,1); lexicographic: (0,0)
+    assert ev.ties == {"toy": E.TieEffect(queries=2, tied=2, changed=2)}
     assert ev.exactness.queries == ("toy all 2",)
     assert 0 <= ev.monotone_hits[0] <= ev.monotone_hits[1] == 200
     birds = ev.matrices["hamming"]["birds"]
