@@ -289,7 +289,8 @@ class Sec53:
     ``hits``: its robustness ``(hits, trials)`` over bootstrap resamples of the folds;
     ``n_of``: the datasets a claim is read on (all nine, or those where it ran);
     ``where``: for the "every" claims, ``(ours, authors)`` in words, the points
-    where the claim fails (:func:`exceptions_text`), per ``(claim, family)``.
+    where the claim fails (:func:`exceptions_text`), per ``(claim, family)``;
+    ``points``: the same points as tables (:func:`exceptions`), ``(ours, authors)``.
     """
 
     ours: dict[tuple[str, str], int]
@@ -297,6 +298,7 @@ class Sec53:
     hits: dict[tuple[str, str], tuple[int, int]]
     n_of: dict[str, int]
     where: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
+    points: dict[tuple[str, str], tuple[pd.DataFrame, pd.DataFrame]] = field(default_factory=dict)
 
     def over(self, claim: str) -> int:
         """The number of datasets the claim is read on."""
@@ -352,15 +354,16 @@ def count_claims(
         return {(c, f): n >= ev.needed(c) for f in FAMILIES for c, n in holding(p, f).items()}
 
     hits = robustness(named, verdicts, resamples=resamples, seed=seed)
-    where = {
-        (c, f): (
-            exceptions_text(exceptions(pooled, c, f), f),
-            exceptions_text(exceptions(theirs, c, f), f),
-        )
+    points = {
+        (c, f): (exceptions(pooled, c, f), exceptions(theirs, c, f))
         for c in EVERY
         for f in FAMILIES
     }
-    return Sec53(ours, authors, hits, n_of, where)
+    where = {
+        key: (exceptions_text(p_ours, key[1]), exceptions_text(p_theirs, key[1]))
+        for key, (p_ours, p_theirs) in points.items()
+    }
+    return Sec53(ours, authors, hits, n_of, where, points)
 
 
 def curve_steps(pooled: pd.DataFrame) -> pd.Series:

@@ -552,7 +552,7 @@ def _sec53_rows(led: Ledger, ev: DependenceEvidence) -> None:
             holds=ok,
             robustness=s.hits[SCENE, fam],
             over=_OVER,
-            cause=None if ok else C.sec53_cause(s, SCENE, fam),
+            cause=None if ok else C.sec53_cause(s, SCENE, fam, ev.summary),
             note=f"Hamming BR {br.iloc[0]:.3f} vs LP {lp.iloc[0]:.3f}; "
             f"last BR {br.iloc[-1]:.3f} vs LP {lp.iloc[-1]:.3f}",
             claim_id=cid,
@@ -569,7 +569,7 @@ def _sec53_rows(led: Ledger, ev: DependenceEvidence) -> None:
                 holds=ok,
                 robustness=s.hits[c.name, fam],
                 over=_OVER,
-                cause=None if ok else C.sec53_cause(s, c.name, fam),
+                cause=None if ok else C.sec53_cause(s, c.name, fam, ev.summary),
                 claim_id=c.ids[i],
             )
 
