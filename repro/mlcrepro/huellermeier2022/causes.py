@@ -249,6 +249,9 @@ def tie_break_cause(ev: KnnEvidence) -> Cause:
     what it does not explain (kind unknown: part of the difference has no known cause)."""
     if not isinstance(ev, KnnEvidence):
         raise TypeError(f"ev must be a KnnEvidence, got {type(ev).__name__}")
+    missing = [d for d in ("birds", "flags-12") if d not in ev.ties]
+    if missing:
+        raise ValueError(f"ev.ties lacks the datasets {missing} of the claim")
     b, f = ev.ties["birds"], ev.ties["flags-12"]
 
     def ranks(d: str) -> str:

@@ -58,7 +58,7 @@ from mlcrepro.huellermeier2022.evidence_losses import (
 )
 from mlcrepro.huellermeier2022.experiments import KNN_DATASETS, KNN_PAPER
 from mlcrepro.huellermeier2022.printed import COLUMNS, NAMES, paper_value, table2, table2_ids
-from mlcrepro.ledger import Ledger, derive_status
+from mlcrepro.ledger import ORDERING_ROBUSTNESS, Ledger, derive_status
 
 __all__ = [
     "SCENE_IDS",
@@ -519,6 +519,10 @@ def datasets_ledger(ev: DatasetsEvidence) -> Ledger:
         evidence=f"Hamming loss of the empty prediction: {shown}; below 0.1 on {low} of "
         f"{len(density)}, below 0.5 on {int((density < 0.5).sum())} of {len(density)}",
         agrees=bool((density < 0.5).all() and low > len(density) / 2),
+        note=f"judged on the label matrices of the {len(density)} files of Table 2: the "
+        "Hamming loss of predicting no label is the label density, cardinality / K; 'low' "
+        "read as below 0.1 on most of them and below 0.5 (better than predicting every "
+        "label) on all",
         claim_id="HU083",
     )
     return led
@@ -561,6 +565,8 @@ def _sec53_rows(led: Ledger, ev: DependenceEvidence) -> None:
         for c in CLAIMS:
             n, ok, m = s.ours[c.name, fam], s.holds(c.name, fam), s.over(c.name)
             rule = f"{c.rule} on {'all' if c.every else 'most'} of the {m} datasets"
+            hits, trials = s.hits[c.name, fam]
+            fragile = ok and hits < ORDERING_ROBUSTNESS * trials
             led.ordering(
                 f"{c.name} ({fam})",
                 f"Sec. 5.3, Fig. {FIG[fam]}",
@@ -570,8 +576,25 @@ def _sec53_rows(led: Ledger, ev: DependenceEvidence) -> None:
                 robustness=s.hits[c.name, fam],
                 over=_OVER,
                 cause=None if ok else C.sec53_cause(s, c.name, fam, ev.summary),
+                note=_fragile_note(c.rule, fam, n, s.needed(c.name), m, hits, trials)
+                if fragile
+                else "",
                 claim_id=c.ids[i],
             )
+
+
+def _fragile_note(
+    rule: str, family: str, n: int, needed: int, m: int, hits: int, trials: int
+) -> str:
+    """What judged a reading that holds on the pooled run but not on enough resamples."""
+    where = " (on the polynomial family: alpha = 1000 for k = K)" if family != "binomial" else ""
+    just = "just " if n == needed else ""
+    return (
+        f"judged by '{rule}' on each pooled ratio curve{where}: it holds on {n} of the {m} "
+        f"datasets, {just}the {needed} the rule needs, and on {hits} of {trials} bootstrap "
+        f"resamples of the folds, fewer than the {int(ORDERING_ROBUSTNESS * trials)} that "
+        "would make the reading robust"
+    )
 
 
 def _curve_rows(led: Ledger, ev: DependenceEvidence) -> None:
@@ -803,9 +826,11 @@ def _often(
     claim: str,
     paper: str,
     measured: str,
+    note: str,
     claim_id: str,
 ) -> None:
-    """A qualitative row "X is often so": the share is at least ``least`` on most datasets."""
+    """A qualitative row "X is often so": the share is at least ``least`` on most datasets;
+    ``note`` says what evidence judged it."""
     often = sum(v >= least for v in shares.values())
     led.qualitative(
         claim,
@@ -815,6 +840,7 @@ def _often(
         + ", ".join(f"{d} {v:.2f}" for d, v in shares.items())
         + f"; at least {words} on {often} of {len(shares)}",
         agrees=often > len(shares) / 2,
+        note=note,
         claim_id=claim_id,
     )
 
@@ -850,6 +876,11 @@ def _minimiser_rows(led: Ledger, ev: KnnEvidence) -> None:
         claim="the minimiser for k < K is often the one for k = K",
         paper="the loss minimiser often does not change with k",
         measured="share of (query, k < K) with the k = K prediction",
+        note="judged on every query of Fig. 4's folds on the paper's datasets ("
+        + ", ".join(f"{d} {t.queries}" for d, t in ev.ties.items())
+        + " queries), each minimised for every surrogate k = 1..K with the Hamming "
+        "tie-break; 'often' read as at least half of the (query, k < K) pairs, on most "
+        "datasets",
         claim_id="HU110",
     )
     _often(
@@ -860,5 +891,9 @@ def _minimiser_rows(led: Ledger, ev: KnnEvidence) -> None:
         claim="for k = K the mode of the neighbours' label vectors is often not unique",
         paper="for k = K the risk minimiser is often not unique",
         measured="share of queries with a tied mode",
+        note="judged on every query of Fig. 4's folds by its 9 neighbours' label vectors: "
+        "more than one is most frequent for "
+        + ", ".join(f"{d} {t.tied} of {t.queries}" for d, t in ev.ties.items())
+        + "; 'often' read as at least one query in five, on most datasets",
         claim_id="HU111",
     )

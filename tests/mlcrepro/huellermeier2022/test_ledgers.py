@@ -94,6 +94,7 @@ def test_datasets_rows_compare_the_printed_table_with_the_statistics():
     assert status["Yeast: cardinality"] == status["Birds: instances"] == "reproduced"
     assert status["labels of Flags as distributed by MULAN (flags.xml)"] == "differs"
     assert status["instances in the Medical file"] == "reproduced"  # 978 given here
+    assert "the label density, cardinality / K" in led.entries[-1].note
     assert [e.claim_ids for e in led.entries[:2]] == [("HU038",), ("HU039",)]
     assert led.entries[-1].claim_ids == ("HU083",)
     assert len(led.entries) == 48
@@ -183,7 +184,7 @@ def test_comparison_rows_carry_a_cause_only_when_they_differ():
     led.check()
 
 
-def _toy_dependence(ours=9, authors=9):
+def _toy_dependence(ours=9, authors=9, hits=190):
     """Scene only: BR ahead at k = 1, LP at k = 2, on both families; claims by count."""
     pooled = pd.DataFrame(
         [
@@ -198,7 +199,7 @@ def _toy_dependence(ours=9, authors=9):
     sec53 = Sec53(
         {k: (1 if k[0] == SCENE else ours) for k in keys},
         {k: (1 if k[0] == SCENE else authors) for k in keys},
-        dict.fromkeys(keys, (190, 200)),
+        dict.fromkeys(keys, (hits, 200)),
         {},
     )
     return DependenceEvidence(
@@ -217,6 +218,12 @@ def test_dependence_rows_follow_the_counts_and_their_rules():
     assert led.entries[0].note == "Hamming BR 0.100 vs LP 0.200; last BR 0.400 vs LP 0.300"
     assert [e.claim_ids for e in led.entries[n : n + 2]] == [("HU087",), ("HU089",)]
     assert len(led.entries) == n + 2 + 2 + 2  # curves, one comparison pair, setup
+    assert all(e.note == "" for e in led.entries[2:n])  # robust: no note needed
+    # a reading that holds on fewer than 80% of the resamples says what judged it
+    fragile = LG.dependence_ledger(_toy_dependence(ours=5, hits=150)).entries[2]
+    assert fragile.status == "fragile"
+    assert "holds on 5 of the 9 datasets, just the 5 the rule needs" in fragile.note
+    assert "on 150 of 200 bootstrap resamples" in fragile.note and "160" in fragile.note
     failing = LG.dependence_ledger(_toy_dependence(ours=4, authors=3))
     cc = [e for e in failing.entries if e.claim.startswith("CC improves")]
     assert [e.cause.kind for e in cc] == ["tested", "tested"]
@@ -227,8 +234,9 @@ def test_dependence_rows_follow_the_counts_and_their_rules():
 def knn_toy():
     # every query's three neighbours are distinct label vectors: the mode is always tied,
     # and the minimiser for k < K is the per-label majority against the tied k = K choice
-    toy = {"toy": np.array([[[1, 0], [1, 1], [0, 0]], [[0, 0], [0, 1], [1, 1]]])}
-    return knn_evidence(toy)
+    # (named as the two datasets whose ties the tie-break cause counts)
+    toy = np.array([[[1, 0], [1, 1], [0, 0]], [[0, 0], [0, 1], [1, 1]]])
+    return knn_evidence({"birds": toy, "flags-12": toy[:1]})
 
 
 def test_knn_rows_follow_the_readings_and_carry_their_ids(knn_toy):
@@ -244,8 +252,14 @@ def test_knn_rows_follow_the_readings_and_carry_their_ids(knn_toy):
         ("HU103",), ("HU104",), ("HU105",), ("HU106",), ("HU107",), ("EX011",), ("EX012",),
         ("HU108",), ("HU109",), ("HU110",), ("HU111",),
     ]
-    assert "toy all 2" in led.entries[8].note  # the toy neighbours, not the real ones
-    assert led.entries[10].ours.startswith("share of queries with a tied mode: toy 1.00")
+    assert "birds all 2; flags-12 all 1" in led.entries[8].note  # the toy neighbours
+    assert led.entries[10].ours.startswith("share of queries with a tied mode: birds 1.00")
+    assert "birds 2, flags-12 1 queries" in led.entries[9].note  # what each share reads
+    assert "birds 2 of 2, flags-12 1 of 1" in led.entries[10].note  # tied modes, counted
+    # the tie-break cause counts the ties it decides (both toy queries change: see
+    # test_evidence_knn), and names the ranks of the committed tables
+    assert "on birds for 2 of 2 queries" in led.entries[4].cause.text
+    assert "13, 17 and 1 of 19 on birds" in led.entries[4].cause.text
     # the first seven rows read only the committed tables: they are the saved rows
     saved = pd.read_csv(project_root() / "book" / "_ledgers" / "knn.csv", keep_default_na=False)
     assert [e.ours for e in led.entries[:8]] == saved["ours"].tolist()[:8]
