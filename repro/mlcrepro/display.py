@@ -33,6 +33,8 @@ __all__ = [
     "BADGES",
     "format_number",
     "comparison_table",
+    "Collapsed",
+    "collapsed",
 ]
 
 #: how a ledger row's status is shown in a table: a mark readable in black and white,
@@ -451,3 +453,47 @@ def comparison_table(
             out["tol."] = [_tolerance(v) for v in tols]
     out["verdict"] = [BADGES[s] for s in frame["status"]]
     return compact_table(out.reset_index(drop=True), note)
+
+
+class Collapsed:
+    """Something shown behind a one-line summary that a reader clicks to open.
+
+    Made by :func:`collapsed`; ``content`` is shown by its ``_repr_html_`` on the page and
+    by its ``repr`` in the notebook's text output, below ``summary``.
+    """
+
+    def __init__(self, content: Any, summary: str) -> None:
+        self.content, self.summary = content, summary
+
+    def _repr_html_(self) -> str:
+        inner = self.content._repr_html_()
+        return (
+            f"<details class='collapsed-section'><summary>{escape(self.summary)}</summary>"
+            f"{inner}</details>"
+        )
+
+    def __repr__(self) -> str:
+        return f"{self.summary}\n{self.content!r}"
+
+
+def collapsed(content: Any, summary: str) -> Collapsed:
+    """Show ``content`` (a table: anything with ``_repr_html_``) closed, behind ``summary``.
+
+    The summary line says what the content found, so that a reader who does not open it
+    still has the result; the HTML is a ``<details>`` element, closed by default.
+
+    >>> c = collapsed(compact_table(pd.DataFrame({"a": ["1"]})), "One row: a = 1")
+    >>> c._repr_html_().startswith("<details class='collapsed-section'><summary>One row")
+    True
+    >>> print(repr(c))
+    One row: a = 1
+    a
+    1
+    """
+    if not hasattr(content, "_repr_html_"):
+        raise TypeError(
+            f"content must have an HTML form (_repr_html_), got {type(content).__name__}"
+        )
+    if not isinstance(summary, str) or not summary.strip():
+        raise ValueError("summary must be a non-empty string")
+    return Collapsed(content, summary)

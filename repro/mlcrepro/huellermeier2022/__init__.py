@@ -1,17 +1,11 @@
 """Hüllermeier, Wever, Loza Mencía, Fürnkranz & Rapp (2022): dependence-aware losses.
 
-======================  ==============================================================
-authors_study           the learner study of Sec. 5 (Figs 1-3) on the authors' folds
-reference               the authors' released results and folds, verified by sha256
-authors_compare         our study against the released profiles
-knn_fig4                the nearest-neighbour minimiser of Sec. 6 (Fig. 4)
-evidence, knn_evidence  claims computed for the losses and kNN chapters
-ledger_losses           the ledger of the losses chapter, every row with its claim id
-ledger_datasets         the ledger of the datasets chapter
-ledger_dependence       the ledger of the dependence chapter
-ledger_knn              the ledger of the kNN chapter
-plots                   the comparison figure with the authors' profiles
-======================  ==============================================================
+The folder's contract: :data:`PAPER` (its record); its experiments
+(:mod:`~mlcrepro.huellermeier2022.experiments`, the committed tables it reads);
+:func:`~mlcrepro.huellermeier2022.evidence.evidence` (everything its ledgers need,
+computed once, frozen and cached); and
+:func:`~mlcrepro.huellermeier2022.ledgers.ledgers` (its four ledgers, the only place
+their rows are added).  The folder's ``README.md`` says what each module does.
 """
 
 from mlcrepro.paper import Paper

@@ -315,7 +315,7 @@ def test_plot_authors_profiles_text_is_readable_on_a_phone():
 
     from mlcrepro.huellermeier2022.plots import plot_authors_profiles
 
-    from ..readable_figures import MIN_TEXT_PX, smallest_text_px
+    from ...readable_figures import MIN_TEXT_PX, smallest_text_px
 
     # nine datasets and four learners, as in the dependence chapter's comparison figures
     rows = []

@@ -1,0 +1,114 @@
+"""The experiments of Hüllermeier et al. (2022) whose committed tables the ledgers read.
+
+One job: name each committed result table of this paper, with the specification that
+keys it and the runner call that recomputes it, and load it through
+:func:`mlcrepro.results.load_or_compute` (checked against its configuration; recomputed
+only by ``make reproduce`` or ``make table NAME=...``).
+
+==========================  =====================================================
+``dependence_authors``      Sec. 5, Figs 1-3: the learner study on the authors' folds
+                            (:mod:`~mlcrepro.huellermeier2022.authors_study`)
+``knn_fig4``                Sec. 6, Fig. 4, with the Hamming tie-break
+``knn_fig4_nearest``        the same with the nearest-neighbour tie-break
+``knn_fig4_lexicographic``  the same with the lexicographic tie-break
+``knn_consensus``           the reach of the consensus rule under Fig. 4's folds
+==========================  =====================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+
+from mlcrepro.huellermeier2022.authors_study import authors_study_config, run_authors_study
+from mlcrepro.huellermeier2022.knn_fig4 import consensus_summary, fig4_config, fig4_table
+from mlcrepro.results import load_or_compute
+
+__all__ = [
+    "DEPENDENCE_TABLE",
+    "KNN_DATASETS",
+    "KNN_PAPER",
+    "TIE_BREAKS",
+    "TABLES",
+    "knn_table_name",
+    "specification",
+    "load",
+    "dependence_table",
+    "knn_tables",
+    "knn_consensus",
+]
+
+#: the learner study of Sec. 5
+DEPENDENCE_TABLE = "dependence_authors"
+#: the datasets of Fig. 4: the paper's five and MULAN's 7-label flags beside its 12-label one
+KNN_DATASETS = ("birds", "emotions", "flags", "flags-12", "scene", "yeast")
+#: the paper's datasets of Fig. 4 (flags-12: Table 2's flags)
+KNN_PAPER = ("birds", "emotions", "flags-12", "scene", "yeast")
+#: how the minimiser chooses among label vectors of equal summed loss (one table each)
+TIE_BREAKS = ("hamming", "nearest", "lexicographic")
+
+
+def knn_table_name(tie_break: str) -> str:
+    """The committed Fig. 4 table of a tie-break.
+
+    >>> knn_table_name("hamming"), knn_table_name("nearest")
+    ('knn_fig4', 'knn_fig4_nearest')
+    """
+    if tie_break not in TIE_BREAKS:
+        raise ValueError(f"tie_break must be one of {TIE_BREAKS}, got {tie_break!r}")
+    return "knn_fig4" if tie_break == "hamming" else f"knn_fig4_{tie_break}"
+
+
+def _fig4(tie_break: str) -> Callable[[], pd.DataFrame]:
+    return lambda: fig4_table(list(KNN_DATASETS), tie_break=tie_break).drop(columns="n_free")
+
+
+def _specification(name: str) -> tuple[Callable[[], pd.DataFrame], dict]:
+    """The runner call that computes the table ``name`` and the configuration keying it."""
+    if name == DEPENDENCE_TABLE:
+        return run_authors_study, authors_study_config()
+    if name == "knn_consensus":
+        datasets = list(KNN_DATASETS)
+        return lambda: consensus_summary(datasets), fig4_config(datasets)
+    (tb,) = [tb for tb in TIE_BREAKS if knn_table_name(tb) == name]
+    return _fig4(tb), fig4_config(list(KNN_DATASETS), tb)
+
+
+#: every committed table of this paper, in the order above
+TABLES: tuple[str, ...] = (
+    DEPENDENCE_TABLE,
+    *(knn_table_name(tb) for tb in TIE_BREAKS),
+    "knn_consensus",
+)
+
+
+def specification(name: str) -> dict:
+    """The configuration that keys the committed table ``name`` (one of :data:`TABLES`)."""
+    if name not in TABLES:
+        raise ValueError(f"name must be one of {list(TABLES)}, got {name!r}")
+    return _specification(name)[1]
+
+
+def load(name: str) -> pd.DataFrame:
+    """The committed table ``name``, checked against its configuration (or recomputed
+    when ``make reproduce``/``make table`` ask for it)."""
+    if name not in TABLES:
+        raise ValueError(f"name must be one of {list(TABLES)}, got {name!r}")
+    compute, config = _specification(name)
+    return load_or_compute(name, compute, config)
+
+
+def dependence_table() -> pd.DataFrame:
+    """The learner study of Sec. 5: per dataset, learner and fold, its losses."""
+    return load(DEPENDENCE_TABLE)
+
+
+def knn_tables() -> dict[str, pd.DataFrame]:
+    """The Fig. 4 table of each tie-break of :data:`TIE_BREAKS`."""
+    return {tb: load(knn_table_name(tb)) for tb in TIE_BREAKS}
+
+
+def knn_consensus() -> pd.DataFrame:
+    """The reach of the consensus rule on :data:`KNN_DATASETS` (one row per dataset)."""
+    return load("knn_consensus")

@@ -1,0 +1,90 @@
+"""What the Reproduce page shows: every verdict a ledger row's status, every number with
+fixed decimals, every row of a ledger counted once."""
+
+import numpy as np
+import pytest
+
+from mlcrepro.display import BADGES
+from mlcrepro.huellermeier2022 import views as V
+from mlcrepro.huellermeier2022.evidence_dependence import CLAIMS, FAMILIES, SCENE, Sec53
+from mlcrepro.huellermeier2022.evidence_losses import losses_evidence
+from mlcrepro.huellermeier2022.ledgers import losses_ledger
+from mlcrepro.ledger import Ledger, load_ledgers
+
+
+@pytest.fixture(scope="module")
+def losses():
+    return losses_ledger(losses_evidence())
+
+
+def _saved(name):
+    """The committed ledger, rebuilt (its rows as saved, statuses re-derived)."""
+    rows = load_ledgers()
+    return Ledger.from_frame(rows[rows["chapter"] == name].reset_index(drop=True), name)
+
+
+def test_numbers_show_ours_the_paper_and_the_verdict_of_the_row(losses):
+    t = V.numbers(losses, {"HU021": "learner A, k = 2", "EX003": "the same, simulated"})
+    f = t.frame
+    assert f["claim"].tolist() == ["learner A, k = 2", "the same, simulated"]
+    assert f["ours"].tolist() == ["0.360", "0.360"] and f["paper"].tolist() == ["0.320"] * 2
+    assert f["difference"].tolist() == ["0.040", "0.040"]
+    assert f["verdict"].tolist() == [BADGES["differs"]] * 2
+    # the exact row is judged to half a printed unit, the simulated one to 4 std. errors
+    assert f["tol."].iloc[0] == "0.005" and float(f["tol."].iloc[1]) < 0.005
+    with pytest.raises(ValueError, match="not a number"):
+        V.numbers(losses, {"HU002": "a prediction"})
+    with pytest.raises(ValueError, match="no ledger row carries"):
+        V.numbers(losses, {"HU999": "nothing"})
+
+
+def test_outcome_has_one_line_per_ledger_in_the_papers_order(losses):
+    ledgers = {name: _saved(name) for name in ("losses", "datasets", "dependence", "knn")}
+    text = V.outcome(ledgers)
+    lines = text.splitlines()
+    assert [line.split("**")[1].rstrip(".") for line in lines] == list(V.TITLES.values())
+    assert "Of the **47** ledger rows" in lines[0]
+    with pytest.raises(TypeError, match="ledgers must map"):
+        V.outcome({"knn": ledgers["knn"]})
+
+
+def test_released_counts_every_comparison_row_once():
+    dep = _saved("dependence")
+    t = V.released(dep).frame
+    rows = [e for e in dep.entries if e.source == "released profiles"]
+    assert len(t) == len(rows) == 126
+    assert t["verdict"].tolist() == [BADGES[e.status] for e in rows]
+    assert not t["difference"].str.contains("e-|e\\+|−0.0000$", regex=True).any()
+    tol = [(e.tol or 0) + (e.spread or 0) for e in rows]
+    # a row within our spread lies within the tolerance shown, one that differs beyond it
+    diff = np.abs([e.ours_value - e.paper_value for e in rows])
+    for d, s, e in zip(diff, tol, rows):
+        assert (d <= s + 1e-12) == (e.status != "differs"), e.claim
+
+
+def test_claim_counts_and_exceptions():
+    keys = [(c, f) for c in [SCENE, *(c.name for c in CLAIMS)] for f in FAMILIES]
+    every = "BOOMER-K below BOOMER-1 everywhere (all points below y=1)"
+    lp = "LP worse than BOOMER-K in absolute terms (LP/BOOMER-K > 1 for all k)"
+    where = {(c, f): ("ours", "theirs") for c in (every, lp) for f in FAMILIES}
+    ev = Sec53(dict.fromkeys(keys, 5), dict.fromkeys(keys, 6), dict.fromkeys(keys, (7, 200)),
+               {}, where)
+    dep = _saved("dependence")
+    t = V.claim_counts(ev, dep).frame
+    assert len(t) == 1 + len(CLAIMS) and set(V.CLAIM_WORDS) == {SCENE, *(c.name for c in CLAIMS)}
+    assert t["binomial"].iloc[1] == "5 / 6" and t["resamples"].iloc[1] == "7 · 7"
+    # the verdict is the ledger rows': both families the same badge here
+    rows = {e.claim: e.status for e in dep.entries}
+    row = t[t["claim"] == V.CLAIM_WORDS[every]]
+    assert row["verdict"].item() == BADGES[rows[f"{every} (binomial)"]] == BADGES["differs"]
+    assert V.claim_exceptions(ev).shape == (4, 2)
+
+
+def test_verdict_tables_refuse_another_ledger(losses):
+    with pytest.raises(TypeError, match="the 'knn' Ledger"):
+        V.knn_verdicts(losses)
+    assert len(V.losses_verdicts(losses).frame) == len(V.LOSSES_VERDICTS) == 13
+    d = _saved("datasets")
+    t = V.table2_verdicts(d).frame
+    assert t["numbers reproduced"].tolist() == ["5 of 5"] * 9
+    assert t.loc[t["dataset (paper)"] == "Flags", "ours"].item() == "flags-12"
