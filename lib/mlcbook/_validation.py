@@ -191,8 +191,8 @@ def check_positive_int(value: Any, name: str, *, low: int = 1, high: int | None 
         raise TypeError(f"{name} must be an integer, got {value!r}")
     value = int(value)
     if value < low or (high is not None and value > high):
-        rng = f"[{low}, {high}]" if high is not None else f">= {low}"
-        raise ValueError(f"{name} must be an integer in {rng}, got {value}")
+        rng = f"in [{low}, {high}]" if high is not None else f">= {low}"
+        raise ValueError(f"{name} must be an integer {rng}, got {value}")
     return value
 
 

@@ -51,7 +51,7 @@ from typing import Any
 
 import pandas as pd
 
-from mlcbook._io import atomic_write, read_csv_exact
+from mlcbook.files import atomic_write, read_csv_exact
 from mlcrepro._paths import project_root
 from mlcrepro.ledger import KINDS, check_claim_ids, row_anchor
 from mlcrepro.summary import row_paper

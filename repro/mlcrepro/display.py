@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mlcbook._validation import Flag, Int, OneOf, validate_params
 from mlcbook.metrics import WU_ZHOU_MEASURES
+from mlcbook.validation import Flag, Int, OneOf, validate_params
 
 __all__ = [
     "MEASURE_NAMES",

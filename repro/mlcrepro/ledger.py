@@ -59,8 +59,8 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from mlcbook._io import atomic_write, read_csv_exact
-from mlcbook._validation import Int, Real, check_name, validate_params
+from mlcbook.files import atomic_write, read_csv_exact
+from mlcbook.validation import Int, Real, check_name, validate_params
 from mlcrepro._paths import project_root
 from mlcrepro.display import BADGES, printed_decimals
 

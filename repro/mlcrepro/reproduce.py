@@ -44,8 +44,8 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 
-from mlcbook._io import atomic_write_text
-from mlcbook._progress import progress
+from mlcbook.files import atomic_write_text
+from mlcbook.progress import progress
 from mlcrepro._paths import cache_dir as _cache_root
 from mlcrepro._paths import results_dir
 from mlcrepro.results import check_table_name, committed_table

@@ -28,7 +28,7 @@ NumPy floats, sets of mixed types and arbitrary objects, whose text may change
 with the CPU, the NumPy build or the process.
 
 Floats are written with 17 significant digits and read back with
-exact parsing (``mlcbook._io.read_csv_exact``), so a loaded table equals the computed one
+exact parsing (``mlcbook.files.read_csv_exact``), so a loaded table equals the computed one
 exactly.
 """
 
@@ -50,8 +50,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mlcbook._io import atomic_write, atomic_write_text, read_csv_exact
 from mlcbook.datasets import get_spec
+from mlcbook.files import atomic_write, atomic_write_text, read_csv_exact
 from mlcbook.profiles import LogGrid
 from mlcrepro._paths import results_dir
 

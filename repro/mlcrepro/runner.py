@@ -36,7 +36,7 @@ table still follows from the code is what the recompute tests check (marked
 ``recompute``: e.g. every learner of ``dependence_authors`` on flags, recomputed and
 compared with the committed rows); a deliberate change of results is a change of
 the specification (a parameter, a version, a protocol text).  Files are written by
-the calling process with ``mlcbook._io.atomic_write`` (unique temporary names,
+the calling process with ``mlcbook.files.atomic_write`` (unique temporary names,
 so two processes sharing a cache never see half a file).  An entry that cannot be
 read, or that the spec's ``check`` rejects, is discarded with a ``RuntimeWarning``
 and recomputed.
@@ -64,8 +64,8 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 
-from mlcbook._io import atomic_write, remove_stale_temporaries
-from mlcbook._progress import progress
+from mlcbook.files import atomic_write, remove_stale_temporaries
+from mlcbook.progress import progress
 from mlcrepro._paths import cache_dir as _cache_root
 from mlcrepro.code_identity import code_hash
 from mlcrepro.results import check_table_name, config_hash, recompute_requested

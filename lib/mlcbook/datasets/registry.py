@@ -22,6 +22,7 @@ __all__ = [
     "BOOMER_RAW",
     "MULAN_HOME",
     "MEKA_HOME",
+    "SHA256",
     "list_datasets",
     "get_spec",
     "UnknownDatasetError",

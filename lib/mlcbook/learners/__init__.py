@@ -1,5 +1,8 @@
 """scikit-learn estimators of the papers, and thresholding of score matrices."""
 
+from ._weka import JAR_SHA256 as WEKA_JAR_SHA256
+from ._weka import WekaError
+from ._weka import server_cpu_seconds as weka_server_cpu_seconds
 from .blended import BlendedLinearClassifier
 from .boomer import BOOMER_2021, BOOMER_VARIANTS, Boomer2021, make_boomer
 from .clus import ClusPCT
@@ -35,6 +38,8 @@ __all__ = [
     "MekaRAkEL",
     "RAkEL",
     "TunedThresholdMultiLabelCV",
+    "WEKA_JAR_SHA256",
+    "WekaError",
     "column_thresholds",
     "consensus_mask",
     "gfm_predict",
@@ -45,4 +50,5 @@ __all__ = [
     "make_learner",
     "minimize_summed_loss",
     "row_thresholds",
+    "weka_server_cpu_seconds",
 ]

@@ -28,7 +28,14 @@ import numpy as np
 
 from .._paths import get_data_home
 
-__all__ = ["WekaNotFoundError", "server", "weka_jar"]
+__all__ = [
+    "JAR_SHA256",
+    "WekaError",
+    "WekaNotFoundError",
+    "server",
+    "server_cpu_seconds",
+    "weka_jar",
+]
 
 _SOURCE = Path(__file__).with_name("java") / "J48Server.java"
 #: sha256 of the jar in Debian's weka_3.6.14-3_all.deb (checked by make weka)
@@ -237,6 +244,17 @@ class _Server:
 
 _SERVER: _Server | None = None
 _SERVER_LOCK = threading.Lock()
+
+
+def server_cpu_seconds() -> float:
+    """CPU seconds (user + system) the running J48 server of this process has used so far.
+
+    ``0.0`` when no server runs: a cell that times itself adds this to its own CPU time,
+    since the JVM is a long-lived helper process that no ``getrusage`` of a finished
+    child counts.
+    """
+    srv = _SERVER
+    return srv.cpu_seconds() if srv is not None and srv.proc.poll() is None else 0.0
 
 
 def server() -> _Server:

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from mlcbook._validation import check_bool
+from mlcbook.validation import check_bool
 from mlcrepro.huellermeier2022.reference import load_reference_results
 
 __all__ = [

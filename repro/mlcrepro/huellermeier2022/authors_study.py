@@ -53,7 +53,7 @@ import scipy.sparse as sp
 from sklearn.base import clone
 
 from mlcbook.datasets import load_dataset
-from mlcbook.learners import _weka
+from mlcbook.learners import WEKA_JAR_SHA256, WekaError, weka_server_cpu_seconds
 from mlcbook.learners.j48 import J48Classifier
 from mlcbook.learners.meka import MekaRAkEL, java_hashmap_order
 from mlcbook.learners.registry import authors_rakel_settings, learner_config, make_learner
@@ -280,9 +280,7 @@ def _cpu_now() -> float:
     """CPU seconds of this process, its finished children and the J48 server."""
     own = time.process_time()
     ch = resource.getrusage(resource.RUSAGE_CHILDREN)
-    srv = _weka._SERVER
-    java = srv.cpu_seconds() if srv is not None and srv.proc.poll() is None else 0.0
-    return own + ch.ru_utime + ch.ru_stime + java
+    return own + ch.ru_utime + ch.ru_stime + weka_server_cpu_seconds()
 
 
 def authors_cell(dataset: str, learner: str, split: int) -> pd.DataFrame:
@@ -307,7 +305,7 @@ def authors_cell(dataset: str, learner: str, split: int) -> pd.DataFrame:
         t0 = _cpu_now()
         try:
             model = clone(est).fit(Xtr, Ytr, **fit)
-        except _weka.WekaError as exc:  # MEKA fails the fold: J48 refused a class
+        except WekaError as exc:  # MEKA fails the fold: J48 refused a class
             if "unary class" not in str(exc):
                 raise
             break  # the experimenter's job for this fold ends here
@@ -345,7 +343,7 @@ def _empty() -> pd.DataFrame:
 def _software(learner: str) -> dict[str, str | None]:
     """The software a learner runs on, part of its cells' keys (J48: Weka's jar)."""
     if learner.endswith("-J48"):
-        return {"weka.jar sha256": _weka.JAR_SHA256}
+        return {"weka.jar sha256": WEKA_JAR_SHA256}
     if learner.endswith("-CLUS"):
         return package_versions(["pyclus"])
     return package_versions(["mlrl-boomer"])

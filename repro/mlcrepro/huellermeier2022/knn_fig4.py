@@ -23,7 +23,6 @@ import scipy.sparse as sp
 from sklearn.model_selection import KFold
 from sklearn.utils.validation import check_array
 
-from mlcbook._validation import check_label_matrix, check_positive_int
 from mlcbook.datasets import load_dataset
 from mlcbook.learners.knn import (
     LossMinimizingKNN,
@@ -32,6 +31,7 @@ from mlcbook.learners.knn import (
     minimize_summed_loss,
 )
 from mlcbook.losses import error_count_losses, loss_profile
+from mlcbook.validation import check_label_matrix, check_positive_int
 from mlcrepro.results import dataset_fingerprints
 from mlcrepro.runner import Spec, table
 

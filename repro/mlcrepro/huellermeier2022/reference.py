@@ -73,11 +73,11 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from mlcbook._io import remove_stale_temporaries
 from mlcbook.datasets import fetch as _fetch
 from mlcbook.datasets import load_dataset
 from mlcbook.datasets.arff import DatasetFormatError, ParsedARFF, parse_arff
 from mlcbook.datasets.fetch import ChecksumError, DataNotFoundError, DownloadError, sha256_of
+from mlcbook.files import remove_stale_temporaries
 from mlcrepro import _paths
 
 __all__ = [

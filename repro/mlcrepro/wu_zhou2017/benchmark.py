@@ -24,7 +24,6 @@ from sklearn.multiclass import OneVsRestClassifier
 from sklearn.preprocessing import MaxAbsScaler
 from sklearn.svm import LinearSVC
 
-from mlcbook._validation import check_positive_int
 from mlcbook.datasets import load_dataset
 from mlcbook.datasets.synthetic import make_limo_synthetic
 from mlcbook.learners.gfm import GFM
@@ -32,6 +31,7 @@ from mlcbook.learners.limo import LIMO
 from mlcbook.learners.mlknn import MLkNN
 from mlcbook.learners.thresholds import InstanceThreshold, LabelThreshold
 from mlcbook.metrics import all_measures
+from mlcbook.validation import check_positive_int
 from mlcrepro.results import dataset_fingerprints
 from mlcrepro.runner import Spec, table
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mlcbook._validation import Int, Real, Seed, check_label_matrix, validate_params
 from mlcbook.margins import effective_scores, threshold_with_errors
 from mlcbook.metrics import f_measure, hamming_loss
+from mlcbook.validation import Int, Real, Seed, check_label_matrix, validate_params
 
 __all__ = [
     "f1_error_bound",

@@ -50,7 +50,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from mlcbook._io import atomic_write_text
+from mlcbook.files import atomic_write_text
 from mlcrepro import _paths
 from mlcrepro._paths import results_dir
 from mlcrepro.results import StaleResultError, load_or_compute, recompute_requested

@@ -35,8 +35,8 @@ from pathlib import Path
 
 import numpy as np
 
-from mlcbook._io import atomic_write_text
 from mlcbook.datasets.fetch import sha256_of
+from mlcbook.files import atomic_write_text
 from mlcrepro import _paths
 from mlcrepro.wu_zhou2017 import authors, octave
 
