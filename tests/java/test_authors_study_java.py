@@ -11,7 +11,7 @@ from mlcrepro.huellermeier2022 import authors_study as A
 from mlcrepro.huellermeier2022 import reference
 from mlcrepro.huellermeier2022.authors_compare import authors_name
 
-from ..tolerances import BOOMER_K_POOLED_ATOL, CLOSED_FORM_RTOL
+from mlcrepro.tolerances import BOOMER_K_POOLED_ATOL, CLOSED_FORM_RTOL
 
 
 def test_flags_j48_learners_equal_the_authors_released_profiles():

@@ -26,7 +26,7 @@ from mlcrepro.huellermeier2022.knn_fig4 import fig4_spec
 from mlcrepro.reproduce import CPU_LOG, cluster, compute_cells
 from mlcrepro.results import committed_table
 
-from ..tolerances import CLOSED_FORM_RTOL
+from mlcrepro.tolerances import CLOSED_FORM_RTOL
 
 pytestmark = pytest.mark.slow
 
@@ -109,5 +109,5 @@ def test_a_slice_through_the_scheduler_gives_the_committed_rows(scheduler, tmp_p
     committed = committed_table("knn_fig4")
     want = committed[committed["dataset"] == "flags"].reset_index(drop=True)
     # the predictions are integers and equal; the losses are means of them, whose last
-    # bits follow the CPU's summation order (tests/tolerances.py, CLOSED_FORM_RTOL)
+    # bits follow the CPU's summation order (mlcrepro/tolerances.py, CLOSED_FORM_RTOL)
     pd.testing.assert_frame_equal(got, want, check_exact=False, rtol=CLOSED_FORM_RTOL, atol=0)

@@ -14,7 +14,7 @@ from mlcrepro._paths import project_root, results_dir
 from mlcrepro.ledger import recheck_statuses
 from mlcrepro.park_read2018.grid import run_blended_grid
 
-from ...tolerances import BLENDED_ATOL
+from mlcrepro.tolerances import BLENDED_ATOL
 
 
 # ----------------------------------------------------------------- committed grid
@@ -25,7 +25,7 @@ def test_committed_grid_recomputes_within_the_measured_spread(dataset):
 
     The penalty is chosen from a discrete grid (exact); the similarities are L-BFGS
     outcomes, compared within ``BLENDED_ATOL`` (measured machine-to-machine spread,
-    ``tests/tolerances.py``); iteration counts are not compared.  Every ledger row of
+    ``mlcrepro/tolerances.py``); iteration counts are not compared.  Every ledger row of
     the chapter whose number is one of these cells keeps its status.
     """
 

@@ -23,7 +23,7 @@ from mlcrepro.park_read2018.grid import GRID_ALPHAS, GRID_BETAS
 from mlcrepro.results import config_hash
 from mlcrepro.runner import cells, table
 
-from ...tolerances import BLENDED_ATOL
+from mlcrepro.tolerances import BLENDED_ATOL
 
 
 def _toy(seed=0, n=80, M=5, L=4):
@@ -554,7 +554,7 @@ def test_committed_study_recomputes(reading, tmp_path):
 
     gamma comes from a discrete grid and the statuses from discrete rules (compared
     exactly); the scores are optimiser outcomes, compared within ``BLENDED_ATOL``
-    (the measured machine-to-machine spread, ``tests/tolerances.py``).
+    (the measured machine-to-machine spread, ``mlcrepro/tolerances.py``).
     """
     saved = _committed(bs.table_name(reading))
     saved = saved[(saved["dataset"] == "emotions") & (saved["alpha"] == 1.0)]

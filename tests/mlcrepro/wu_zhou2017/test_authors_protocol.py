@@ -27,7 +27,7 @@ def test_committed_table_covers_every_cell(ours):
 def test_one_cell_recomputes(ours, sampling):
     """emotions, split 0: the cell the runner calls, against the committed rows.  SGD on
     another machine may move a measure by rounding; LIMO agreed exactly between
-    machines before (tests/tolerances.py), a bound of 1e-9 keeps it exact in practice."""
+    machines before (mlcrepro/tolerances.py), a bound of 1e-9 keeps it exact in practice."""
     new = ap.protocol_cell(
         "emotions", 0, sampling, eta=0.01, n_epochs=10, lambda1=1.0, lambda2=1.0
     )

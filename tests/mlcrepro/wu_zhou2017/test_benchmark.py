@@ -14,7 +14,7 @@ from mlcrepro._paths import project_root, results_dir
 from mlcrepro.ledger import recheck_statuses
 from mlcrepro.wu_zhou2017.benchmark import LIMO_VARIANTS, benchmark_table, synthetic_table
 
-from ...tolerances import BR_ATOL, CLOSED_FORM_RTOL, LIMO_SEED_RANGE, LIMO_SYNTHETIC_ATOL
+from mlcrepro.tolerances import BR_ATOL, CLOSED_FORM_RTOL, LIMO_SEED_RANGE, LIMO_SYNTHETIC_ATOL
 
 
 # ------------------------------------------------------- committed result tables
@@ -22,7 +22,7 @@ from ...tolerances import BR_ATOL, CLOSED_FORM_RTOL, LIMO_SEED_RANGE, LIMO_SYNTH
 def test_committed_synthetic_table_recomputes():
     """Replication 0 of the synthetic study, through the runner: LIMO is SGD, so the
     measures are compared within ``LIMO_SYNTHETIC_ATOL`` (measured spread,
-    ``tests/tolerances.py``)."""
+    ``mlcrepro/tolerances.py``)."""
 
     path = results_dir() / "limo_synthetic.csv"
     assert path.exists(), "data/results/limo_synthetic.csv is committed with the chapter"

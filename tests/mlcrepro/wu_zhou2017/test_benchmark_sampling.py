@@ -17,7 +17,7 @@ from mlcrepro.wu_zhou2017.benchmark_sampling import (
     sampling_config,
 )
 
-from ...tolerances import LIMO_SEED_RANGE
+from mlcrepro.tolerances import LIMO_SEED_RANGE
 
 
 @pytest.mark.recompute

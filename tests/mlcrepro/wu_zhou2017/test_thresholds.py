@@ -175,9 +175,9 @@ _F1 = ["macro_f1", "micro_f1", "instance_f1"]
 def test_committed_limo_thresholds_recompute(tmp_path):
     """Medical, replication 0, every hypothesis, through the runner, against the
     committed ``limo_thresholds``.  LIMO is SGD: the F-measures are compared within
-    the per-measure seed range ``LIMO_SEED_RANGE`` (``tests/tolerances.py``; a change
+    the per-measure seed range ``LIMO_SEED_RANGE`` (``mlcrepro/tolerances.py``; a change
     of machine must not move a result more than a change of seed does)."""
-    from ...tolerances import LIMO_SEED_RANGE
+    from mlcrepro.tolerances import LIMO_SEED_RANGE
 
     saved = read_csv_exact(results_dir() / "limo_thresholds.csv")
     saved = saved[(saved["dataset"] == "medical") & (saved["replication"] == 0)]
@@ -195,7 +195,7 @@ def test_committed_limo_epochs_recompute():
     """The 10-pass rows of ``limo_epochs`` (bibtex, replication 0, the three variants;
     the 30-pass rows take three times as long and run the same code), recomputed by the
     cell the runner calls; every measure within its seed range ``LIMO_SEED_RANGE``."""
-    from ...tolerances import LIMO_SEED_RANGE
+    from mlcrepro.tolerances import LIMO_SEED_RANGE
 
     saved = read_csv_exact(results_dir() / "limo_epochs.csv")
     assert len(saved) == 6  # 3 variants x (10, 30) passes

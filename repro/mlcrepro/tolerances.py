@@ -1,9 +1,11 @@
-"""Tolerances of the recompute tests, each with the measurement that justifies it.
+"""Tolerances of recomputed results, each with the measurement that justifies it.
 
 A recompute test refits a slice of a committed result table and compares it with the
-committed numbers.  It must pass on any machine (the portability stage of `make test`
-re-runs it with NumPy's AVX/AVX2/AVX-512/FMA code paths disabled and OpenBLAS's
-Nehalem kernels), so each quantity gets the tolerance its computation deserves:
+committed numbers, and ``make reproduce`` compares every recomputed table with the
+committed one (:mod:`mlcrepro.reproduce`); both read their bounds here.  A comparison
+must pass on any machine (the portability stage of ``make test`` re-runs the recompute
+tests with NumPy's AVX/AVX2/AVX-512/FMA code paths disabled and OpenBLAS's Nehalem
+kernels), so each quantity gets the tolerance its computation deserves:
 
 * integer and enumeration outputs of deterministic algorithms (predictions, counts,
   chosen penalties): exact;
