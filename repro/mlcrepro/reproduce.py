@@ -48,11 +48,11 @@ from mlcbook.files import atomic_write_text
 from mlcbook.progress import progress
 from mlcrepro._paths import cache_dir as _cache_root
 from mlcrepro._paths import results_dir
-from mlcrepro.results import check_table_name, committed_table
+from mlcrepro.experiment import Experiment
+from mlcrepro.results import committed_table
 from mlcrepro.runner import Cell, Spec, cell_path, cells, load, save
 
 __all__ = [
-    "Experiment",
     "Comparison",
     "CPU_LOG",
     "cluster",
@@ -65,69 +65,6 @@ __all__ = [
 #: the file, in the reproduction's cache folder, where each computed cell's CPU seconds
 #: are appended (one JSON object a line: experiment, cell, key, cpu_seconds)
 CPU_LOG = "cpu_seconds.jsonl"
-
-
-def _no_specs() -> tuple[Spec, ...]:
-    return ()
-
-
-@dataclass(frozen=True)
-class Experiment:
-    """A committed result table and how it is rebuilt.
-
-    Parameters
-    ----------
-    name : str
-        The table's file stem in ``data/results``.
-    load : callable
-        The function that reads the table through
-        :func:`mlcrepro.results.load_or_compute` (not memoised: it is called again with
-        the table's recomputation requested).
-    specs : callable, optional
-        The runner specs whose cells the table is made of; computed first, all tables'
-        cells together.  A table made from other committed tables only has none.
-    tolerance : float or mapping of column to float
-        The largest absolute difference of a recomputed number from the committed one
-        that counts as reproducing it (per column, or one bound for every float
-        column), justified where it is set.
-    volatile : tuple of str
-        Columns that record timings (CPU or wall seconds): reported, never compared.
-    requires : tuple of str
-        What a machine needs beyond the locked Python environment (``"java"``,
-        ``"octave"``), for the report.
-    after : tuple of str
-        Tables that must be rebuilt before this one (it reads them).
-    """
-
-    name: str
-    load: Callable[[], pd.DataFrame]
-    specs: Callable[[], Sequence[Spec]] = _no_specs
-    tolerance: float | Mapping[str, float] = 0.0
-    volatile: tuple[str, ...] = ()
-    requires: tuple[str, ...] = ()
-    after: tuple[str, ...] = ()
-
-    def __post_init__(self) -> None:
-        check_table_name(self.name)
-        for name in ("load", "specs"):
-            if not callable(getattr(self, name)):
-                raise TypeError(f"{name} must be callable, got {getattr(self, name)!r}")
-        tols = self.tolerance.values() if isinstance(self.tolerance, Mapping) else [self.tolerance]
-        for t in tols:
-            if isinstance(t, bool) or not isinstance(t, (int, float)) or not t >= 0:
-                raise ValueError(
-                    f"tolerance must be a number >= 0 (or a mapping of them), got {t!r}"
-                )
-        for name in ("volatile", "requires", "after"):
-            value = getattr(self, name)
-            if not isinstance(value, tuple) or not all(isinstance(v, str) for v in value):
-                raise TypeError(f"{name} must be a tuple of strings, got {value!r}")
-
-    def bound(self, column: str) -> float:
-        """The tolerance of one column."""
-        if isinstance(self.tolerance, Mapping):
-            return float(self.tolerance.get(column, 0.0))
-        return float(self.tolerance)
 
 
 # --------------------------------------------------------------------------- the cluster
@@ -276,9 +213,11 @@ def compare_tables(
     """Compare a recomputed table with the committed one, cell by cell.
 
     Text, integer and boolean columns must be equal; float columns may differ by the
-    experiment's tolerance of that column; ``volatile`` columns are not compared.  The
-    tables must have the same columns and rows in the same order (a table is its cells'
-    rows in the spec's order).
+    experiment's tolerance of each row (:meth:`Experiment.bounds`); ``volatile`` columns
+    are not compared.  The tables must have the same columns and rows in the same order
+    (a table is its cells' rows in the spec's order).  ``largest`` is the largest
+    difference, or where the tolerance is exceeded the difference that exceeds it most,
+    with its row's ``bound``.
 
     Examples
     --------
@@ -313,6 +252,7 @@ def compare_tables(
             f"{len(recomputed)} rows instead of {len(committed)}",
         )
     largest, where, bound, within = 0.0, "", 0.0, True
+    worst_excess = -np.inf
     for col in committed.columns:
         if col in volatile:
             continue
@@ -327,19 +267,24 @@ def compare_tables(
                     len(b),
                     np.inf,
                     str(col),
-                    experiment.bound(str(col)),
+                    0.0,
                     False,
                     f"column {col!r}: a missing value on one side only (row {i})",
                 )
+            if not len(x):
+                continue
             diff = np.abs(np.where(np.isnan(x), 0.0, x - y))
-            d = float(diff.max()) if len(diff) else 0.0
-            if d > largest or not where:
-                largest, where = d, str(col)
-            col_bound = experiment.bound(str(col))
-            if d > col_bound:
+            bounds = experiment.bounds(committed, str(col))
+            i = int(np.argmax(diff))
+            if diff[i] > largest or not where:
+                largest, where, bound = float(diff[i]), str(col), float(bounds[i])
+            excess = diff - bounds
+            if excess.max() > 0:
                 within = False
-            if where == str(col):
-                bound = col_bound
+                if excess.max() > worst_excess:
+                    j = int(np.argmax(excess))
+                    worst_excess = float(excess.max())
+                    largest, where, bound = float(diff[j]), str(col), float(bounds[j])
         else:
             differ = a.astype(str).to_numpy() != b.astype(str).to_numpy()
             if differ.any():

@@ -15,7 +15,8 @@ import pandas as pd
 import pytest
 
 from mlcrepro import results, runner
-from mlcrepro.reproduce import CPU_LOG, Experiment, compare_tables, reproduce
+from mlcrepro.experiment import Experiment, by_column_value
+from mlcrepro.reproduce import CPU_LOG, compare_tables, reproduce
 
 pytestmark = pytest.mark.slow
 
@@ -96,3 +97,11 @@ def test_the_comparison_names_what_moved():
     assert compare_tables(a, a.iloc[:1], exp).problem == "1 rows instead of 2"
     nan = compare_tables(a, a.assign(value=[1.0, np.nan]), exp)
     assert not nan.within and "missing value on one side only" in nan.problem
+    # a long table: each row's bound follows the quantity it holds
+    long = pd.DataFrame({"measure": ["coverage", "loss"], "value": [10.0, 0.5]})
+    per = Experiment("toy", load=toy_load, tolerance={"value": by_column_value(
+        "measure", {"coverage": 1.0, "loss": 0.01})})
+    ok = compare_tables(long, long.assign(value=[10.8, 0.5]), per)
+    assert ok.within and ok.largest == pytest.approx(0.8) and ok.bound == 1.0
+    bad = compare_tables(long, long.assign(value=[10.8, 0.52]), per)
+    assert not bad.within and bad.bound == 0.01 and bad.largest == pytest.approx(0.02)

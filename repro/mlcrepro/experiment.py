@@ -1,0 +1,162 @@
+"""A committed result table and how it is rebuilt: the record each paper folder lists.
+
+Every paper folder's ``experiments`` module lists its committed tables as
+:class:`Experiment` records (``EXPERIMENTS``): the function that reads the table, the
+runner specs whose cells make it, and how far a recomputed number may move from the
+committed one.  ``make reproduce`` (:mod:`mlcrepro.reproduce`) rebuilds them all from
+these records, and ``mlcrepro check ID --recompute`` the cells behind one ledger row.
+
+A tolerance is one of
+
+* a number: the largest absolute difference of every float column;
+* a mapping ``column -> number`` (a column it does not name must be equal);
+* a :class:`Tolerance`: a function of the committed table and a column giving each
+  row's bound (for a long table whose rows hold different quantities, or a relative
+  bound), with the sentence that justifies it.
+
+The bounds themselves are measured and justified in :mod:`mlcrepro.tolerances`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from mlcrepro.results import check_table_name
+from mlcrepro.runner import Spec
+
+__all__ = ["Experiment", "Tolerance", "relative", "by_column_value"]
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """Per-row bounds of one column: ``bounds(committed, column) -> array``."""
+
+    bounds: Callable[[pd.DataFrame, str], np.ndarray]
+    why: str
+
+    def __call__(self, committed: pd.DataFrame, column: str) -> np.ndarray:
+        out = np.broadcast_to(
+            np.asarray(self.bounds(committed, column), dtype=float), (len(committed),)
+        )
+        if not np.all(out >= 0):
+            raise ValueError(f"tolerance bounds of {column!r} must be >= 0")
+        return out
+
+
+def relative(rtol: float, *, floor: float = 0.0) -> Tolerance:
+    """Each value may move by ``rtol`` times its size (at least ``floor``).
+
+    >>> t = relative(1e-9)
+    >>> t(pd.DataFrame({"loss": [0.5, 2.0]}), "loss").tolist()
+    [5e-10, 2e-09]
+    """
+    return Tolerance(
+        lambda table, col: np.maximum(rtol * np.abs(table[col].to_numpy(dtype=float)), floor),
+        f"relative {rtol:g}",
+    )
+
+
+def by_column_value(
+    key: str, bounds: Mapping[str, float], *, default: float | None = None
+) -> Tolerance:
+    """The bound of a row is ``bounds[row[key]]`` (e.g. per measure of a long table).
+
+    >>> t = by_column_value("measure", {"coverage": 3.7, "one_error": 0.093})
+    >>> t(pd.DataFrame({"measure": ["coverage", "one_error"]}), "value").tolist()
+    [3.7, 0.093]
+    """
+
+    def rows(table: pd.DataFrame, col: str) -> np.ndarray:
+        names = table[key].astype(str)
+        missing = sorted(set(names) - set(bounds)) if default is None else []
+        if missing:
+            raise ValueError(f"no tolerance for {key} {missing}")
+        return np.array([bounds.get(n, default) for n in names], dtype=float)
+
+    return Tolerance(rows, f"per {key}")
+
+
+def _no_specs() -> tuple[Spec, ...]:
+    return ()
+
+
+ToleranceLike = float | Mapping[str, float] | Tolerance | Mapping[str, Tolerance | float]
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A committed result table and how it is rebuilt.
+
+    Parameters
+    ----------
+    name : str
+        The table's file stem in ``data/results``.
+    load : callable
+        The function that reads the table through
+        :func:`mlcrepro.results.load_or_compute` (not memoised: it is called again with
+        the table's recomputation requested).
+    specs : callable, optional
+        The runner specs whose cells the table is made of; computed first, all tables'
+        cells together.  A table made from other committed tables, or in seconds, has
+        none.
+    tolerance : number, mapping or Tolerance
+        How far a recomputed number may move from the committed one (see the module).
+    volatile : tuple of str
+        Columns not compared: timings (CPU or wall seconds) and an optimiser's internals
+        (iteration counts, how many inner fits converged), which :mod:`.tolerances`
+        leaves out of every comparison.
+    requires : tuple of str
+        What a machine needs beyond the locked Python environment (``"java"``,
+        ``"octave"``).
+    after : tuple of str
+        Tables that must be rebuilt before this one (it reads them).
+
+    Examples
+    --------
+    >>> e = Experiment("demo", load=lambda: pd.DataFrame(), tolerance={"v": 0.01})
+    >>> e.bounds(pd.DataFrame({"v": [1.0, 2.0], "w": [0.0, 0.0]}), "w").tolist()
+    [0.0, 0.0]
+    """
+
+    name: str
+    load: Callable[[], pd.DataFrame]
+    specs: Callable[[], Sequence[Spec]] = _no_specs
+    tolerance: ToleranceLike = 0.0
+    volatile: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ()
+    after: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        check_table_name(self.name)
+        for name in ("load", "specs"):
+            if not callable(getattr(self, name)):
+                raise TypeError(f"{name} must be callable, got {getattr(self, name)!r}")
+        tols = (
+            list(self.tolerance.values())
+            if isinstance(self.tolerance, Mapping)
+            else [self.tolerance]
+        )
+        for t in tols:
+            if isinstance(t, Tolerance):
+                continue
+            if isinstance(t, bool) or not isinstance(t, (int, float)) or not t >= 0:
+                raise ValueError(
+                    f"tolerance must be a number >= 0, a Tolerance or a mapping of them, got {t!r}"
+                )
+        for name in ("volatile", "requires", "after"):
+            value = getattr(self, name)
+            if not isinstance(value, tuple) or not all(isinstance(v, str) for v in value):
+                raise TypeError(f"{name} must be a tuple of strings, got {value!r}")
+
+    def bounds(self, committed: pd.DataFrame, column: str) -> np.ndarray:
+        """Each row's bound for ``column`` of the committed table."""
+        tol = self.tolerance
+        if isinstance(tol, Mapping):
+            tol = tol.get(column, 0.0)
+        if isinstance(tol, Tolerance):
+            return tol(committed, column)
+        return np.full(len(committed), float(tol))
