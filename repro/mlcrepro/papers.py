@@ -6,14 +6,26 @@ page reads it here (from each folder's ``PAPER``), never spelling it again.
 
 from __future__ import annotations
 
-from mlcrepro.hivemall import PAPER as HIVEMALL
-from mlcrepro.huellermeier2022 import PAPER as HUELLERMEIER2022
-from mlcrepro.paper import Paper
-from mlcrepro.park_read2018 import PAPER as PARK_READ2018
-from mlcrepro.wu_zhou2017 import PAPER as WU_ZHOU2017
-from mlcrepro.zhang_zhou2014 import PAPER as ZHANG_ZHOU2014
+from types import ModuleType
 
-__all__ = ["PAPERS", "paper", "ledger_page", "LEDGERS"]
+from mlcrepro import hivemall, huellermeier2022, park_read2018, wu_zhou2017, zhang_zhou2014
+from mlcrepro.ledger import Ledger
+from mlcrepro.paper import Paper
+
+__all__ = ["PAPERS", "paper", "ledger_page", "LEDGERS", "build_ledgers"]
+
+HIVEMALL = hivemall.PAPER
+HUELLERMEIER2022 = huellermeier2022.PAPER
+PARK_READ2018 = park_read2018.PAPER
+WU_ZHOU2017 = wu_zhou2017.PAPER
+ZHANG_ZHOU2014 = zhang_zhou2014.PAPER
+
+#: each paper's folder: its contract is ``evidence()`` and ``ledgers(evidence)`` (a paper
+#: with no ledger of its own gives ``rows(evidence)``, taken in by its page's ledger)
+_FOLDERS: dict[str, ModuleType] = {
+    m.PAPER.key: m
+    for m in (zhang_zhou2014, hivemall, huellermeier2022, park_read2018, wu_zhou2017)
+}
 
 #: the papers in the book's order (that of the Reproduce part)
 PAPERS: tuple[Paper, ...] = (
@@ -50,3 +62,30 @@ def ledger_page(ledger: str) -> Paper:
         if ledger in p.ledgers:
             return p
     raise ValueError(f"ledger must be one of {list(LEDGERS)}, got {ledger!r}")
+
+
+def build_ledgers(key: str) -> dict[str, Ledger]:
+    """The ledgers of the paper ``key``, built from its evidence by its folder's contract.
+
+    ``evidence()`` computes everything from the committed tables and the library;
+    ``ledgers(evidence)`` adds the rows.  A paper that shares its Reproduce page and has
+    no ledger of its own (Hivemall) gives its rows to the page's ledger as a guest.
+
+    Returns
+    -------
+    dict
+        Ledger name -> :class:`~mlcrepro.ledger.Ledger`, in the order of
+        ``paper(key).ledgers``.
+    """
+    record = paper(key)
+    if not record.ledgers:
+        raise ValueError(f"{record.citation} has no ledger of its own (see {record.page!r})")
+    folder = _FOLDERS[key]
+    guests = [
+        _FOLDERS[p.key].rows(_FOLDERS[p.key].evidence())
+        for p in PAPERS
+        if p.page == record.page and not p.ledgers
+    ]
+    if guests:
+        return folder.ledgers(folder.evidence(), guests=guests)
+    return folder.ledgers(folder.evidence())

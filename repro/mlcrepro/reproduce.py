@@ -49,18 +49,43 @@ from mlcbook.progress import progress
 from mlcrepro._paths import cache_dir as _cache_root
 from mlcrepro._paths import results_dir
 from mlcrepro.experiment import Experiment
+from mlcrepro.huellermeier2022.experiments import EXPERIMENTS as HUELLERMEIER2022
+from mlcrepro.ledger import load_ledgers
+from mlcrepro.papers import PAPERS, build_ledgers
+from mlcrepro.park_read2018.experiments import EXPERIMENTS as PARK_READ2018
 from mlcrepro.results import committed_table
 from mlcrepro.runner import Cell, Spec, cell_path, cells, load, save
+from mlcrepro.wu_zhou2017.experiments import EXPERIMENTS as WU_ZHOU2017
 
 __all__ = [
     "Comparison",
     "CPU_LOG",
+    "EXPERIMENTS",
+    "LedgerChange",
     "cluster",
+    "experiments",
+    "ledger_changes",
     "compute_cells",
     "compare_tables",
     "reproduce",
     "report_markdown",
 ]
+
+#: every committed table of the book, paper by paper (the folders' ``EXPERIMENTS``)
+EXPERIMENTS: tuple[Experiment, ...] = (*HUELLERMEIER2022, *PARK_READ2018, *WU_ZHOU2017)
+
+
+def experiments(names: Sequence[str] = ()) -> list[Experiment]:
+    """The experiments of the committed tables ``names`` (all when empty), checked
+    before any work: an unknown name is refused with the known ones."""
+    if isinstance(names, str):
+        names = [names]
+    known = {e.name: e for e in EXPERIMENTS}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise ValueError(f"no committed table is called {unknown}; the tables: {sorted(known)}")
+    return [known[n] for n in names] if names else list(EXPERIMENTS)
+
 
 #: the file, in the reproduction's cache folder, where each computed cell's CPU seconds
 #: are appended (one JSON object a line: experiment, cell, key, cpu_seconds)
@@ -432,7 +457,56 @@ def _add_cpu(meta: Path, spent: Mapping[tuple[str, str], float]) -> None:
     )
 
 
-def report_markdown(reports: Sequence[TableReport], *, wall_seconds: float, machine: str) -> str:
+@dataclass(frozen=True)
+class LedgerChange:
+    """A ledger rebuilt from recomputed tables, beside the committed one."""
+
+    ledger: str
+    rows: int
+    statuses_changed: int
+    values_changed: int
+    examples: tuple[str, ...]
+
+
+def ledger_changes(staging: str | Path, ledgers: str | Path | None = None) -> list[LedgerChange]:
+    """Every paper's ledgers rebuilt from the tables in ``staging``, beside the saved ones.
+
+    Each paper's evidence is computed from the staged tables (its folder's contract,
+    :func:`mlcrepro.papers.build_ledgers`) and each row compared with the saved row in
+    the same place: how many statuses changed (the goal: none) and how many of our
+    values moved.
+    """
+    saved = load_ledgers(ledgers)
+    out = []
+    with _environment(MLCBOOK_RESULTS_DIR=str(staging), MLCBOOK_PROGRESS="0"):
+        for paper in PAPERS:
+            if not paper.ledgers:
+                continue
+            for name, ledger in build_ledgers(paper.key).items():
+                new = ledger.to_frame()
+                old = saved[saved["chapter"] == name].reset_index(drop=True)
+                if len(new) != len(old) or list(new["claim_ids"]) != list(old["claim_ids"]):
+                    out.append(LedgerChange(name, len(new), len(new), len(new), ("rows differ",)))
+                    continue
+                status = new["status"].to_numpy() != old["status"].to_numpy()
+                ours = new["ours"].astype(str).to_numpy() != old["ours"].astype(str).to_numpy()
+                examples = tuple(
+                    f"{new['claim_ids'][i]}: {old['status'][i]} -> {new['status'][i]}"
+                    for i in np.flatnonzero(status)[:5]
+                )
+                out.append(
+                    LedgerChange(name, len(new), int(status.sum()), int(ours.sum()), examples)
+                )
+    return out
+
+
+def report_markdown(
+    reports: Sequence[TableReport],
+    *,
+    wall_seconds: float,
+    machine: str,
+    ledgers: Sequence[LedgerChange] = (),
+) -> str:
     """The report of a reproduction as a Markdown table (what ``make reproduce`` commits)."""
     lines = [
         "# Reproducing the committed result tables",
@@ -450,4 +524,15 @@ def report_markdown(reports: Sequence[TableReport], *, wall_seconds: float, mach
             f"| {r.name} | {r.cells} | {r.cpu_seconds:,.1f} | {c.largest:.3g} | {c.column} "
             f"| {c.bound:g} | {verdict} |"
         )
+    if ledgers:
+        lines += [
+            "",
+            "| ledger | rows | statuses changed | our values changed | first changes |",
+            "|---|---:|---:|---:|---|",
+        ]
+        for led in ledgers:
+            lines.append(
+                f"| {led.ledger} | {led.rows} | {led.statuses_changed} | {led.values_changed} "
+                f"| {'; '.join(led.examples)} |"
+            )
     return "\n".join(lines) + "\n"

@@ -17,15 +17,30 @@ only by ``make reproduce`` or ``make table NAME=...``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
+import numpy as np
 import pandas as pd
 
-from mlcrepro.huellermeier2022.authors_study import authors_study_config, run_authors_study
-from mlcrepro.huellermeier2022.knn_fig4 import consensus_summary, fig4_config, fig4_table
+from mlcrepro.experiment import Experiment, Tolerance, relative
+from mlcrepro.huellermeier2022.authors_study import (
+    authors_study_config,
+    run_authors_study,
+    study_spec,
+)
+from mlcrepro.huellermeier2022.knn_fig4 import (
+    consensus_summary,
+    fig4_config,
+    fig4_spec,
+    fig4_table,
+)
 from mlcrepro.results import load_or_compute
+from mlcrepro.runner import Spec
+from mlcrepro.tolerances import BOOMER_K_FOLD_ATOL, CLOSED_FORM_RTOL
 
 __all__ = [
+    "EXPERIMENTS",
     "DEPENDENCE_TABLE",
     "KNN_DATASETS",
     "KNN_PAPER",
@@ -112,3 +127,45 @@ def knn_tables() -> dict[str, pd.DataFrame]:
 def knn_consensus() -> pd.DataFrame:
     """The reach of the consensus rule on :data:`KNN_DATASETS` (one row per dataset)."""
     return load("knn_consensus")
+
+
+def _study_bounds(table: pd.DataFrame, column: str) -> np.ndarray:
+    """BOOMER-K's folds may move by :data:`~mlcrepro.tolerances.BOOMER_K_FOLD_ATOL`;
+    every other learner's losses are closed forms of equal predictions."""
+    values = np.abs(table[column].to_numpy(dtype=float))
+    boomer_k = (table["learner"] == "BOOMER-K-2021").to_numpy()
+    return np.where(boomer_k, BOOMER_K_FOLD_ATOL, CLOSED_FORM_RTOL * values)
+
+
+def _fig4_experiment(tie_break: str) -> Experiment:
+    name = knn_table_name(tie_break)
+    return Experiment(
+        name,
+        functools.partial(load, name),
+        functools.partial(_fig4_specs, tie_break),
+        tolerance={"loss": relative(CLOSED_FORM_RTOL)},
+    )
+
+
+def _fig4_specs(tie_break: str) -> list[Spec]:
+    return [fig4_spec(list(KNN_DATASETS), tie_break)]
+
+
+#: every committed table of this paper, as :class:`mlcrepro.experiment.Experiment`
+#: records for ``make reproduce`` (tolerances from :mod:`mlcrepro.tolerances`)
+EXPERIMENTS: tuple[Experiment, ...] = (
+    Experiment(
+        DEPENDENCE_TABLE,
+        dependence_table,
+        lambda: [study_spec()],
+        tolerance={"loss": Tolerance(_study_bounds, "BOOMER-K per fold; others relative")},
+        volatile=("cpu_seconds",),
+        requires=("java", "mlrl-boomer"),
+    ),
+    *(_fig4_experiment(tb) for tb in TIE_BREAKS),
+    Experiment(
+        "knn_consensus",
+        knn_consensus,
+        tolerance=relative(CLOSED_FORM_RTOL),
+    ),
+)

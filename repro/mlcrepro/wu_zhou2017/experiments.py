@@ -35,27 +35,38 @@ from collections.abc import Callable, Mapping
 
 import pandas as pd
 
+from mlcrepro.experiment import Experiment, by_column_value
 from mlcrepro.results import load_or_compute
-from mlcrepro.wu_zhou2017.authors_baselines import baselines_table
-from mlcrepro.wu_zhou2017.authors_protocol import protocol_table, variants_table
+from mlcrepro.tolerances import BR_ATOL, LIMO_SEED_RANGE, LIMO_SYNTHETIC_ATOL
+from mlcrepro.wu_zhou2017.authors_baselines import baselines_spec, baselines_table
+from mlcrepro.wu_zhou2017.authors_protocol import (
+    protocol_spec,
+    protocol_table,
+    variants_spec,
+    variants_table,
+)
 from mlcrepro.wu_zhou2017.benchmark import (
     BENCHMARK_DATASETS,
     benchmark_config,
+    benchmark_spec,
     benchmark_table,
     synthetic_config,
+    synthetic_spec,
     synthetic_table,
 )
-from mlcrepro.wu_zhou2017.benchmark_sampling import sampling_table
+from mlcrepro.wu_zhou2017.benchmark_sampling import sampling_spec, sampling_table
 from mlcrepro.wu_zhou2017.hypotheses import BIBTEX_HYPOTHESES, BIBTEX_REPLICATIONS
 from mlcrepro.wu_zhou2017.octave import authors_octave_tables
 from mlcrepro.wu_zhou2017.thresholds import (
     epochs_config,
+    epochs_spec,
     epochs_table,
     threshold_hypotheses_config,
+    threshold_hypotheses_spec,
     threshold_hypotheses_table,
 )
 
-__all__ = ["REPS", "SYNTHETIC_REPLICATIONS", "TABLES", "load"]
+__all__ = ["EXPERIMENTS", "REPS", "SYNTHETIC_REPLICATIONS", "TABLES", "load"]
 
 #: replications of the benchmark per dataset (ten splits, as in the paper)
 REPS = {"cal500": 10, "medical": 10, "enron": 10, "bibtex": 10}
@@ -125,3 +136,80 @@ def load(name: str) -> pd.DataFrame:
     if name not in TABLES:
         raise ValueError(f"name must be one of {sorted(TABLES)}, got {name!r}")
     return TABLES[name]()
+
+
+#: the F1 measures of the thresholding tables
+_F1 = ("macro_f1", "micro_f1", "instance_f1")
+#: LIMO's measures move by at most its seed-to-seed range; the benchmark's BR rows by
+#: their measured machine-to-machine bound (the larger of the two per measure)
+_BENCHMARK = {m: max(LIMO_SEED_RANGE[m], BR_ATOL[m]) for m in LIMO_SEED_RANGE}
+#: the Octave runs' own record: versions, dates and timings of the machine that ran them
+_RUN_RECORD = ("cpu_seconds", "wall_seconds", "octave", "statistics", "date", "platform")
+
+#: every committed table of the folder, as :class:`mlcrepro.experiment.Experiment`
+#: records for ``make reproduce`` (tolerances from :mod:`mlcrepro.tolerances`)
+EXPERIMENTS: tuple[Experiment, ...] = (
+    Experiment(
+        "limo_synthetic",
+        _synthetic,
+        lambda: [synthetic_spec(SYNTHETIC_REPLICATIONS)],
+        tolerance=LIMO_SYNTHETIC_ATOL,
+    ),
+    Experiment(
+        "limo_benchmark",
+        _benchmark,
+        lambda: [benchmark_spec(BENCHMARK_DATASETS, REPS)],
+        tolerance=_BENCHMARK,
+        volatile=("seconds",),
+    ),
+    Experiment(
+        "limo_benchmark_released",
+        sampling_table,
+        lambda: [sampling_spec()],
+        tolerance=dict(LIMO_SEED_RANGE),
+        volatile=("seconds",),
+    ),
+    Experiment(
+        "limo_thresholds",
+        _thresholds,
+        lambda: [threshold_hypotheses_spec()],
+        tolerance={m: LIMO_SEED_RANGE[m] for m in _F1},
+    ),
+    Experiment(
+        "limo_thresholds_bibtex",
+        _thresholds_bibtex,
+        lambda: [threshold_hypotheses_spec(("bibtex",), BIBTEX_REPLICATIONS, BIBTEX_HYPOTHESES)],
+        tolerance={m: LIMO_SEED_RANGE[m] for m in _F1},
+    ),
+    Experiment("limo_epochs", _epochs, lambda: [epochs_spec()], tolerance=dict(LIMO_SEED_RANGE)),
+    Experiment(
+        "limo_authors_ours",
+        protocol_table,
+        lambda: [protocol_spec()],
+        tolerance={"value": by_column_value("measure", LIMO_SEED_RANGE)},
+    ),
+    Experiment(
+        "limo_authors_variants",
+        variants_table,
+        lambda: [variants_spec()],
+        tolerance={"value": by_column_value("measure", LIMO_SEED_RANGE)},
+    ),
+    Experiment(
+        "limo_authors_baselines",
+        baselines_table,
+        lambda: [baselines_spec()],
+        tolerance={"value": by_column_value("measure", BR_ATOL)},
+    ),
+    Experiment(
+        "limo_authors_octave",
+        lambda: authors_octave_tables()[0],
+        requires=("octave",),
+    ),
+    Experiment(
+        "limo_authors_octave_runs",
+        lambda: authors_octave_tables()[1],
+        volatile=_RUN_RECORD,
+        requires=("octave",),
+        after=("limo_authors_octave",),
+    ),
+)
