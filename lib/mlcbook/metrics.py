@@ -116,6 +116,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import _labelcounts as _lc
+from . import _listed
 from ._validation import (
     check_average,
     check_label_matrix,
@@ -670,6 +671,24 @@ def _score_args(Y, F, sample_weight, per_instance):
     return Y, F, w, _check_flag(per_instance, "per_instance")
 
 
+def _listed_args(Y, F, sample_weight, per_instance, convention: Any = "mlcbook"):
+    """Truth (sparse kept sparse) and listed scores (a TopK or a sparse matrix:
+    :mod:`mlcbook.topk`), checked against each other."""
+    if _check_convention(convention) != "mlcbook":
+        raise ValueError(
+            "convention='wu_zhou' needs a dense score matrix F (the authors' code sorts "
+            f"every score of a row), got {type(F).__name__}"
+        )
+    Yc = check_label_matrix(Y, "Y")
+    L = _listed.as_listed(F, "F")
+    if Yc.shape != (L.n, L.n_labels):
+        raise ValueError(
+            f"Y and F must have the same shape, got {Yc.shape} and {(L.n, L.n_labels)}"
+        )
+    w = _lc.check_sample_weight(sample_weight, Yc.shape[0])
+    return Yc, L, w, _check_flag(per_instance, "per_instance")
+
+
 CONVENTIONS: tuple[str, ...] = ("mlcbook", "wu_zhou")
 
 
@@ -771,6 +790,9 @@ def ranking_loss(
     -------
     float in [0, 1], or ndarray of shape (n_samples,)
     """
+    if _listed.is_listed(F):
+        Yc, L, w, per = _listed_args(Y, F, sample_weight, per_instance, convention)
+        return _finish(_listed.RowRanking(Yc, L).ranking_loss(), w, per)
     Y, F, w, per = _score_args(Y, F, sample_weight, per_instance)
     v = _ranking_loss(Y, F)
     if _check_convention(convention) == "wu_zhou":
@@ -808,6 +830,9 @@ def one_error(
     -------
     float in [0, 1], or ndarray of shape (n_samples,)
     """
+    if _listed.is_listed(F):
+        Yc, L, w, per = _listed_args(Y, F, sample_weight, per_instance)
+        return _finish(_listed.RowRanking(Yc, L).one_error(Yc), w, per)
     Y, F, w, per = _score_args(Y, F, sample_weight, per_instance)
     return _finish(_one_error(Y, F), w, per)
 
@@ -858,6 +883,9 @@ def coverage(
     -------
     float in [-1, n_labels - 1], or ndarray of shape (n_samples,)
     """
+    if _listed.is_listed(F):
+        Yc, L, w, per = _listed_args(Y, F, sample_weight, per_instance, convention)
+        return _finish(_listed.RowRanking(Yc, L).coverage(), w, per)
     Y, F, w, per = _score_args(Y, F, sample_weight, per_instance)
     if _check_convention(convention) == "wu_zhou":
         return _finish(_coverage_order(Y, F), w, per)
@@ -905,6 +933,9 @@ def average_precision(
     -------
     float in (0, 1], or ndarray of shape (n_samples,)
     """
+    if _listed.is_listed(F):
+        Yc, L, w, per = _listed_args(Y, F, sample_weight, per_instance, convention)
+        return _finish(_listed.RowRanking(Yc, L).average_precision(), w, per)
     Y, F, w, per = _score_args(Y, F, sample_weight, per_instance)
     if _check_convention(convention) == "wu_zhou":
         return _finish(_skip_rows(_average_precision_order(Y, F), _degenerate(Y)), w, per)
@@ -1009,6 +1040,17 @@ def auc(
     -------
     float in [0, 1] (or NaN), or ndarray of shape (n_samples,)
     """
+    if _listed.is_listed(F):
+        average = check_average(average, _AVERAGES_AUC)
+        Yc, L, w, per = _listed_args(Y, F, sample_weight, per_instance, convention)
+        if per and average != "instance":
+            raise ValueError(f"per_instance=True needs average='instance', got {average!r}")
+        if average == "instance":
+            v = _listed.RowRanking(Yc, L).auc()
+            return v if per else _nanmean(v, w)
+        if average == "macro":
+            return _nanmean(_listed.label_aucs(Yc, L, w))
+        return _listed.micro_auc(Yc, L, w)
     Y, F = _check_scores(Y, F)
     average = check_average(average, _AVERAGES_AUC)
     w = _lc.check_sample_weight(sample_weight, Y.shape[0])
