@@ -19,11 +19,18 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.exceptions import UndefinedMetricWarning
 
 from ._validation import as_2d, check_label_matrix, check_same_shape
 
-__all__ = ["check_pair", "check_sample_weight", "Counts", "weighted_mean", "divide"]
+__all__ = [
+    "check_pair",
+    "check_sample_weight",
+    "Counts",
+    "weighted_mean",
+    "divide",
+    "prf",
+    "f_of_averages",
+]
 
 _UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 # rows per block when summing int8 columns in int8 (127 ones fit in an int8)
@@ -123,6 +130,10 @@ def divide(num, den, zero_division: float) -> np.ndarray:
     zero = den == 0
     np.divide(num, den, out=out, where=~zero)
     if type(zero_division).__name__ == "_WarnZero" and zero.any():
+        # scikit-learn is imported here, not at module level: `mlcbook evaluate` starts
+        # without it (1 s of imports), and only a zero division under "warn" needs it
+        from sklearn.exceptions import UndefinedMetricWarning
+
         warnings.warn(
             f"{int(np.count_nonzero(zero))} ratio(s) with a zero denominator (no true or "
             "no predicted label) set to 0.0; use zero_division to choose the value "
@@ -130,6 +141,41 @@ def divide(num, den, zero_division: float) -> np.ndarray:
             UndefinedMetricWarning,
             stacklevel=4,
         )
+    return out
+
+
+def prf(which: str, tp, ny, np_, beta: float, zero_division: float) -> np.ndarray:
+    r"""Precision, recall or F-beta from counts: the one home of these formulas.
+
+    ``tp`` true positives, ``ny`` true-set sizes, ``np_`` predicted-set sizes (pooled,
+    per label or per instance; arrays broadcast).  ``which``: ``"precision"``
+    (:math:`tp/|p|`), ``"recall"`` (:math:`tp/|y|`) or ``"f"``
+    (:math:`(1+\beta^2)\,tp/(\beta^2|y| + |p|)`, scikit-learn's arithmetic);
+    ``zero_division`` where the denominator is 0 (see :func:`divide`).
+    """
+    if which == "precision":
+        return divide(tp, np_, zero_division)
+    if which == "recall":
+        return divide(tp, ny, zero_division)
+    b2 = beta * beta
+    return divide(
+        (1.0 + b2) * np.asarray(tp, np.float64),
+        b2 * np.asarray(ny, np.float64) + np.asarray(np_, np.float64),
+        zero_division,
+    )
+
+
+def f_of_averages(prec, rec, beta: float) -> np.ndarray:
+    r"""The weighted harmonic mean :math:`(1+\beta^2)PR/(\beta^2P + R)` of averaged
+    precision and recall (Zhang & Zhou's :math:`F^\beta_{exam}`): 0 where both are 0
+    (its limit), NaN where either is NaN."""
+    prec = np.asarray(prec, dtype=np.float64)
+    rec = np.asarray(rec, dtype=np.float64)
+    b2 = beta * beta
+    den = b2 * prec + rec
+    out = np.zeros(np.broadcast(prec, rec).shape)
+    np.divide((1 + b2) * prec * rec, den, out=out, where=den > 0)
+    out[np.isnan(den)] = np.nan
     return out
 
 

@@ -1,18 +1,21 @@
-r"""Bootstrap confidence intervals and paired comparisons for every measure and loss.
+r"""Bootstrap confidence intervals and paired comparisons for every measure of the
+registry that is a function of sums over instances.
 
-Every measure of :mod:`mlcbook.metrics` and every loss of :mod:`mlcbook.losses` is a
-function :math:`g(S)` of a few sums over instances, :math:`S = \sum_i w_i s_i`, with
-:math:`s_i` a short vector of per-instance statistics and :math:`w_i` the instance
-weight (1 without ``sample_weight``):
+Such a measure (a :class:`mlcbook.registry.MeasureSpec` with ``per_instance`` or
+``decompose``) is a function :math:`g(S)` of a few sums over instances,
+:math:`S = \sum_i w_i s_i`, with :math:`s_i` a short vector of per-instance statistics
+and :math:`w_i` the instance weight (1 without ``sample_weight``):
 
-* a mean over instances (Hamming loss, subset accuracy, Jaccard, instance
-  precision/recall/F, ranking loss, one-error, coverage, average precision,
-  instance AUC, the dependence-aware losses): :math:`s_i = (v_i, 1)`, :math:`g = S_0 /
-  S_1` (instance AUC: :math:`s_i = (v_i, 1)` on instances where it is defined, 0
-  elsewhere);
-* micro precision/recall/F: :math:`s_i = (tp_i, |y_i|, |p_i|)`, the pooled counts;
-* macro precision/recall/F: the per-label counts, :math:`3K` statistics;
-* Zhang & Zhou's :math:`F^\beta_{exam}`: :math:`s_i = (P_i, R_i, 1)`.
+* a mean over instances (Hamming loss, subset accuracy, Jaccard, instance and
+  "samples" precision/recall/F, ranking loss, one-error, coverage, label-ranking
+  average precision, instance AUC, the dependence-aware losses): :math:`s_i = (v_i,
+  1)`, :math:`g = S_0 / S_1` (:math:`s_i = (0, 0)` where the value is undefined, e.g.
+  instance AUC of a row with one class);
+* micro precision/recall/F/Jaccard: :math:`s_i = (tp_i, |y_i|, |p_i|)`, the pooled
+  counts;
+* macro and weighted precision/recall/F/Jaccard: the per-label counts, :math:`3K`
+  statistics;
+* Zhang & Zhou's :math:`F^\beta_{exam}`: :math:`s_i = (P_i, R_i, 1, 1)`.
 
 A bootstrap resample draws ``n`` instances with replacement: its sums are
 :math:`C s` with ``C`` the ``(B, n)`` matrix of how often each instance was drawn, so
@@ -38,7 +41,9 @@ predictions of any instance leaves the distribution unchanged; the p-value is
 1989; the approximate randomisation test of Yeh 2000 for F-measures).  Swaps are also
 a matrix product: :math:`S_a^* = S_a + Z(s^b - s^a)` with ``Z`` the 0/1 swap matrix.
 
-Not covered: macro and micro AUC (a pairwise statistic over instances, not a sum).
+Not covered (their spec says why, :attr:`~mlcbook.registry.MeasureSpec.no_interval`):
+macro and micro AUC, scikit-learn's ``roc_auc`` and ``average_precision`` (per-label
+statistics of pairs or rankings of instances, not sums over instances).
 """
 
 from __future__ import annotations
@@ -53,8 +58,7 @@ import scipy.sparse as sp
 from scipy.special import ndtr, ndtri
 
 from . import _labelcounts as _lc
-from . import losses as _L
-from . import metrics as _M
+from . import registry as _R
 from ._validation import (
     check_label_matrix,
     check_positive_int,
@@ -71,21 +75,10 @@ __all__ = [
     "paired_comparison",
 ]
 
-_PRED = (
-    "hamming_loss",
-    "subset_accuracy",
-    "subset_zero_one_loss",
-    "jaccard_score",
-    *(f"{a}_{m}" for a in ("micro", "macro", "instance") for m in ("precision", "recall", "f1")),
-    "example_based_f1",
-    "binomial_loss",
-    "polynomial_loss",
-)
-_SCORE = ("ranking_loss", "one_error", "coverage", "average_precision", "instance_auc")
-#: Names :func:`bootstrap_interval` and :func:`paired_comparison` take (the measure
-#: names of ``mlcbook evaluate``); the first group needs 0/1 predictions, the second
-#: real-valued scores.
-INTERVAL_MEASURES: tuple[str, ...] = _PRED + _SCORE
+#: The built-in measures that have an interval (every registered measure with a
+#: per-instance decomposition: ``mlcbook.registry.measure_names(interval=True)``); the
+#: functions below read the registry when called, so a measure registered later counts.
+INTERVAL_MEASURES: tuple[str, ...] = tuple(_R.measure_names(interval=True))
 _METHODS = ("percentile", "BCa")
 _CHUNK_CELLS = 1 << 23  # entries of the (chunk, n) resampling matrix built at once
 
@@ -125,28 +118,7 @@ class Comparison:
 Finish = Callable[[np.ndarray], np.ndarray]
 
 
-def _ratio(S: np.ndarray) -> np.ndarray:
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return S[:, 0] / S[:, 1]
-
-
-@dataclass(frozen=True)
-class _Decomposed:
-    """Per-instance statistics (rows), the function of their column sums, and for a
-    mean over instances the per-instance values (NaN: left out of the mean)."""
-
-    stats: Any
-    finish: Finish
-    values: np.ndarray | None = None
-
-
-def _mean_stats(v: Any) -> _Decomposed:
-    v = np.asarray(v, dtype=np.float64)
-    ok = ~np.isnan(v)
-    return _Decomposed(np.column_stack([np.where(ok, v, 0.0), ok.astype(np.float64)]), _ratio, v)
-
-
-def _estimate(d: _Decomposed, total: np.ndarray, w: np.ndarray | None) -> float:
+def _estimate(d: _R.Decomposition, total: np.ndarray, w: np.ndarray | None) -> float:
     """The measure's value as :mod:`mlcbook.metrics` computes it (a mean over
     instances by ``np.mean``/``np.average``, not by the ratio of two sums, so the
     last digit agrees too)."""
@@ -159,101 +131,11 @@ def _estimate(d: _Decomposed, total: np.ndarray, w: np.ndarray | None) -> float:
     return float(d.finish(total[None, :])[0])
 
 
-def _fbeta(tp, ny, np_, beta: float, zd: float) -> np.ndarray:
-    b2 = beta * beta
-    return _lc.divide((1.0 + b2) * tp, b2 * ny + np_, zd)
-
-
-def _prf_finish(which: str, beta: float, zd: float, K: int | None) -> Finish:
-    def finish(S: np.ndarray) -> np.ndarray:
-        if K is None:
-            tp, ny, np_ = S[:, 0], S[:, 1], S[:, 2]
-        else:
-            tp, ny, np_ = S[:, :K], S[:, K : 2 * K], S[:, 2 * K :]
-        if which == "precision":
-            v = _lc.divide(tp, np_, zd)
-        elif which == "recall":
-            v = _lc.divide(tp, ny, zd)
-        else:
-            v = _fbeta(tp, ny, np_, beta, zd)
-        if K is None:
-            return v
-        ok = ~np.isnan(v)  # zero_division=nan: undefined labels left out of the mean
-        with np.errstate(invalid="ignore"):
-            return np.where(ok, v, 0.0).sum(axis=1) / ok.sum(axis=1)
-
-    return finish
-
-
-def _example_f_finish(beta: float) -> Finish:
-    def finish(S: np.ndarray) -> np.ndarray:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            prec, rec = S[:, 0] / S[:, 2], S[:, 1] / S[:, 3]
-        den = beta * beta * prec + rec
-        out = np.zeros_like(den)
-        np.divide((1 + beta * beta) * prec * rec, den, out=out, where=den > 0)
-        out[np.isnan(den)] = np.nan  # zero_division=nan and no defined instance
-        return out
-
-    return finish
-
-
-def _decompose(name: str, Y: Any, S: Any, params: dict[str, Any]) -> _Decomposed:
-    """Per-instance statistics (rows) and the function of their sums."""
-    zd = params.get("zero_division", 1.0)
-    beta = params.get("beta", 1.0)
-    if name in _SCORE:
-        fn: Callable[..., Any] | None = {
-            "ranking_loss": _M.ranking_loss,
-            "one_error": _M.one_error,
-            "coverage": _M.coverage,
-            "average_precision": _M.average_precision,
-        }.get(name)
-        if fn is None:
-            return _mean_stats(_M.auc(Y, S, "instance", per_instance=True))
-        return _mean_stats(fn(Y, S, per_instance=True))
-    if name in ("binomial_loss", "polynomial_loss"):
-        fn = _L.binomial_loss if name == "binomial_loss" else _L.polynomial_loss
-        param = params["k"] if name == "binomial_loss" else params["alpha"]
-        return _mean_stats(fn(Y, S, param, per_instance=True))
-    simple: dict[str, Callable[..., Any]] = {
-        "hamming_loss": _M.hamming_loss,
-        "subset_accuracy": _M.subset_accuracy,
-        "subset_zero_one_loss": _M.subset_zero_one_loss,
-    }
-    if name in simple:
-        return _mean_stats(simple[name](Y, S, per_instance=True))
-    if name == "jaccard_score":
-        return _mean_stats(_M.jaccard_score(Y, S, zero_division=zd, per_instance=True))
-    if name == "example_based_f1":
-        prec = _M.precision(Y, S, average="instance", zero_division=zd, per_instance=True)
-        rec = _M.recall(Y, S, average="instance", zero_division=zd, per_instance=True)
-        okp, okr = ~np.isnan(prec), ~np.isnan(rec)  # zero_division=nan: left out
-        stats = np.column_stack(
-            [np.where(okp, prec, 0.0), np.where(okr, rec, 0.0), okp, okr]
-        ).astype(np.float64)
-        return _Decomposed(stats, _example_f_finish(beta))
-    average, which = name.split("_")
-    which = "f" if which == "f1" else which
-    if average == "instance":
-        fn = {"precision": _M.precision, "recall": _M.recall}.get(which)  # None: F
-        if fn is None:
-            v = _M.f_measure(Y, S, beta, "instance", zero_division=zd, per_instance=True)
-        else:
-            v = fn(Y, S, average="instance", zero_division=zd, per_instance=True)
-        return _mean_stats(v)
-    Yc, Pc = _lc.check_pair(Y, S)
-    c = _lc.Counts(Yc, Pc)
-    if average == "micro":
-        stats = np.column_stack([c.tp(1), c.ny(1), c.np_(1)]).astype(np.float64)
-        return _Decomposed(stats, _prf_finish(which, beta, zd, None))
-    K = Yc.shape[1]
-    if sp.issparse(Yc):
-        both = c.both
-        stats = sp.hstack([both, Yc, Pc], format="csr").astype(np.float64)
-    else:
-        stats = np.hstack([Yc & Pc, Yc, Pc]).astype(np.float64)
-    return _Decomposed(stats, _prf_finish(which, beta, zd, K))
+def _decompose(spec: _R.MeasureSpec, Y: Any, S: Any, params: dict[str, Any]) -> _R.Decomposition:
+    """Per-instance statistics (rows) and the function of their sums (the registry's)."""
+    d = spec.decomposition(Y, S, **params)
+    assert d is not None  # _check_name admits only measures with an interval
+    return d
 
 
 def _weighted(stats, w: np.ndarray | None):
@@ -272,42 +154,23 @@ def _sums(C: np.ndarray, stats) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ checks
-def _check_name(measure: Any) -> str:
-    if not isinstance(measure, str):
-        raise TypeError(f"measure must be a measure name (str), got {measure!r}")
-    if measure not in INTERVAL_MEASURES:
-        hint = (
-            " (macro and micro AUC are not sums over instances: no interval here)"
-            if measure in ("macro_auc", "micro_auc")
-            else ""
-        )
+def _check_name(measure: Any) -> tuple[_R.MeasureSpec, dict[str, Any]]:
+    """The measure's spec (and the parameters a deprecated name fixes)."""
+    try:
+        spec, fixed = _R.resolve(measure)
+    except ValueError:
         raise ValueError(
-            f"measure must be one of {', '.join(INTERVAL_MEASURES)}, got {measure!r}{hint}"
-        )
-    return measure
+            f"measure must be one of {', '.join(_R.measure_names(interval=True))}, got {measure!r}"
+        ) from None
+    if not spec.has_interval:
+        reason = spec.no_interval or "it is not a function of sums over instances"
+        raise ValueError(f"{spec.name} has no bootstrap interval here: {reason}")
+    return spec, fixed
 
 
-def _check_params(measure: str, params: dict[str, Any]) -> dict[str, Any]:
-    allowed = {"zero_division", "beta"} if measure in _PRED else set()
-    if measure == "binomial_loss":
-        allowed = {"k"}
-    elif measure == "polynomial_loss":
-        allowed = {"alpha"}
-    unknown = set(params) - allowed
-    if unknown:
-        raise TypeError(
-            f"{measure} takes no parameter {sorted(unknown)[0]!r}"
-            + (f"; it takes {', '.join(sorted(allowed))}" if allowed else "")
-        )
-    out = dict(params)
-    if "zero_division" in out:
-        out["zero_division"] = _M._check_zero_division(out["zero_division"])
-    if "beta" in out:
-        out["beta"] = _M._check_beta(out["beta"])
-    for p in ("k", "alpha"):
-        if measure.startswith("binomial" if p == "k" else "polynomial") and p not in out:
-            raise TypeError(f"{measure} needs the parameter {p}=")
-    return out
+def _check_params(spec: _R.MeasureSpec, fixed: dict[str, Any], params: dict[str, Any]):
+    """Every parameter of the measure: given ones checked, the others at their default."""
+    return spec.check_params({**fixed, **params})
 
 
 def _common(confidence: Any, n_resamples: Any, method: Any) -> tuple[float, int, str]:
@@ -320,8 +183,8 @@ def _common(confidence: Any, n_resamples: Any, method: Any) -> tuple[float, int,
     return confidence, n_resamples, method
 
 
-def _inputs(measure: str, Y: Any, S: Any, name_s: str) -> tuple[Any, Any]:
-    if measure in _SCORE:
+def _inputs(spec: _R.MeasureSpec, Y: Any, S: Any, name_s: str) -> tuple[Any, Any]:
+    if spec.inputs == "scores":
         Y = check_label_matrix(Y, "Y", allow_sparse=False)
         S = check_score_matrix(S, name_s)
         check_same_shape(Y, S, "Y", name_s)
@@ -411,8 +274,9 @@ def bootstrap_interval(
     Parameters
     ----------
     measure : str
-        One of :data:`INTERVAL_MEASURES` (e.g. ``"hamming_loss"``, ``"macro_f1"``,
-        ``"ranking_loss"``, ``"binomial_loss"``).
+        A registered measure with an interval (:data:`INTERVAL_MEASURES`, e.g.
+        ``"hamming_loss"``, ``"macro_f1"``, ``"f1_macro"``, ``"ranking_loss"``,
+        ``"binomial_loss"``).
     Y : array-like or sparse matrix (n_samples, n_labels), 0/1
     S : array-like or sparse matrix (n_samples, n_labels)
         0/1 predictions, or real scores for the ranking measures.
@@ -424,8 +288,9 @@ def bootstrap_interval(
         instances, and the estimate is the weighted measure (as in :mod:`metrics`).
     random_state : int, Generator or None
     **params
-        ``zero_division`` and ``beta`` (prediction measures; ``*_f1`` with ``beta``
-        is F-beta), ``k`` (binomial loss), ``alpha`` (polynomial loss).
+        The measure's parameters (its spec's ``params``): ``zero_division``, ``beta``
+        (``*_f1`` with ``beta`` is F-beta), ``convention``, ``k`` (binomial loss),
+        ``alpha`` (polynomial loss), ...
 
     Returns
     -------
@@ -440,13 +305,13 @@ def bootstrap_interval(
     >>> round(ci.estimate, 4), ci.low < ci.estimate < ci.high  # np.mean(Y != P)
     (0.2132, True)
     """
-    measure = _check_name(measure)
-    params = _check_params(measure, params)
+    spec, fixed = _check_name(measure)
+    params = _check_params(spec, fixed, params)
     confidence, n_resamples, method = _common(confidence, n_resamples, method)
-    Y, S = _inputs(measure, Y, S, "S")
+    Y, S = _inputs(spec, Y, S, "S")
     w = _lc.check_sample_weight(sample_weight, Y.shape[0])
     rng = _rng(random_state)
-    decomposed = _decompose(measure, Y, S, params)
+    decomposed = _decompose(spec, Y, S, params)
     stats, finish = _weighted(decomposed.stats, w), decomposed.finish
     total = np.asarray(stats.sum(axis=0)).ravel()
     theta = float(finish(total[None, :])[0])  # the resamples' arithmetic
@@ -459,7 +324,7 @@ def bootstrap_interval(
     )
     se = float(np.nanstd(theta_b, ddof=1)) if n_resamples > 1 else float("nan")
     estimate = _estimate(decomposed, total, w)
-    return Interval(measure, estimate, lo, hi, confidence, method, n_resamples, se)
+    return Interval(spec.name, estimate, lo, hi, confidence, method, n_resamples, se)
 
 
 def paired_comparison(
@@ -496,16 +361,16 @@ def paired_comparison(
     -------
     Comparison
     """
-    measure = _check_name(measure)
-    params = _check_params(measure, params)
+    spec, fixed = _check_name(measure)
+    params = _check_params(spec, fixed, params)
     confidence, n_resamples, method = _common(confidence, n_resamples, method)
     n_permutations = check_positive_int(n_permutations, "n_permutations", low=1, high=10**8)
-    Y, S_a = _inputs(measure, Y, S_a, "S_a")
-    Yb, S_b = _inputs(measure, Y, S_b, "S_b")
+    Y, S_a = _inputs(spec, Y, S_a, "S_a")
+    Yb, S_b = _inputs(spec, Y, S_b, "S_b")
     w = _lc.check_sample_weight(sample_weight, Y.shape[0])
     rng = _rng(random_state)
-    da = _decompose(measure, Y, S_a, params)
-    db = _decompose(measure, Yb, S_b, params)
+    da = _decompose(spec, Y, S_a, params)
+    db = _decompose(spec, Yb, S_b, params)
     finish = da.finish
     sa, sb = _weighted(da.stats, w), _weighted(db.stats, w)
     ta = np.asarray(sa.sum(axis=0)).ravel()
@@ -533,5 +398,5 @@ def paired_comparison(
     p = (1 + extreme) / (n_permutations + 1)
     est_a, est_b = _estimate(da, ta, w), _estimate(db, tb, w)
     return Comparison(
-        measure, est_a, est_b, est_a - est_b, lo, hi, p, confidence, method, n_resamples
+        spec.name, est_a, est_b, est_a - est_b, lo, hi, p, confidence, method, n_resamples
     )

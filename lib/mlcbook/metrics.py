@@ -237,16 +237,6 @@ def _mean_defined(v: np.ndarray, w: np.ndarray | None = None) -> float:
 
 
 # --------------------------------------------------------------------------- counting
-def _fbeta_from_counts(tp, sy, sp_, beta: float, zero_division: float):
-    b2 = beta * beta
-    # same arithmetic as scikit-learn (and Hivemall's "micro" path)
-    return _divide(
-        (1.0 + b2) * np.asarray(tp, np.float64),
-        b2 * np.asarray(sy, np.float64) + np.asarray(sp_, np.float64),
-        zero_division,
-    )
-
-
 def _counts(Y, P, axis: int | None):
     """True positives, true-set sizes and predicted-set sizes along ``axis``."""
     c = _lc.Counts(Y, P)
@@ -268,13 +258,8 @@ def _prf(
         raise ValueError(f"per_instance=True needs average='instance', got {average!r}")
     axis = {"micro": None, "macro": 0, "instance": 1}[average]
     c = _lc.Counts(Y, P, w)
-    tp = c.tp(axis)
-    if which == "precision":
-        v = _divide(tp, c.np_(axis), zero_division)
-    elif which == "recall":
-        v = _divide(tp, c.ny(axis), zero_division)
-    else:
-        v = _fbeta_from_counts(tp, c.ny(axis), c.np_(axis), beta, zero_division)
+    # the formulas' one home; the arithmetic of scikit-learn (and Hivemall's micro path)
+    v = _lc.prf(which, c.tp(axis), c.ny(axis), c.np_(axis), beta, zero_division)
     if axis == 1:
         return _finish(v, w, per_instance)
     return _mean_defined(v)  # per label (weights are in the counts), or pooled
@@ -587,11 +572,8 @@ def example_based_f_measure(
     tp = c.tp(1)
     prec = _mean_defined(_divide(tp, c.np_(1), zd), w)
     rec = _mean_defined(_divide(tp, c.ny(1), zd), w)
-    if math.isnan(prec) or math.isnan(rec):  # zero_division=nan and no defined row
-        return float("nan")
-    den = b * b * prec + rec
-    # den == 0 exactly when both averages are 0: the harmonic mean is then 0
-    return float((1 + b * b) * prec * rec / den) if den > 0 else 0.0
+    # NaN if either average is (zero_division=nan and no defined row); 0 if both are 0
+    return float(_lc.f_of_averages(prec, rec, b))
 
 
 # --------------------------------------------------------------------------- ranking
@@ -1280,7 +1262,7 @@ def all_measures(
         out["average_precision"] = float(np.mean(stats.average_precision()))
     for name, axis in (("macro_f1", 0), ("instance_f1", 1), ("micro_f1", None)):
         tp, sy, sp_ = _counts(Yd, Pd, axis)
-        out[name] = _mean_defined(_fbeta_from_counts(tp, sy, sp_, 1.0, zd))
+        out[name] = _mean_defined(_lc.prf("f", tp, sy, sp_, 1.0, zd))
     for name, avg in (
         ("macro_auc", "macro"),
         ("instance_auc", "instance"),

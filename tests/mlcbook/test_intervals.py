@@ -18,6 +18,7 @@ from scipy import stats
 from mlcbook import intervals as I
 from mlcbook import losses as L
 from mlcbook import metrics as M
+from mlcbook import registry as R
 
 
 def problem(seed=0, n=300, K=5, flip=0.25):
@@ -28,44 +29,29 @@ def problem(seed=0, n=300, K=5, flip=0.25):
     return Y, P, F
 
 
-REFERENCE = {  # measure -> its value by the library's own function
-    "hamming_loss": lambda Y, P, F, w: M.hamming_loss(Y, P, sample_weight=w),
-    "subset_accuracy": lambda Y, P, F, w: M.subset_accuracy(Y, P, sample_weight=w),
-    "subset_zero_one_loss": lambda Y, P, F, w: M.subset_zero_one_loss(Y, P, sample_weight=w),
-    "jaccard_score": lambda Y, P, F, w: M.jaccard_score(Y, P, sample_weight=w),
-    **{
-        f"{a}_{m}": (
-            lambda a, fn: lambda Y, P, F, w: fn(Y, P, average=a, sample_weight=w)
-        )(a, fn)
-        for a in ("micro", "macro", "instance")
-        for m, fn in (("precision", M.precision), ("recall", M.recall), ("f1", M.f_measure))
-    },
-    "example_based_f1": lambda Y, P, F, w: M.example_based_f_measure(Y, P, sample_weight=w),
-    "binomial_loss": lambda Y, P, F, w: L.binomial_loss(Y, P, 2, sample_weight=w),
-    "polynomial_loss": lambda Y, P, F, w: L.polynomial_loss(Y, P, 3.0, sample_weight=w),
-    "ranking_loss": lambda Y, P, F, w: M.ranking_loss(Y, F, sample_weight=w),
-    "one_error": lambda Y, P, F, w: M.one_error(Y, F, sample_weight=w),
-    "coverage": lambda Y, P, F, w: M.coverage(Y, F, sample_weight=w),
-    "average_precision": lambda Y, P, F, w: M.average_precision(Y, F, sample_weight=w),
-    "instance_auc": lambda Y, P, F, w: M.auc(Y, F, "instance", sample_weight=w),
-}
 PARAMS = {"binomial_loss": {"k": 2}, "polynomial_loss": {"alpha": 3.0}}
+#: parameters of the losses whose value depends on K (problem() has K = 5)
+PARAMS_K5 = {
+    "owa_loss": {"w": [0.4, 0.3, 0.15, 0.1, 0.05]},
+    "choquet_loss": {"mu": L.subset_capacity(5)},
+    "covering_loss": {"covering": [[0, 1], [2, 3, 4]]},
+}
 
 
-def test_every_interval_measure_is_tested():
-    assert set(REFERENCE) == set(I.INTERVAL_MEASURES)
-
-
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("name", I.INTERVAL_MEASURES)
 def test_estimate_is_the_measure_and_inside_its_interval(name, weighted):
+    """Every registered measure with an interval: the interval's estimate is the
+    measure's own function (the registry's), the interval holds it."""
     Y, P, F = problem(1)
     w = np.random.default_rng(2).random(len(Y)) if weighted else None
-    S = F if name in ("ranking_loss", "one_error", "coverage", "average_precision",
-                      "instance_auc") else P
+    spec = R.get_measure(name)
+    S = F if spec.inputs == "scores" else P
+    params = {**PARAMS, **PARAMS_K5}.get(name, {})
     ci = I.bootstrap_interval(name, Y, S, sample_weight=w, n_resamples=499, random_state=0,
-                              **PARAMS.get(name, {}))
-    ref = REFERENCE[name](Y, P, F, w)
+                              **params)
+    ref = spec.compute(Y, S, sample_weight=w, **params)
     # mean measures: the same np.mean/np.average; ratios: float sums vs integer counts
     assert ci.estimate == pytest.approx(ref, rel=1e-13, abs=1e-15)
     assert ci.low <= ci.estimate <= ci.high and ci.low < ci.high
@@ -109,12 +95,14 @@ def test_sparse_and_dense_give_the_same_interval():
 
 def test_jackknife_is_the_leave_one_out_measure():
     Y, P, _ = problem(5, n=40)
-    for name in ("macro_f1", "example_based_f1", "jaccard_score"):
-        d = I._decompose(name, Y, P, {})
+    for name in ("macro_f1", "example_based_f1", "instance_jaccard", "jaccard_weighted"):
+        spec = R.get_measure(name)
+        d = I._decompose(spec, Y, P, spec.check_params({}))
         total = d.stats.sum(axis=0)
         fast = I._jackknife(d.stats, total, d.finish)
         brute = [
-            I._estimate(I._decompose(name, np.delete(Y, i, 0), np.delete(P, i, 0), {}),
+            I._estimate(I._decompose(spec, np.delete(Y, i, 0), np.delete(P, i, 0),
+                                     spec.check_params({})),
                         np.delete(d.stats, i, 0).sum(axis=0), None)
             for i in range(len(Y))
         ]
@@ -125,7 +113,8 @@ def test_seeded_results_repeat_and_bad_arguments_are_refused():
     Y, P, _ = problem(6)
     a = I.bootstrap_interval("micro_f1", Y, P, n_resamples=199, random_state=5)
     assert a == I.bootstrap_interval("micro_f1", Y, P, n_resamples=199, random_state=5)
-    with pytest.raises(ValueError, match="macro and micro AUC"):
+    with pytest.raises(ValueError, match="macro_auc has no bootstrap interval here: macro "
+                       "AUC counts pairs of instances"):
         I.bootstrap_interval("macro_auc", Y, P)
     with pytest.raises(ValueError, match="confidence"):
         I.bootstrap_interval("micro_f1", Y, P, confidence=95)
@@ -242,7 +231,7 @@ def test_paired_comparison_finds_a_real_difference_and_its_interval_covers_it():
 
 
 @pytest.mark.parametrize("name", ["macro_f1", "instance_precision", "micro_recall",
-                                  "jaccard_score", "example_based_f1"])
+                                  "instance_jaccard", "example_based_f1"])
 def test_zero_division_nan_estimate_is_the_measure(name):
     Y, P, F = problem(9, n=60, K=4)
     Y[:, 3], P[:, 3] = 0, 0  # an undefined label
@@ -253,7 +242,7 @@ def test_zero_division_nan_estimate_is_the_measure(name):
           "instance_precision": lambda: M.precision(Y, P, average="instance",
                                                     zero_division=np.nan),
           "micro_recall": lambda: M.recall(Y, P, average="micro", zero_division=np.nan),
-          "jaccard_score": lambda: M.jaccard_score(Y, P, zero_division=np.nan),
+          "instance_jaccard": lambda: M.jaccard_score(Y, P, zero_division=np.nan),
           "example_based_f1": lambda: M.example_based_f_measure(Y, P,
                                                                 zero_division=np.nan)}[name]
     assert ci.estimate == pytest.approx(fn(), rel=1e-13)

@@ -19,6 +19,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from mlcbook import losses as L
 from mlcbook import metrics as M
+from mlcbook import registry as R
 from mlcbook.learners import LIMO, LabelPowerset, MLkNN, RAkEL
 from mlcbook.scorers import (
     DEFAULT_THRESHOLDS,
@@ -38,91 +39,49 @@ def data(seed=0, n=60, d=6, K=4):
     return X, Y
 
 
-PRED = {  # name -> the measure on (Y, P)
-    "hamming_loss": M.hamming_loss,
-    "subset_accuracy": M.subset_accuracy,
-    "subset_zero_one_loss": M.subset_zero_one_loss,
-    "jaccard_score": M.jaccard_score,
-    "example_based_f1": M.example_based_f_measure,
-    "f_measure": M.f_measure,
-    **{
-        f"precision_{a}": (lambda a: lambda Y, P: M.precision(Y, P, average=a))(a)
-        for a in ("micro", "macro", "instance")
-    },
-    **{
-        f"recall_{a}": (lambda a: lambda Y, P: M.recall(Y, P, average=a))(a)
-        for a in ("micro", "macro", "instance")
-    },
-    **{
-        f"f1_{a}": (lambda a: lambda Y, P: M.f_measure(Y, P, 1.0, a))(a)
-        for a in ("micro", "macro", "instance")
-    },
-}
-SCORE = {
-    "ranking_loss": M.ranking_loss,
-    "one_error": M.one_error,
-    "coverage": M.coverage,
-    "average_precision": M.average_precision,
-    **{
-        f"auc_{a}": (lambda a: lambda Y, F: M.auc(Y, F, a))(a)
-        for a in ("macro", "micro", "instance")
-    },
-}
-PARAM_LOSSES = {  # name -> (params, the loss on (Y, P))
-    "binomial_loss": ({"k": 2}, lambda Y, P: L.binomial_loss(Y, P, 2)),
-    "polynomial_loss": ({"alpha": 3.0}, lambda Y, P: L.polynomial_loss(Y, P, 3.0)),
-    "owa_loss": (
-        {"w": [0.4, 0.3, 0.2, 0.1]},
-        lambda Y, P: L.owa_loss(Y, P, [0.4, 0.3, 0.2, 0.1]),
-    ),
-    "choquet_loss": (
-        {"mu": L.subset_capacity(4)},
-        lambda Y, P: L.choquet_loss(Y, P, L.subset_capacity(4)),
-    ),
-    "covering_loss": (
-        {"covering": [[0, 1], [2, 3]]},
-        lambda Y, P: L.covering_loss(Y, P, [[0, 1], [2, 3]]),
-    ),
+PARAMS = {  # the losses' required parameters (K = 4)
+    "binomial_loss": {"k": 2},
+    "polynomial_loss": {"alpha": 3.0},
+    "owa_loss": {"w": [0.4, 0.3, 0.2, 0.1]},
+    "choquet_loss": {"mu": L.subset_capacity(4)},
+    "covering_loss": {"covering": [[0, 1], [2, 3]]},
 }
 
 
-def test_every_name_is_covered_here():
-    assert set(scorer_names()) == set(PRED) | set(SCORE) | set(PARAM_LOSSES)
-    assert SCORE_BASED == set(SCORE)
+def test_scorer_names_are_the_registry_and_the_constants_follow_it():
+    assert scorer_names() == sorted(R.measure_names())
+    assert SCORE_BASED == set(R.measure_names(inputs="scores"))
+    assert LOSSES == {s.name for s in R.measure_specs() if not s.greater_is_better}
 
 
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
 def test_every_scorer_equals_its_measure_with_the_sign_of_scikit_learn():
     X, Y = data()
     mlknn = MLkNN(k=5).fit(X, Y)
     P, F = mlknn.predict(X), mlknn.decision_function(X)
-    for name, fn in PRED.items():
-        sign = -1.0 if name in LOSSES else 1.0
-        assert get_scorer(name)(mlknn, X, Y) == sign * fn(Y, P), name
-    for name, fn in SCORE.items():
-        sign = -1.0 if name in LOSSES else 1.0
-        assert get_scorer(name)(mlknn, X, Y) == sign * fn(Y, F), name
-    for name, (params, fn) in PARAM_LOSSES.items():
-        assert get_scorer(name, **params)(mlknn, X, Y) == -fn(Y, P), name
+    for spec in R.measure_specs():
+        out = F if spec.inputs == "scores" else P
+        sign = 1.0 if spec.greater_is_better else -1.0
+        params = PARAMS.get(spec.name, {})
+        want = sign * spec.compute(Y, out, **params)
+        assert get_scorer(spec.name, **params)(mlknn, X, Y) == want, spec.name
+        if not spec.greater_is_better:  # scikit-learn's spelling of a loss's scorer
+            assert get_scorer(f"neg_{spec.name}", **params)(mlknn, X, Y) == want
 
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
 def test_scorers_agree_with_scikit_learns_own_where_it_has_one():
     X, Y = data(1)
     lp = LabelPowerset(DecisionTreeClassifier(max_depth=3, random_state=0)).fit(X, Y)
-    pairs = [
-        ("f1_micro", "f1_micro"),
-        ("f1_macro", "f1_macro"),
-        ("f1_instance", "f1_samples"),
-        ("precision_macro", "precision_macro"),
-        ("recall_micro", "recall_micro"),
-        ("jaccard_score", "jaccard_samples"),
-    ]
-    for ours, theirs in pairs:
-        # scikit-learn's scorers use zero_division=0 (with a warning); same counts,
-        # same divisions: 1e-12 covers a different order of summation
-        assert get_scorer(ours, zero_division=0.0)(lp, X, Y) == pytest.approx(
-            sk_get_scorer(theirs)(lp, X, Y), abs=1e-12
-        ), ours
+    names = R.measure_names(convention="scikit-learn")
+    sk_names = [n for n in names if R.get_measure(n).sklearn_scorer]
+    assert len(sk_names) == 19  # accuracy, 4 x {precision, recall, f1, jaccard}, 2 ranking
+    for name in sk_names:
+        # the same counts and divisions (ranking: the same per-label sums); 1e-12
+        # covers a different order of summation
+        assert get_scorer(name)(lp, X, Y) == pytest.approx(
+            sk_get_scorer(name)(lp, X, Y), abs=1e-12
+        ), name
 
 
 def test_cross_validate_with_three_mlcbook_scorers_on_lp_rakel_and_mlknn():
@@ -154,7 +113,10 @@ def test_cross_validate_with_three_mlcbook_scorers_on_lp_rakel_and_mlknn():
                 else m.predict_proba(X[te])
             )
             assert res["test_hamming_loss"][f] == -M.hamming_loss(Y[te], P)
-            assert res["test_f1_macro"][f] == M.f_measure(Y[te], P, 1.0, "macro")
+            # scikit-learn's name: its 0/0 = 0
+            assert res["test_f1_macro"][f] == M.f_measure(
+                Y[te], P, 1.0, "macro", zero_division=0.0
+            )
             assert res["test_ranking_loss"][f] == -M.ranking_loss(Y[te], F)
 
 
@@ -191,7 +153,7 @@ def test_scores_binarised_at_a_documented_threshold():
     assert DEFAULT_THRESHOLDS == {"predict_proba": 0.5, "decision_function": 0.0}
     s = get_scorer("hamming_loss", response_method="predict_proba")
     assert s(mlknn, X, Y) == -M.hamming_loss(Y, (Pr > 0.5).astype(int))
-    s = get_scorer("f1_micro", response_method="decision_function", threshold=0.25)
+    s = get_scorer("micro_f1", response_method="decision_function", threshold=0.25)
     assert s(limo, X, Y) == M.f_measure(Y, (D > 0.25).astype(int), 1.0, "micro")
     s = get_scorer("hamming_loss", response_method="decision_function")
     assert s(limo, X, Y) == -M.hamming_loss(Y, (D > 0).astype(int))
@@ -208,22 +170,24 @@ def test_scores_binarised_at_a_documented_threshold():
     )  # expit vs exp
 
 
+_PLAIN = [s.name for s in R.measure_specs() if not s.required_params]
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    seed=st.integers(0, 2**32 - 1), name=st.sampled_from(sorted(set(PRED) | set(SCORE)))
-)
+@given(seed=st.integers(0, 2**32 - 1), name=st.sampled_from(_PLAIN))
 def test_hypothesis_sample_weight_reaches_the_measure(seed, name):
     X, Y = data(seed % 1000)
     w = np.random.default_rng(seed).integers(0, 4, len(Y)).astype(float)
     w[0] = 1.0
     m = MLkNN(k=3).fit(X, Y)
-    out = m.predict(X) if name in PRED else m.decision_function(X)
-    fn = PRED.get(name) or SCORE[name]
-    sign = -1.0 if name in LOSSES else 1.0
+    spec = R.get_measure(name)
+    out = m.predict(X) if spec.inputs == "predictions" else m.decision_function(X)
+    sign = 1.0 if spec.greater_is_better else -1.0
     # repeated rows are the independent reference for integer weights
     Yr, Or = np.repeat(Y, w.astype(int), axis=0), np.repeat(out, w.astype(int), axis=0)
     assert get_scorer(name)(m, X, Y, sample_weight=w) == pytest.approx(
-        sign * fn(Yr, Or), abs=1e-12, nan_ok=True
+        sign * spec.compute(Yr, Or), abs=1e-12, nan_ok=True
     )  # weighted vs repeated: order of sums
 
 

@@ -21,8 +21,9 @@ def data(seed=0, n=150, K=4):
     return X, Y
 
 
-def _f(Y, S, t, avg):
-    return M.f_measure(Y, (S > t).astype(int), 1.0, avg)
+def _f(Y, S, t, avg, zd=0.0):
+    """F1 of thresholded scores; 0/0 = ``zd`` (scikit-learn's names: 0, the book's: 1)."""
+    return M.f_measure(Y, (S > t).astype(int), 1.0, avg, zero_division=zd)
 
 
 def test_macro_thresholds_are_the_best_candidate_of_each_label():
@@ -37,16 +38,18 @@ def test_macro_thresholds_are_the_best_candidate_of_each_label():
     for j in range(Y.shape[1]):
         cands = np.append(np.unique(np.quantile(S[:, j], np.linspace(0, 1, 20))),
                           np.nextafter(S[:, j].max(), np.inf))
-        best = max(M.f_measure(Y[:, [j]], (S[:, [j]] >= c).astype(int), 1.0, "macro")
-                   for c in cands)
+        best = max(M.f_measure(Y[:, [j]], (S[:, [j]] >= c).astype(int), 1.0, "macro",
+                               zero_division=0.0) for c in cands)
         got = M.f_measure(Y[:, [j]], (S[:, [j]] > m.thresholds_[j]).astype(int), 1.0,
-                          "macro")
+                          "macro", zero_division=0.0)
         assert got == best
     assert m.best_score_ == pytest.approx(_f(Y, S, m.thresholds_, "macro"), abs=1e-15)
 
 
-@pytest.mark.parametrize("scoring,avg", [("f1_micro", "micro"), ("f1_instance", "instance")])
-def test_coordinate_ascent_beats_the_best_shared_threshold(scoring, avg):
+@pytest.mark.parametrize("scoring,avg,zd", [("f1_micro", "micro", 0.0),
+                                            ("f1_samples", "instance", 0.0),
+                                            ("instance_f1", "instance", 1.0)])
+def test_coordinate_ascent_beats_the_best_shared_threshold(scoring, avg, zd):
     X, Y = data(1)
     shared = TunedThresholdMultiLabelCV(MLkNN(k=7), scoring=scoring, per_label=False,
                                         thresholds=30).fit(X, Y)
@@ -54,11 +57,12 @@ def test_coordinate_ascent_beats_the_best_shared_threshold(scoring, avg):
     # shared: brute force over the same candidates
     cands = np.append(np.unique(np.quantile(S, np.linspace(0, 1, 30))),
                       np.nextafter(S.max(), np.inf))
-    brute = max(M.f_measure(Y, (S >= c).astype(int), 1.0, avg) for c in cands)
+    brute = max(M.f_measure(Y, (S >= c).astype(int), 1.0, avg, zero_division=zd)
+                for c in cands)
     assert shared.best_score_ == pytest.approx(brute, abs=1e-15)
     assert len(set(shared.thresholds_)) == 1
     per = TunedThresholdMultiLabelCV(MLkNN(k=7), scoring=scoring, thresholds=30).fit(X, Y)
-    assert per.best_score_ == pytest.approx(_f(Y, S, per.thresholds_, avg), abs=1e-15)
+    assert per.best_score_ == pytest.approx(_f(Y, S, per.thresholds_, avg, zd), abs=1e-15)
     assert per.best_score_ >= shared.best_score_
 
 

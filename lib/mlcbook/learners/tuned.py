@@ -20,9 +20,11 @@ only): it turns any estimator with ``predict_proba`` or ``decision_function`` in
   objective).  F-beta objectives are evaluated from counts in one vectorised pass per
   label; other mlcbook scorers call the measure once per candidate and label.
 
-The objective is any prediction-based name of :func:`mlcbook.scorers.scorer_names`
-(``"f1_macro"``, ``"f1_micro"``, ``"f1_instance"``, ``"hamming_loss"``,
-``"binomial_loss"`` with ``scoring_params={"k": 2}``, ...; losses are minimised).
+The objective is any registered measure of 0/1 predictions (:mod:`mlcbook.registry`:
+scikit-learn's ``"f1_macro"``, ``"f1_micro"``, ``"f1_samples"`` with their 0/0 = 0, the
+book's ``"macro_f1"``, ``"micro_f1"``, ``"instance_f1"`` with 0/0 = 1,
+``"hamming_loss"``, ``"binomial_loss"`` with ``scoring_params={"k": 2}``, ...; losses are
+minimised).
 """
 
 from __future__ import annotations
@@ -33,14 +35,23 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.model_selection import check_cv
 
+from .. import registry as _R
 from .. import scorers as _S
-from .._labelcounts import divide
+from .._labelcounts import prf
 from .._validation import check_bool, check_positive_int, check_real
 from ._contract import MultiLabelMixin
 
 __all__ = ["TunedThresholdMultiLabelCV"]
 
-_FBETA = {"f1_macro": "macro", "f1_micro": "micro", "f1_instance": "instance"}
+#: F-beta objectives computed from counts: name -> average (0/0: the measure's default).
+_FBETA = {
+    "f1_macro": "macro",
+    "f1_micro": "micro",
+    "f1_samples": "instance",
+    "macro_f1": "macro",
+    "micro_f1": "micro",
+    "instance_f1": "instance",
+}
 
 
 def _scores_of(estimator: Any, X: Any, method: str) -> np.ndarray:
@@ -68,13 +79,24 @@ class _Objective:
     def __init__(self, scoring: str, params: dict[str, Any], beta: float) -> None:
         if not isinstance(scoring, str):
             raise TypeError(f"scoring must be a scorer name (str), got {scoring!r}")
-        if scoring in _S.SCORE_BASED or scoring not in _S.scorer_names():
-            names = sorted(set(_S.scorer_names()) - _S.SCORE_BASED)
+        names = _R.measure_names(inputs="predictions")
+        try:
+            spec = _R.get_measure(scoring)
+        except ValueError:
+            spec = None
+        if spec is None or spec.inputs != "predictions":
             raise ValueError(
                 f"scoring must name a measure of 0/1 predictions, one of {names}; got {scoring!r}"
             )
-        self.average = _FBETA.get(scoring) if not params else None
+        fast = set(params) <= {"zero_division"}
+        self.average = _FBETA.get(spec.name) if fast else None
         self.beta = beta
+        # the measure's own 0/0 value ("warn" counts as its value 0: no warning per step)
+        self.zero_division = (
+            float(spec.check_params(params)["zero_division"])
+            if fast and (self.average is not None)
+            else 1.0
+        )
         if self.average is None:
             scorer = _S.get_scorer(scoring, **params)  # checks the parameters
             self.fn = scorer._score_func
@@ -89,9 +111,12 @@ class _Objective:
 
     def from_counts(self, tp: Any, ny: Any, np_: Any) -> float:
         """F-beta of counts: per label (macro), pooled (micro) or per row (instance);
-        the last axis is averaged; ``zero_division`` 1 as :func:`mlcbook.metrics.f_measure`."""
-        b2 = self.beta**2
-        return float(np.mean(divide((1 + b2) * tp, b2 * ny + np_, 1.0)))
+        the last axis is averaged; 0/0 is the measure's ``zero_division``."""
+        return float(np.mean(self.f(tp, ny, np_)))
+
+    def f(self, tp: Any, ny: Any, np_: Any) -> np.ndarray:
+        """F-beta of counts, elementwise (:func:`mlcbook._labelcounts.prf`)."""
+        return prf("f", tp, ny, np_, self.beta, self.zero_division)
 
 
 def _counts(Y: np.ndarray, P: np.ndarray, average: str):
@@ -110,11 +135,12 @@ class TunedThresholdMultiLabelCV(MultiLabelMixin, ClassifierMixin, BaseEstimator
         returning an ``(n_samples, n_labels)`` matrix (or scikit-learn's list of
         per-label ``(n_samples, 2)`` arrays).
     scoring : str, default "f1_macro"
-        A prediction-based name of :func:`mlcbook.scorers.scorer_names`.
+        A registered measure of 0/1 predictions (:mod:`mlcbook.registry`); the
+        default is scikit-learn's macro F1 (a label never true nor predicted scores 0).
     scoring_params : dict, optional
         Parameters of the measure (e.g. ``{"k": 2}`` for ``"binomial_loss"``).
     beta : float > 0, default 1
-        F-beta instead of F1 for ``"f1_macro"``, ``"f1_micro"``, ``"f1_instance"``.
+        F-beta instead of F1 for the F1 objectives (``f1_*`` and ``*_f1``).
     per_label : bool, default True
         One threshold per label; False: one shared threshold.
     thresholds : int or array-like, default 100
@@ -261,7 +287,7 @@ class TunedThresholdMultiLabelCV(MultiLabelMixin, ClassifierMixin, BaseEstimator
         if objective.average == "macro":  # labels independent: exact per label
             t = np.empty(K)
             for j in range(K):
-                f = _column_f(Y[:, j], S[:, j], cols[j], objective.beta)
+                f = _column_f(Y[:, j], S[:, j], cols[j], objective)
                 t[j] = cols[j][int(np.argmax(f))]
             return t, objective(Y, S >= t)
         shared, best = self._shared(Y, S, np.unique(np.concatenate(cols)), objective)
@@ -289,18 +315,16 @@ class TunedThresholdMultiLabelCV(MultiLabelMixin, ClassifierMixin, BaseEstimator
             return out
         Pj = S[:, j][:, None] >= cand[None, :]  # (n, C)
         yj = Y[:, j][:, None]
-        b2 = objective.beta**2
         if objective.average == "micro":  # pooled counts, one per candidate
             tp0 = (Y & P).sum() - (Y[:, j] & P[:, j]).sum()
             np0 = P.sum() - P[:, j].sum()
             tp_c = tp0 + (yj & Pj).sum(axis=0)
-            return divide((1 + b2) * tp_c, b2 * Y.sum() + np0 + Pj.sum(axis=0), 1.0)
+            return objective.f(tp_c, Y.sum(), np0 + Pj.sum(axis=0))
         tp0 = (Y & P).sum(axis=1) - (Y[:, j] & P[:, j])  # instance: per row
         np0 = P.sum(axis=1) - P[:, j]
         tp = tp0[:, None] + (yj & Pj)
         npp = np0[:, None] + Pj
-        f = divide((1 + b2) * tp, b2 * Y.sum(axis=1)[:, None] + npp, 1.0)
-        return f.mean(axis=0)
+        return objective.f(tp, Y.sum(axis=1)[:, None], npp).mean(axis=0)
 
     # ----------------------------------------------------------------- prediction
     def decision_function(self, X: Any) -> np.ndarray:
@@ -315,14 +339,13 @@ class TunedThresholdMultiLabelCV(MultiLabelMixin, ClassifierMixin, BaseEstimator
         return (S > self.thresholds_).astype(np.int8)
 
 
-def _column_f(y: np.ndarray, s: np.ndarray, cand: np.ndarray, beta: float) -> np.ndarray:
+def _column_f(y: np.ndarray, s: np.ndarray, cand: np.ndarray, objective: _Objective) -> np.ndarray:
     """F-beta of one label for every candidate ``c`` (predict ``s >= c``), exactly,
-    by one sort: ``zero_division`` 1 as :func:`mlcbook.metrics.f_measure`."""
+    by one sort."""
     order = np.argsort(s)
     ss, ys = s[order], y[order]
     pos_from = np.concatenate([np.cumsum(ys[::-1])[::-1], [0]])  # positives at >= index
     first = np.searchsorted(ss, cand, side="left")
     tp = pos_from[first]
     npred = s.size - first
-    b2 = beta**2
-    return divide((1 + b2) * tp, b2 * y.sum() + npred, 1.0)
+    return objective.f(tp, y.sum(), npred)
