@@ -164,24 +164,28 @@ def jain_propensity(Y: Any, A: float = 0.55, B: float = 1.5) -> np.ndarray:
     return 1.0 / (1.0 + C * (freq + b) ** -a)
 
 
-def _check_propensity(propensity: Any, K: int) -> np.ndarray:
+def _check_propensity(propensity: Any, K: int | None = None) -> np.ndarray:
+    """Label propensities: a 1-D array (of ``K`` values when given) in (0, 1]."""
+    what = f"{K} label propensities" if K is not None else "label propensities"
     if propensity is None or isinstance(propensity, (str, bytes)) or sp.issparse(propensity):
         raise TypeError(
-            f"propensity must be an array of {K} label propensities in (0, 1] "
-            f"(see jain_propensity), got {type(propensity).__name__}"
+            f"propensity must be an array of {what} in (0, 1] (see jain_propensity), "
+            f"got {type(propensity).__name__}"
         )
     p = np.asarray(propensity)
     if p.dtype.kind not in "iuf":
         raise TypeError(f"propensity must hold real numbers, got dtype {p.dtype}")
-    if p.shape != (K,):
-        raise ValueError(f"propensity must have shape ({K},), one per label, got {p.shape}")
+    if p.ndim != 1 or (K is not None and p.shape != (K,)):
+        want = f"({K},), one per label" if K is not None else "(n_labels,)"
+        raise ValueError(f"propensity must have shape {want}, got {p.shape}")
     p = p.astype(np.float64)
     if not np.isfinite(p).all():
         raise ValueError("propensity must not contain NaN or infinite values")
-    if p.min() <= 0.0 or p.max() > 1.0:
-        hint = " (inverse propensities? pass 1 / inv)" if p.min() >= 1.0 else ""
+    if p.size == 0 or p.min() <= 0.0 or p.max() > 1.0:
+        hint = " (inverse propensities? pass 1 / inv)" if p.size and p.min() >= 1.0 else ""
+        lo, hi = (p.min(), p.max()) if p.size else (np.nan, np.nan)
         raise ValueError(
-            f"propensity must lie in (0, 1]{hint}, got values in [{p.min():.6g}, {p.max():.6g}]"
+            f"propensity must lie in (0, 1]{hint}, got values in [{lo:.6g}, {hi:.6g}]"
         )
     return p
 
@@ -522,6 +526,20 @@ def _psndcg_parts(Yc, S, k: int, q: np.ndarray, normalization: str):
     return _ratio(_dcg(T, W=True), norm), _ratio(best, norm), T.n_pos
 
 
+def _ps_values(
+    Y: Any, F: Any, k: int, propensity: Any, measure: str, normalization: str = "ideal"
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Validated per-instance (value, best value, |y_i|) of ``measure`` in {"psp",
+    "psndcg"}: the statistics of the normalised measure (a ratio of their sums)."""
+    Yc, S = _check_inputs(Y, F)
+    k = _check_k(k, Yc.shape[1], not isinstance(S, _listed.Listed))
+    q = 1.0 / _check_propensity(propensity, Yc.shape[1])
+    if measure == "psp":
+        return _psp_parts(Yc, S, k, q)
+    nz = check_average(normalization, _NORMALIZATION, "normalization")
+    return _psndcg_parts(Yc, S, k, q, nz)
+
+
 def psprecision_at_k(
     Y: Any,
     F: Any,
@@ -628,7 +646,7 @@ def psndcg_at_k(
     return _mean(num, n_pos, empty, w, per)
 
 
-def coverage_at_k(Y: Any, F: Any, k: int) -> float:
+def coverage_at_k(Y: Any, F: Any, k: int, *, sample_weight: Any = None) -> float:
     r"""Coverage at k: the fraction of labels correctly predicted somewhere.
 
     .. math:: \mathrm{coverage}@k = \frac{|\bigcup_i (\{r_{i1},\dots,r_{ik}\}\cap
@@ -637,8 +655,9 @@ def coverage_at_k(Y: Any, F: Any, k: int) -> float:
     the labels relevant to at least one instance that some instance ranks in its
     top k while relevant (napkinXC's ``coverage_at_k``; Wydmuch et al. 2018).
     With ties across the cut-off a label counts with the probability that it is
-    covered.  NaN if no instance has a true label.  Not a mean over instances:
-    no per-instance values and no instance weights.
+    covered.  NaN if no instance has a true label.  Not a mean over instances, so
+    there are no per-instance values; an instance repeated covers nothing new, so
+    instance weights only say which instances count (weight > 0).
 
     Parameters
     ----------
@@ -649,42 +668,60 @@ def coverage_at_k(Y: Any, F: Any, k: int) -> float:
         :class:`~mlcbook.topk.TopK`.
     k : int >= 1
         Cut-off (at most ``n_labels`` for dense ``F``).
+    sample_weight : array-like of shape (n_samples,), optional
+        Instances of weight 0 are left out; the positive weights do not matter.
+
     Returns
     -------
     float in [0, 1] (or NaN)
     """
     Yc, S = _check_inputs(Y, F)
-    dense = not isinstance(S, _listed.Listed)
-    k = _check_k(k, Yc.shape[1], dense)
+    k = _check_k(k, Yc.shape[1], not isinstance(S, _listed.Listed))
+    w = _lc.check_sample_weight(sample_weight, Yc.shape[0])
     K = Yc.shape[1]
-    seen = _listed.col_sums(Yc, None) > 0
+    live = None if w is None else w > 0
+    seen = _listed.col_sums(Yc if live is None else Yc[live], None) > 0
     n_true = int(seen.sum())
     if n_true == 0:
         return float("nan")
+    rows, labels, prob = _covered(Yc, S, k)
+    if live is not None:
+        keep = live[rows]
+        labels, prob = labels[keep], prob[keep]
+    sure = np.zeros(K, dtype=bool)
+    sure[labels[prob == 1.0]] = True
+    maybe = prob < 1.0
+    logmiss = np.zeros(K)  # per label: log of the probability that no row covers it
+    np.add.at(logmiss, labels[maybe], np.log1p(-prob[maybe]))
+    covered = np.where(sure, 1.0, -np.expm1(logmiss))
+    return float(covered[seen].sum() / n_true)
+
+
+def _covered(Yc: Any, S: Any, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(row, label, probability) of every relevant label that may be in its row's top
+    k: probability 1, or t/C for one of C tied labels sharing t places at the cut."""
+    dense = not isinstance(S, _listed.Listed)
     L = _dense_top(S, k) if dense else S
-    rel = _listed.relevance(Yc, L.rows.ids, L.labels)
+    rows = L.rows.ids
+    rel = _listed.relevance(Yc, rows, L.labels)
     G = _listed.TieGroups(L)
     C = G.C.copy()
-    if dense:
-        last = G.seg.ptr[1:] - 1
+    last = G.seg.ptr[1:] - 1
+    if dense:  # the tie group at the k-th place counted over the whole row
         vk = L.scores[L.rows.ptr[1:] - 1]
         C[last] = (S == vk[:, None]).sum(axis=1)
     t = np.clip(k - G.above(C), 0, C)
-    # per listed entry: the probability that it is among the top k
-    g_of = np.repeat(np.arange(G.C.size), G.C)
-    prob = (t / C)[g_of]
-    sure = np.zeros(K, dtype=bool)
-    sure[L.labels[rel & (prob == 1.0)]] = True
-    maybe = rel & (prob > 0.0) & (prob < 1.0)
-    logmiss = np.zeros(K)  # per label: log of the probability that no row covers it
-    np.add.at(logmiss, L.labels[maybe], np.log1p(-prob[maybe]))
-    if dense:  # relevant labels of a cut tie group that lie beyond the listed top k
+    p_group = t / C
+    prob = np.repeat(p_group, G.C) if G.first is not None else p_group
+    keep = rel & (prob > 0.0)
+    out_rows, out_labels, out_prob = rows[keep], L.labels[keep], prob[keep]
+    if dense:  # relevant labels of a cut tie group beyond the listed top k
         cut_rows = np.flatnonzero(C[last] > G.C[last])
         if cut_rows.size:
-            g = last[cut_rows]
             eq = (S[cut_rows] == vk[cut_rows, None]) & _dense_rows(Yc, cut_rows).astype(bool)
             np.put_along_axis(eq, L.labels.reshape(-1, k)[cut_rows], False, axis=1)
             r, c = np.nonzero(eq)
-            np.add.at(logmiss, c, np.log1p(-(t[g] / C[g])[r]))
-    covered = np.where(sure, 1.0, -np.expm1(logmiss))
-    return float(covered[seen].sum() / n_true)
+            out_rows = np.concatenate([out_rows, cut_rows[r]])
+            out_labels = np.concatenate([out_labels, c])
+            out_prob = np.concatenate([out_prob, p_group[last[cut_rows]][r]])
+    return out_rows, out_labels, out_prob

@@ -1214,8 +1214,10 @@ def all_measures(
     ----------
     Y : array-like or sparse matrix of shape (n_samples, n_labels)
         True 0/1 labels.
-    F : array-like of shape (n_samples, n_labels)
-        Real-valued scores (for the ranking measures and AUCs).
+    F : array-like or sparse matrix of shape (n_samples, n_labels), or TopK
+        Real-valued scores (for the ranking measures and AUCs).  A sparse matrix or a
+        :class:`~mlcbook.topk.TopK` lists some scores (:mod:`mlcbook.topk`): then
+        nothing is made dense, and ``Y`` and ``P`` stay sparse.
     P : array-like or sparse matrix of shape (n_samples, n_labels)
         Predicted 0/1 labels, e.g. thresholded ``F`` (for Hamming loss and
         the F1 measures).
@@ -1239,6 +1241,8 @@ def all_measures(
         ``instance_auc``, ``micro_auc``.  Lower is better for the keys in
         :data:`LOWER_IS_BETTER`.
     """
+    if _listed.is_listed(F):
+        return _all_measures_listed(Y, F, P, zero_division, convention)
     Yl, P = _check_pair(Y, P, "Y", "P")
     Yd = Yl.toarray() if sp.issparse(Yl) else Yl
     F = check_score_matrix(F, "F")
@@ -1273,3 +1277,27 @@ def all_measures(
         else:
             out[name] = _auc(Yd, F, avg, stats)
     return {m: out[m] for m in WU_ZHOU_MEASURES}  # Table 1's order
+
+
+def _all_measures_listed(Y: Any, F: Any, P: Any, zero_division: Any, convention: Any):
+    """:func:`all_measures` of listed scores: one ranking of the listed entries shared
+    by the ranking measures, the counts of sparse ``Y`` and ``P``."""
+    Yl, L, _, _ = _listed_args(Y, F, None, False, convention)
+    Yl, P = _check_pair(Yl, P, "Y", "P")
+    zd = _check_zero_division(1.0 if zero_division is None else zero_division)
+    R = _listed.RowRanking(Yl, L)
+    c = _lc.Counts(Yl, P)
+    n, K = Yl.shape
+    out: dict[str, float] = {
+        "hamming_loss": c.err(None) / (n * K),
+        "ranking_loss": float(np.mean(R.ranking_loss())),
+        "one_error": float(np.mean(R.one_error(Yl))),
+        "coverage": float(np.mean(R.coverage())),
+        "average_precision": float(np.mean(R.average_precision())),
+        "macro_auc": _nanmean(_listed.label_aucs(Yl, L, None)),
+        "instance_auc": _nanmean(R.auc()),
+        "micro_auc": _listed.micro_auc(Yl, L, None),
+    }
+    for name, axis in (("macro_f1", 0), ("instance_f1", 1), ("micro_f1", None)):
+        out[name] = _mean_defined(_lc.prf("f", c.tp(axis), c.ny(axis), c.np_(axis), 1.0, zd))
+    return {m: out[m] for m in WU_ZHOU_MEASURES}

@@ -241,3 +241,42 @@ def test_topk_label_matrix_and_repr():
     assert repr(top) == "TopK(n_samples=2, k=2, n_labels=4)"
     one = TopK([3, 1], [0.5, 0.4], n_labels=4)  # a 1-D pair is one instance
     assert one.shape == (1, 4) and one.k == 2
+
+
+# ------------------------------------------------------------------- other surfaces
+@pytest.mark.parametrize("seed", range(6))
+def test_all_measures_of_topk_equals_the_dense_computation(seed):
+    rng = np.random.default_rng(seed)
+    n, K = 60, 10
+    Y = (rng.random((n, K)) < 0.3).astype(np.int64)
+    Y[0] = 0
+    idx, S = random_topk(rng, n, K, 4, ties=seed % 2 == 0)
+    top = TopK(idx, S, K)
+    P = top.label_matrix()  # the listed labels as the prediction, sparse
+    got = M.all_measures(sp.csr_matrix(Y), top, P)
+    ref = M.all_measures(Y, filled(idx, S, K), P.toarray())
+    assert list(got) == list(ref)
+    for key in ref:
+        assert same(got[key], ref[key]), key
+
+
+def test_intervals_and_paired_comparison_take_topk_scores():
+    from mlcbook.intervals import bootstrap_interval, paired_comparison
+
+    rng = np.random.default_rng(3)
+    n, K = 200, 12
+    Y = (rng.random((n, K)) < 0.25).astype(np.int64)
+    ia, Sa = random_topk(rng, n, K, 5, ties=False)
+    ib, Sb = random_topk(rng, n, K, 5, ties=False)
+    a, b = TopK(ia, Sa, K), TopK(ib, Sb, K)
+    Ys = sp.csr_matrix(Y)
+    for name, kw in (("ranking_loss", {}), ("precision_at_k", {"k": 3})):
+        ci = bootstrap_interval(name, Ys, a, n_resamples=499, random_state=0, **kw)
+        dense = bootstrap_interval(name, Y, filled(ia, Sa, K), n_resamples=499,
+                                   random_state=0, **kw)
+        # the same per-instance values (to rounding), the same resamples
+        assert ci.estimate == pytest.approx(dense.estimate, abs=TOL)
+        assert (ci.low, ci.high) == pytest.approx((dense.low, dense.high), abs=1e-12)
+        cmp = paired_comparison(name, Ys, a, b, n_resamples=199, n_permutations=199,
+                                random_state=0, **kw)
+        assert cmp.difference == pytest.approx(cmp.estimate_a - cmp.estimate_b, abs=1e-15)
