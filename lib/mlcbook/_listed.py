@@ -34,6 +34,7 @@ __all__ = [
     "col_sums",
     "is_listed",
     "label_aucs",
+    "label_average_precisions",
     "listed_from_csr",
     "micro_auc",
     "relevance",
@@ -400,27 +401,56 @@ def _by_label(L: Listed) -> np.ndarray:
     return np.argsort(L.labels * m + rank)
 
 
+class _LabelGroups:
+    """The listed entries of every label (column) in tie groups of decreasing score,
+    and per label its (weighted) positives and negatives, listed and unlisted."""
+
+    def __init__(self, Y: Any, L: Listed, w: np.ndarray | None) -> None:
+        rows = L.rows.ids
+        rel = relevance(Y, rows, L.labels)
+        order = _by_label(L)
+        lab = L.labels[order]
+        wr = None if w is None else w[rows[order]]
+        self.seg, self.P, self.N = _sorted_groups(lab, L.scores[order], rel[order], wr)
+        K = self.K = L.n_labels
+        self.total = Y.shape[0] if w is None else float(w.sum())
+        self.pos = col_sums(Y, w)
+        self.neg = self.total - self.pos
+        if w is not None:  # exact zeros where a label has no negative of positive weight
+            live = w > 0
+            self.neg[int(live.sum()) - col_sums(Y[live], None) == 0] = 0.0
+        listed = np.bincount(lab, weights=wr, minlength=K)
+        is_pos = rel[order]
+        listed_pos = np.bincount(
+            lab[is_pos], weights=None if wr is None else wr[is_pos], minlength=K
+        )
+        self.bottom_pos = self.pos - listed_pos
+        self.bottom_neg = (self.total - listed) - self.bottom_pos
+
+
 def label_aucs(Y: Any, L: Listed, w: np.ndarray | None) -> np.ndarray:
     """AUC of every label (instances as items), NaN where a label has one class."""
-    rows = L.rows.ids
-    rel = relevance(Y, rows, L.labels)
-    order = _by_label(L)
-    lab = L.labels[order]
-    wr = None if w is None else w[rows[order]]
-    seg, P, N = _sorted_groups(lab, L.scores[order], rel[order], wr)
-    K = L.n_labels
-    total = Y.shape[0] if w is None else float(w.sum())
-    col_pos = col_sums(Y, w)
-    col_neg = total - col_pos
-    if w is not None:  # exact zeros where a label has no negative of positive weight
-        live = w > 0
-        col_neg[int(live.sum()) - col_sums(Y[live], None) == 0] = 0.0
-    listed = np.bincount(lab, weights=wr, minlength=K)
-    is_pos = rel[order]
-    listed_pos = np.bincount(lab[is_pos], weights=None if wr is None else wr[is_pos], minlength=K)
-    bottom_pos = col_pos - listed_pos
-    bottom_neg = (total - listed) - bottom_pos
-    return _auc_from_groups(seg, P, N, K, col_pos, col_neg, bottom_pos, bottom_neg)
+    G = _LabelGroups(Y, L, w)
+    return _auc_from_groups(G.seg, G.P, G.N, G.K, G.pos, G.neg, G.bottom_pos, G.bottom_neg)
+
+
+def label_average_precisions(Y: Any, L: Listed, w: np.ndarray | None) -> np.ndarray:
+    """Per label, the step sum of its precision-recall curve: the sum over the tie
+    groups (thresholds) of the recall gained times the precision there; the unlisted
+    instances are the last threshold.  0 for a label without positives."""
+    G = _LabelGroups(Y, L, w)
+    s = Segments(np.searchsorted(G.seg, np.arange(G.K + 1)))
+    tp = s.before(G.P) + G.P  # positives at or above each threshold, in its label
+    fp = s.before(G.N) + G.N
+    prec = np.zeros(tp.shape)
+    np.divide(tp, tp + fp, out=prec, where=(tp + fp) > 0)
+    gain = s.sum(G.P * prec)
+    last = np.zeros(G.K)  # the unlisted threshold: every instance at or above it
+    np.divide(G.pos, G.total, out=last, where=np.asarray(G.total) > 0)
+    gain = gain + G.bottom_pos * last
+    out = np.zeros(G.K)
+    np.divide(gain, G.pos, out=out, where=G.pos > 0)
+    return out
 
 
 def micro_auc(Y: Any, L: Listed, w: np.ndarray | None) -> float:

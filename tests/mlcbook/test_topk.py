@@ -280,3 +280,26 @@ def test_intervals_and_paired_comparison_take_topk_scores():
         cmp = paired_comparison(name, Ys, a, b, n_resamples=199, n_permutations=199,
                                 random_state=0, **kw)
         assert cmp.difference == pytest.approx(cmp.estimate_a - cmp.estimate_b, abs=1e-15)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 12), K=st.integers(1, 7),
+       ties=st.booleans(), weighted=st.booleans())
+def test_scikit_learn_named_ranking_measures_of_topk(seed, n, K, ties, weighted):
+    """roc_auc, average_precision and coverage_error (scikit-learn's names, values and
+    undefined cases) of a top-k equal theirs of the filled dense matrix, which equal
+    scikit-learn's own (tested in the registry's tests)."""
+    from mlcbook import registry as R
+
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(1, K + 1))
+    Y = (rng.random((n, K)) < 0.4).astype(np.int64)
+    idx, S = random_topk(rng, n, K, k, ties)
+    w = rng.uniform(0.1, 2.0, n) if weighted else None
+    top, D = TopK(idx, S, K), filled(idx, S, K)
+    for name in ("roc_auc", "average_precision", "coverage_error"):
+        spec = R.get_measure(name)
+        a = spec.compute(sp.csr_matrix(Y), top, sample_weight=w)
+        b = spec.compute(Y, D, sample_weight=w)
+        assert same(a, b), (name, a, b)
