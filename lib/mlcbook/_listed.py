@@ -17,6 +17,7 @@ use the same groups with labels as segments and instances as items.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -44,6 +45,8 @@ __all__ = [
 # pad ragged rows into an (n, width) array for a row-wise sort when that costs at
 # most this many times the listed entries (else one global sort)
 _PAD_FACTOR = 4
+# rows of one width up to this are summed column by column
+_NARROW = 16
 
 
 def is_listed(F: Any) -> bool:
@@ -75,8 +78,20 @@ class Segments:
             self._ids = np.repeat(np.arange(self.n, dtype=np.int64), reps)
         return self._ids
 
+    def _narrow(self) -> int:
+        """The width of rows of one small width (handled one column at a time: a few
+        passes over ``n`` numbers; NumPy's reductions along a short axis are slower),
+        else 0."""
+        return self.width if self.width is not None and self.width <= _NARROW else 0
+
     def sum(self, x: np.ndarray) -> np.ndarray:
         """Sum of ``x`` over each segment (exact for integers; 0 for an empty one)."""
+        if w := self._narrow():
+            x2 = x.reshape(-1, w)
+            out = x2[:, 0].astype(np.result_type(x2.dtype, np.int64), copy=True)
+            for j in range(1, x2.shape[1]):
+                out += x2[:, j]
+            return out
         if self.width is not None:
             return x.reshape(-1, self.width).sum(axis=1)
         c = np.cumsum(x)
@@ -85,15 +100,24 @@ class Segments:
 
     def before(self, x: np.ndarray) -> np.ndarray:
         """For every element, the sum of ``x`` over the earlier elements of its segment."""
-        if self.width is not None:
-            x2 = x.reshape(-1, self.width)
-            return (np.cumsum(x2, axis=1) - x2).ravel()
+        if w := self._narrow():
+            x2 = x.reshape(-1, w)
+            out = np.zeros(x2.shape, dtype=np.result_type(x2.dtype, np.int64))
+            for j in range(1, x2.shape[1]):
+                np.add(out[:, j - 1], x2[:, j - 1], out=out[:, j])
+            return out.ravel()
         c = np.cumsum(x)
-        start = np.concatenate([np.zeros(1, dtype=c.dtype), c])[self.ptr[:-1]]
-        return c - x - start[self.ids]
+        start = (c - x)[self.ptr[:-1][np.diff(self.ptr) > 0]]
+        return c - x - np.repeat(start, np.diff(self.ptr)[np.diff(self.ptr) > 0])
 
     def max(self, x: np.ndarray) -> np.ndarray:
         """Largest ``x`` of each segment; 0 for an empty segment."""
+        if w := self._narrow():
+            x2 = x.reshape(-1, w)
+            out = x2[:, 0].copy()
+            for j in range(1, x2.shape[1]):
+                np.maximum(out, x2[:, j], out=out)
+            return out
         if self.width is not None:
             return x.reshape(-1, self.width).max(axis=1)
         out = np.zeros(self.n, dtype=x.dtype)
@@ -283,15 +307,26 @@ class RowRanking:
     def __init__(self, Y: Any, L: Listed) -> None:
         self.K, self.n, self.L = L.n_labels, L.n, L
         self.rel = relevance(Y, L.rows.ids, L.labels)
-        rel = self.rel.view(np.int8)
         self.n_pos = row_sums(Y)
         self.u = self.K - np.diff(L.rows.ptr)
-        self.ru = self.n_pos - L.rows.sum(rel)
-        self.G = G = TieGroups(L)
-        self.C = G.C
-        self.P = G.sum(rel).astype(np.int64, copy=False)
-        self.Pa = G.above(self.P)
-        self.Ca = G.above(self.C)
+        self.G = TieGroups(L)
+        self.C = self.G.C
+
+    @functools.cached_property
+    def ru(self) -> np.ndarray:
+        return self.n_pos - self.L.rows.sum(self.rel.view(np.int8))
+
+    @functools.cached_property
+    def P(self) -> np.ndarray:
+        return self.G.sum(self.rel.view(np.int8)).astype(np.int64, copy=False)
+
+    @functools.cached_property
+    def Pa(self) -> np.ndarray:
+        return self.G.above(self.P)
+
+    @functools.cached_property
+    def Ca(self) -> np.ndarray:
+        return self.G.above(self.C)
 
     def _per_row(self, x: np.ndarray) -> np.ndarray:
         return self.G.seg.sum(x)

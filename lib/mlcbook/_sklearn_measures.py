@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from . import _labelcounts as _lc
-from . import _listed
+from . import _listed, _ranks
 from . import metrics as _M
 
 __all__ = [
@@ -178,7 +178,7 @@ def roc_auc(Y: Any, F: Any, *, sample_weight: Any = None) -> float:
         scores = _listed.label_aucs(Yc, L, w)
     else:
         Y, F, w = _score_args(Y, F, sample_weight)
-        scores = np.array([_M._auc_1d(Y[:, j], F[:, j], w) for j in range(Y.shape[1])])
+        scores = _M._label_aucs(Y, F, w)
     if np.isnan(scores).any():
         _undefined(
             f"{int(np.isnan(scores).sum())} label(s) have only one class: their ROC AUC "
@@ -233,7 +233,21 @@ def average_precision(Y: Any, F: Any, *, sample_weight: Any = None) -> float:
         )
     if listed:
         return float(np.average(_listed.label_average_precisions(Yc, L, w)))
-    return float(np.average([_ap_1d(Y[:, j], F[:, j], w) for j in range(Y.shape[1])]))
+    return float(np.average(_label_aps(Y, F, w)))
+
+
+def _label_aps(Y: np.ndarray, F: np.ndarray, w: np.ndarray | None) -> np.ndarray:
+    """Every label's average precision: from the sorted scores of its positives and
+    negatives (:func:`mlcbook._ranks.column_counts`) when no score ties a positive's,
+    else (ties, weights) by scikit-learn's curve (:func:`_ap_1d`)."""
+    if w is not None:
+        return np.array([_ap_1d(Y[:, j], F[:, j], w) for j in range(Y.shape[1])])
+    YT, FT = np.ascontiguousarray(Y.T), np.ascontiguousarray(F.T)
+    out = np.empty(YT.shape[0])
+    for j in range(YT.shape[0]):
+        v = _ranks.column_counts(YT[j], FT[j]).average_precision()
+        out[j] = _ap_1d(YT[j], FT[j], None) if v is None else v
+    return out
 
 
 def coverage_error_values(Y: Any, F: Any) -> np.ndarray:
@@ -244,11 +258,7 @@ def coverage_error_values(Y: Any, F: Any) -> np.ndarray:
         R = _listed.RowRanking(Yc, L)
         return np.where(R.n_pos > 0, R.coverage() + 1.0, 0.0)
     Y, F = _M._check_scores(Y, F)
-    rel = Y.astype(bool)
-    lowest = np.where(rel, F, np.inf).min(axis=1)
-    out = (F >= lowest[:, None]).sum(axis=1).astype(np.float64)
-    out[~rel.any(axis=1)] = 0.0
-    return out
+    return _ranks.lowest_relevant_rank(Y, F).astype(np.float64)  # 0: no relevant label
 
 
 def coverage_error(Y: Any, F: Any, *, sample_weight: Any = None) -> float:

@@ -260,11 +260,32 @@ def _dense_rows(Y: Any, rows: np.ndarray) -> np.ndarray:
     return Y[rows].toarray() if sp.issparse(Y) else Y[rows]
 
 
-def _top_groups(Y: Any, S: Any, k: int, q: np.ndarray | None) -> _TopGroups:
-    """The tie groups covering the top ``k`` of every row (see :class:`_TopGroups`)."""
+@dataclass(frozen=True)
+class _TopGrid:
+    """The common case: every row lists ``w`` labels in strictly decreasing score.
+    ``rel`` (n, w) is 0/1 (float) by place, ``W`` the relevant labels' weights."""
+
+    n: int
+    n_pos: np.ndarray
+    rel: np.ndarray
+    W: np.ndarray | None
+    k: int
+
+
+def _top_groups(Y: Any, S: Any, k: int, q: np.ndarray | None) -> _TopGroups | _TopGrid:
+    """The tie groups covering the top ``k`` of every row (see :class:`_TopGroups`),
+    or the places of every row when its scores are strictly decreasing."""
     dense = not isinstance(S, _listed.Listed)
     L = _dense_top(S, k) if dense else S
     rel = _listed.relevance(Y, L.rows.ids, L.labels)
+    w = L.rows.width
+    if L.strict and w is not None:
+        vk = L.scores[L.rows.ptr[1:] - 1]
+        if not dense or bool(((S == vk[:, None]).sum(axis=1) == 1).all()):
+            cols = min(k, w)
+            R2 = rel.reshape(L.n, w)[:, :cols].astype(np.float64)
+            W2 = None if q is None else R2 * q[L.labels.reshape(L.n, w)[:, :cols]]
+            return _TopGrid(L.n, _listed.row_sums(Y), R2, W2, k)
     G = _listed.TieGroups(L)
     C = G.C.copy()
     P = G.sum(rel.view(np.int8)).astype(np.int64)
@@ -295,17 +316,25 @@ def _discounts(k: int) -> tuple[np.ndarray, np.ndarray]:
     return d, D
 
 
-def _hits(T: _TopGroups, W: bool = False) -> np.ndarray:
+def _hits(T: _TopGroups | _TopGrid, W: bool = False) -> np.ndarray:
+    if isinstance(T, _TopGrid):
+        x2 = T.W if W else T.rel
+        assert x2 is not None
+        return x2 @ np.ones(x2.shape[1])
     x = T.W if W else T.P
     assert x is not None
     whole = T.t == T.C
     return T.per_row(np.where(whole, x, x * (T.t / T.C)))
 
 
-def _dcg(T: _TopGroups, W: bool = False) -> np.ndarray:
+def _dcg(T: _TopGroups | _TopGrid, W: bool = False) -> np.ndarray:
+    d, D = _discounts(T.k)
+    if isinstance(T, _TopGrid):
+        x2 = T.W if W else T.rel
+        assert x2 is not None
+        return x2 @ d[1 : x2.shape[1] + 1]
     x = T.W if W else T.P
     assert x is not None
-    d, D = _discounts(T.k)
     single = T.C == 1  # one label at position Ca + 1: its discount, exactly
     pos = np.minimum(T.Ca + 1, T.k)
     one = np.where(T.t > 0, x * d[pos], 0.0)
@@ -319,12 +348,16 @@ def _ideal_ps(Y: Any, q: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     the largest propensity-scored DCG (the true labels by decreasing weight)."""
     Yc = sp.csr_matrix(Y) if not sp.issparse(Y) else Y
     L = _listed.listed_from_csr(Yc.indptr, Yc.indices, q[Yc.indices], Yc.shape[1])
+    d, _ = _discounts(k)
+    w = L.rows.width
+    if w is not None:  # every row has w true labels: an (n, w) array
+        top = L.scores.reshape(L.n, w)[:, :k]
+        return top @ np.ones(top.shape[1]), top @ d[1 : top.shape[1] + 1]
     pos = L.rows.position()
     inside = pos < k
-    d, _ = _discounts(k)
-    w = np.where(inside, L.scores, 0.0)
+    v = np.where(inside, L.scores, 0.0)
     disc = np.where(inside, d[np.minimum(pos + 1, k)], 0.0)
-    return L.rows.sum(w), L.rows.sum(w * disc)
+    return L.rows.sum(v), L.rows.sum(v * disc)
 
 
 # --------------------------------------------------------------------- reductions

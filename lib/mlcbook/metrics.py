@@ -116,7 +116,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import _labelcounts as _lc
-from . import _listed
+from . import _listed, _ranks
 from ._validation import (
     check_average,
     check_label_matrix,
@@ -177,7 +177,9 @@ def _check_pair(Y: Any, P: Any, name_y: str = "Y", name_p: str = "P"):
 
 
 def _check_scores(Y: Any, F: Any, name_y: str = "Y", name_f: str = "F"):
-    Y = check_label_matrix(Y, name_y, allow_sparse=False)
+    Y = _lc.check_labels(Y, name_y)  # dense int8, one checking pass
+    if sp.issparse(Y):
+        Y = Y.toarray()
     F = check_score_matrix(F, name_f)
     check_same_shape(Y, F, name_y, name_f)
     return Y, F
@@ -578,7 +580,52 @@ def example_based_f_measure(
 
 # --------------------------------------------------------------------------- ranking
 class _RowStats:
-    """Per-entry counts within each row, shared by the ranking measures.
+    """Per-row ranking statistics, shared by the ranking measures: rank sums
+    (:mod:`mlcbook._ranks`, one sort per row) for the rows without tied scores, the
+    tie-aware counts of :class:`_TiedRowStats` for the rows with ties."""
+
+    __slots__ = ("K", "rs", "tied", "tied_rows")
+
+    def __init__(self, Y: np.ndarray, F: np.ndarray) -> None:
+        self.K = F.shape[1]
+        self.rs = _ranks.rank_sums(Y, F)
+        self.tied_rows = np.flatnonzero(self.rs.tied)
+        t = self.tied_rows
+        self.tied = _TiedRowStats(Y[t], F[t]) if t.size else None
+
+    def _with_ties(self, v: np.ndarray, what: str) -> np.ndarray:
+        if self.tied is not None:
+            v[self.tied_rows] = getattr(self.tied, what)()
+        return v
+
+    def ranking_loss(self) -> np.ndarray:
+        pairs = self.rs.n_pos * (self.K - self.rs.n_pos)
+        v = _divide(pairs - self.rs.correct_pairs(), pairs, 0.0)
+        return self._with_ties(v, "ranking_loss")
+
+    def average_precision(self) -> np.ndarray:
+        n_pos = self.rs.n_pos
+        v = _divide(self.rs.ap_sum, n_pos, 1.0)
+        v[(n_pos == 0) | (n_pos == self.K)] = 1.0
+        return self._with_ties(v, "average_precision")
+
+    def auc(self) -> np.ndarray:
+        pairs = self.rs.n_pos * (self.K - self.rs.n_pos)
+        v = np.full(pairs.shape, np.nan)
+        np.divide(self.rs.correct_pairs(), pairs, out=v, where=pairs > 0)
+        return self._with_ties(v, "auc")
+
+
+def _label_aucs(Y: np.ndarray, F: np.ndarray, w: np.ndarray | None) -> np.ndarray:
+    """AUC of every label (column), NaN where it has one class; the columns made
+    contiguous once (each is sorted on its own)."""
+    YT = np.ascontiguousarray(Y.T).astype(bool, copy=False)
+    FT = np.ascontiguousarray(F.T)
+    return np.array([_auc_1d(YT[j], FT[j], w) for j in range(FT.shape[0])])
+
+
+class _TiedRowStats:
+    """Per-entry counts within each row, for rows with tied scores.
 
     Every row of ``F`` is sorted once (``argsort`` along the short label axis);
     cumulative sums then give, for each entry (in sorted order), the number of
@@ -820,8 +867,7 @@ def one_error(
 
 
 def _coverage(Y, F) -> np.ndarray:
-    lowest = np.where(Y.astype(bool), F, np.inf).min(axis=1)
-    cov = (F >= lowest[:, None]).sum(axis=1) - 1
+    cov = _ranks.lowest_relevant_rank(Y, F) - 1
     return np.maximum(cov, 0).astype(np.float64)
 
 
@@ -933,14 +979,7 @@ def _auc_1d(y: np.ndarray, f: np.ndarray, w: np.ndarray | None = None) -> float:
     curve.
     """
     if w is None:
-        pos = np.sort(f[y])
-        neg = np.sort(f[~y])
-        if pos.size == 0 or neg.size == 0:
-            return float("nan")
-        lo = np.searchsorted(neg, pos, side="left")  # negatives strictly below
-        hi = np.searchsorted(neg, pos, side="right")  # negatives below or tied
-        good2 = int(lo.sum(dtype=np.int64)) + int(hi.sum(dtype=np.int64))
-        return good2 / (2.0 * pos.size * neg.size)
+        return _ranks.column_counts(y, f).auc()
     order = np.argsort(f[~y], kind="stable")
     neg, wn = f[~y][order], w[~y][order]
     pos, wp = f[y], w[y]
@@ -967,9 +1006,7 @@ def _auc(Y, F, average: str, stats: _RowStats | None = None, w: np.ndarray | Non
         return _nanmean((stats or _RowStats(Y, F)).auc(), w)
     Yb = Y.astype(bool, copy=False)
     if average == "macro":
-        # a loop over labels (not instances): each column is long, so sorting
-        # its values and binary search beats an argsort of the whole matrix
-        return _nanmean([_auc_1d(Yb[:, j], F[:, j], w) for j in range(F.shape[1])])
+        return _nanmean(_label_aucs(Y, F, w))
     wf = None if w is None else np.repeat(w, F.shape[1])
     return _nanmean([_auc_1d(Yb.ravel(), F.ravel(), wf)])
 
