@@ -31,10 +31,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["ColumnCounts", "RankSums", "column_counts", "lowest_relevant_rank", "rank_sums"]
+__all__ = [
+    "ColumnCounts",
+    "RankSums",
+    "column_counts",
+    "columns",
+    "lowest_relevant_rank",
+    "rank_sums",
+]
 
 #: cells of a block of rows sorted at once (2 MiB of float64 scores)
 _BLOCK_CELLS = 1 << 18
+#: rows of a block transposed at once
+_TRANSPOSE_ROWS = 1024
 
 
 @dataclass(frozen=True)
@@ -81,13 +90,23 @@ def rank_sums(B: np.ndarray, A: np.ndarray) -> RankSums:
     return RankSums(n_pos, position_sum, ap_sum, tied, m)
 
 
+def columns(A: np.ndarray) -> np.ndarray:
+    """``A.T`` made contiguous a block of rows at a time (a transposing copy that
+    reads and writes whole cache lines: about twice as fast as one copy)."""
+    n, m = A.shape
+    out = np.empty((m, n), dtype=A.dtype)
+    for lo in range(0, n, _TRANSPOSE_ROWS):
+        out[:, lo : lo + _TRANSPOSE_ROWS] = A[lo : lo + _TRANSPOSE_ROWS].T
+    return out
+
+
 def lowest_relevant_rank(B: np.ndarray, A: np.ndarray) -> np.ndarray:
     """Per row, how many entries score at least as high as its lowest-scored relevant
     one (its rank, ties counted at the worst); 0 for a row without relevant entries.
     No sort: two passes over each block of rows while it is in cache."""
     n, m = A.shape
     out = np.empty(n, dtype=np.int64)
-    step = max(1, (_BLOCK_CELLS // 8) // max(m, 1))
+    step = max(1, (_BLOCK_CELLS // 4) // max(m, 1))
     for lo in range(0, n, step):
         a, b = A[lo : lo + step], B[lo : lo + step]
         lowest = np.where(b != 0, a, np.inf).min(axis=1)

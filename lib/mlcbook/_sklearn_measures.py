@@ -242,7 +242,7 @@ def _label_aps(Y: np.ndarray, F: np.ndarray, w: np.ndarray | None) -> np.ndarray
     else (ties, weights) by scikit-learn's curve (:func:`_ap_1d`)."""
     if w is not None:
         return np.array([_ap_1d(Y[:, j], F[:, j], w) for j in range(Y.shape[1])])
-    YT, FT = np.ascontiguousarray(Y.T), np.ascontiguousarray(F.T)
+    YT, FT = _ranks.columns(Y), _ranks.columns(F)
     out = np.empty(YT.shape[0])
     for j in range(YT.shape[0]):
         v = _ranks.column_counts(YT[j], FT[j]).average_precision()

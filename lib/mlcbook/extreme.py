@@ -346,9 +346,15 @@ def _dcg(T: _TopGroups | _TopGrid, W: bool = False) -> np.ndarray:
 def _ideal_ps(Y: Any, q: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """Per row: the largest achievable sum of inverse propensities in the top k, and
     the largest propensity-scored DCG (the true labels by decreasing weight)."""
-    Yc = sp.csr_matrix(Y) if not sp.issparse(Y) else Y
-    L = _listed.listed_from_csr(Yc.indptr, Yc.indices, q[Yc.indices], Yc.shape[1])
     d, _ = _discounts(k)
+    if not sp.issparse(Y):  # the k largest weights among each row's true labels
+        Q = np.where(Y != 0, q, 0.0)  # weights >= 1: the true labels come first
+        kk = min(k, Q.shape[1])
+        top = -np.partition(-Q, kk - 1, axis=1)[:, :kk] if kk < Q.shape[1] else Q
+        top = -np.sort(-top, axis=1)
+        return top @ np.ones(kk), top @ d[1 : kk + 1]
+    Yc = Y
+    L = _listed.listed_from_csr(Yc.indptr, Yc.indices, q[Yc.indices], Yc.shape[1])
     w = L.rows.width
     if w is not None:  # every row has w true labels: an (n, w) array
         top = L.scores.reshape(L.n, w)[:, :k]

@@ -619,8 +619,8 @@ class _RowStats:
 def _label_aucs(Y: np.ndarray, F: np.ndarray, w: np.ndarray | None) -> np.ndarray:
     """AUC of every label (column), NaN where it has one class; the columns made
     contiguous once (each is sorted on its own)."""
-    YT = np.ascontiguousarray(Y.T).astype(bool, copy=False)
-    FT = np.ascontiguousarray(F.T)
+    YT = _ranks.columns(Y).view(bool) if Y.dtype == np.int8 else _ranks.columns(Y != 0)
+    FT = _ranks.columns(F)
     return np.array([_auc_1d(YT[j], FT[j], w) for j in range(FT.shape[0])])
 
 
