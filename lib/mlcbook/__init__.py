@@ -2,13 +2,15 @@
 
 Modules
 -------
+registry     the one registry of measures (a MeasureSpec each) that every surface reads
 metrics      standard multi-label measures (Zhang & Zhou 2014; Wu & Zhou 2017)
 losses       dependence-aware Choquet/OWA losses (Hüllermeier et al. 2022)
 bayes        Bayes-optimal predictions by enumeration
 blended      Park & Read's blended Hamming/Jaccard/Exact similarity
 margins      Wu & Zhou's label-wise and instance-wise margins
 profiles     loss profiles of predictions and learner ratios (Hüllermeier et al. Figs 1-3)
-scorers      every measure and loss as a scikit-learn scorer (get_scorer, scoring)
+scorers      every registered measure as a scikit-learn scorer (get_scorer, scoring)
+intervals    bootstrap intervals and paired comparisons of the registered measures
 learners     scikit-learn estimators of the papers
 datasets     benchmark registry, ARFF loading, synthetic data
 plots        the papers' figure types

@@ -150,11 +150,11 @@ _AT_K_DEFAULTS: dict[str, Any] = {
 
 
 def _f_label(name: str) -> Callable[[Any], str]:
-    """``macro_f1`` shown as ``macro_f2`` when ``beta=2``."""
+    """``macro_f1`` shown as ``macro_f2`` when ``beta=2`` (beta to 4 significant digits)."""
 
     def label(params: Any) -> str:
         beta = params.get("beta", 1.0)
-        return name if beta == 1.0 else name.replace("_f1", f"_f{beta:g}")
+        return name if beta == 1.0 else name.replace("_f1", f"_f{beta:.4g}")
 
     return label
 

@@ -1,329 +1,159 @@
-"""The ``mlcbook`` command line: evaluate and compare predictions in files; datasets.
+"""The ``mlcbook`` command line: evaluate and compare predictions in files; measures;
+datasets.
 
 ::
 
-    mlcbook evaluate TRUTH PRED [--scores FILE] [--format text|csv|json|markdown]
-                                [--beta B] [--zero-division Z] [--digits N]
+    mlcbook evaluate TRUTH PRED [--scores FILE] [--labels FILE|NAMES]
+                                [--measures report|all|NAMES|GROUPS]
+                                [--profile summary|full|none]
+                                [--format text|csv|json|markdown] [--digits N]
+                                [--beta B] [--zero-division Z] [--convention C]
                                 [--ci LEVEL [--resamples N] [--ci-method BCa|percentile]
                                  [--seed S]] [--plot FILE.png]
-                                [--input-format auto|matrix|labelsets|arff]
+                                [--input-format auto|matrix|labelsets|arff] [--xml FILE]
     mlcbook compare TRUTH PRED_A PRED_B [--scores-a FILE --scores-b FILE] [--ci LEVEL]
                                 [--resamples N] [--permutations N] [--seed S] ...
+    mlcbook measures [--format ...]
     mlcbook datasets list
     mlcbook datasets fetch NAME [--subset all|train|test]
     mlcbook datasets stats NAME [--subset all|train|test]
 
 ``python -m mlcbook ...`` is the same.  ``evaluate`` reads the truth and the predictions
 (0/1 matrices as CSV/TSV with or without a header, label-set lists, JSON, MEKA/MULAN
-ARFF: see :mod:`mlcbook.datasets.labelfiles`) and prints every measure of
-:mod:`mlcbook.metrics` that needs predictions (F-beta with ``--beta``), the ranking
-measures and AUCs when a score file is given, and the binomial (k = 1..K, eq. 18 of
-Hüllermeier et al. 2022) and polynomial (the book's grid of alpha, eq. 17) loss
-profiles of the predictions.  ``--ci 0.95`` adds a bootstrap confidence interval to
-every measure (:mod:`mlcbook.intervals`; seeded, so the same run prints the same
-interval).  ``compare`` scores two prediction files on one truth: both values, their
-difference with its paired bootstrap interval and the randomisation test's p-value.
+ARFF: see :mod:`mlcbook.datasets.labelfiles`) and prints the measures of the registry
+(:mod:`mlcbook.registry`; ``--measures``: by default the book's report, with the ranking
+measures and AUCs when a score file is given) and a summary of the binomial (k = 1..K,
+eq. 18 of Hüllermeier et al. 2022) and polynomial (eq. 17) loss profiles of the
+predictions: about ten log-spaced k and seven alpha from 1 to 1000 (``--profile full``:
+every k and the book's 25-point alpha grid).  ``--ci 0.95`` adds a bootstrap confidence
+interval to every measure that has one (:mod:`mlcbook.intervals`; seeded, so the same
+run prints the same interval) and a note on why the others have none.  ``compare``
+scores two prediction files on one truth: both values, their difference with its paired
+bootstrap interval and the randomisation test's p-value.  ``measures`` prints the table
+of every measure name: kind, input, direction, parameters, convention, what it equals.
 
-Text and Markdown print ``--digits`` significant digits (default 4); CSV and JSON
-print every value in full (shortest round-trip form), so the Hivemall example's micro
-F1 reads 0.6956521739130435 there.
+The labels: ``--labels`` (a file, one name a line, or the names separated by commas),
+else a header line of a matrix file, else the header of the score file, else the labels
+seen in label-set files, with a warning (a label in neither file is missing).  Nothing
+is sorted; a score file's header must name the labels (refused otherwise, with the file
+and line).
+
+Text and Markdown print every number (parameters included) to ``--digits`` significant
+digits (default 4); CSV and JSON print every value in full (shortest round-trip form), so
+the Hivemall example's micro F1 reads 0.6956521739130435 there.
+
+Warnings go to standard error as ``mlcbook: warning: ...``; progress bars only when
+standard error is a terminal (``MLCBOOK_PROGRESS=1`` always, ``0`` never).
 
 Exit status: 0 on success, 2 for a usage or input error (the message names the file and
 line), 1 when a dataset cannot be obtained, the cache or the output cannot be written.
+
+The commands' work is imported when a command runs (``mlcbook --help`` imports no
+NumPy): :mod:`mlcbook._evaluation`, :mod:`mlcbook.datasets`, the plots.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import importlib
 import io
 import json
 import math
 import os
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from mlcbook.profiles import ALPHAS
-
-from . import datasets as ds
-from . import metrics as M
-from ._progress import progress
-from .datasets import (
-    DatasetError,
-    DatasetFormatError,
-    DatasetUnavailableError,
-    UnknownDatasetError,
-)
-from .datasets.labelfiles import align_label_files, read_label_file, read_score_file
-from .intervals import INTERVAL_MEASURES, bootstrap_interval, paired_comparison
-from .losses import loss_profile
-from .plots.losses import plot_loss_profiles
-
-__all__ = ["main", "evaluate_files", "FORMATS"]
+__all__ = [
+    "main",
+    "build_parser",
+    "evaluate_files",
+    "compare_files",
+    "format_report",
+    "format_comparison",
+    "FORMATS",
+]
 
 FORMATS = ("text", "csv", "json", "markdown")
 _PLOT_SUFFIXES = (".png", ".pdf", ".svg")
+_PROFILES = ("summary", "full", "none")
+
+#: The environment variables the command line reads (listed by ``--help``).
+ENVIRONMENT = (
+    (
+        "MLCBOOK_PROGRESS",
+        "1: always show progress bars, 0: never (default: only when standard error is a terminal)",
+    ),
+    (
+        "MLCBOOK_DATA",
+        "the data home: downloaded datasets and parsed caches (default "
+        "$XDG_CACHE_HOME/mlcbook, i.e. ~/.cache/mlcbook)",
+    ),
+    ("MLCBOOK_DATA_MIRROR", "a folder with copies of the dataset files, read before downloading"),
+    ("MLCBOOK_DATA_DOWNLOAD", "0: never download a dataset (default 1)"),
+    ("XDG_CACHE_HOME", "the per-user cache folder under which the data home lies"),
+)
 
 
 class UsageError(Exception):
     """A usage or input error: printed as ``mlcbook: error: ...``, exit status 2."""
 
 
-# ------------------------------------------------------------------------- evaluate
-def _polynomial_grid() -> np.ndarray:
-
-    return np.asarray(ALPHAS, dtype=np.float64)
-
-
-def _f_name(avg: str, beta: float) -> str:
-    return f"{avg}_f1" if beta == 1.0 else f"{avg}_f{beta:g}"
+def _work() -> Any:
+    """The commands' module (NumPy, the measures, the file readers), imported when a
+    command runs: ``mlcbook --help`` and argument errors do without it."""
+    return importlib.import_module("mlcbook._evaluation")
 
 
-def _measure_specs(beta: float, scores: bool) -> list[tuple[str, str, dict[str, Any]]]:
-    """(row name, :mod:`mlcbook.intervals` name, parameters) of every printed measure."""
-    rows: list[tuple[str, str, dict[str, Any]]] = [
-        ("hamming_loss", "hamming_loss", {}),
-        ("subset_accuracy", "subset_accuracy", {}),
-        ("subset_zero_one_loss", "subset_zero_one_loss", {}),
-        ("jaccard_score", "jaccard_score", {}),
-    ]
-    for avg in ("micro", "macro", "instance"):
-        rows += [
-            (f"{avg}_precision", f"{avg}_precision", {}),
-            (f"{avg}_recall", f"{avg}_recall", {}),
-            (_f_name(avg, beta), f"{avg}_f1", {"beta": beta}),
-        ]
-    rows.append((_f_name("example_based", beta), "example_based_f1", {"beta": beta}))
-    if scores:
-        rows += [(m, m, {}) for m in ("ranking_loss", "one_error", "coverage")]
-        rows += [("average_precision", "average_precision", {})]
-        rows += [(f"{avg}_auc", f"{avg}_auc", {}) for avg in ("macro", "micro", "instance")]
-    return rows
+def _datasets() -> Any:
+    """:mod:`mlcbook.datasets` (pandas), imported by the ``datasets`` command only."""
+    return importlib.import_module("mlcbook.datasets")
 
 
-def _measure_value(Y: Any, P: Any, F: Any, name: str, params: dict[str, Any], zd: float) -> float:
-
-    beta = params.get("beta", 1.0)
-    simple: dict[str, Any] = {
-        "hamming_loss": M.hamming_loss,
-        "subset_accuracy": M.subset_accuracy,
-        "subset_zero_one_loss": M.subset_zero_one_loss,
-        "ranking_loss": M.ranking_loss,
-        "one_error": M.one_error,
-        "coverage": M.coverage,
-        "average_precision": M.average_precision,
-    }
-    if name in simple:
-        return float(simple[name](Y, F if name in _SCORE_MEASURES else P))
-    if name == "jaccard_score":
-        return float(M.jaccard_score(Y, P, zero_division=zd))
-    if name == "example_based_f1":
-        return float(M.example_based_f_measure(Y, P, beta, zero_division=zd))
-    avg, what = name.split("_")
-    if what == "auc":
-        return float(M.auc(Y, F, average=avg))
-    if what == "f1":
-        return float(M.f_measure(Y, P, beta, avg, zero_division=zd))
-    fn = M.precision if what == "precision" else M.recall
-    return float(fn(Y, P, average=avg, zero_division=zd))
+def _plots() -> Any:
+    """The loss-profile figure (matplotlib), imported by ``--plot`` only."""
+    return importlib.import_module("mlcbook.plots.losses")
 
 
-_SCORE_MEASURES = frozenset(
-    {"ranking_loss", "one_error", "coverage", "average_precision"}
-    | {f"{a}_auc" for a in ("macro", "micro", "instance")}
-)
+# ------------------------------------------------------------------------- commands
+def evaluate_files(truth: str, pred: str, **options: Any) -> dict[str, Any]:
+    """Read the files and compute the measures, their intervals and the loss profile.
 
-
-def _measures(
-    Y: Any, P: Any, F: np.ndarray | None, zero_division: float, beta: float = 1.0
-) -> list[tuple[str, float]]:
-
-    specs = _measure_specs(beta, F is not None)
-    long_file = Y.shape[0] * Y.shape[1] > _LONG_CELLS  # show how far it is
-    out = []
-    for row, name, params in progress(specs, desc="measures") if long_file else specs:
-        out.append((row, _measure_value(Y, P, F, name, params, zero_division)))
-    return out
-
-
-#: Above this many (instance, label) cells ``evaluate`` shows progress bars.
-_LONG_CELLS = 10**7
-
-
-def _intervals(
-    Y: Any,
-    P: Any,
-    F: np.ndarray | None,
-    zero_division: float,
-    beta: float,
-    ci: dict[str, Any],
-) -> list[tuple[str, float, float]]:
-    """(row, low, high) of every measure that has a bootstrap interval."""
-
-    out = []
-    specs = [s for s in _measure_specs(beta, F is not None) if s[1] in INTERVAL_MEASURES]
-    for row, name, params in progress(specs, desc="bootstrap"):
-        kw = dict(params)
-        if name not in _SCORE_MEASURES:
-            kw["zero_division"] = zero_division
-        res = bootstrap_interval(
-            name,
-            Y,
-            F if name in _SCORE_MEASURES else P,
-            confidence=ci["level"],
-            n_resamples=ci["resamples"],
-            method=ci["method"],
-            random_state=ci["seed"],
-            **kw,
-        )
-        out.append((row, res.low, res.high))
-    return out
-
-
-def _profile(Y: np.ndarray, P: np.ndarray) -> list[tuple[str, float, float]]:
-
-    K = Y.shape[1]
-    ks = np.arange(1, K + 1)
-    alphas = _polynomial_grid()
-    lb = loss_profile(Y, P, "binomial", [int(k) for k in ks])
-    lp = loss_profile(Y, P, "polynomial", [float(a) for a in alphas])
-    return [("binomial", float(k), float(v)) for k, v in zip(ks, lb)] + [
-        ("polynomial", float(a), float(v)) for a, v in zip(alphas, lp)
-    ]
-
-
-def _read_pair(
-    truth: str, pred: str, input_format: str, xml: str | None
-) -> tuple[Any, Any, list[str], Any]:
-
-    t = read_label_file(truth, input_format, xml=xml)
-    p = read_label_file(pred, input_format, xml=xml)
-    Y, P, labels = align_label_files(t, p)
-    return Y, P, labels, t
-
-
-def _read_scores(scores: str, Y: Any, labels: list[str], t: Any, truth: str) -> np.ndarray:
-
-    F, header = read_score_file(scores)
-    if F.shape != Y.shape:
-        raise ValueError(
-            f"{scores} holds a {F.shape[0]} x {F.shape[1]} score matrix, "
-            f"the truth is {Y.shape[0]} x {Y.shape[1]}"
-        )
-    if header is not None and t.labels is not None and list(header) != list(labels):
-        raise ValueError(
-            f"the label names of {scores} differ from those of {truth}: {header} vs {labels}"
-        )
-    return F
-
-
-def evaluate_files(
-    truth: str,
-    pred: str,
-    *,
-    scores: str | None = None,
-    input_format: str = "auto",
-    xml: str | None = None,
-    zero_division: float = 1.0,
-    beta: float = 1.0,
-    ci: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """Read the files and compute every measure and the loss profiles.
-
-    ``ci``: ``{"level": 0.95, "resamples": 9999, "method": "BCa", "seed": 0}`` adds
-    bootstrap intervals.
+    Options (all keyword): ``scores``, ``labels``, ``input_format``, ``xml``,
+    ``zero_division`` (None: each measure's own), ``beta``, ``convention``, ``params``
+    (other parameters of the measures that take them, e.g. ``{"k": 3}``),
+    ``measures`` (None: the report), ``profile`` (``"summary"``, ``"full"``,
+    ``"none"``), ``ci`` (``{"level": 0.95, "resamples": 9999, "method": "BCa", "seed":
+    0}`` adds bootstrap intervals), ``show_progress``.
 
     Returns
     -------
     dict
-        ``n_samples``, ``n_labels``, ``labels``, ``measures`` (list of (name, value)),
-        ``profile`` (list of (family, parameter, mean loss)) and, with ``ci``,
-        ``intervals`` (list of (name, low, high)) and ``ci``.
+        ``n_samples``, ``n_labels``, ``labels``, ``labels_from``, ``measures`` (list of
+        (name, value)), ``profile`` (list of (family, parameter, mean loss)), ``notes``
+        and, with ``ci``, ``intervals`` (list of (name, low, high)) and ``ci``.
     """
-    Y, P, labels, t = _read_pair(truth, pred, input_format, xml)
-    F = None if scores is None else _read_scores(scores, Y, labels, t, truth)
-    out = {
-        "n_samples": int(Y.shape[0]),
-        "n_labels": int(Y.shape[1]),
-        "labels": [str(x) for x in labels],
-        "measures": _measures(Y, P, F, zero_division, beta),
-        "profile": _profile(Y, P),
-    }
-    if ci is not None:
-        out["intervals"] = _intervals(Y, P, F, zero_division, beta, ci)
-        out["ci"] = dict(ci)
-    return out
+    return _work().evaluate_files(truth, pred, **options)
 
 
-def compare_files(
-    truth: str,
-    pred_a: str,
-    pred_b: str,
-    *,
-    scores_a: str | None = None,
-    scores_b: str | None = None,
-    input_format: str = "auto",
-    xml: str | None = None,
-    zero_division: float = 1.0,
-    beta: float = 1.0,
-    ci: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+def compare_files(truth: str, pred_a: str, pred_b: str, **options: Any) -> dict[str, Any]:
     """Score two prediction files on one truth and compare them, measure by measure.
 
+    Options as :func:`evaluate_files` (``scores_a``, ``scores_b`` for the scores), and
+    ``ci`` also takes ``permutations``.
+
     Returns
     -------
     dict
-        ``n_samples``, ``n_labels``, ``labels``, ``ci`` and ``rows``: (measure, value of
-        A, value of B, A - B, low, high, p-value) for every measure of
-        :data:`mlcbook.intervals.INTERVAL_MEASURES` that the input allows.
+        ``n_samples``, ``n_labels``, ``labels``, ``labels_from``, ``ci``, ``notes`` and
+        ``rows``: (measure, value of A, value of B, A - B, low, high, p-value) for every
+        selected measure that has an interval.
     """
-
-    ci = dict(ci or _DEFAULT_CI)
-    Y, Pa, labels, t = _read_pair(truth, pred_a, input_format, xml)
-    Yb, Pb, labels_b, _ = _read_pair(truth, pred_b, input_format, xml)
-    if list(labels_b) != list(labels) or Yb.shape != Y.shape:
-        raise ValueError(
-            f"{pred_a} and {pred_b} are not on the same label columns: {labels} vs {labels_b}"
-        )
-    if (scores_a is None) != (scores_b is None):
-        raise UsageError("give both --scores-a and --scores-b, or neither")
-    Fa = Fb = None
-    if scores_a is not None and scores_b is not None:
-        Fa = _read_scores(scores_a, Y, labels, t, truth)
-        Fb = _read_scores(scores_b, Y, labels, t, truth)
-    rows = []
-    specs = [
-        s for s in _measure_specs(beta, Fa is not None) if s[1] not in ("macro_auc", "micro_auc")
-    ]
-    for row, name, params in progress(specs, desc="compare"):
-        kw = dict(params)
-        score = name in _SCORE_MEASURES
-        if not score:
-            kw["zero_division"] = zero_division
-        c = paired_comparison(
-            name,
-            Y,
-            Fa if score else Pa,
-            Fb if score else Pb,
-            confidence=ci["level"],
-            n_resamples=ci["resamples"],
-            n_permutations=ci["permutations"],
-            method=ci["method"],
-            random_state=ci["seed"],
-            **kw,
-        )
-        rows.append((row, c.estimate_a, c.estimate_b, c.difference, c.low, c.high, c.p_value))
-    return {
-        "n_samples": int(Y.shape[0]),
-        "n_labels": int(Y.shape[1]),
-        "labels": [str(x) for x in labels],
-        "ci": ci,
-        "rows": rows,
-    }
+    ci = dict(_DEFAULT_CI, **(options.pop("ci", None) or {}))
+    return _work().compare_files(truth, pred_a, pred_b, ci=ci, **options)
 
 
 _DEFAULT_CI: dict[str, Any] = {
@@ -348,8 +178,8 @@ def _short(v: float, digits: int | None) -> str:
     return f"{float(v):.{digits}g}"
 
 
-def _param(family: str, v: float) -> str:
-    return str(int(v)) if family == "binomial" else _num(v)
+def _param(family: str, v: float, digits: int | None) -> str:
+    return str(int(v)) if family == "binomial" else _short(v, digits)
 
 
 def _text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -377,22 +207,40 @@ def _json_value(v: float) -> float | None:
     return float(v) if math.isfinite(v) else None  # JSON has no NaN: null
 
 
+def _title(res: dict[str, Any]) -> str:
+    return (
+        f"{res['n_samples']} instances, {res['n_labels']} labels (from "
+        f"{res.get('labels_from', 'the files')}): "
+        + ", ".join(res["labels"][:20])
+        + (" ..." if res["n_labels"] > 20 else "")
+    )
+
+
+def _why(notes: Sequence[str]) -> dict[str, str]:
+    """``{measure: reason}`` of the notes ``"measure: reason"``."""
+    return dict(n.split(": ", 1) for n in notes if ": " in n)
+
+
 def format_report(res: dict[str, Any], fmt: str, digits: int | None = 4) -> str:
     """The result of :func:`evaluate_files` as text, CSV, JSON or Markdown.
 
-    Text and Markdown round to ``digits`` significant digits; CSV and JSON are exact.
+    Text and Markdown round every number to ``digits`` significant digits; CSV and JSON
+    are exact.
     """
     full = fmt in ("csv", "json")
     d = None if full else digits
     ints = {n: (lo, hi) for n, lo, hi in res.get("intervals", [])}
+    notes = list(res.get("notes", []))
+    why = _why(notes)
     meas = [(n, _short(v, d)) for n, v in res["measures"]]
-    prof = [(f, _param(f, p), _short(v, d)) for f, p, v in res["profile"]]
+    prof = [(f, _param(f, p, d), _short(v, d)) for f, p, v in res["profile"]]
     level = res.get("ci", {}).get("level")
     if fmt == "json":
         obj: dict[str, Any] = {
             "n_samples": res["n_samples"],
             "n_labels": res["n_labels"],
             "labels": res["labels"],
+            "labels_from": res.get("labels_from"),
             "measures": {n: _json_value(v) for n, v in res["measures"]},
             "profile": {
                 fam: {
@@ -402,70 +250,71 @@ def format_report(res: dict[str, Any], fmt: str, digits: int | None = 4) -> str:
                 for fam in ("binomial", "polynomial")
             },
         }
-        if ints:
+        if "ci" in res:
             obj["intervals"] = {
                 n: {"low": _json_value(lo), "high": _json_value(hi)}
                 for n, (lo, hi) in ints.items()
             }
             obj["ci"] = res["ci"]
+        if notes:
+            obj["notes"] = notes
         return json.dumps(obj, indent=2, allow_nan=False)
+    with_ci = "ci" in res
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        head = ["table", "name", "param", "value"] + (["low", "high"] if ints else [])
+        head = ["table", "name", "param", "value"] + (["low", "high", "note"] if with_ci else [])
         w.writerow(head)
         for n, v in meas:
-            extra = [_num(x) for x in ints[n]] if n in ints else ([""] * 2 if ints else [])
+            extra = (
+                [*(_num(x) for x in ints[n]), why.get(n, "")]
+                if n in ints
+                else ["", "", why.get(n, "")]
+                if with_ci
+                else []
+            )
             w.writerow(["measure", n, "", v, *extra])
         w.writerows(
-            ["profile", f"{f}_loss", p, v, *([""] * 2 if ints else [])] for f, p, v in prof
+            ["profile", f"{f}_loss", p, v, *([""] * 3 if with_ci else [])] for f, p, v in prof
         )
         return buf.getvalue().rstrip("\n")
-    title = (
-        f"{res['n_samples']} instances, {res['n_labels']} labels: "
-        + ", ".join(res["labels"][:20])
-        + (" ..." if res["n_labels"] > 20 else "")
-    )
-    if ints:
+    if with_ci:
         head = ["measure", "value", f"{level:g} CI low", "high"]
         mrows = [
-            [n, v, *(_short(x, d) for x in ints[n])] if n in ints else [n, v, "", ""]
+            [n, v, *(_short(x, d) for x in ints[n])] if n in ints else [n, v, "-", "-"]
             for n, v in meas
         ]
     else:
         head = ["measure", "value"]
         mrows = [[n, v] for n, v in meas]
     table = _markdown_table if fmt == "markdown" else _text_table
-    if fmt == "markdown":
-        return "\n\n".join(
-            [
-                f"**{title}**",
-                table(head, mrows),
-                table(["family", "param", "mean loss"], prof),
-            ]
-        )
-    parts = [title, table(head, mrows)]
-    if ints:
+    parts = [f"**{_title(res)}**" if fmt == "markdown" else _title(res), table(head, mrows)]
+    if with_ci:
         ci = res["ci"]
         parts.append(
             f"{ci['method']} bootstrap intervals over instances, {ci['resamples']} "
             f"resamples, seed {ci['seed']}"
         )
-    parts += [
-        "loss profiles of the predictions (binomial k, polynomial alpha)",
-        table(["family", "param", "mean loss"], prof),
-    ]
+    if notes:
+        parts.append("notes:\n" + "\n".join(f"  {n}" for n in notes))
+    if prof:
+        parts += [
+            "loss profiles of the predictions (binomial k, polynomial alpha)",
+            table(["family", "param", "mean loss"], prof),
+        ]
     return "\n\n".join(parts)
 
 
 def format_comparison(res: dict[str, Any], fmt: str, digits: int | None = 4) -> str:
     """The result of :func:`compare_files` as text, CSV, JSON or Markdown."""
     head = ["measure", "A", "B", "A - B", "low", "high", "p"]
+    notes = list(res.get("notes", []))
     if fmt == "json":
-        obj = {
+        obj: dict[str, Any] = {
             "n_samples": res["n_samples"],
             "n_labels": res["n_labels"],
             "labels": res["labels"],
+            "labels_from": res.get("labels_from"),
             "ci": res["ci"],
             "comparison": {
                 r[0]: dict(
@@ -477,6 +326,8 @@ def format_comparison(res: dict[str, Any], fmt: str, digits: int | None = 4) -> 
                 for r in res["rows"]
             },
         }
+        if notes:
+            obj["notes"] = notes
         return json.dumps(obj, indent=2, allow_nan=False)
     full = fmt == "csv"
     rows = [[r[0], *(_short(x, None if full else digits) for x in r[1:])] for r in res["rows"]]
@@ -488,14 +339,16 @@ def format_comparison(res: dict[str, Any], fmt: str, digits: int | None = 4) -> 
         return buf.getvalue().rstrip("\n")
     ci = res["ci"]
     note = (
-        f"{res['n_samples']} instances, {res['n_labels']} labels; A - B with its "
+        f"{res['n_samples']} instances, {res['n_labels']} labels (from "
+        f"{res.get('labels_from', 'the files')}); A - B with its "
         f"{ci['level']:g} {ci['method']} paired bootstrap interval ({ci['resamples']} "
         f"resamples) and the two-sided randomisation test's p ({ci['permutations']} "
         f"swaps), seed {ci['seed']}"
     )
+    tail = ("\n\nnotes:\n" + "\n".join(f"  {n}" for n in notes)) if notes else ""
     if fmt == "markdown":
-        return f"**{note}**\n\n" + _markdown_table(head, rows)
-    return note + "\n\n" + _text_table(head, rows)
+        return f"**{note}**\n\n" + _markdown_table(head, rows) + tail
+    return note + "\n\n" + _text_table(head, rows) + tail
 
 
 def _check_plot_path(path: str) -> Path:
@@ -518,13 +371,18 @@ def _plot(res: dict[str, Any], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (a, b) = plt.subplots(1, 2, figsize=(9, 3.6))
-    for ax, fam, xlabel in ((a, "binomial", "k"), (b, "polynomial", "alpha")):
+    families = [f for f in ("binomial", "polynomial") if any(r[0] == f for r in res["profile"])]
+    if not families:
+        raise UsageError("--plot needs the loss profile: not with --profile none")
+    fig, axes = plt.subplots(1, len(families), figsize=(4.5 * len(families), 3.6), squeeze=False)
+    for ax, fam in zip(axes[0], families):
         params = [p for f, p, _ in res["profile"] if f == fam]
         vals = [v for f, _, v in res["profile"] if f == fam]
-        plot_loss_profiles(params, {"predictions": vals}, xlabel=xlabel, ax=ax)
+        xlabel = "k" if fam == "binomial" else "alpha"
+        _plots().plot_loss_profiles(params, {"predictions": vals}, xlabel=xlabel, ax=ax)
         ax.set_title(f"{fam} loss")
-    b.set_xscale("log")
+        if fam == "polynomial":
+            ax.set_xscale("log")
     fig.tight_layout()
     try:
         fig.savefig(path)
@@ -544,17 +402,41 @@ def _ci_options(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def _show_progress() -> bool:
+    """Progress bars: ``MLCBOOK_PROGRESS`` 1 (always) or 0 (never); unset, only when
+    standard error is a terminal (not when it goes to a file or a pipe)."""
+    env = os.environ.get("MLCBOOK_PROGRESS")
+    if env is not None:
+        return env != "0"
+    stream = sys.stderr
+    return stream is not None and hasattr(stream, "isatty") and stream.isatty()
+
+
+def _common_options(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "labels": args.labels,
+        "input_format": args.input_format,
+        "xml": args.xml,
+        "zero_division": args.zero_division,
+        "beta": args.beta,
+        "convention": args.convention,
+        "measures": args.measures,
+        "params": dict(args.param),
+        "show_progress": _show_progress(),
+    }
+
+
 def _cmd_evaluate(args: argparse.Namespace) -> str:
     plot = _check_plot_path(args.plot) if args.plot else None  # before any work
+    if plot is not None and args.profile == "none":
+        raise UsageError("--plot draws the loss profile: not with --profile none")
     res = evaluate_files(
         args.truth,
         args.pred,
         scores=args.scores,
-        input_format=args.input_format,
-        xml=args.xml,
-        zero_division=args.zero_division,
-        beta=args.beta,
+        profile=args.profile,
         ci=_ci_options(args) if args.ci is not None else None,
+        **_common_options(args),
     )
     if plot is not None:
         _plot(res, plot)
@@ -568,13 +450,18 @@ def _cmd_compare(args: argparse.Namespace) -> str:
         args.pred_b,
         scores_a=args.scores_a,
         scores_b=args.scores_b,
-        input_format=args.input_format,
-        xml=args.xml,
-        zero_division=args.zero_division,
-        beta=args.beta,
         ci=_ci_options(args),
+        **_common_options(args),
     )
     return format_comparison(res, args.format, args.digits)
+
+
+def _cmd_measures(args: argparse.Namespace) -> str:
+    rows = _work().measure_table()
+    head = list(rows[0]) if rows else []
+    if args.format == "text":
+        head = ["name", "kind", "inputs", "better", "parameters", "convention", "equals"]
+    return _table(head, [[r[h] for h in head] for r in rows], args.format)
 
 
 # ------------------------------------------------------------------------- datasets
@@ -593,7 +480,7 @@ def _table(header: list[str], rows: list[list[str]], fmt: str) -> str:
 
 
 def _cmd_datasets(args: argparse.Namespace) -> str:
-
+    ds = _datasets()
     if args.action == "list":
         rows = []
         for name in ds.list_datasets():
@@ -622,8 +509,10 @@ def _cmd_datasets(args: argparse.Namespace) -> str:
         return body if args.format in ("json", "csv") else head + "\n\n" + body
     table = ds.dataset_statistics(args.name, subset=args.subset)
     header = ["dataset"] + [str(c) for c in table.columns]
+    exact = args.format in ("json", "csv")
     rows = [
-        [str(idx)] + [_num(v) if isinstance(v, float) else str(v) for v in row]
+        [str(idx)]
+        + [_short(v, None if exact else 4) if isinstance(v, float) else str(v) for v in row]
         for idx, row in zip(table.index, table.itertuples(index=False))
     ]
     return _table(header, rows, args.format)
@@ -654,6 +543,19 @@ def _positive_real(text: str) -> float:
     return v
 
 
+def _name_value(text: str) -> tuple[str, Any]:
+    """``--param NAME=VALUE``: VALUE read as JSON (3, 2.5, [0.5, 0.5], "x"), else as text."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.isidentifier():
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, e.g. k=3; got {text!r}")
+    if name in ("beta", "zero_division", "convention"):
+        raise argparse.ArgumentTypeError(f"use --{name.replace('_', '-')} for {name}")
+    try:
+        return name, json.loads(value)
+    except json.JSONDecodeError:
+        return name, value
+
+
 def _level(text: str) -> float:
     v = _parsed(text, float, "a number")
     if not 0.0 < v < 1.0:
@@ -673,6 +575,29 @@ def _int_in(low: int, high: int) -> Any:
 
 def _add_common(p: argparse.ArgumentParser, *, ci_flag: bool) -> None:
     p.add_argument(
+        "--labels",
+        metavar="FILE|NAMES",
+        help="the labels, in the order of the columns: a file (one name a line, or one "
+        "line of names separated by commas) or the names separated by commas; default: "
+        "a header line, else the score file's header, else the labels seen (a warning)",
+    )
+    p.add_argument(
+        "--measures",
+        metavar="NAMES",
+        help="comma-separated measure names (see: mlcbook measures) or groups: report "
+        "(default), all, classification, ranking, at_k, loss, scikit-learn, mlcbook, "
+        "wu_zhou, zhang_zhou, hullermeier, extreme",
+    )
+    p.add_argument(
+        "--param",
+        type=_name_value,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a parameter of the measures that take it, e.g. k=3 (binomial_loss), "
+        "alpha=2, w=[0.5,0.3,0.2] (a JSON value); repeatable",
+    )
+    p.add_argument(
         "--input-format",
         choices=("auto", "matrix", "labelsets", "arff"),
         default="auto",
@@ -682,17 +607,26 @@ def _add_common(p: argparse.ArgumentParser, *, ci_flag: bool) -> None:
     p.add_argument(
         "--zero-division",
         type=_zero_division,
-        default=1.0,
+        default=None,
         metavar="Z",
-        help="value of a precision/recall/F with a zero denominator: a number in "
-        "[0, 1], nan (left out of averages) or warn (0 and a warning); default 1",
+        help="value of a precision/recall/F/Jaccard with a zero denominator: a number in "
+        "[0, 1], nan (left out of averages) or warn (0 and a warning); default: each "
+        "measure's own (1 for the book's names, scikit-learn's warn for its names)",
     )
     p.add_argument(
         "--beta",
         type=_positive_real,
         default=1.0,
         metavar="B",
-        help="F-beta instead of F1: recall weighs B times precision (default 1)",
+        help="F-beta instead of F1 in the book's F measures: recall weighs B times "
+        "precision (default 1)",
+    )
+    p.add_argument(
+        "--convention",
+        choices=("mlcbook", "wu_zhou"),
+        default="mlcbook",
+        help="ranking measures and AUCs as scikit-learn (mlcbook, default) or as Wu & "
+        "Zhou's MATLAB code (wu_zhou)",
     )
     p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument(
@@ -700,7 +634,7 @@ def _add_common(p: argparse.ArgumentParser, *, ci_flag: bool) -> None:
         type=_int_in(1, 17),
         default=4,
         metavar="N",
-        help="significant digits in text and markdown (default 4; csv/json: all)",
+        help="significant digits of every number in text and markdown (default 4; csv/json: all)",
     )
     if ci_flag:
         p.add_argument(
@@ -734,27 +668,48 @@ def _add_common(p: argparse.ArgumentParser, *, ci_flag: bool) -> None:
     )
 
 
+def _epilog() -> str:
+    width = max(len(name) for name, _ in ENVIRONMENT)
+    return "environment variables:\n" + "\n".join(
+        f"  {name.ljust(width)}  {text}" for name, text in ENVIRONMENT
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (argparse only: nothing is computed while parsing)."""
+    fmt = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(
         prog="mlcbook",
         description="Multi-label evaluation on the command line (mlcbook library).",
+        epilog=_epilog(),
+        formatter_class=fmt,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
     ev = sub.add_parser(
         "evaluate",
-        help="every measure and the loss profiles of predictions in files",
+        help="the measures and the loss profiles of predictions in files",
         description="Read the truth and the predictions (and optionally scores), "
-        "print "
-        "every measure and the binomial/polynomial loss profiles.",
+        "print the measures (--measures; see: mlcbook measures) and a summary of the "
+        "binomial/polynomial loss profiles.",
+        epilog=_epilog(),
+        formatter_class=fmt,
     )
     ev.add_argument("truth", help="true labels: CSV/TSV 0/1 matrix, label-set list or ARFF")
     ev.add_argument("pred", help="predicted labels, same layout and instance order")
     ev.add_argument(
         "--scores",
         metavar="FILE",
-        help="real-valued scores (CSV/TSV matrix) for the ranking measures",
+        help="real-valued scores (CSV/TSV matrix, a header naming the labels) for the "
+        "ranking measures",
+    )
+    ev.add_argument(
+        "--profile",
+        choices=_PROFILES,
+        default="summary",
+        help="the loss profiles: about ten log-spaced k and seven alpha (summary, "
+        "default), every k and the 25-point alpha grid (full), or none",
     )
     _add_common(ev, ci_flag=True)
     ev.add_argument(
@@ -768,8 +723,11 @@ def build_parser() -> argparse.ArgumentParser:
         "compare",
         help="compare two prediction files on one truth (paired tests)",
         description="Score PRED_A and PRED_B against TRUTH: both values of every "
-        "measure, A - B with its paired bootstrap interval, and the p-value of a "
-        "randomisation test that swaps the two systems on random instances.",
+        "measure that has an interval, A - B with its paired bootstrap interval, and "
+        "the p-value of a randomisation test that swaps the two systems on random "
+        "instances.",
+        epilog=_epilog(),
+        formatter_class=fmt,
     )
     co.add_argument("truth", help="true labels")
     co.add_argument("pred_a", help="predictions of system A")
@@ -786,10 +744,22 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(co, ci_flag=False)
     co.set_defaults(run=_cmd_compare)
 
+    me = sub.add_parser(
+        "measures",
+        help="every measure name: kind, input, direction, parameters, convention",
+        description="The registry of measures: each name, what it needs, whether "
+        "greater is better, its parameters, whose convention it follows and what it "
+        "equals (scikit-learn's names give scikit-learn's values).",
+    )
+    me.add_argument("--format", choices=FORMATS, default="text")
+    me.set_defaults(run=_cmd_measures)
+
     da = sub.add_parser(
         "datasets",
         help="the registered benchmark datasets",
         description="List, fetch (verified, cached) or describe datasets.",
+        epilog=_epilog(),
+        formatter_class=fmt,
     )
     da.add_argument("action", choices=("list", "fetch", "stats"))
     da.add_argument("name", nargs="?", help="dataset name (fetch, stats)")
@@ -799,26 +769,55 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# ------------------------------------------------------------------------- running
 def _fail(exc: BaseException, status: int) -> int:
     print(f"mlcbook: error: {exc}", file=sys.stderr)
     return status
 
 
+def _status(exc: BaseException) -> int | None:
+    """The exit status of an error: 2 for the user's input, 1 for data that cannot be
+    obtained or written; None for a bug (it propagates)."""
+    if isinstance(exc, UsageError):
+        return 2
+    ds = sys.modules.get("mlcbook.datasets")  # its errors exist only once it is loaded
+    if ds is not None:
+        if isinstance(exc, (ds.DatasetFormatError, ds.UnknownDatasetError)):
+            return 2  # the user's input is wrong
+        if isinstance(exc, (ds.DatasetError, ds.DatasetUnavailableError)):
+            return 1  # data not obtainable (network, checksum, cache)
+    if isinstance(exc, (ValueError, TypeError)):
+        return 2  # input rejected by the library's validation
+    if isinstance(exc, OSError):
+        return 1
+    return None
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: Any = None,
+    line: str | None = None,
+) -> None:
+    print(f"mlcbook: warning: {message}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0, 1 or 2)."""
-
     parser = build_parser()
     args = parser.parse_args(argv)  # exits with status 2 on a usage error
-    try:
-        out = args.run(args)
-    except (UsageError, DatasetFormatError, UnknownDatasetError) as exc:
-        return _fail(exc, 2)  # the user's input is wrong
-    except (DatasetError, DatasetUnavailableError) as exc:
-        return _fail(exc, 1)  # data not obtainable (network, checksum, cache)
-    except (ValueError, TypeError) as exc:
-        return _fail(exc, 2)  # input rejected by the library's validation
-    except OSError as exc:
-        return _fail(exc, 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")  # each warning once per place, not silenced
+        warnings.showwarning = _show_warning
+        try:
+            out = args.run(args)
+        except Exception as exc:
+            status = _status(exc)
+            if status is None:
+                raise
+            return _fail(exc, status)
     return _write(out)
 
 

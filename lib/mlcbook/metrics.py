@@ -117,9 +117,11 @@ import scipy.sparse as sp
 
 from . import _labelcounts as _lc
 from . import _listed, _ranks
+from . import registry as _R
 from ._validation import (
     check_average,
     check_label_matrix,
+    check_positive_int,
     check_real,
     check_same_shape,
     check_score_matrix,
@@ -1116,11 +1118,9 @@ def _check_label_sets(label_sets: Any, name: str) -> list[list[Hashable]]:
 
 
 def _label_order(rows: Sequence[Sequence[Hashable]]) -> list[Hashable]:
-    seen = list(dict.fromkeys(lab for row in rows for lab in row))
-    try:
-        return sorted(seen)  # type: ignore[type-var]  # orderable labels; else below
-    except TypeError:  # labels of mixed, unorderable types: first appearance
-        return seen
+    """The labels in order of first appearance (never sorted: ``"L10"`` would come
+    before ``"L2"``, and a column order must be the data's or the caller's)."""
+    return list(dict.fromkeys(lab for row in rows for lab in row))
 
 
 def binarize(
@@ -1135,8 +1135,8 @@ def binarize(
         One collection per instance, e.g. ``[["cat", "bird"], [], ["dog"]]``.
         Repeated labels within one collection count once.
     labels : sequence of labels, optional
-        Column order.  Default: the sorted union of all labels (order of first
-        appearance if the labels cannot be sorted).
+        The labels (every column, also of a label that occurs in no set) in their
+        column order.  Default: the labels that occur, in order of first appearance.
 
     Returns
     -------
@@ -1148,7 +1148,7 @@ def binarize(
     --------
     >>> Y, labels = binarize([["cat", "bird"], [], ["dog"]])
     >>> labels
-    ['bird', 'cat', 'dog']
+    ['cat', 'bird', 'dog']
     >>> Y.tolist()
     [[1, 1, 0], [0, 0, 0], [0, 0, 1]]
     """
@@ -1231,12 +1231,68 @@ def f_measure_label_sets(
     tp = int((A & Pm).sum())
     n_actual = int(A.sum())
     n_pred = int(Pm.sum())
-    b2 = b * b
-    den = b2 * (tp + (n_actual - tp)) + tp + (n_pred - tp)
-    return float((1.0 + b2) * tp / den) if den > 0 else 0.0
+    # Hivemall's denominator b2 (tp + fn) + tp + fp is b2 |y| + |p| in exact integers:
+    # the one F-beta of counts, with 0 for no label at all
+    return float(_lc.prf("f", tp, n_actual, n_pred, b, 0.0))
 
 
 # --------------------------------------------------------------------------- all at once
+def _cutoffs(k: Any) -> list[int]:
+    """``k`` of :func:`all_measures`: one cut-off or several."""
+    ks = [k] if isinstance(k, (int, np.integer)) and not isinstance(k, bool) else k
+    if isinstance(ks, (str, bytes)) or not isinstance(ks, Iterable):
+        raise TypeError(f"k must be a positive integer or a list of them, got {k!r}")
+    out = [check_positive_int(v, "k") for v in ks]
+    if not out:
+        raise ValueError("k must hold at least one cut-off")
+    return out
+
+
+def _registered(
+    Y: Any,
+    F: Any,
+    P: Any,
+    measures: Any,
+    zero_division: Any,
+    convention: str,
+    k: Any = None,
+) -> dict[str, float]:
+    """``{name: value}`` of registered measures (:mod:`mlcbook.registry`): ``"all"``
+    those the inputs allow without a required parameter (with ``k``, the measures at k
+    that need only ``k`` too), or the names given; a measure at k once per cut-off,
+    keyed by its name at that cut-off (``precision_at_5``)."""
+    ks = None if k is None else _cutoffs(k)
+    if isinstance(measures, str) and measures == "all":
+        specs = [
+            s
+            for s in _R.measure_specs()
+            if set(s.required_params) <= ({"k"} if ks else set())
+            and (F if s.inputs == "scores" else P) is not None
+        ]
+    elif isinstance(measures, str) or not isinstance(measures, Iterable):
+        raise TypeError(f"measures must be 'all' or a list of measure names, got {measures!r}")
+    else:
+        specs = [_R.get_measure(m) for m in measures]
+        if not specs:
+            raise ValueError("measures must name at least one measure")
+    out: dict[str, float] = {}
+    for s in specs:
+        X = F if s.inputs == "scores" else P
+        if X is None:
+            raise ValueError(f"{s.name} needs {'F (scores)' if s.inputs == 'scores' else 'P'}")
+        params: dict[str, Any] = {}
+        if zero_division is not None and "zero_division" in s.param_names:
+            params["zero_division"] = zero_division
+        if convention != "mlcbook" and "convention" in s.param_names:
+            params["convention"] = convention
+        if "k" in s.required_params and ks is not None:
+            for cut in ks:
+                out[s.display_name({**params, "k": cut})] = s.compute(Y, X, **params, k=cut)
+            continue
+        out[s.name] = s.compute(Y, X, **params)
+    return out
+
+
 def all_measures(
     Y: Any,
     F: Any,
@@ -1244,8 +1300,11 @@ def all_measures(
     *,
     zero_division: float | None = None,
     convention: str = "mlcbook",
+    measures: str | Sequence[str] | None = None,
+    k: int | Sequence[int] | None = None,
 ) -> dict[str, float]:
-    """The eleven measures of Wu & Zhou (2017, Table 1) in one call.
+    """The eleven measures of Wu & Zhou (2017, Table 1) in one call, or any measures of
+    the registry (``measures=``).
 
     Parameters
     ----------
@@ -1268,6 +1327,16 @@ def all_measures(
         :func:`ranking_loss`, :func:`coverage`, :func:`average_precision`,
         :func:`auc`); Hamming loss, one-error and the F1 counts are the same in
         both conventions.
+    measures : "all" or list of str, optional
+        Instead of Table 1: ``"all"``, every measure of :mod:`mlcbook.registry` that
+        needs no parameter (``F`` or ``P`` may then be None: the measures of the other
+        input only), or the registered names given (scikit-learn's ``"f1_macro"``,
+        ``"roc_auc"``, ...).  ``zero_division`` and ``convention`` are then passed to
+        the measures that take them; each measure's own default otherwise.
+    k : int or list of int, optional
+        With ``measures``: the cut-offs of the measures at k (:mod:`mlcbook.extreme`),
+        each computed once per cut-off under its name there (``precision_at_5``);
+        ``measures="all"`` then includes the measures at k that need only ``k``.
 
     Returns
     -------
@@ -1276,8 +1345,28 @@ def all_measures(
         ``ranking_loss``, ``one_error``, ``coverage``, ``average_precision``,
         ``macro_f1``, ``instance_f1``, ``micro_f1``, ``macro_auc``,
         ``instance_auc``, ``micro_auc``.  Lower is better for the keys in
-        :data:`LOWER_IS_BETTER`.
+        :data:`LOWER_IS_BETTER`.  The key ``average_precision`` is Table 1's name of
+        the label-ranking average precision (the registry's
+        ``label_ranking_average_precision``; scikit-learn's ``average_precision`` is
+        another measure).  With ``measures``: the registered names.
+
+    Examples
+    --------
+    A label that is neither true nor predicted scores 1 in the book's ``macro_f1`` and
+    0 in scikit-learn's ``f1_macro`` (whose warning is silenced here):
+
+    >>> import warnings
+    >>> Y = [[1, 0, 0], [0, 1, 0]]; P = [[1, 0, 0], [0, 0, 0]]
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     v = all_measures(Y, None, P, measures=["hamming_loss", "macro_f1", "f1_macro"])
+    >>> {name: round(x, 4) for name, x in v.items()}
+    {'hamming_loss': 0.1667, 'macro_f1': 0.6667, 'f1_macro': 0.3333}
     """
+    if measures is not None:
+        return _registered(Y, F, P, measures, zero_division, _check_convention(convention), k)
+    if k is not None:
+        raise ValueError("k (the cut-off of the measures at k) needs measures=")
     if _listed.is_listed(F):
         return _all_measures_listed(Y, F, P, zero_division, convention)
     Yl, P = _check_pair(Y, P, "Y", "P")

@@ -347,9 +347,12 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _short(v: Any) -> str:
-    """A parameter as shown in a name: 4 significant digits for reals."""
+    """A parameter as shown in a name: 4 significant digits for reals, the length of a
+    list or array (OWA weights, a capacity)."""
     if isinstance(v, float):
         return f"{v:.4g}"
+    if isinstance(v, (list, tuple, np.ndarray)):
+        return f"<{len(v)} values>"
     return str(v)
 
 

@@ -14,6 +14,7 @@ installs of ``mlcbook`` and ``mlcrepro`` stay invisible: the wheel's copy is the
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
@@ -81,7 +82,8 @@ def _files(folder: Path) -> set[Path]:
     return {p for p in folder.rglob("*") if p.is_file()}
 
 
-def test_an_installed_copy_fetches_into_the_users_data_home(wheel, tmp_path):
+def _installed(wheel: Path, tmp_path: Path) -> tuple[Path, Path, Path, dict]:
+    """A fresh environment with the wheel installed: (venv, its python, HOME, env)."""
     mirror = _mirror()
     venv = tmp_path / "venv"
     _run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
@@ -94,8 +96,8 @@ def test_an_installed_copy_fetches_into_the_users_data_home(wheel, tmp_path):
     home.mkdir()
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home),
            "MLCBOOK_DATA_MIRROR": str(mirror), "MLCBOOK_PROGRESS": "0", "LC_ALL": "C.UTF-8",
-           # matplotlib (imported by the command line for its plots) keeps its own font
-           # cache; it goes where MPLCONFIGDIR says, so that HOME shows what mlcbook writes
+           # matplotlib (imported for a figure) keeps its own font cache; it goes where
+           # MPLCONFIGDIR says, so that HOME shows what mlcbook writes
            "MPLCONFIGDIR": str(tmp_path / "matplotlib")}
     # pip comes from the book environment (through the .pth) and installs into this one
     _run([str(py), "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
@@ -106,6 +108,12 @@ def test_an_installed_copy_fetches_into_the_users_data_home(wheel, tmp_path):
     gone = subprocess.run([str(py), "-c", "import mlcrepro"], capture_output=True, env=env,
                           cwd=tmp_path, check=False)
     assert gone.returncode != 0 and b"No module named 'mlcrepro'" in gone.stderr
+    return venv, py, home, env
+
+
+def test_an_installed_copy_fetches_into_the_users_data_home(wheel, tmp_path):
+    mirror = _mirror()
+    venv, py, home, env = _installed(wheel, tmp_path)
 
     before, home_before = _files(venv), _files(home)
     out = _run([str(venv / "bin" / "mlcbook"), "datasets", "fetch", "emotions"], env=env,
@@ -116,4 +124,40 @@ def test_an_installed_copy_fetches_into_the_users_data_home(wheel, tmp_path):
     written = _files(home) - home_before
     assert written and all(p.is_relative_to(data_home) for p in written), written
     assert _files(venv) == before  # nothing new beside the installed code
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["home", "matplotlib", "venv"]
+    # (no matplotlib folder: the datasets command does not import the plots)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home", "venv"]
+
+
+def _chapter_code(name: str) -> str:
+    """The code cells of a chapter as one script (IPython's ``%`` lines left out)."""
+    import jupytext
+
+    nb = jupytext.read(ROOT / "book" / f"{name}.md")
+    cells = [c.source for c in nb.cells if c.cell_type == "code"]
+    return "\n\n".join(
+        "\n".join(line for line in cell.splitlines() if not line.lstrip().startswith("%"))
+        for cell in cells
+    )
+
+
+def test_the_own_predictions_chapter_runs_with_the_wheel_alone(wheel, tmp_path):
+    """The Learn chapter "your own predictions" is for a reader who installed the library:
+    its code imports nothing of the reproduction and runs, every cell (exercise
+    solutions included), in an environment that has the wheel and not ``mlcrepro``."""
+    code = _chapter_code("own_predictions")
+    imported = set()
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Import):
+            imported |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            imported.add((node.module or "").split(".")[0])
+    assert "mlcrepro" not in imported and "mlcbook" in imported
+    _, py, _, env = _installed(wheel, tmp_path)
+    work = tmp_path / "chapter"
+    work.mkdir()
+    (work / "own_predictions.py").write_text(code)
+    out = _run([str(py), "own_predictions.py"], env={**env, "MPLBACKEND": "Agg"}, cwd=work,
+               timeout=1800)
+    # the chapter's command-line cell ran the installed command on its files
+    assert "labels (from the header of truth.csv)" in out.stdout
+    assert "mlcrepro" not in out.stdout + out.stderr

@@ -75,9 +75,9 @@ def test_json_label_sets_are_parsed_not_split(tmp_path):
     (tmp_path / "t.txt").write_text('["new york", "paris"]\n["paris"]\n["a, b"]\n')
     (tmp_path / "p.txt").write_text('["new york"]\n["paris", "new york"]\n["a, b"]\n')
     res = evaluate_files(str(tmp_path / "t.txt"), str(tmp_path / "p.txt"))
-    assert res["labels"] == ["a, b", "new york", "paris"]
-    Y = np.array([[0, 1, 1], [0, 0, 1], [1, 0, 0]])
-    P = np.array([[0, 1, 0], [0, 1, 1], [1, 0, 0]])
+    assert res["labels"] == ["new york", "paris", "a, b"]  # first appearance
+    Y = np.array([[1, 1, 0], [0, 1, 0], [0, 0, 1]])
+    P = np.array([[1, 0, 0], [1, 1, 0], [0, 0, 1]])
     assert dict(res["measures"])["hamming_loss"] == float(np.mean(Y != P))
 
 
@@ -100,6 +100,13 @@ MALFORMED = {
     "JSON 0/1 rows per line": ("t.txt", "[1, 0, 1]\n[0, 1, 0]\n", "t.txt:1: [1, 0, 1] repeats"),
     "bad JSON document": ("t.json", "[[1, 0, 1], [0, 1\n", "t.json:1: not valid JSON"),
     "JSON label object": ("t.txt", '["a", {"b": 1}]\n', "t.txt:1: a label must be a string"),
+    # JSON Lines of objects are not label sets (no key is read): refused at their line
+    "JSON Lines objects": ("t.jsonl", '{"labels": ["a"]}\n{"labels": []}\n',
+                           "t.jsonl:1: a JSON object"),
+    "an object on line 2": ("t.txt", '["a"]\n{"labels": ["b"]}\n', "t.txt:2: a JSON object"),
+    "unterminated string": ("t.txt", '["cat", "dog]\n["cat"]\n',
+                            "t.txt:1: not valid JSON (Unterminated string"),
+    "unterminated, last line": ("t.txt", '["cat"]\n["cat", "dog]\n', "t.txt:2: not valid JSON"),
 }
 
 

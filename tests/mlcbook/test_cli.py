@@ -83,7 +83,10 @@ def test_hivemall_example_micro_f1(tmp_path, style):
     # guide prints (0.6956521739130435)
     assert out["measures"]["micro_f1"] == float(Fraction(2 * tp, 2 * tp + fn + fp))
     assert repr(out["measures"]["micro_f1"]) == "0.6956521739130435"
-    assert out["labels"] == ["bird", "cat", "dog"] and out["n_samples"] == 7
+    # the labels seen, in order of first appearance (never sorted), and a warning that
+    # they were inferred from the label sets
+    assert out["labels"] == ["cat", "bird", "dog"] and out["n_samples"] == 7
+    assert "mlcbook: warning: the labels were inferred from the label sets" in res.stderr
     text = run("evaluate", t, p)  # 4 significant digits for reading; --digits for more
     assert text.returncode == 0 and "micro_f1              0.6957\n" in text.stdout
     text = run("evaluate", t, p, "--digits", "17")
@@ -144,21 +147,29 @@ def test_every_measure_against_scikit_learn(tmp_path):
     t = write_matrix(tmp_path / "y.csv", Y)
     p = write_matrix(tmp_path / "p.tsv", P, sep="\t")
     s = write_matrix(tmp_path / "f.csv", F, fmt="{!r}")
-    res = run("evaluate", t, p, "--scores", s, "--format", "json")
+    res = run("evaluate", t, p, "--scores", s, "--format", "json", "--measures", "all")
     assert res.returncode == 0, res.stderr
     got = json.loads(res.stdout)["measures"]
     ref = {
         "hamming_loss": skm.hamming_loss(Y, P),
         "subset_accuracy": skm.accuracy_score(Y, P),
+        "accuracy": skm.accuracy_score(Y, P),
         "subset_zero_one_loss": 1 - skm.accuracy_score(Y, P),
-        "jaccard_score": skm.jaccard_score(Y, P, average="samples", zero_division=1.0),
+        "instance_jaccard": skm.jaccard_score(Y, P, average="samples", zero_division=1.0),
         "ranking_loss": skm.label_ranking_loss(Y, F),
         "coverage": skm.coverage_error(Y, F)
         - 1,  # Wu & Zhou count from 0 (metrics doc)
-        "average_precision": skm.label_ranking_average_precision_score(Y, F),
+        "coverage_error": skm.coverage_error(Y, F),
+        "label_ranking_average_precision": skm.label_ranking_average_precision_score(Y, F),
+        "average_precision": skm.average_precision_score(Y, F),
+        "roc_auc": skm.roc_auc_score(Y, F),
         "macro_auc": skm.roc_auc_score(Y, F, average="macro"),
         "micro_auc": skm.roc_auc_score(Y, F, average="micro"),
     }
+    for what, fn in (("precision", skm.precision_score), ("recall", skm.recall_score),
+                     ("f1", skm.f1_score), ("jaccard", skm.jaccard_score)):
+        for avg in ("micro", "macro", "samples", "weighted"):  # scikit-learn's defaults
+            ref[f"{what}_{avg}"] = fn(Y, P, average=avg)
     for avg, sk_avg in (
         ("micro", "micro"),
         ("macro", "macro"),
@@ -304,7 +315,7 @@ BAD = {
         "1,0\n0,1\n",
         "1,0\n0,1\n",
         ["--scores", "w.csv"],
-        "w.csv holds a 2 x 3 score matrix",
+        "w.csv: 3 score columns for 2 labels",
     ),
     "missing file": (None, "1,0\n", [], "t.csv: no such file"),
     "unbalanced": (

@@ -11,7 +11,7 @@ import pytest
 import scipy.sparse as sp
 
 from mlcbook.cli import evaluate_files
-from mlcbook.datasets import labelfiles
+from mlcbook import _labelfiles as labelfiles
 from mlcbook.intervals import bootstrap_interval
 
 

@@ -282,7 +282,7 @@ def test_hivemall_documentation_values_to_the_last_digit():
     # the same numbers from the matrix route and from scikit-learn
     A, labels = M.binarize(HIVEMALL_TRUTH)
     B, _ = M.binarize(HIVEMALL_PRED, labels)
-    assert labels == ["bird", "cat", "dog"]
+    assert labels == ["cat", "bird", "dog"]  # in order of first appearance
     assert M.f_measure(A, B, 2.0, "micro") == 0.6779661016949152
     assert skm.fbeta_score(A, B, beta=2.0, average="micro") == 0.6779661016949152
     # the older precision-recall route rounds differently in the last bit
@@ -300,9 +300,11 @@ def test_label_sets_edge_cases():
 
 def test_binarize():
     Y, labels = M.binarize([["cat", "bird"], [], ["dog", "cat", "cat"]])
-    assert labels == ["bird", "cat", "dog"]
+    assert labels == ["cat", "bird", "dog"]  # first appearance, never sorted
     assert Y.dtype == np.int8
-    assert Y.tolist() == [[1, 1, 0], [0, 0, 0], [0, 1, 1]]
+    assert Y.tolist() == [[1, 1, 0], [0, 0, 0], [1, 0, 1]]
+    _, l10 = M.binarize([["L10"], ["L2", "L1"]])
+    assert l10 == ["L10", "L2", "L1"]  # a string sort would give L1, L10, L2
     Y2, l2 = M.binarize([["x"], ["z"]], labels=["z", "y", "x"])
     assert l2 == ["z", "y", "x"] and Y2.tolist() == [[0, 0, 1], [1, 0, 0]]
     Y3, l3 = M.binarize([[2, "a"], [1]])  # unorderable mix: first appearance

@@ -28,6 +28,14 @@ PENDING: set[tuple[str, str]] = set()
 LAZY = {
     ("lib/mlcbook/__init__.py", "mlcbook.scorers"),
     ("lib/mlcbook/registry.py", "mlcbook._measure_table"),
+    # the command line starts in a fraction of a second: `mlcbook --help` imports no
+    # NumPy; each command imports its work when it runs (the measures and file readers,
+    # the datasets with pandas, the figure with matplotlib), and the label-file reader
+    # imports the ARFF parser (pandas, liac-arff) only for an ARFF file
+    ("lib/mlcbook/cli.py", "mlcbook._evaluation"),
+    ("lib/mlcbook/cli.py", "mlcbook.datasets"),
+    ("lib/mlcbook/cli.py", "mlcbook.plots.losses"),
+    ("lib/mlcbook/_labelfiles.py", "mlcbook.datasets.arff"),
 }
 
 
@@ -162,8 +170,12 @@ def _function_local_imports() -> set[tuple[str, str, int]]:
                     and ast.unparse(node.func) in ("importlib.import_module", "__import__")
                     and node.args
                 ):
-                    arg = ast.unparse(node.args[0])
-                    name = arg.replace("{__name__}", module).strip("f'\"")
+                    first = node.args[0]
+                    if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                        name = first.value  # (stripping quotes would eat a final "f")
+                    else:  # an f-string such as f"{__name__}.scorers"
+                        arg = ast.unparse(first)
+                        name = arg.replace("{__name__}", module).strip("f'\"")
                     if name.split(".")[0] in FIRST_PARTY:
                         found.add((rel, name, node.lineno))
     return found

@@ -1,0 +1,447 @@
+"""The work behind ``mlcbook evaluate``, ``compare`` and ``measures``: read the files,
+settle the labels, compute the registry's measures, their intervals and the loss
+profile.
+
+:mod:`mlcbook.cli` imports this module only when a command needs it, so that
+``mlcbook --help`` starts without NumPy; this module in turn imports neither pandas
+nor scikit-learn (reading a CSV file needs neither).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from . import registry as _R
+from ._grids import ALPHAS
+from ._labelfiles import (
+    LabelFileError,
+    align_label_files,
+    align_scores,
+    inferred_labels,
+    read_label_file,
+    read_label_names,
+    read_score_file,
+)
+from ._progress import progress
+from .intervals import bootstrap_interval, paired_comparison
+from .losses import loss_profile
+
+__all__ = [
+    "Inputs",
+    "read_inputs",
+    "select_measures",
+    "evaluate_files",
+    "compare_files",
+    "profile_params",
+    "PROFILES",
+    "SELECTORS",
+]
+
+#: ``--profile``: the loss profile summarised (log-spaced k and alpha), in full, or not.
+PROFILES = ("summary", "full", "none")
+#: Words ``--measures`` takes besides measure names.
+SELECTORS = ("report", "all", *_R.KINDS, *_R.CONVENTIONS)
+#: Above this many (instance, label) cells ``evaluate`` shows progress bars.
+LONG_CELLS = 10**7
+
+
+@dataclass
+class Inputs:
+    """Truth, predictions and scores on one set of labels."""
+
+    Y: Any
+    P: Any
+    F: np.ndarray | None
+    labels: list[str]
+    source: str  # where the labels come from, said in the report
+
+
+# ---------------------------------------------------------------------- reading
+def _labels_option(labels: str | Sequence[str] | None) -> list[str] | None:
+    """``--labels``: a file of names (one a line, or one comma-separated line), or the
+    names themselves separated by commas."""
+    if labels is None or not isinstance(labels, str):
+        return None if labels is None else [str(x) for x in labels]
+    if Path(labels).is_file():
+        return read_label_names(labels)
+    names = [x.strip() for x in labels.split(",")]
+    if any(not x for x in names) or len(set(names)) != len(names):
+        raise LabelFileError(
+            "--labels",
+            None,
+            f"{labels!r} is not a file and not a list of distinct names separated by commas",
+        )
+    return names
+
+
+def read_inputs(
+    truth: str,
+    preds: Sequence[str],
+    *,
+    scores: Sequence[str | None] = (),
+    labels: str | Sequence[str] | None = None,
+    input_format: str = "auto",
+    xml: str | None = None,
+) -> tuple[Any, list[Any], list[np.ndarray | None], list[str], str]:
+    """Read the truth, one or more prediction files and their score files on one set of
+    labels.
+
+    The labels, in this order: ``labels`` (``--labels``); the header of a matrix file;
+    for label-set files, the header of a score file; else the label sets' labels in
+    order of first appearance, with a :class:`~mlcbook._labelfiles.LabelsInferredWarning`
+    (a label in no file is missing); matrices without a header have positional columns.
+    A score file's header must name the labels (any order: its columns are put in the
+    labels' order); a score file without a header is taken column by column only when
+    the columns have an order (``--labels``, a matrix header, or positions), and refused
+    when the labels were only named by label sets.
+
+    Returns ``(Y, [P, ...], [F or None, ...], labels, where the labels come from)``.
+    """
+    t = read_label_file(truth, input_format, xml=xml)
+    ps = [read_label_file(p, input_format, xml=xml) for p in preds]
+    files = [t, *ps]
+    read = [read_score_file(s) if s is not None else None for s in scores]
+    names = _labels_option(labels)
+    source = "--labels"
+    ordered = names is not None  # the columns of header-less score files have an order
+    scores_header: str | None = None  # the score file whose header names the labels
+    header_file = next((f for f in files if f.labels is not None), None)
+    if names is None and header_file is not None:
+        names, source, ordered = (
+            list(header_file.labels or ()),
+            f"the header of {header_file.path}",
+            True,
+        )
+    elif names is None and all(f.Y is None for f in files):  # label sets only
+        named = [(p, r[1]) for p, r in zip(scores, read) if r is not None and r[1] is not None]
+        if named:
+            names, source = list(named[0][1]), f"the header of {named[0][0]}"
+            scores_header = named[0][0]
+        else:
+            names, source = inferred_labels(files), "the label sets, inferred"
+    elif names is None and all(f.Y is not None for f in files):
+        source, ordered = "column positions (no header)", True
+    Y: Any = None
+    Ps = []
+    out_labels: list[str] = []
+    for p in ps:
+        try:
+            Y, P, out_labels = align_label_files(t, p, names, source=source)
+        except LabelFileError as exc:
+            if scores_header is None:
+                raise
+            raise LabelFileError(
+                scores_header,
+                1,
+                f"the header does not name the labels of the label-set files ({exc}); "
+                "name them in the header, or give --labels",
+            ) from None
+        Ps.append(P)
+    Fs: list[np.ndarray | None] = []
+    for path, r in zip(scores, read):
+        if r is None or path is None:
+            Fs.append(None)
+            continue
+        F, header = r
+        if header is None and not ordered:
+            raise LabelFileError(
+                path,
+                None,
+                "the score file has no header, so nothing says which column is which "
+                f"label of {t.path}: add a header line naming the labels, or give "
+                "--labels in the order of the score columns",
+            )
+        Fs.append(
+            align_scores(
+                F,
+                header,
+                out_labels,
+                path,
+                named=names is not None,
+                n_samples=Y.shape[0],
+            )
+        )
+    return Y, Ps, Fs, out_labels, source
+
+
+# ---------------------------------------------------------------------- measures
+def select_measures(
+    selection: str | Sequence[str] | None, *, scores: bool, params: dict[str, Any]
+) -> list[_R.MeasureSpec]:
+    """The measures ``--measures`` names: ``None`` is ``report`` (the measures shown by
+    default); comma-separated words are measure names or groups (``all``, a kind such
+    as ``ranking``, a convention such as ``scikit-learn``).  A group leaves out what
+    the input cannot give (scores) or what needs a parameter not given; a name asks
+    for it."""
+    words = (
+        ["report"]
+        if selection is None
+        else [w.strip() for w in selection.split(",")]
+        if isinstance(selection, str)
+        else list(selection)
+    )
+    chosen: dict[str, _R.MeasureSpec] = {}
+    for word in words:
+        if word in SELECTORS:
+            for s in _R.measure_specs():
+                ok = (
+                    (word == "report" and s.in_report)
+                    or word == "all"
+                    or s.kind == word
+                    or s.convention == word
+                )
+                if ok and (scores or s.inputs != "scores") and _has_params(s, params):
+                    chosen.setdefault(s.name, s)
+            continue
+        try:
+            s = _R.get_measure(word)
+        except ValueError as exc:
+            raise LabelFileError("--measures", None, str(exc)) from None
+        if s.inputs == "scores" and not scores:
+            raise LabelFileError(
+                "--measures",
+                None,
+                f"{s.name} ranks scores: give the score file (--scores, or --scores-a "
+                "and --scores-b)",
+            )
+        missing = [p for p in s.required_params if p not in params]
+        if missing:
+            raise LabelFileError("--measures", None, f"{s.name} needs the parameter {missing[0]}")
+        chosen.setdefault(s.name, s)
+    if not chosen:
+        raise LabelFileError("--measures", None, f"{selection!r} selects no measure")
+    return list(chosen.values())
+
+
+def _measure_params(
+    beta: float, zero_division: Any, convention: str, extra: dict[str, Any] | None
+) -> dict[str, Any]:
+    """The parameters given on the command line; each measure takes the ones it has."""
+    out = {"beta": beta, "zero_division": zero_division, "convention": convention}
+    for name, value in (extra or {}).items():
+        if not any(name in s.param_names for s in _R.measure_specs()):
+            raise LabelFileError("--param", None, f"no measure takes a parameter {name!r}")
+        out[name] = value
+    return out
+
+
+def _has_params(spec: _R.MeasureSpec, params: dict[str, Any]) -> bool:
+    return all(p in params for p in spec.required_params)
+
+
+def _params_of(spec: _R.MeasureSpec, params: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in params.items() if k in spec.param_names and v is not None}
+
+
+def _row(spec: _R.MeasureSpec, params: dict[str, Any]) -> str:
+    shown = {k: v for k, v in params.items() if k not in ("zero_division", "convention")}
+    return spec.display_name(shown)
+
+
+def _input(spec: _R.MeasureSpec, P: Any, F: Any) -> Any:
+    if spec.inputs != "scores":
+        return P
+    return F
+
+
+def _dense_scores(Y: Any) -> Any:
+    return Y.toarray() if sp.issparse(Y) else Y
+
+
+def _loop(items: list, desc: str, show: bool) -> Iterable:
+    return progress(items, desc=desc) if show else items
+
+
+# ---------------------------------------------------------------------- profile
+def profile_params(K: int, mode: str) -> tuple[list[int], list[float]]:
+    """The binomial ``k`` and polynomial ``alpha`` of the loss profile: every ``k`` and
+    the book's 25-point alpha grid (``full``), or about ten log-spaced ``k`` from 1 to
+    ``K`` and every fourth alpha of the grid, 1 to 1000 (``summary``)."""
+    if mode == "none":
+        return [], []
+    if mode == "full" or K <= 10:
+        ks = list(range(1, K + 1))
+    else:
+        ks = sorted({round(float(x)) for x in np.logspace(0, math.log10(K), 10)})
+    alphas = [float(a) for a in ALPHAS]
+    return ks, alphas if mode == "full" else alphas[::4]
+
+
+def _profile(Y: Any, P: Any, mode: str) -> list[tuple[str, float, float]]:
+    ks, alphas = profile_params(Y.shape[1], mode)
+    out: list[tuple[str, float, float]] = []
+    if ks:
+        out += [
+            ("binomial", float(k), float(v))
+            for k, v in zip(ks, loss_profile(Y, P, "binomial", ks))
+        ]
+    if alphas:
+        out += [
+            ("polynomial", a, float(v))
+            for a, v in zip(alphas, loss_profile(Y, P, "polynomial", alphas))
+        ]
+    return out
+
+
+# ---------------------------------------------------------------------- commands
+def _notes_for(specs: Sequence[_R.MeasureSpec], params: dict[str, Any]) -> list[str]:
+    out = []
+    for s in specs:
+        if not s.has_interval:
+            reason = s.no_interval or "it is not a function of sums over instances"
+            out.append(f"{_row(s, _params_of(s, params))}: no interval ({reason})")
+    return out
+
+
+def evaluate_files(
+    truth: str,
+    pred: str,
+    *,
+    scores: str | None = None,
+    labels: str | Sequence[str] | None = None,
+    input_format: str = "auto",
+    xml: str | None = None,
+    zero_division: Any = None,
+    beta: float = 1.0,
+    convention: str = "mlcbook",
+    measures: str | Sequence[str] | None = None,
+    params: dict[str, Any] | None = None,
+    profile: str = "summary",
+    ci: dict[str, Any] | None = None,
+    show_progress: bool = False,
+) -> dict[str, Any]:
+    """Read the files and compute the measures, their intervals and the loss profile.
+
+    Returns a dict: ``n_samples``, ``n_labels``, ``labels``, ``labels_from``,
+    ``measures`` (list of (row, value)), ``profile`` (list of (family, parameter,
+    mean loss)), ``notes`` and, with ``ci``, ``intervals`` (list of (row, low, high)
+    of the measures that have one) and ``ci``.
+    """
+    if profile not in PROFILES:
+        raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
+    Y, (P,), (F,), names, source = read_inputs(
+        truth, [pred], scores=[scores], labels=labels, input_format=input_format, xml=xml
+    )
+    params = _measure_params(beta, zero_division, convention, params)
+    specs = select_measures(measures, scores=F is not None, params=params)
+    show = show_progress and Y.shape[0] * Y.shape[1] > LONG_CELLS
+    rows = []
+    for s in _loop(specs, "measures", show):
+        kw = _params_of(s, params)
+        Ys = _dense_scores(Y) if s.inputs == "scores" else Y
+        rows.append((_row(s, kw), s.compute(Ys, _input(s, P, F), **kw)))
+    out: dict[str, Any] = {
+        "n_samples": int(Y.shape[0]),
+        "n_labels": int(Y.shape[1]),
+        "labels": [str(x) for x in names],
+        "labels_from": source,
+        "measures": rows,
+        "profile": _profile(Y, P, profile),
+        "notes": [],
+    }
+    if ci is not None:
+        ints = []
+        for s in _loop([s for s in specs if s.has_interval], "bootstrap", show_progress):
+            kw = _params_of(s, params)
+            Ys = _dense_scores(Y) if s.inputs == "scores" else Y
+            res = bootstrap_interval(
+                s.name,
+                Ys,
+                _input(s, P, F),
+                confidence=ci["level"],
+                n_resamples=ci["resamples"],
+                method=ci["method"],
+                random_state=ci["seed"],
+                **kw,
+            )
+            ints.append((_row(s, kw), res.low, res.high))
+        out["intervals"] = ints
+        out["ci"] = dict(ci)
+        out["notes"] = _notes_for(specs, params) + [
+            f"{r}: interval undefined (the measure is undefined on the resamples)"
+            for r, lo, hi in ints
+            if math.isnan(lo) or math.isnan(hi)
+        ]
+    return out
+
+
+def compare_files(
+    truth: str,
+    pred_a: str,
+    pred_b: str,
+    *,
+    scores_a: str | None = None,
+    scores_b: str | None = None,
+    labels: str | Sequence[str] | None = None,
+    input_format: str = "auto",
+    xml: str | None = None,
+    zero_division: Any = None,
+    beta: float = 1.0,
+    convention: str = "mlcbook",
+    measures: str | Sequence[str] | None = None,
+    params: dict[str, Any] | None = None,
+    ci: dict[str, Any],
+    show_progress: bool = False,
+) -> dict[str, Any]:
+    """Score two prediction files on one truth, measure by measure: both values, the
+    difference, its paired bootstrap interval and the randomisation test's p-value, for
+    every selected measure that has an interval (the others are named in ``notes``).
+
+    Returns a dict: ``n_samples``, ``n_labels``, ``labels``, ``labels_from``, ``ci``,
+    ``rows`` ((measure, A, B, A - B, low, high, p)) and ``notes``.
+    """
+    if (scores_a is None) != (scores_b is None):
+        raise LabelFileError("--scores-a/--scores-b", None, "give both, or neither")
+    Y, (Pa, Pb), (Fa, Fb), names, source = read_inputs(
+        truth,
+        [pred_a, pred_b],
+        scores=[scores_a, scores_b],
+        labels=labels,
+        input_format=input_format,
+        xml=xml,
+    )
+    params = _measure_params(beta, zero_division, convention, params)
+    specs = select_measures(measures, scores=Fa is not None, params=params)
+    rows = []
+    for s in _loop([s for s in specs if s.has_interval], "compare", show_progress):
+        kw = _params_of(s, params)
+        Ys = _dense_scores(Y) if s.inputs == "scores" else Y
+        c = paired_comparison(
+            s.name,
+            Ys,
+            _input(s, Pa, Fa),
+            _input(s, Pb, Fb),
+            confidence=ci["level"],
+            n_resamples=ci["resamples"],
+            n_permutations=ci["permutations"],
+            method=ci["method"],
+            random_state=ci["seed"],
+            **kw,
+        )
+        rows.append(
+            (_row(s, kw), c.estimate_a, c.estimate_b, c.difference, c.low, c.high, c.p_value)
+        )
+    return {
+        "n_samples": int(Y.shape[0]),
+        "n_labels": int(Y.shape[1]),
+        "labels": [str(x) for x in names],
+        "labels_from": source,
+        "ci": dict(ci),
+        "rows": rows,
+        "notes": [
+            n.replace(": no interval", ": not compared, no interval")
+            for n in _notes_for(specs, params)
+        ],
+    }
+
+
+def measure_table() -> list[dict[str, str]]:
+    """The registry's table of names (``mlcbook measures``)."""
+    return _R.name_table()
