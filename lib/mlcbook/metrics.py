@@ -27,6 +27,12 @@ matrix once and count in one or two passes with NumPy (private module
 vectorised sort per row (scikit-learn loops over instances in Python for
 ranking loss, label-ranking average precision and per-instance AUC).
 
+Scores need not be a dense matrix: the ranking measures and AUCs also take a sparse
+score matrix or a :class:`~mlcbook.topk.TopK` (the few highest-scored labels of each
+instance), and then nothing is made dense (:mod:`mlcbook.topk` states the convention:
+the labels a row does not list tie below every score it lists).  Truth and predictions
+may be sparse everywhere.
+
 Every measure takes ``sample_weight`` (instance weights, as in scikit-learn)
 and every measure that is a mean over instances can return the per-instance
 values (``per_instance=True``, the name :mod:`mlcbook.losses` uses).

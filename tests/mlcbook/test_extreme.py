@@ -37,6 +37,8 @@ from hypothesis import strategies as st
 from sklearn.metrics import ndcg_score
 
 from mlcbook import extreme as X
+from mlcbook import registry as R
+from mlcbook.intervals import bootstrap_interval
 from mlcbook.topk import TopK
 
 TOL = 1e-12
@@ -355,9 +357,6 @@ def test_coverage_has_no_bootstrap_interval_and_says_why():
     instances and 300 labels (k = 1) coverage@1 is 0.248 while resamples average
     0.215 and the 95% percentile interval, [0.194, 0.235], misses the value.  The
     registry declares no interval, with the reason, and the intervals refuse."""
-    from mlcbook import registry as R
-    from mlcbook.intervals import bootstrap_interval
-
     rng = np.random.default_rng(0)
     Y = (rng.random((60, 300)) < 0.02).astype(np.int64)
     F = rng.random((60, 300)) + 0.5 * Y

@@ -19,6 +19,8 @@ possible here (K <= 12: 12 * 2**-52 ~ 3e-15).
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -27,6 +29,8 @@ from hypothesis import strategies as st
 
 from mlcbook import _listed
 from mlcbook import metrics as M
+from mlcbook import registry as R
+from mlcbook.intervals import bootstrap_interval, paired_comparison
 from mlcbook.topk import TopK
 
 from .test_metrics import brute_ranking
@@ -182,8 +186,6 @@ def test_micro_auc_exact_beyond_2_53_pairs():
     unlisted (tied with the unlisted negatives, below the listed ones).  Closed form:
     good pairs = a N + b (N_unlisted) / 2 with a = b = n/2; the result must be the
     correctly rounded ratio (Fraction)."""
-    from fractions import Fraction
-
     n, K = 200_000, 2_000_000
     rows = np.arange(n)
     rel_label = rows % K
@@ -261,8 +263,6 @@ def test_all_measures_of_topk_equals_the_dense_computation(seed):
 
 
 def test_intervals_and_paired_comparison_take_topk_scores():
-    from mlcbook.intervals import bootstrap_interval, paired_comparison
-
     rng = np.random.default_rng(3)
     n, K = 200, 12
     Y = (rng.random((n, K)) < 0.25).astype(np.int64)
@@ -290,8 +290,6 @@ def test_scikit_learn_named_ranking_measures_of_topk(seed, n, K, ties, weighted)
     """roc_auc, average_precision and coverage_error (scikit-learn's names, values and
     undefined cases) of a top-k equal theirs of the filled dense matrix, which equal
     scikit-learn's own (tested in the registry's tests)."""
-    from mlcbook import registry as R
-
     rng = np.random.default_rng(seed)
     k = int(rng.integers(1, K + 1))
     Y = (rng.random((n, K)) < 0.4).astype(np.int64)
