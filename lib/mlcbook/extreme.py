@@ -353,12 +353,12 @@ def _ideal_ps(Y: Any, q: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         top = -np.partition(-Q, kk - 1, axis=1)[:, :kk] if kk < Q.shape[1] else Q
         top = -np.sort(-top, axis=1)
         return top @ np.ones(kk), top @ d[1 : kk + 1]
-    Yc = Y
-    L = _listed.listed_from_csr(Yc.indptr, Yc.indices, q[Yc.indices], Yc.shape[1])
-    w = L.rows.width
-    if w is not None:  # every row has w true labels: an (n, w) array
-        top = L.scores.reshape(L.n, w)[:, :k]
+    counts = np.diff(Y.indptr)
+    w = int(counts[0]) if counts.size else 0
+    if w > 0 and bool((counts == w).all()):  # every row has w true labels: (n, w)
+        top = -np.sort(-q[Y.indices].reshape(-1, w), axis=1)[:, :k]
         return top @ np.ones(top.shape[1]), top @ d[1 : top.shape[1] + 1]
+    L = _listed.listed_from_csr(Y.indptr, Y.indices, q[Y.indices], Y.shape[1])
     pos = L.rows.position()
     inside = pos < k
     v = np.where(inside, L.scores, 0.0)

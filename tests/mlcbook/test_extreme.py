@@ -319,6 +319,29 @@ def test_topk_and_sparse_equal_dense_when_k_fits_the_listing(seed, n, K, ties, s
             assert got[name] == pytest.approx(ref[name], abs=TOL), name
 
 
+@pytest.mark.parametrize("per_row", [1, 3, 6])
+def test_propensity_scored_best_values_of_rows_of_one_length(per_row):
+    """Sparse truth with the same number of labels in every row takes an (n, w) path
+    for the best achievable values; dense truth and ragged sparse truth others."""
+    rng = np.random.default_rng(per_row)
+    n, K, k = 30, 8, 4
+    Y = np.zeros((n, K), dtype=np.int64)
+    for i in range(n):
+        Y[i, rng.permutation(K)[:per_row]] = 1
+    F = rng.random((n, K))
+    p = rng.uniform(0.1, 1.0, K)
+    ragged = Y.copy()
+    ragged[0] = 0  # one row of another length
+    for fn in (X.psprecision_at_k, X.psndcg_at_k):
+        for T in (Y, ragged):
+            dense = fn(T, F, k, propensity=p, normalize=False, per_instance=True)
+            sparse = fn(sp.csr_matrix(T), F, k, propensity=p, normalize=False,
+                        per_instance=True)
+            np.testing.assert_allclose(sparse, dense, atol=TOL, rtol=0)
+            assert fn(sp.csr_matrix(T), F, k, propensity=p) == pytest.approx(
+                fn(T, F, k, propensity=p), abs=TOL)
+
+
 def test_a_short_listing_leaves_empty_places_that_count_as_misses():
     """A row listing 2 labels has no 3rd place: P@3 = hits / 3 (pyxclib's padding)."""
     Y = np.array([[1, 1, 1, 0, 0]])
