@@ -63,8 +63,8 @@ Conventions (they differ across the literature; each is a parameter or stated he
 * **The discount** is :math:`1/\log_2(j+1)` (base 2, as pyxclib, napkinXC and
   scikit-learn; Jain et al. write :math:`\log(l+1)`).
 
-Examples
---------
+For example:
+
 >>> import numpy as np
 >>> Y = np.array([[1, 0, 1, 0], [0, 1, 0, 0]])
 >>> F = np.array([[0.9, 0.8, 0.1, 0.0], [0.2, 0.7, 0.3, 0.1]])

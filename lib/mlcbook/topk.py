@@ -24,8 +24,8 @@ are zeros, below every stored score).  Measures *at k* (:mod:`mlcbook.extreme`)
 rank only listed labels: a row that lists fewer labels than the cut-off has
 empty positions, which count as misses.
 
-Examples
---------
+For example:
+
 >>> import numpy as np
 >>> from mlcbook.topk import TopK
 >>> top = TopK(indices=[[2, 0], [1, 3]], scores=[[0.9, 0.4], [0.8, 0.7]], n_labels=4)
