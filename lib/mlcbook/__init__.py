@@ -4,6 +4,8 @@ Modules
 -------
 registry     the one registry of measures (a MeasureSpec each) that every surface reads
 metrics      standard multi-label measures (Zhang & Zhou 2014; Wu & Zhou 2017)
+topk         top-k scores, and ranking measures when only those are known
+extreme      measures at k of extreme classification (P@k, nDCG@k, PSP@k, ...)
 losses       dependence-aware Choquet/OWA losses (Hüllermeier et al. 2022)
 bayes        Bayes-optimal predictions by enumeration
 blended      Park & Read's blended Hamming/Jaccard/Exact similarity

@@ -28,9 +28,10 @@ import scipy.sparse as sp
 
 from . import _labelcounts as _lc
 from . import _sklearn_measures as _SK
+from . import extreme as _X
 from . import losses as _L
 from . import metrics as _M
-from ._validation import check_average, check_positive_int, check_real
+from ._validation import check_average, check_bool, check_positive_int, check_real
 from .registry import (
     Decomposition,
     MeasureSpec,
@@ -124,6 +125,28 @@ def _call(name: str, fn: Callable[..., Any], *args: str, **fixed: Any) -> _Call:
 def _per(name: str, fn: Callable[..., Any], *args: str, **fixed: Any) -> _Call:
     """The per-instance values: ``fn(..., per_instance=True)``."""
     return _Call(f"{name}_per_instance", fn, *args, per_instance=True, **fixed)
+
+
+def _at_k_label(name: str) -> Callable[[Any], str]:
+    """``precision_at_k`` shown as ``precision_at_5`` (other parameters as usual)."""
+
+    def label(params: Any) -> str:
+        shown = name.replace("_at_k", f"_at_{params['k']}") if "k" in params else name
+        extra = [
+            f"{p}={v}"
+            for p, v in params.items()
+            if p not in ("k", "propensity") and v != _AT_K_DEFAULTS.get(p)
+        ]
+        return shown + (f"[{','.join(extra)}]" if extra else "")
+
+    return label
+
+
+_AT_K_DEFAULTS: dict[str, Any] = {
+    "empty_rows": "zero",
+    "normalization": "ideal",
+    "normalize": True,
+}
 
 
 def _f_label(name: str) -> Callable[[Any], str]:
@@ -513,6 +536,158 @@ _add(
     no_interval="per-label average precision ranks instances: not a sum over instances",
 )
 
+
+# ====================================================================== at k
+def _empty_rows(v: Any) -> str:
+    return check_average(v, ("zero", "skip"), "empty_rows")
+
+
+def _normalization(v: Any) -> str:
+    return check_average(v, ("ideal", "k"), "normalization")
+
+
+def _normalize(v: Any) -> bool:
+    return check_bool(v, "normalize")
+
+
+K_CUT = Param("k", check=_k, help="cut-off: the k top-ranked labels of each instance")
+EMPTY_ROWS = Param(
+    "empty_rows",
+    "zero",
+    _empty_rows,
+    "instances without a true label: 'zero' (value 0, counted) or 'skip' (left out)",
+)
+NORMALIZATION = Param(
+    "normalization",
+    "ideal",
+    _normalization,
+    "DCG divided by the ideal DCG, min(k, |y|) discounts ('ideal') or k discounts ('k')",
+)
+PROPENSITY = Param(
+    "propensity",
+    check=_X._check_propensity,
+    help="label propensities p_l in (0, 1], e.g. jain_propensity(Y_train)",
+)
+NORMALIZE = Param(
+    "normalize",
+    True,
+    _normalize,
+    "divide by the best achievable value (pyxclib's, the XC repository's) or not (the paper's)",
+)
+
+
+class _PSDecomposition:
+    """Propensity-scored measure: a ratio of two sums (normalised) or a mean."""
+
+    def __init__(self, measure: str) -> None:
+        self.measure = measure
+        self.__name__ = f"{measure}_decomposition"
+
+    def __call__(
+        self,
+        Y: Any,
+        F: Any,
+        *,
+        k: int,
+        propensity: Any,
+        normalize: bool,
+        empty_rows: str,
+        normalization: str = "ideal",
+    ) -> Decomposition:
+        value, best, n_pos = _X._ps_values(Y, F, k, propensity, self.measure, normalization)
+        if not normalize:
+            return mean_decomposition(
+                np.where(n_pos > 0, value, np.nan) if empty_rows == "skip" else value
+            )
+        # an instance without a true label adds 0 to both sums: empty_rows is moot
+        return Decomposition(np.column_stack([value, best]), _ps_ratio)
+
+
+def _ps_ratio(S: np.ndarray) -> np.ndarray:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return S[:, 0] / S[:, 1]
+
+
+_XMC = "Jain, Prabhu & Varma (2016) Sec. 3; pyxclib xc_metrics"
+_AT_K: list[tuple[str, Callable[..., Any], tuple[Param, ...], str]] = [
+    (
+        "precision_at_k",
+        _X.precision_at_k,
+        (K_CUT, EMPTY_ROWS),
+        "fraction of the k top-ranked labels that are relevant",
+    ),
+    (
+        "recall_at_k",
+        _X.recall_at_k,
+        (K_CUT, EMPTY_ROWS),
+        "fraction of an instance's relevant labels ranked in its top k",
+    ),
+    (
+        "ndcg_at_k",
+        _X.ndcg_at_k,
+        (K_CUT, NORMALIZATION, EMPTY_ROWS),
+        "discounted cumulative gain of the top k over that of a perfect ranking",
+    ),
+]
+for _name, _fn, _params, _what in _AT_K:
+    _add(
+        _name,
+        _fn,
+        "at_k",
+        "scores",
+        True,
+        params=_params,
+        per_instance=_per(_name, _fn),
+        convention="extreme",
+        equals="sklearn.metrics.ndcg_score(k=k)" if _name == "ndcg_at_k" else "",
+        description=_what + "; ties at the cut-off averaged",
+        reference=_XMC,
+        label=_at_k_label(_name),
+    )
+_PS_AT_K: list[tuple[str, Callable[..., Any], tuple[Param, ...], str]] = [
+    (
+        "psprecision_at_k",
+        _X.psprecision_at_k,
+        (K_CUT, PROPENSITY, NORMALIZE, EMPTY_ROWS),
+        "precision at k with each hit weighted by 1/p_l",
+    ),
+    (
+        "psndcg_at_k",
+        _X.psndcg_at_k,
+        (K_CUT, PROPENSITY, NORMALIZE, NORMALIZATION, EMPTY_ROWS),
+        "nDCG at k with each hit weighted by 1/p_l",
+    ),
+]
+for _name, _fn, _params, _what in _PS_AT_K:
+    _add(
+        _name,
+        _fn,
+        "at_k",
+        "scores",
+        True,
+        params=_params,
+        decompose=_PSDecomposition("psp" if _name == "psprecision_at_k" else "psndcg"),
+        convention="extreme",
+        description=_what + " (normalised: over the best achievable)",
+        reference=_XMC,
+        label=_at_k_label(_name),
+    )
+_add(
+    "coverage_at_k",
+    _X.coverage_at_k,
+    "at_k",
+    "scores",
+    True,
+    params=(K_CUT,),
+    convention="extreme",
+    no_interval="coverage@k counts the labels covered by any instance: a resample repeats "
+    "instances and covers fewer labels, so bootstrap intervals are biased below the value",
+    description="fraction of the labels relevant somewhere that some instance ranks in its "
+    "top k while relevant",
+    reference="napkinXC measures.coverage_at_k",
+    label=_at_k_label("coverage_at_k"),
+)
+
 # ====================================================================== losses
 for _name, _fn, _param in (
     ("binomial_loss", _L.binomial_loss, Param("k", check=_k, help="subset size k in 1..K")),
@@ -574,4 +749,4 @@ for _old, _new in (
         if not _old.startswith("auc")
         else "undefined cases left out; scikit-learn's roc_auc is the macro average",
     )
-del _avg, _what, _fn, _name, _which, _param, _old, _new, _sk
+del _avg, _what, _fn, _name, _which, _param, _params, _old, _new, _sk

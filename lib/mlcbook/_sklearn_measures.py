@@ -19,6 +19,10 @@ beyond the shared counts of :mod:`mlcbook._labelcounts`:
 * ``coverage_error``: one more than Wu & Zhou's coverage on rows with a relevant label,
   0 on rows without.
 
+The three ranking measures also take top-k or sparse scores (scikit-learn's do not),
+with the convention of :mod:`mlcbook.topk`: the value of the dense matrix whose
+unlisted entries lie below every listed score.
+
 The arithmetic follows scikit-learn's order of operations, so that the values agree to
 the last bit or within a few units of it (the tests state the tolerance).
 """
@@ -31,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from . import _labelcounts as _lc
+from . import _listed, _ranks
 from . import metrics as _M
 
 __all__ = [
@@ -168,8 +173,12 @@ def roc_auc(Y: Any, F: Any, *, sample_weight: Any = None) -> float:
     the mean of the per-label AUCs (ties one half), NaN with an
     ``UndefinedMetricWarning`` if a label has only one class (scikit-learn >= 1.6; an
     earlier scikit-learn refuses that input)."""
-    Y, F, w = _score_args(Y, F, sample_weight)
-    scores = np.array([_M._auc_1d(Y[:, j], F[:, j], w) for j in range(Y.shape[1])])
+    if _listed.is_listed(F):  # top-k or sparse scores (mlcbook.topk): nothing made dense
+        Yc, L, w, _ = _M._listed_args(Y, F, sample_weight, False)
+        scores = _listed.label_aucs(Yc, L, w)
+    else:
+        Y, F, w = _score_args(Y, F, sample_weight)
+        scores = _M._label_aucs(Y, F, w)
     if np.isnan(scores).any():
         _undefined(
             f"{int(np.isnan(scores).sum())} label(s) have only one class: their ROC AUC "
@@ -210,29 +219,54 @@ def average_precision(Y: Any, F: Any, *, sample_weight: Any = None) -> float:
     matrix: per label the step sum :math:`\\sum_n (R_n - R_{n-1}) P_n` over the
     thresholds of its precision-recall curve, averaged over labels.  A label without a
     positive instance scores 0 (with scikit-learn's warning)."""
-    Y, F, w = _score_args(Y, F, sample_weight)
-    pos = Y.sum(axis=0) if w is None else w @ Y
+    listed = _listed.is_listed(F)  # top-k or sparse scores (mlcbook.topk)
+    if listed:
+        Yc, L, w, _ = _M._listed_args(Y, F, sample_weight, False)
+        pos = _listed.col_sums(Yc, w)
+    else:
+        Y, F, w = _score_args(Y, F, sample_weight)
+        pos = Y.sum(axis=0) if w is None else w @ Y
     if np.any(pos == 0):
         _undefined(
             f"{int(np.sum(pos == 0))} label(s) have no positive instance: their average "
             "precision is 0"
         )
-    return float(np.average([_ap_1d(Y[:, j], F[:, j], w) for j in range(Y.shape[1])]))
+    if listed:
+        return float(np.average(_listed.label_average_precisions(Yc, L, w)))
+    return float(np.average(_label_aps(Y, F, w)))
+
+
+def _label_aps(Y: np.ndarray, F: np.ndarray, w: np.ndarray | None) -> np.ndarray:
+    """Every label's average precision: from the sorted scores of its positives and
+    negatives (:func:`mlcbook._ranks.column_counts`) when no score ties a positive's,
+    else (ties, weights) by scikit-learn's curve (:func:`_ap_1d`)."""
+    if w is not None:
+        return np.array([_ap_1d(Y[:, j], F[:, j], w) for j in range(Y.shape[1])])
+    YT, FT = _ranks.columns(Y), _ranks.columns(F)
+    out = np.empty(YT.shape[0])
+    for j in range(YT.shape[0]):
+        v = _ranks.column_counts(YT[j], FT[j]).average_precision()
+        out[j] = _ap_1d(YT[j], FT[j], None) if v is None else v
+    return out
 
 
 def coverage_error_values(Y: Any, F: Any) -> np.ndarray:
     """Per instance: how many labels score at least as high as the lowest-scored
     relevant one (0 without a relevant label): scikit-learn's ``coverage_error``."""
+    if _listed.is_listed(F):  # top-k or sparse scores (mlcbook.topk)
+        Yc, L, _, _ = _M._listed_args(Y, F, None, False)
+        R = _listed.RowRanking(Yc, L)
+        return np.where(R.n_pos > 0, R.coverage() + 1.0, 0.0)
     Y, F = _M._check_scores(Y, F)
-    rel = Y.astype(bool)
-    lowest = np.where(rel, F, np.inf).min(axis=1)
-    out = (F >= lowest[:, None]).sum(axis=1).astype(np.float64)
-    out[~rel.any(axis=1)] = 0.0
-    return out
+    return _ranks.lowest_relevant_rank(Y, F).astype(np.float64)  # 0: no relevant label
 
 
 def coverage_error(Y: Any, F: Any, *, sample_weight: Any = None) -> float:
     """scikit-learn's ``coverage_error``: the mean of :func:`coverage_error_values`."""
+    if _listed.is_listed(F):
+        Yc, L, w, _ = _M._listed_args(Y, F, sample_weight, False)
+        R = _listed.RowRanking(Yc, L)
+        return float(np.average(np.where(R.n_pos > 0, R.coverage() + 1.0, 0.0), weights=w))
     Y, F = _M._check_scores(Y, F)
     w = _lc.check_sample_weight(sample_weight, Y.shape[0])
     return float(np.average(coverage_error_values(Y, F), weights=w))

@@ -122,12 +122,16 @@ def check_label_matrix(Y: Any, name: str = "Y", *, allow_sparse: bool = True):
         data = Y.data
         if data.dtype.kind not in "biuf":
             raise TypeError(f"{name} must hold 0/1 numbers, got dtype {data.dtype}")
-        ok = (data == 0) | (data == 1)
+        zero = data == 0
+        ok = zero | (data == 1)
         if data.size and not ok.all():
             bad = data[~ok][0]
             raise ValueError(f"{name} must be binary (0/1), found the value {bad!r}")
-        Y = Y.astype(np.int8)
-        Y.eliminate_zeros()
+        copied = data.dtype != np.int8
+        Y = Y.astype(np.int8, copy=False)  # a copy unless int8 already
+        if zero.any():  # stored zeros dropped, on a copy: every stored entry is a 1
+            Y = Y if copied else Y.copy()
+            Y.eliminate_zeros()
         return Y if allow_sparse else Y.toarray()
     if Y.dtype.kind not in "biuf":
         raise TypeError(f"{name} must hold 0/1 numbers, got dtype {Y.dtype}")
@@ -159,7 +163,8 @@ def check_score_matrix(S: Any, name: str = "S", *, unit_interval: bool = False) 
     if S.dtype.kind not in "biuf":
         raise TypeError(f"{name} must hold real numbers, got dtype {S.dtype}")
     S = S.astype(np.float64, copy=False)
-    if not np.isfinite(S).all():
+    # a finite sum means no NaN or infinity (one pass, no temporary); else look closer
+    if not np.isfinite(S.sum()) and not np.isfinite(S).all():
         raise ValueError(f"{name} must not contain NaN or infinite values")
     if check_bool(unit_interval, "unit_interval") and (S.min() < 0.0 or S.max() > 1.0):
         raise ValueError(

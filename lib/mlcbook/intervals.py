@@ -58,6 +58,7 @@ import scipy.sparse as sp
 from scipy.special import ndtr, ndtri
 
 from . import _labelcounts as _lc
+from . import _listed
 from . import registry as _R
 from ._validation import (
     check_label_matrix,
@@ -184,6 +185,10 @@ def _common(confidence: Any, n_resamples: Any, method: Any) -> tuple[float, int,
 
 
 def _inputs(spec: _R.MeasureSpec, Y: Any, S: Any, name_s: str) -> tuple[Any, Any]:
+    if spec.inputs == "scores" and _listed.is_listed(S):  # top-k or sparse: kept as given
+        Y = check_label_matrix(Y, "Y")
+        check_same_shape(Y, S, "Y", name_s)
+        return Y, S
     if spec.inputs == "scores":
         Y = check_label_matrix(Y, "Y", allow_sparse=False)
         S = check_score_matrix(S, name_s)

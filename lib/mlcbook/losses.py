@@ -665,15 +665,27 @@ def owa_loss(
         Turn ``S`` into the binary prediction ``[S > threshold]`` first; ``S``
         may then hold any finite reals.
     """
+    sparse = _sparse_binary(Y, S) if threshold is None and scores == "probability" else None
+    if sparse is not None:  # sparse 0/1 input stays sparse: only the error counts
+        m, K = sparse
+        sw = _check_sample_weight(sample_weight, m.size)
+        table = _owa_table(_check_weights(w, K))
+        out = _count_table(m, table[:, None], per_instance, sw)
+        return out[..., 0] if per_instance else float(out[0])
     Y, S, binary = _prepare(Y, S, scores, threshold)
     sw = _check_sample_weight(sample_weight, Y.shape[0])
     K = Y.shape[1]
     w = _check_weights(w, K)
-    table = np.concatenate([[0.0], np.cumsum(w)])
-    table[-1] = 1.0
-    W = table[:, None]
+    W = _owa_table(w)[:, None]
     out = _apply_count_table(Y, S, binary, W, w[:, None], per_instance, sw)
     return out[..., 0] if per_instance else float(out[0])
+
+
+def _owa_table(w: np.ndarray) -> np.ndarray:
+    """Loss of a binary prediction with m = 0..K errors: the m largest weights' sum."""
+    table = np.concatenate([[0.0], np.cumsum(w)])
+    table[-1] = 1.0
+    return table
 
 
 # ------------------------------------------------------------------ parametric families

@@ -27,6 +27,12 @@ matrix once and count in one or two passes with NumPy (private module
 vectorised sort per row (scikit-learn loops over instances in Python for
 ranking loss, label-ranking average precision and per-instance AUC).
 
+Scores need not be a dense matrix: the ranking measures and AUCs also take a sparse
+score matrix or a :class:`~mlcbook.topk.TopK` (the few highest-scored labels of each
+instance), and then nothing is made dense (:mod:`mlcbook.topk` states the convention:
+the labels a row does not list tie below every score it lists).  Truth and predictions
+may be sparse everywhere.
+
 Every measure takes ``sample_weight`` (instance weights, as in scikit-learn)
 and every measure that is a mean over instances can return the per-instance
 values (``per_instance=True``, the name :mod:`mlcbook.losses` uses).
@@ -116,10 +122,12 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import _labelcounts as _lc
+from . import _listed, _ranks
 from . import registry as _R
 from ._validation import (
     check_average,
     check_label_matrix,
+    check_positive_int,
     check_real,
     check_same_shape,
     check_score_matrix,
@@ -177,7 +185,9 @@ def _check_pair(Y: Any, P: Any, name_y: str = "Y", name_p: str = "P"):
 
 
 def _check_scores(Y: Any, F: Any, name_y: str = "Y", name_f: str = "F"):
-    Y = check_label_matrix(Y, name_y, allow_sparse=False)
+    Y = _lc.check_labels(Y, name_y)  # dense int8, one checking pass
+    if sp.issparse(Y):
+        Y = Y.toarray()
     F = check_score_matrix(F, name_f)
     check_same_shape(Y, F, name_y, name_f)
     return Y, F
@@ -578,7 +588,52 @@ def example_based_f_measure(
 
 # --------------------------------------------------------------------------- ranking
 class _RowStats:
-    """Per-entry counts within each row, shared by the ranking measures.
+    """Per-row ranking statistics, shared by the ranking measures: rank sums
+    (:mod:`mlcbook._ranks`, one sort per row) for the rows without tied scores, the
+    tie-aware counts of :class:`_TiedRowStats` for the rows with ties."""
+
+    __slots__ = ("K", "rs", "tied", "tied_rows")
+
+    def __init__(self, Y: np.ndarray, F: np.ndarray) -> None:
+        self.K = F.shape[1]
+        self.rs = _ranks.rank_sums(Y, F)
+        self.tied_rows = np.flatnonzero(self.rs.tied)
+        t = self.tied_rows
+        self.tied = _TiedRowStats(Y[t], F[t]) if t.size else None
+
+    def _with_ties(self, v: np.ndarray, what: str) -> np.ndarray:
+        if self.tied is not None:
+            v[self.tied_rows] = getattr(self.tied, what)()
+        return v
+
+    def ranking_loss(self) -> np.ndarray:
+        pairs = self.rs.n_pos * (self.K - self.rs.n_pos)
+        v = _divide(pairs - self.rs.correct_pairs(), pairs, 0.0)
+        return self._with_ties(v, "ranking_loss")
+
+    def average_precision(self) -> np.ndarray:
+        n_pos = self.rs.n_pos
+        v = _divide(self.rs.ap_sum, n_pos, 1.0)
+        v[(n_pos == 0) | (n_pos == self.K)] = 1.0
+        return self._with_ties(v, "average_precision")
+
+    def auc(self) -> np.ndarray:
+        pairs = self.rs.n_pos * (self.K - self.rs.n_pos)
+        v = np.full(pairs.shape, np.nan)
+        np.divide(self.rs.correct_pairs(), pairs, out=v, where=pairs > 0)
+        return self._with_ties(v, "auc")
+
+
+def _label_aucs(Y: np.ndarray, F: np.ndarray, w: np.ndarray | None) -> np.ndarray:
+    """AUC of every label (column), NaN where it has one class; the columns made
+    contiguous once (each is sorted on its own)."""
+    YT = _ranks.columns(Y).view(bool) if Y.dtype == np.int8 else _ranks.columns(Y != 0)
+    FT = _ranks.columns(F)
+    return np.array([_auc_1d(YT[j], FT[j], w) for j in range(FT.shape[0])])
+
+
+class _TiedRowStats:
+    """Per-entry counts within each row, for rows with tied scores.
 
     Every row of ``F`` is sorted once (``argsort`` along the short label axis);
     cumulative sums then give, for each entry (in sorted order), the number of
@@ -651,6 +706,24 @@ def _score_args(Y, F, sample_weight, per_instance):
     Y, F = _check_scores(Y, F)
     w = _lc.check_sample_weight(sample_weight, Y.shape[0])
     return Y, F, w, _check_flag(per_instance, "per_instance")
+
+
+def _listed_args(Y, F, sample_weight, per_instance, convention: Any = "mlcbook"):
+    """Truth (sparse kept sparse) and listed scores (a TopK or a sparse matrix:
+    :mod:`mlcbook.topk`), checked against each other."""
+    if _check_convention(convention) != "mlcbook":
+        raise ValueError(
+            "convention='wu_zhou' needs a dense score matrix F (the authors' code sorts "
+            f"every score of a row), got {type(F).__name__}"
+        )
+    Yc = check_label_matrix(Y, "Y")
+    L = _listed.as_listed(F, "F")
+    if Yc.shape != (L.n, L.n_labels):
+        raise ValueError(
+            f"Y and F must have the same shape, got {Yc.shape} and {(L.n, L.n_labels)}"
+        )
+    w = _lc.check_sample_weight(sample_weight, Yc.shape[0])
+    return Yc, L, w, _check_flag(per_instance, "per_instance")
 
 
 CONVENTIONS: tuple[str, ...] = ("mlcbook", "wu_zhou")
@@ -754,6 +827,9 @@ def ranking_loss(
     -------
     float in [0, 1], or ndarray of shape (n_samples,)
     """
+    if _listed.is_listed(F):
+        Yc, L, w, per = _listed_args(Y, F, sample_weight, per_instance, convention)
+        return _finish(_listed.RowRanking(Yc, L).ranking_loss(), w, per)
     Y, F, w, per = _score_args(Y, F, sample_weight, per_instance)
     v = _ranking_loss(Y, F)
     if _check_convention(convention) == "wu_zhou":
@@ -791,13 +867,15 @@ def one_error(
     -------
     float in [0, 1], or ndarray of shape (n_samples,)
     """
+    if _listed.is_listed(F):
+        Yc, L, w, per = _listed_args(Y, F, sample_weight, per_instance)
+        return _finish(_listed.RowRanking(Yc, L).one_error(Yc), w, per)
     Y, F, w, per = _score_args(Y, F, sample_weight, per_instance)
     return _finish(_one_error(Y, F), w, per)
 
 
 def _coverage(Y, F) -> np.ndarray:
-    lowest = np.where(Y.astype(bool), F, np.inf).min(axis=1)
-    cov = (F >= lowest[:, None]).sum(axis=1) - 1
+    cov = _ranks.lowest_relevant_rank(Y, F) - 1
     return np.maximum(cov, 0).astype(np.float64)
 
 
@@ -841,6 +919,9 @@ def coverage(
     -------
     float in [-1, n_labels - 1], or ndarray of shape (n_samples,)
     """
+    if _listed.is_listed(F):
+        Yc, L, w, per = _listed_args(Y, F, sample_weight, per_instance, convention)
+        return _finish(_listed.RowRanking(Yc, L).coverage(), w, per)
     Y, F, w, per = _score_args(Y, F, sample_weight, per_instance)
     if _check_convention(convention) == "wu_zhou":
         return _finish(_coverage_order(Y, F), w, per)
@@ -888,6 +969,9 @@ def average_precision(
     -------
     float in (0, 1], or ndarray of shape (n_samples,)
     """
+    if _listed.is_listed(F):
+        Yc, L, w, per = _listed_args(Y, F, sample_weight, per_instance, convention)
+        return _finish(_listed.RowRanking(Yc, L).average_precision(), w, per)
     Y, F, w, per = _score_args(Y, F, sample_weight, per_instance)
     if _check_convention(convention) == "wu_zhou":
         return _finish(_skip_rows(_average_precision_order(Y, F), _degenerate(Y)), w, per)
@@ -903,14 +987,7 @@ def _auc_1d(y: np.ndarray, f: np.ndarray, w: np.ndarray | None = None) -> float:
     curve.
     """
     if w is None:
-        pos = np.sort(f[y])
-        neg = np.sort(f[~y])
-        if pos.size == 0 or neg.size == 0:
-            return float("nan")
-        lo = np.searchsorted(neg, pos, side="left")  # negatives strictly below
-        hi = np.searchsorted(neg, pos, side="right")  # negatives below or tied
-        good2 = int(lo.sum(dtype=np.int64)) + int(hi.sum(dtype=np.int64))
-        return good2 / (2.0 * pos.size * neg.size)
+        return _ranks.column_counts(y, f).auc()
     order = np.argsort(f[~y], kind="stable")
     neg, wn = f[~y][order], w[~y][order]
     pos, wp = f[y], w[y]
@@ -937,9 +1014,7 @@ def _auc(Y, F, average: str, stats: _RowStats | None = None, w: np.ndarray | Non
         return _nanmean((stats or _RowStats(Y, F)).auc(), w)
     Yb = Y.astype(bool, copy=False)
     if average == "macro":
-        # a loop over labels (not instances): each column is long, so sorting
-        # its values and binary search beats an argsort of the whole matrix
-        return _nanmean([_auc_1d(Yb[:, j], F[:, j], w) for j in range(F.shape[1])])
+        return _nanmean(_label_aucs(Y, F, w))
     wf = None if w is None else np.repeat(w, F.shape[1])
     return _nanmean([_auc_1d(Yb.ravel(), F.ravel(), wf)])
 
@@ -992,6 +1067,17 @@ def auc(
     -------
     float in [0, 1] (or NaN), or ndarray of shape (n_samples,)
     """
+    if _listed.is_listed(F):
+        average = check_average(average, _AVERAGES_AUC)
+        Yc, L, w, per = _listed_args(Y, F, sample_weight, per_instance, convention)
+        if per and average != "instance":
+            raise ValueError(f"per_instance=True needs average='instance', got {average!r}")
+        if average == "instance":
+            v = _listed.RowRanking(Yc, L).auc()
+            return v if per else _nanmean(v, w)
+        if average == "macro":
+            return _nanmean(_listed.label_aucs(Yc, L, w))
+        return _listed.micro_auc(Yc, L, w)
     Y, F = _check_scores(Y, F)
     average = check_average(average, _AVERAGES_AUC)
     w = _lc.check_sample_weight(sample_weight, Y.shape[0])
@@ -1157,16 +1243,37 @@ def f_measure_label_sets(
 
 
 # --------------------------------------------------------------------------- all at once
+def _cutoffs(k: Any) -> list[int]:
+    """``k`` of :func:`all_measures`: one cut-off or several."""
+    ks = [k] if isinstance(k, (int, np.integer)) and not isinstance(k, bool) else k
+    if isinstance(ks, (str, bytes)) or not isinstance(ks, Iterable):
+        raise TypeError(f"k must be a positive integer or a list of them, got {k!r}")
+    out = [check_positive_int(v, "k") for v in ks]
+    if not out:
+        raise ValueError("k must hold at least one cut-off")
+    return out
+
+
 def _registered(
-    Y: Any, F: Any, P: Any, measures: Any, zero_division: Any, convention: str
+    Y: Any,
+    F: Any,
+    P: Any,
+    measures: Any,
+    zero_division: Any,
+    convention: str,
+    k: Any = None,
 ) -> dict[str, float]:
     """``{name: value}`` of registered measures (:mod:`mlcbook.registry`): ``"all"``
-    those the inputs allow without a required parameter, or the names given."""
+    those the inputs allow without a required parameter (with ``k``, the measures at k
+    that need only ``k`` too), or the names given; a measure at k once per cut-off,
+    keyed by its name at that cut-off (``precision_at_5``)."""
+    ks = None if k is None else _cutoffs(k)
     if isinstance(measures, str) and measures == "all":
         specs = [
             s
             for s in _R.measure_specs()
-            if not s.required_params and (F if s.inputs == "scores" else P) is not None
+            if set(s.required_params) <= ({"k"} if ks else set())
+            and (F if s.inputs == "scores" else P) is not None
         ]
     elif isinstance(measures, str) or not isinstance(measures, Iterable):
         raise TypeError(f"measures must be 'all' or a list of measure names, got {measures!r}")
@@ -1184,6 +1291,10 @@ def _registered(
             params["zero_division"] = zero_division
         if convention != "mlcbook" and "convention" in s.param_names:
             params["convention"] = convention
+        if "k" in s.required_params and ks is not None:
+            for cut in ks:
+                out[s.display_name({**params, "k": cut})] = s.compute(Y, X, **params, k=cut)
+            continue
         out[s.name] = s.compute(Y, X, **params)
     return out
 
@@ -1196,6 +1307,7 @@ def all_measures(
     zero_division: float | None = None,
     convention: str = "mlcbook",
     measures: str | Sequence[str] | None = None,
+    k: int | Sequence[int] | None = None,
 ) -> dict[str, float]:
     """The eleven measures of Wu & Zhou (2017, Table 1) in one call, or any measures of
     the registry (``measures=``).
@@ -1204,8 +1316,10 @@ def all_measures(
     ----------
     Y : array-like or sparse matrix of shape (n_samples, n_labels)
         True 0/1 labels.
-    F : array-like of shape (n_samples, n_labels)
-        Real-valued scores (for the ranking measures and AUCs).
+    F : array-like or sparse matrix of shape (n_samples, n_labels), or TopK
+        Real-valued scores (for the ranking measures and AUCs).  A sparse matrix or a
+        :class:`~mlcbook.topk.TopK` lists some scores (:mod:`mlcbook.topk`): then
+        nothing is made dense, and ``Y`` and ``P`` stay sparse.
     P : array-like or sparse matrix of shape (n_samples, n_labels)
         Predicted 0/1 labels, e.g. thresholded ``F`` (for Hamming loss and
         the F1 measures).
@@ -1225,6 +1339,10 @@ def all_measures(
         input only), or the registered names given (scikit-learn's ``"f1_macro"``,
         ``"roc_auc"``, ...).  ``zero_division`` and ``convention`` are then passed to
         the measures that take them; each measure's own default otherwise.
+    k : int or list of int, optional
+        With ``measures``: the cut-offs of the measures at k (:mod:`mlcbook.extreme`),
+        each computed once per cut-off under its name there (``precision_at_5``);
+        ``measures="all"`` then includes the measures at k that need only ``k``.
 
     Returns
     -------
@@ -1252,7 +1370,11 @@ def all_measures(
     {'hamming_loss': 0.1667, 'macro_f1': 0.6667, 'f1_macro': 0.3333}
     """
     if measures is not None:
-        return _registered(Y, F, P, measures, zero_division, _check_convention(convention))
+        return _registered(Y, F, P, measures, zero_division, _check_convention(convention), k)
+    if k is not None:
+        raise ValueError("k (the cut-off of the measures at k) needs measures=")
+    if _listed.is_listed(F):
+        return _all_measures_listed(Y, F, P, zero_division, convention)
     Yl, P = _check_pair(Y, P, "Y", "P")
     Yd = Yl.toarray() if sp.issparse(Yl) else Yl
     F = check_score_matrix(F, "F")
@@ -1287,3 +1409,27 @@ def all_measures(
         else:
             out[name] = _auc(Yd, F, avg, stats)
     return {m: out[m] for m in WU_ZHOU_MEASURES}  # Table 1's order
+
+
+def _all_measures_listed(Y: Any, F: Any, P: Any, zero_division: Any, convention: Any):
+    """:func:`all_measures` of listed scores: one ranking of the listed entries shared
+    by the ranking measures, the counts of sparse ``Y`` and ``P``."""
+    Yl, L, _, _ = _listed_args(Y, F, None, False, convention)
+    Yl, P = _check_pair(Yl, P, "Y", "P")
+    zd = _check_zero_division(1.0 if zero_division is None else zero_division)
+    R = _listed.RowRanking(Yl, L)
+    c = _lc.Counts(Yl, P)
+    n, K = Yl.shape
+    out: dict[str, float] = {
+        "hamming_loss": c.err(None) / (n * K),
+        "ranking_loss": float(np.mean(R.ranking_loss())),
+        "one_error": float(np.mean(R.one_error(Yl))),
+        "coverage": float(np.mean(R.coverage())),
+        "average_precision": float(np.mean(R.average_precision())),
+        "macro_auc": _nanmean(_listed.label_aucs(Yl, L, None)),
+        "instance_auc": _nanmean(R.auc()),
+        "micro_auc": _listed.micro_auc(Yl, L, None),
+    }
+    for name, axis in (("macro_f1", 0), ("instance_f1", 1), ("micro_f1", None)):
+        out[name] = _mean_defined(_lc.prf("f", c.tp(axis), c.ny(axis), c.np_(axis), 1.0, zd))
+    return {m: out[m] for m in WU_ZHOU_MEASURES}

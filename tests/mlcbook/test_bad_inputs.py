@@ -224,6 +224,9 @@ _SCORER_PARAMS = {
     "owa_loss": {"w": [0.4, 0.3, 0.2, 0.1]},
     "choquet_loss": {"mu": [0.0] * 15 + [1.0]},
     "covering_loss": {"covering": [[0, 1], [2, 3]]},
+    **{f"{m}_at_k": {"k": 2} for m in ("precision", "recall", "ndcg", "coverage")},
+    **{f"ps{m}_at_k": {"k": 2, "propensity": [0.5, 0.4, 0.9, 0.2]}
+       for m in ("precision", "ndcg")},
 }
 
 

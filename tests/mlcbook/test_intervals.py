@@ -29,12 +29,18 @@ def problem(seed=0, n=300, K=5, flip=0.25):
     return Y, P, F
 
 
-PARAMS = {"binomial_loss": {"k": 2}, "polynomial_loss": {"alpha": 3.0}}
+PARAMS = {
+    "binomial_loss": {"k": 2},
+    "polynomial_loss": {"alpha": 3.0},
+    **{f"{m}_at_k": {"k": 2} for m in ("precision", "recall", "ndcg")},
+}
 #: parameters of the losses whose value depends on K (problem() has K = 5)
 PARAMS_K5 = {
     "owa_loss": {"w": [0.4, 0.3, 0.15, 0.1, 0.05]},
     "choquet_loss": {"mu": L.subset_capacity(5)},
     "covering_loss": {"covering": [[0, 1], [2, 3, 4]]},
+    **{f"ps{m}_at_k": {"k": 2, "propensity": [0.5, 0.4, 0.9, 0.2, 0.7]}
+       for m in ("precision", "ndcg")},
 }
 
 

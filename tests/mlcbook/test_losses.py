@@ -446,3 +446,28 @@ def test_plots_smoke():
     with pytest.raises(ValueError, match="monotone"):
         plot_choquet_staircase([0.1, 0.2], np.array([0, 0.6, -0.1, 1.0]))
     plt.close("all")
+
+
+def test_owa_loss_of_sparse_binary_predictions_stays_sparse():
+    """0/1 sparse truth and predictions: only the error counts per row are needed
+    (the loss is the sum of the m largest weights).  Equal to the dense computation;
+    and at K = 10**6 labels, where a dense copy (10**9 cells) would not fit, it runs."""
+    rng = np.random.default_rng(0)
+    Y = (rng.random((50, 6)) < 0.4).astype(int)
+    P = (rng.random((50, 6)) < 0.4).astype(int)
+    w = L.owa_weights(lambda t: t**2, 6)
+    sw = rng.random(50)
+    Ys, Ps = sp.csr_matrix(Y), sp.csr_matrix(P)
+    assert L.owa_loss(Ys, Ps, w) == L.owa_loss(Y, P, w)
+    assert L.owa_loss(Ys, Ps, w, sample_weight=sw) == L.owa_loss(Y, P, w, sample_weight=sw)
+    np.testing.assert_array_equal(L.owa_loss(Ys, Ps, w, per_instance=True),
+                                  L.owa_loss(Y, P, w, per_instance=True))
+    n, K = 1000, 10**6
+    cols = np.sort(rng.choice(K, size=(n, 3), replace=True), axis=1)
+    Yb = sp.csr_matrix((np.ones(3 * n), cols.ravel(), np.arange(0, 3 * n + 1, 3)),
+                       shape=(n, K))
+    Yb.sum_duplicates()
+    Yb.data[:] = 1
+    wk = np.full(K, 1.0 / K)  # uniform weights: the Hamming loss
+    assert L.owa_loss(Yb, Yb, wk) == 0.0
+    assert L.owa_loss(Yb, sp.csr_matrix((n, K)), wk) == pytest.approx(Yb.nnz / (n * K), rel=1e-12)

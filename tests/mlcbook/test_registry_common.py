@@ -42,6 +42,7 @@ PARAMS = {
     "w": [0.4, 0.3, 0.2, 0.1],
     "mu": L.subset_capacity(K).tolist(),
     "covering": [[0, 1], [2, 3]],
+    "propensity": [0.5, 0.4, 0.9, 0.2],
 }
 
 
@@ -100,6 +101,11 @@ def check_every_surface(name: str, files: Path) -> None:
         got = all_measures(Y, F, P, measures=[name])
         assert list(got) == [name] and _same(got[name], value), "all_measures"
         assert name in all_measures(Y, F, P, measures="all"), "all_measures('all')"
+    elif spec.required_params == ("k",):  # a measure at k: once per cut-off given
+        row = spec.display_name(params)
+        got = all_measures(Y, F, P, measures=[name], k=params["k"])
+        assert list(got) == [row] and _same(got[row], value), "all_measures(k=)"
+        assert row in all_measures(Y, F, P, measures="all", k=params["k"]), "('all', k=)"
 
     # the scorer, also after pickling (grid searches in worker processes)
     model = Fixed(P, F).fit(None, Y)
