@@ -9,10 +9,19 @@ from __future__ import annotations
 from types import ModuleType
 
 from mlcrepro import hivemall, huellermeier2022, park_read2018, wu_zhou2017, zhang_zhou2014
+from mlcrepro.experiment import Experiment
 from mlcrepro.ledger import Ledger
 from mlcrepro.paper import Paper
 
-__all__ = ["PAPERS", "paper", "ledger_page", "LEDGERS", "build_ledgers"]
+__all__ = [
+    "PAPERS",
+    "paper",
+    "ledger_page",
+    "LEDGERS",
+    "build_ledgers",
+    "build_ledger",
+    "experiments",
+]
 
 HIVEMALL = hivemall.PAPER
 HUELLERMEIER2022 = huellermeier2022.PAPER
@@ -89,3 +98,23 @@ def build_ledgers(key: str) -> dict[str, Ledger]:
     if guests:
         return folder.ledgers(folder.evidence(), guests=guests)
     return folder.ledgers(folder.evidence())
+
+
+def build_ledger(name: str) -> Ledger:
+    """The ledger ``name`` alone, from the part of its paper's evidence it needs.
+
+    A folder whose ledgers rest on separate parts of its evidence lists them as
+    ``LEDGER_PARTS`` (ledger name -> a function building it); otherwise all of the
+    paper's ledgers are built and ``name`` is taken from them.
+    """
+    record = ledger_page(name)
+    parts = getattr(_FOLDERS[record.key], "LEDGER_PARTS", None)
+    if parts is not None:
+        return parts[name]()
+    return build_ledgers(record.key)[name]
+
+
+def experiments() -> tuple[Experiment, ...]:
+    """Every committed table of the book as an :class:`~mlcrepro.experiment.Experiment`,
+    paper by paper (each folder's ``EXPERIMENTS``)."""
+    return tuple(e for p in PAPERS for e in getattr(_FOLDERS[p.key], "EXPERIMENTS", ()))

@@ -49,13 +49,11 @@ from mlcbook.progress import progress
 from mlcrepro._paths import cache_dir as _cache_root
 from mlcrepro._paths import results_dir
 from mlcrepro.experiment import Experiment
-from mlcrepro.huellermeier2022.experiments import EXPERIMENTS as HUELLERMEIER2022
 from mlcrepro.ledger import load_ledgers
 from mlcrepro.papers import PAPERS, build_ledgers
-from mlcrepro.park_read2018.experiments import EXPERIMENTS as PARK_READ2018
+from mlcrepro.papers import experiments as paper_experiments
 from mlcrepro.results import committed_table
 from mlcrepro.runner import Cell, Spec, cell_path, cells, load, save
-from mlcrepro.wu_zhou2017.experiments import EXPERIMENTS as WU_ZHOU2017
 
 __all__ = [
     "Comparison",
@@ -72,7 +70,7 @@ __all__ = [
 ]
 
 #: every committed table of the book, paper by paper (the folders' ``EXPERIMENTS``)
-EXPERIMENTS: tuple[Experiment, ...] = (*HUELLERMEIER2022, *PARK_READ2018, *WU_ZHOU2017)
+EXPERIMENTS: tuple[Experiment, ...] = paper_experiments()
 
 
 def experiments(names: Sequence[str] = ()) -> list[Experiment]:

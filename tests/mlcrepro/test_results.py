@@ -155,10 +155,11 @@ def test_canonical_form_round_trips_through_json(config):
 
 @pytest.mark.boomer  # the dependence chapter builds the study's specification
 def test_a_chapter_with_a_stale_table_fails_at_once_and_writes_nothing(tmp_path):
-    """Execute the dependence chapter against a staged copy of its table whose
-    provenance has another key: the cell that loads it fails with the command that
-    recomputes it, no later cell runs, and neither the staged nor the committed
-    files change."""
+    """Execute the Reproduce page of the learner study against a staged copy of its
+    table whose provenance has another key: the cell that computes the evidence fails
+    with the command that recomputes the table, no later cell runs, and neither the
+    staged nor the committed files change.  (The Learn chapter draws from the committed
+    table by name; the configuration is checked where the reproduction is judged.)"""
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
@@ -174,7 +175,7 @@ def test_a_chapter_with_a_stale_table_fails_at_once_and_writes_nothing(tmp_path)
     saved["config_hash"] = results.config_hash(saved["config"])
     meta.write_text(json.dumps(saved))
     before, before_repo = _tree_digest(tmp_path), _tree_digest(committed)
-    nb = nbformat.read(project_root() / "book" / "dependence.ipynb", as_version=4)
+    nb = nbformat.read(project_root() / "book" / "reproduce_huellermeier2022.ipynb", as_version=4)
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
@@ -198,7 +199,7 @@ def test_a_chapter_with_a_stale_table_fails_at_once_and_writes_nothing(tmp_path)
     code = [c for c in nb.cells if c.cell_type == "code"]
     failed = next(i for i, c in enumerate(code)
                   if any(o.get("output_type") == "error" for o in c.outputs))
-    assert "load_or_compute(" in code[failed].source
+    assert "evidence()" in code[failed].source  # the first cell that reads the tables
     assert all(c.get("execution_count") is None for c in code[failed + 1:])
     assert _tree_digest(tmp_path) == before and _tree_digest(committed) == before_repo
 

@@ -10,17 +10,7 @@ Reproduce page it shares with Zhang & Zhou (2014), whose ``ledgers`` takes them 
 """
 
 from mlcrepro.hivemall.example import PREDICTED, TRUTH, Evidence, evidence
+from mlcrepro.hivemall.record import PAPER
 from mlcrepro.hivemall.rows import rows
-from mlcrepro.paper import Paper
 
 __all__ = ["PAPER", "TRUTH", "PREDICTED", "Evidence", "evidence", "rows"]
-
-#: the page's record: its spelling, citation, claim ids and the Reproduce page it shares
-PAPER = Paper(
-    key="hivemall",
-    citation="Hivemall",
-    bibkey="hivemall",
-    prefix="HM",
-    page="zhang_zhou2014",
-    learn=("measures",),
-)

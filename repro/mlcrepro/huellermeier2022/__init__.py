@@ -2,23 +2,15 @@
 
 The folder's contract: :data:`PAPER` (its record); its experiments
 (:mod:`~mlcrepro.huellermeier2022.experiments`, the committed tables it reads);
-:func:`~mlcrepro.huellermeier2022.evidence.evidence` (everything its ledgers need,
+:func:`~mlcrepro.huellermeier2022.collect.evidence` (everything its ledgers need,
 computed once, frozen and cached); and
-:func:`~mlcrepro.huellermeier2022.ledgers.ledgers` (its four ledgers, the only place
+:func:`~mlcrepro.huellermeier2022.ledger_rows.ledgers` (its four ledgers, the only place
 their rows are added).  The folder's ``README.md`` says what each module does.
 """
 
-from mlcrepro.paper import Paper
+from mlcrepro.huellermeier2022.collect import Evidence, evidence
+from mlcrepro.huellermeier2022.experiments import EXPERIMENTS
+from mlcrepro.huellermeier2022.ledger_rows import LEDGER_PARTS, ledgers
+from mlcrepro.huellermeier2022.record import PAPER
 
-__all__ = ["PAPER"]
-
-#: the paper's record: its spelling, citation, claim ids, Reproduce page and ledgers
-PAPER = Paper(
-    key="huellermeier2022",
-    citation="Hüllermeier et al. (2022)",
-    bibkey="hullermeier2022flexible",
-    prefix="HU",
-    page="huellermeier2022",
-    ledgers=("losses", "datasets", "dependence", "knn"),
-    learn=("losses", "datasets", "dependence", "knn"),
-)
+__all__ = ["PAPER", "EXPERIMENTS", "LEDGER_PARTS", "Evidence", "evidence", "ledgers"]

@@ -5,7 +5,7 @@ One job: the causes the four ledgers give to the rows that differ from the paper
 written once (a cause shared by several rows is printed once under the ledger), and the
 two rules that pick a cause from the evidence: :func:`pair_cause` for a comparison with
 the authors' released profiles, :func:`sec53_cause` for a Sec. 5.3 observation that fails
-on our run.  :mod:`mlcrepro.huellermeier2022.ledgers` gives a cause to a row only where
+on our run.  :mod:`mlcrepro.huellermeier2022.ledger_rows` gives a cause to a row only where
 the row differs.
 """
 

@@ -3,7 +3,7 @@
 One job: recompute, with :mod:`mlcbook.losses` and :mod:`mlcbook.bayes`, every number and
 identity of the paper's Secs. 3-4 that the losses ledger checks, and gather them in one
 frozen value (:func:`losses_evidence`).  Nothing here writes a ledger row
-(:mod:`mlcrepro.huellermeier2022.ledgers` does).  Every random draw is seeded; the
+(:mod:`mlcrepro.huellermeier2022.ledger_rows` does).  Every random draw is seeded; the
 largest computation, a simulation of a million instances, takes a second.
 
 Identities are kept as their largest absolute difference over seeded random problems

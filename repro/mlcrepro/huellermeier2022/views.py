@@ -1,8 +1,8 @@
 """What the Reproduce page of Hüllermeier et al. (2022) shows: short tables of the evidence
 and of the ledgers.
 
-One job: shape the evidence (:mod:`~mlcrepro.huellermeier2022.evidence`) and the ledgers
-(:mod:`~mlcrepro.huellermeier2022.ledgers`) into the tables a reader scans, each number
+One job: shape the evidence (:mod:`~mlcrepro.huellermeier2022.collect`) and the ledgers
+(:mod:`~mlcrepro.huellermeier2022.ledger_rows`) into the tables a reader scans, each number
 with fixed decimals (:func:`mlcrepro.display.comparison_table`: ours, the paper's or the
 authors', their difference, the tolerance and the verdict of the ledger row).  Every
 verdict shown is the status of a ledger row; no status is decided here.
@@ -23,7 +23,6 @@ from mlcrepro.display import (
     format_number,
     verdicts,
 )
-from mlcrepro.huellermeier2022 import PAPER
 from mlcrepro.huellermeier2022 import authors_compare as ac
 from mlcrepro.huellermeier2022.authors_study import DATASETS
 from mlcrepro.huellermeier2022.evidence_datasets import table2_keys
@@ -43,6 +42,7 @@ from mlcrepro.huellermeier2022.evidence_knn import (
 )
 from mlcrepro.huellermeier2022.experiments import KNN_DATASETS, TIE_BREAKS
 from mlcrepro.huellermeier2022.printed import NAMES
+from mlcrepro.huellermeier2022.record import PAPER
 from mlcrepro.ledger import Entry, Ledger
 from mlcrepro.summary import findings_sentence
 

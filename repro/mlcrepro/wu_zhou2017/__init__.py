@@ -8,17 +8,9 @@ evidence.evidence()      everything its ledger judges, computed once from those 
 ledgers.ledgers(ev)      ``{"limo": Ledger}``: the only place its rows are added
 """
 
-from mlcrepro.paper import Paper
+from mlcrepro.wu_zhou2017.collect import Evidence, evidence
+from mlcrepro.wu_zhou2017.experiments import EXPERIMENTS
+from mlcrepro.wu_zhou2017.ledger_rows import ledgers
+from mlcrepro.wu_zhou2017.record import PAPER
 
-__all__ = ["PAPER"]
-
-#: the paper's record: its spelling, citation, claim ids, Reproduce page and ledgers
-PAPER = Paper(
-    key="wu_zhou2017",
-    citation="Wu & Zhou (2017)",
-    bibkey="wu2017unified",
-    prefix="WZ",
-    page="wu_zhou2017",
-    ledgers=("limo",),
-    learn=("limo", "measures"),
-)
+__all__ = ["PAPER", "EXPERIMENTS", "Evidence", "evidence", "ledgers"]

@@ -6,7 +6,7 @@ the thresholding hypotheses beside the paper and their fit; LIMO's measures afte
 and 30 passes beside Table B.3; the thresholding account tried on a held-out dataset;
 Sec. 5.1's readings of the synthetic study; Sec. 2.2's constant predictor under two
 readings of ties; and whether the rescaled columns of Tables B.1-B.2 follow from the
-absolute ones.  :mod:`mlcrepro.wu_zhou2017.evidence` calls these on the committed tables,
+absolute ones.  :mod:`mlcrepro.wu_zhou2017.collect` calls these on the committed tables,
 and the ledger (:mod:`.ledgers`) judges what they return.
 """
 

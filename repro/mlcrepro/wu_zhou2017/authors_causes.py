@@ -41,7 +41,7 @@ from collections.abc import Mapping
 import pandas as pd
 
 from mlcrepro.ledger import Cause, tested, unknown
-from mlcrepro.wu_zhou2017 import PAPER
+from mlcrepro.wu_zhou2017.record import PAPER
 
 __all__ = [
     "AUTHORS_DATASETS",

@@ -26,8 +26,8 @@ from mlcrepro.ledger import (
     underspecified,
     unknown,
 )
-from mlcrepro.wu_zhou2017 import PAPER
 from mlcrepro.wu_zhou2017.printed import DS_PAPER, NAMES, VARIANTS
+from mlcrepro.wu_zhou2017.record import PAPER
 
 __all__ = [
     "PAGE",
@@ -71,7 +71,7 @@ def make_causes() -> dict[str, Cause]:
     """The causes the ledger's differing rows share whose text is fixed, made once.
 
     ``br`` and ``gfm`` here are the causes without the runs inside the authors'
-    protocol; the ledger (:func:`mlcrepro.wu_zhou2017.ledgers.ledgers`) replaces them
+    protocol; the ledger (:func:`mlcrepro.wu_zhou2017.ledger_rows.ledgers`) replaces them
     by :func:`br_cause` and :func:`gfm_cause` of those runs, and adds
     :func:`account_cause` and :func:`passes_cause` for bibtex.
     """

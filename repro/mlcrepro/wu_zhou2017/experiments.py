@@ -5,7 +5,7 @@ table is committed under ``data/results/`` and read back by
 :func:`mlcrepro.results.load_or_compute` with the configuration that keys it (so a
 table made by other code fails at once, naming the command that recomputes it).
 :data:`TABLES` lists them, each with the function that loads it, in the order the
-evidence (:mod:`mlcrepro.wu_zhou2017.evidence`) reads them:
+evidence (:mod:`mlcrepro.wu_zhou2017.collect`) reads them:
 
 =============================  ==============================================================
 ``limo_synthetic``             Sec. 5.1: the three LIMO variants on our synthetic data

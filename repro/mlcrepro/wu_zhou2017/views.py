@@ -1,6 +1,6 @@
 """The tables of the Reproduce page of Wu & Zhou (2017), in the book's one shape.
 
-Each function turns a piece of the :class:`~mlcrepro.wu_zhou2017.evidence.Evidence`, or
+Each function turns a piece of the :class:`~mlcrepro.wu_zhou2017.collect.Evidence`, or
 rows of the ledger built from it, into a table narrow enough for the text column: a
 comparison (labels, ours, the paper's, difference, verdict; :func:`mlcrepro.display.
 comparison_table`) or a short table of text with fixed decimals
@@ -30,8 +30,8 @@ from mlcrepro.summary import errata_html
 from mlcrepro.wu_zhou2017 import analysis as A
 from mlcrepro.wu_zhou2017 import authors_causes as AC
 from mlcrepro.wu_zhou2017 import causes as C
-from mlcrepro.wu_zhou2017.evidence import Evidence
-from mlcrepro.wu_zhou2017.ledgers import FIG4, SYNTHETIC_IDS
+from mlcrepro.wu_zhou2017.collect import Evidence
+from mlcrepro.wu_zhou2017.ledger_rows import FIG4, SYNTHETIC_IDS
 from mlcrepro.wu_zhou2017.printed import (
     B3_ORDER,
     DS_PAPER,

@@ -17,8 +17,8 @@ guest::
     )["measures"]
 """
 
-from mlcrepro.paper import Paper
 from mlcrepro.zhang_zhou2014.collect import Evidence, evidence
+from mlcrepro.zhang_zhou2014.experiments import EXPERIMENTS
 from mlcrepro.zhang_zhou2014.ledger_measures import (
     SKLEARN_TOL,
     against_sklearn,
@@ -27,9 +27,11 @@ from mlcrepro.zhang_zhou2014.ledger_measures import (
     verdicts,
 )
 from mlcrepro.zhang_zhou2014.problems import benchmark_problem
+from mlcrepro.zhang_zhou2014.record import PAPER
 
 __all__ = [
     "PAPER",
+    "EXPERIMENTS",
     "Evidence",
     "evidence",
     "ledgers",
@@ -39,14 +41,3 @@ __all__ = [
     "SKLEARN_TOL",
     "benchmark_problem",
 ]
-
-#: the paper's record: its spelling, citation, claim ids, Reproduce page and ledgers
-PAPER = Paper(
-    key="zhang_zhou2014",
-    citation="Zhang & Zhou (2014)",
-    bibkey="zhang2014review",
-    prefix="ZZ",
-    page="zhang_zhou2014",
-    ledgers=("measures",),
-    learn=("measures", "own_predictions"),
-)

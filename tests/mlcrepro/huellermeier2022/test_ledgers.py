@@ -12,9 +12,9 @@ from mlcrepro.claims import parse_refs
 from mlcrepro.huellermeier2022 import PAPER
 from mlcrepro.huellermeier2022 import authors_compare as ac
 from mlcrepro.huellermeier2022 import causes as C
-from mlcrepro.huellermeier2022 import ledgers as LG
+import mlcrepro.huellermeier2022.ledger_rows as LG
 from mlcrepro.huellermeier2022.authors_study import DATASETS
-from mlcrepro.huellermeier2022.evidence import Evidence
+from mlcrepro.huellermeier2022.collect import Evidence
 from mlcrepro.huellermeier2022.evidence_datasets import (
     DatasetsEvidence,
     datasets_evidence,

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from mlcrepro.wu_zhou2017 import authors_causes as AC
-from mlcrepro.wu_zhou2017.evidence import evidence
+from mlcrepro.wu_zhou2017.collect import evidence
 from mlcrepro.wu_zhou2017.printed import paper_b3
 
 

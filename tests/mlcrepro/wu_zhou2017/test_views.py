@@ -10,8 +10,8 @@ import pytest
 from mlcrepro.display import BADGES
 from mlcrepro.ledger import Ledger
 from mlcrepro.wu_zhou2017 import views as V
-from mlcrepro.wu_zhou2017.evidence import evidence
-from mlcrepro.wu_zhou2017.ledgers import ledgers
+from mlcrepro.wu_zhou2017.collect import evidence
+from mlcrepro.wu_zhou2017.ledger_rows import ledgers
 
 
 @pytest.fixture(scope="module")

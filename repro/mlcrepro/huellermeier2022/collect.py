@@ -3,7 +3,7 @@
 One job: :func:`evidence` computes, from the committed result tables
 (:mod:`~mlcrepro.huellermeier2022.experiments`), the authors' released profiles
 (:mod:`~mlcrepro.huellermeier2022.reference`), the benchmark files and the library,
-all that :func:`mlcrepro.huellermeier2022.ledgers.ledgers` turns into rows, and returns
+all that :func:`mlcrepro.huellermeier2022.ledger_rows.ledgers` turns into rows, and returns
 it as one frozen value, cached for the process: a page that shows the comparisons and
 the ledgers calls it once, and nothing a notebook computed is passed in.
 

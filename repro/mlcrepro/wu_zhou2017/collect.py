@@ -8,7 +8,7 @@ and the comparisons made of them (:mod:`.analysis`, :mod:`.authors_protocol`,
 :mod:`.authors_baselines`, :mod:`.benchmark_sampling`).  It returns one frozen
 :class:`Evidence`, computed once per process; each call hands out its own deep copy, so
 a caller may change what it receives without changing what the next one gets.  The
-ledger (:func:`mlcrepro.wu_zhou2017.ledgers.ledgers`) and the Reproduce page read it;
+ledger (:func:`mlcrepro.wu_zhou2017.ledger_rows.ledgers`) and the Reproduce page read it;
 nothing a page computed is passed in.
 """
 

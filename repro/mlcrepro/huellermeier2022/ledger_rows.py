@@ -1,6 +1,6 @@
 """The four ledgers of Hüllermeier et al. (2022): the only place their rows are added.
 
-One job: turn the evidence (:func:`mlcrepro.huellermeier2022.evidence.evidence`) into
+One job: turn the evidence (:func:`mlcrepro.huellermeier2022.collect.evidence`) into
 the ledgers named by :data:`mlcrepro.huellermeier2022.PAPER` (``ledgers``), each row
 with the id(s) of the claim(s) it checks (``book/_claims``), the paper's value as
 printed (:mod:`~mlcrepro.huellermeier2022.printed`) and, only where it differs, its
@@ -28,18 +28,22 @@ import pandas as pd
 
 from mlcrepro.display import printed_decimals
 from mlcrepro.evidence_common import IDENTITY_TOL, identity_gap
-from mlcrepro.huellermeier2022 import PAPER
 from mlcrepro.huellermeier2022 import authors_compare as ac
 from mlcrepro.huellermeier2022 import causes as C
 from mlcrepro.huellermeier2022.authors_study import DATASETS
-from mlcrepro.huellermeier2022.evidence import Evidence
-from mlcrepro.huellermeier2022.evidence_datasets import DatasetsEvidence, table2_keys
+from mlcrepro.huellermeier2022.collect import Evidence
+from mlcrepro.huellermeier2022.evidence_datasets import (
+    DatasetsEvidence,
+    datasets_evidence,
+    table2_keys,
+)
 from mlcrepro.huellermeier2022.evidence_dependence import (
     CLAIMS,
     FAMILIES,
     FIG,
     SCENE,
     DependenceEvidence,
+    dependence_evidence,
     scene_losses,
 )
 from mlcrepro.huellermeier2022.evidence_knn import (
@@ -47,6 +51,7 @@ from mlcrepro.huellermeier2022.evidence_knn import (
     SUBSET_RANK,
     SUBSET_ROWS,
     KnnEvidence,
+    knn_evidence,
 )
 from mlcrepro.huellermeier2022.evidence_losses import (
     ADDITIVE_K_MAX,
@@ -55,12 +60,15 @@ from mlcrepro.huellermeier2022.evidence_losses import (
     MOEBIUS_K,
     OWA_K_MAX,
     LossesEvidence,
+    losses_evidence,
 )
 from mlcrepro.huellermeier2022.experiments import KNN_DATASETS, KNN_PAPER
 from mlcrepro.huellermeier2022.printed import COLUMNS, NAMES, paper_value, table2, table2_ids
+from mlcrepro.huellermeier2022.record import PAPER
 from mlcrepro.ledger import ORDERING_ROBUSTNESS, Ledger, derive_status
 
 __all__ = [
+    "LEDGER_PARTS",
     "SCENE_IDS",
     "comparison_id",
     "ledgers",
@@ -84,7 +92,7 @@ def ledgers(ev: Evidence) -> dict[str, Ledger]:
     Parameters
     ----------
     ev : Evidence
-        :func:`mlcrepro.huellermeier2022.evidence.evidence` (or one built from other
+        :func:`mlcrepro.huellermeier2022.collect.evidence` (or one built from other
         committed tables, in the tests).
 
     Returns
@@ -897,3 +905,25 @@ def _minimiser_rows(led: Ledger, ev: KnnEvidence) -> None:
         + "; 'often' read as at least one query in five, on most datasets",
         claim_id="HU111",
     )
+
+
+def _losses() -> Ledger:
+    return losses_ledger(losses_evidence())
+
+
+def _datasets() -> Ledger:
+    return datasets_ledger(datasets_evidence())
+
+
+def _dependence() -> Ledger:
+    return dependence_ledger(dependence_evidence())
+
+
+def _knn() -> Ledger:
+    return knn_ledger(knn_evidence())
+
+
+#: each ledger built from its own part of the evidence alone (``mlcrepro check ID
+#: --recompute`` rebuilds only the ledger of the row it checks: the dependence part,
+#: the costliest, is not computed for a row of another ledger)
+LEDGER_PARTS = {"losses": _losses, "datasets": _datasets, "dependence": _dependence, "knn": _knn}

@@ -1,6 +1,6 @@
 """The ledger of Wu & Zhou (2017): the only place its rows are added.
 
-:func:`ledgers` turns the folder's :class:`~mlcrepro.wu_zhou2017.evidence.Evidence`
+:func:`ledgers` turns the folder's :class:`~mlcrepro.wu_zhou2017.collect.Evidence`
 into the ``limo`` ledger, in the order of the paper: Table 2 by construction; Theorems
 4-5's bounds and inequality (2) of Theorem 3's proof; Sec. 2.2's constant predictor;
 the synthetic study (Sec. 5.1, Tables B.1-B.2 and their rescaling); Fig. 4's readings
@@ -20,11 +20,11 @@ import pandas as pd
 
 from mlcrepro.ledger import ORDERING_ROBUSTNESS, Cause, Ledger, paper_error
 from mlcrepro.summary import verdict_table
-from mlcrepro.wu_zhou2017 import PAPER
 from mlcrepro.wu_zhou2017 import authors_causes as AC
 from mlcrepro.wu_zhou2017 import causes as C
 from mlcrepro.wu_zhou2017 import printed as P
-from mlcrepro.wu_zhou2017.evidence import OBJECTIVE_POINTS, Evidence
+from mlcrepro.wu_zhou2017.collect import OBJECTIVE_POINTS, Evidence
+from mlcrepro.wu_zhou2017.record import PAPER
 
 __all__ = ["ledgers", "verdicts", "GROUPS", "BOUND_IDS", "SYNTHETIC_IDS", "FIG4"]
 
@@ -378,11 +378,11 @@ def ledgers(ev: Evidence) -> dict[str, Ledger]:
     Parameters
     ----------
     ev : Evidence
-        :func:`mlcrepro.wu_zhou2017.evidence.evidence`.
+        :func:`mlcrepro.wu_zhou2017.collect.evidence`.
 
     Examples
     --------
-    >>> from mlcrepro.wu_zhou2017.evidence import evidence
+    >>> from mlcrepro.wu_zhou2017.collect import evidence
     >>> led = ledgers(evidence())["limo"]
     >>> len(led.entries), led.entries[0].claim
     (344, 'Table 2 row: ranking loss')
