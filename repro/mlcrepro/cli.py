@@ -21,6 +21,7 @@ from pathlib import Path
 
 from mlcrepro._paths import cache_dir
 from mlcrepro.check import describe
+from mlcrepro.recheck import recheck
 from mlcrepro.reproduce import experiments, ledger_changes, report_markdown, reproduce
 
 __all__ = ["main"]
@@ -42,6 +43,14 @@ def _parser() -> argparse.ArgumentParser:
         ),
     )
     check.add_argument("claim_id", metavar="ID", help="a claim id such as HU098 or PR016")
+    check.add_argument(
+        "--recompute",
+        action="store_true",
+        help="rerun the cells behind the row (a fresh cache) and judge it again",
+    )
+    check.add_argument(
+        "--jobs", type=int, default=-1, help="worker processes for --recompute (all cores)"
+    )
     rep = sub.add_parser(
         "reproduce",
         help="recompute committed tables from scratch and compare them with the committed",
@@ -104,9 +113,28 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
     try:
         text = describe(args.claim_id)
+        if args.jobs == 0 or args.jobs < -1:
+            raise ValueError(f"--jobs must be a positive number or -1, got {args.jobs}")
     except ValueError as err:
         print(f"mlcrepro check: {err}", file=sys.stderr)
         return 2
+    if args.recompute:
+        print(text + "\n", flush=True)
+        for r in recheck(args.claim_id, n_jobs=args.jobs):
+            what = (
+                f"{r.cells} cells of {', '.join(r.tables)} recomputed ({r.cpu_seconds:.1f} CPU s)"
+                if r.cells
+                else "computed from the library alone (no committed table)"
+            )
+            verdict = "unchanged" if r.unchanged else "CHANGED"
+            text = (
+                f"recomputed  ledger {r.ledger}, row {r.row}: {what}, "
+                f"{r.wall_seconds:.1f} s in all\n"
+                f"ours       {r.ours_before}  ->  {r.ours_after}\n"
+                f"status     {r.status_before}  ->  {r.status_after} ({verdict})"
+            )
+            print(text, flush=True)
+        return 0
     try:
         print(text)
     except BrokenPipeError:  # `mlcrepro check ID | head`: the reader left early

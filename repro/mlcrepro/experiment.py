@@ -19,16 +19,18 @@ The bounds themselves are measured and justified in :mod:`mlcrepro.tolerances`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from mlcrepro.results import check_table_name
-from mlcrepro.runner import Spec
+from mlcrepro.runner import Cell, Spec
 
-__all__ = ["Experiment", "Tolerance", "relative", "by_column_value"]
+__all__ = ["Experiment", "Cells", "Tolerance", "relative", "by_column_value", "named"]
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,11 @@ class Experiment:
         ``"octave"``).
     after : tuple of str
         Tables that must be rebuilt before this one (it reads them).
+    keys : tuple of str, optional
+        The columns that say which row is which (a cell's coordinates and what tells
+        its rows apart); default every column that is not a float and not volatile.
+        ``mlcrepro check ID --recompute`` puts a recomputed cell's rows in the place of
+        the committed rows with the same keys.
 
     Examples
     --------
@@ -129,6 +136,7 @@ class Experiment:
     volatile: tuple[str, ...] = ()
     requires: tuple[str, ...] = ()
     after: tuple[str, ...] = ()
+    keys: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         check_table_name(self.name)
@@ -147,6 +155,10 @@ class Experiment:
                 raise ValueError(
                     f"tolerance must be a number >= 0, a Tolerance or a mapping of them, got {t!r}"
                 )
+        if self.keys is not None and (
+            not isinstance(self.keys, tuple) or not all(isinstance(k, str) for k in self.keys)
+        ):
+            raise TypeError(f"keys must be a tuple of column names, got {self.keys!r}")
         for name in ("volatile", "requires", "after"):
             value = getattr(self, name)
             if not isinstance(value, tuple) or not all(isinstance(v, str) for v in value):
@@ -160,3 +172,64 @@ class Experiment:
         if isinstance(tol, Tolerance):
             return tol(committed, column)
         return np.full(len(committed), float(tol))
+
+    def key_columns(self, table: pd.DataFrame) -> list[str]:
+        """The columns of ``table`` that identify a row (see ``keys``)."""
+        if self.keys is not None:
+            missing = [k for k in self.keys if k not in table.columns]
+            if missing:
+                raise ValueError(f"{self.name}: the key columns {missing} are not in the table")
+            return list(self.keys)
+        return [
+            c
+            for c in table.columns
+            if c not in self.volatile and not pd.api.types.is_float_dtype(table[c])
+        ]
+
+
+@dataclass(frozen=True)
+class Cells:
+    """The cells of one committed table behind a ledger row: those whose coordinates
+    match ``where`` (an axis -> a value, or a tuple of values; an axis not named takes
+    every value).
+
+    >>> from mlcrepro.runner import Cell
+    >>> sel = Cells("limo_benchmark", {"dataset": "bibtex", "method": ("LIMO", "BR")})
+    >>> sel.selects(Cell((("dataset", "bibtex"), ("replication", 3), ("method", "BR"))))
+    True
+    >>> sel.selects(Cell((("dataset", "enron"), ("replication", 3), ("method", "BR"))))
+    False
+    """
+
+    table: str
+    where: Mapping[str, Any]
+
+    def __post_init__(self) -> None:
+        check_table_name(self.table)
+        if not isinstance(self.where, Mapping):
+            raise TypeError(f"where must be a mapping axis -> value(s), got {self.where!r}")
+
+    def selects(self, cell: Cell) -> bool:
+        coords = cell.as_dict()
+        for axis, want in self.where.items():
+            if axis not in coords:
+                raise ValueError(f"{self.table}: its cells have no axis {axis!r}")
+            values = want if isinstance(want, tuple) else (want,)
+            if coords[axis] not in values:
+                return False
+        return True
+
+
+def named(text: str, words: Iterable[str]) -> tuple[str, ...]:
+    """The ``words`` that ``text`` names as whole words (case kept), in ``words``' order.
+
+    >>> named("LP/BR > 1 at k=1 on scene", ["BR", "CC", "LP", "scene", "yeast"])
+    ('BR', 'LP', 'scene')
+    >>> named("BOOMER-K below BOOMER-1", ["BOOMER-1", "BOOMER-K", "BOOMER"])
+    ('BOOMER-1', 'BOOMER-K')
+    """
+    out = []
+    for w in words:
+        if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text):
+            out.append(w)
+    return tuple(out)

@@ -6,10 +6,12 @@ page reads it here (from each folder's ``PAPER``), never spelling it again.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import ModuleType
+from typing import Any
 
 from mlcrepro import hivemall, huellermeier2022, park_read2018, wu_zhou2017, zhang_zhou2014
-from mlcrepro.experiment import Experiment
+from mlcrepro.experiment import Cells, Experiment
 from mlcrepro.ledger import Ledger
 from mlcrepro.paper import Paper
 
@@ -21,6 +23,7 @@ __all__ = [
     "build_ledgers",
     "build_ledger",
     "experiments",
+    "cells_behind",
 ]
 
 HIVEMALL = hivemall.PAPER
@@ -118,3 +121,13 @@ def experiments() -> tuple[Experiment, ...]:
     """Every committed table of the book as an :class:`~mlcrepro.experiment.Experiment`,
     paper by paper (each folder's ``EXPERIMENTS``)."""
     return tuple(e for p in PAPERS for e in getattr(_FOLDERS[p.key], "EXPERIMENTS", ()))
+
+
+def cells_behind(row: Mapping[str, Any]) -> tuple[Cells, ...]:
+    """The committed tables' cells a ledger row rests on: its paper folder's
+    ``row_cells(row)`` (none for a folder without tables, or a row computed from the
+    library alone).  ``row`` holds at least the row's ``chapter`` (its ledger),
+    ``claim`` and ``source``."""
+    record = ledger_page(str(row["chapter"]))
+    row_cells = getattr(_FOLDERS[record.key], "row_cells", None)
+    return tuple(row_cells(row)) if row_cells is not None else ()

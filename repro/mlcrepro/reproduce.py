@@ -148,9 +148,16 @@ def _timed(i: int, compute: Callable[..., Any], kwargs: dict[str, Any]) -> tuple
 
 
 def compute_cells(
-    specs: Sequence[Spec], cache_dir: str | Path, *, n_jobs: int = -1, desc: str = "cells"
+    specs: Sequence[Spec],
+    cache_dir: str | Path,
+    *,
+    n_jobs: int = -1,
+    desc: str = "cells",
+    select: Callable[[Spec, Cell], bool] | None = None,
 ) -> dict[tuple[str, str], float]:
     """Compute every cell of ``specs`` that ``cache_dir`` lacks, under one progress bar.
+
+    ``select``, when given, keeps only the cells for which it is true.
 
     Cells run through joblib (on a Dask cluster inside :func:`cluster`); each result is
     saved by this process as it arrives, and its CPU seconds appended to
@@ -168,6 +175,8 @@ def compute_cells(
     seen: set[Path] = set()
     for spec in specs:
         for c in cells(spec):
+            if select is not None and not select(spec, c):
+                continue
             path = cell_path(spec, c, folder)
             if path in seen:
                 continue
@@ -192,14 +201,21 @@ def compute_cells(
                 line = {"experiment": s.name, "cell": str(c), "key": path.stem, "cpu_seconds": cpu}
                 fh.write(json.dumps(line) + "\n")
                 fh.flush()
-    return cpu_seconds(folder, specs)
+    return cpu_seconds(folder, specs, select)
 
 
-def cpu_seconds(cache_dir: str | Path, specs: Sequence[Spec]) -> dict[tuple[str, str], float]:
-    """``(experiment, cell) -> CPU seconds`` of the cells of ``specs`` as logged (the last
-    entry of a cell's current key counts)."""
+def cpu_seconds(
+    cache_dir: str | Path,
+    specs: Sequence[Spec],
+    select: Callable[[Spec, Cell], bool] | None = None,
+) -> dict[tuple[str, str], float]:
+    """``(experiment, cell) -> CPU seconds`` of the (selected) cells of ``specs`` as logged
+    (the last entry of a cell's current key counts)."""
     wanted = {
-        cell_path(s, c, Path(cache_dir)).stem: (s.name, str(c)) for s in specs for c in cells(s)
+        cell_path(s, c, Path(cache_dir)).stem: (s.name, str(c))
+        for s in specs
+        for c in cells(s)
+        if select is None or select(s, c)
     }
     out: dict[tuple[str, str], float] = {}
     log = Path(cache_dir) / CPU_LOG

@@ -9,8 +9,8 @@ their rows are added).  The folder's ``README.md`` says what each module does.
 """
 
 from mlcrepro.huellermeier2022.collect import Evidence, evidence
-from mlcrepro.huellermeier2022.experiments import EXPERIMENTS
+from mlcrepro.huellermeier2022.experiments import EXPERIMENTS, row_cells
 from mlcrepro.huellermeier2022.ledger_rows import LEDGER_PARTS, ledgers
 from mlcrepro.huellermeier2022.record import PAPER
 
-__all__ = ["PAPER", "EXPERIMENTS", "LEDGER_PARTS", "Evidence", "evidence", "ledgers"]
+__all__ = ["PAPER", "EXPERIMENTS", "row_cells", "LEDGER_PARTS", "Evidence", "evidence", "ledgers"]

@@ -18,12 +18,13 @@ only by ``make reproduce`` or ``make table NAME=...``).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from mlcrepro.experiment import Experiment, Tolerance, relative
+from mlcrepro.experiment import Cells, Experiment, Tolerance, named, relative
 from mlcrepro.huellermeier2022.authors_study import (
     authors_study_config,
     run_authors_study,
@@ -41,6 +42,7 @@ from mlcrepro.tolerances import BOOMER_K_FOLD_ATOL, CLOSED_FORM_RTOL
 
 __all__ = [
     "EXPERIMENTS",
+    "row_cells",
     "DEPENDENCE_TABLE",
     "KNN_DATASETS",
     "KNN_PAPER",
@@ -161,6 +163,7 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         tolerance={"loss": Tolerance(_study_bounds, "BOOMER-K per fold; others relative")},
         volatile=("cpu_seconds",),
         requires=("java", "mlrl-boomer"),
+        keys=("dataset", "learner", "fold", "family", "param"),
     ),
     *(_fig4_experiment(tb) for tb in TIE_BREAKS),
     Experiment(
@@ -169,3 +172,59 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         tolerance=relative(CLOSED_FORM_RTOL),
     ),
 )
+
+#: the learners as the ledger names them -> the study's
+_LEARNERS = {
+    "BR": "BR-J48",
+    "CC": "CC-J48",
+    "LP": "LP-J48",
+    "RAkEL": "RAkEL-J48",
+    "PCT": "PCT-CLUS",
+    "EPCT": "EPCT-CLUS",
+    "BOOMER-1": "BOOMER-1-2021",
+    "BOOMER-K": "BOOMER-K-2021",
+}
+_STUDY_DATASETS = (
+    "birds",
+    "emotions",
+    "enron",
+    "flags",
+    "genbase",
+    "llog",
+    "medical",
+    "scene",
+    "yeast",
+)
+
+
+def row_cells(row: Mapping[str, Any]) -> tuple[Cells, ...]:
+    """The committed tables' cells behind one row of the paper's ledgers.
+
+    A ``dependence`` row rests on the study's cells of the learners it names on the
+    datasets it names (every dataset when it names none, every learner when it names
+    none); a ``knn`` row on Fig. 4's cells of the datasets it names, in the table of the
+    tie-break it names (the Hamming one when it names none).  The ``losses`` and
+    ``datasets`` ledgers are computed from the library and the data files, from no
+    committed table.
+
+    >>> row_cells({"chapter": "dependence", "claim": "Hamming loss of BR on flags"})
+    (Cells(table='dependence_authors', where={'learner': ('BR-J48',), 'dataset': ('flags',)}),)
+    """
+    chapter, claim = str(row["chapter"]), str(row["claim"])
+    if chapter == "dependence":
+        where: dict[str, Any] = {}
+        learners = named(claim, _LEARNERS)
+        datasets = named(claim, _STUDY_DATASETS)
+        if learners:
+            where["learner"] = tuple(_LEARNERS[n] for n in learners)
+        if datasets:
+            where["dataset"] = datasets
+        if "Base learners" in claim or "RAkEL for different" in claim:
+            return ()  # the setup's description: read from the study's code, not its cells
+        return (Cells(DEPENDENCE_TABLE, where),)
+    if chapter == "knn":
+        tie = named(claim, ("nearest", "lexicographic"))
+        datasets = named(claim, KNN_DATASETS)
+        table = knn_table_name(tie[0] if tie else "hamming")
+        return (Cells(table, {"dataset": datasets} if datasets else {}),)
+    return ()

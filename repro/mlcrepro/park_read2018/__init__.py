@@ -16,8 +16,16 @@ Its experiments (runner specs of the committed tables) are in :mod:`.grid`,
 """
 
 from mlcrepro.park_read2018.blended_evidence import Evidence, evidence
-from mlcrepro.park_read2018.experiments import EXPERIMENTS
+from mlcrepro.park_read2018.experiments import EXPERIMENTS, row_cells
 from mlcrepro.park_read2018.ledger_blended import blended_verdicts, ledgers
 from mlcrepro.park_read2018.record import PAPER
 
-__all__ = ["PAPER", "EXPERIMENTS", "Evidence", "evidence", "ledgers", "blended_verdicts"]
+__all__ = [
+    "PAPER",
+    "EXPERIMENTS",
+    "row_cells",
+    "Evidence",
+    "evidence",
+    "ledgers",
+    "blended_verdicts",
+]

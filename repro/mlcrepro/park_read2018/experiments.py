@@ -18,10 +18,12 @@ them all from :data:`EXPERIMENTS`.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
+from typing import Any
 
 import pandas as pd
 
-from mlcrepro.experiment import Experiment
+from mlcrepro.experiment import Cells, Experiment, named
 from mlcrepro.park_read2018 import baselines as bb
 from mlcrepro.park_read2018 import readings as bs
 from mlcrepro.park_read2018 import variants as bv
@@ -36,7 +38,7 @@ from mlcrepro.results import load_or_compute
 from mlcrepro.runner import Spec
 from mlcrepro.tolerances import BLENDED_ATOL
 
-__all__ = ["EXPERIMENTS"]
+__all__ = ["EXPERIMENTS", "row_cells"]
 
 #: the similarities of a fit, on the training and test halves: an optimiser's outcome,
 #: bounded by the measured machine-to-machine spread
@@ -91,9 +93,19 @@ def _literal_specs() -> list[Spec]:
     return [bv.literal_spec(bv.literal_gamma(bs.load_study("ascent")))]
 
 
-def _experiment(name, load, specs=lambda: [], after=()) -> Experiment:
+#: the columns that tell one fit from another in each kind of table
+_STUDY_KEYS = ("dataset", "reading", "gamma_choice", "alpha", "beta")
+
+
+def _experiment(name, load, specs=lambda: [], after=(), keys=_STUDY_KEYS) -> Experiment:
     return Experiment(
-        name, load, specs, tolerance=_SCORES, volatile=_INTERNALS, after=tuple(after)
+        name,
+        load,
+        specs,
+        tolerance=_SCORES,
+        volatile=_INTERNALS,
+        after=tuple(after),
+        keys=tuple(keys),
     )
 
 
@@ -104,11 +116,15 @@ EXPERIMENTS: tuple[Experiment, ...] = (
             f"blended_grid_{d}",
             functools.partial(_grid, d),
             functools.partial(_grid_specs, d),
+            keys=("dataset", "alpha", "beta"),
         )
         for d in GRID_DATASETS
     ),
     _experiment(
-        "blended_grid", load_blended_grid, after=[f"blended_grid_{d}" for d in GRID_DATASETS]
+        "blended_grid",
+        load_blended_grid,
+        after=[f"blended_grid_{d}" for d in GRID_DATASETS],
+        keys=("dataset", "alpha", "beta"),
     ),
     *(
         _experiment(
@@ -119,8 +135,18 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         for reading in bs.READINGS
         for gamma_per in bs.GAMMA_PER
     ),
-    _experiment("blended_penalty", bs.load_penalty, lambda: [bs.penalty_spec()]),
-    _experiment("blended_split_check", bs.load_split_check, lambda: [bs.split_spec()]),
+    _experiment(
+        "blended_penalty",
+        bs.load_penalty,
+        lambda: [bs.penalty_spec()],
+        keys=("dataset", "alpha", "beta", "gamma"),
+    ),
+    _experiment(
+        "blended_split_check",
+        bs.load_split_check,
+        lambda: [bs.split_spec()],
+        keys=("dataset", "seed", "features", "alpha", "beta", "gamma"),
+    ),
     *(
         _experiment(
             bv.variant_table(v),
@@ -129,6 +155,50 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         )
         for v in bv.VARIANT_ARGS
     ),
-    _experiment("blended_literal", _literal, _literal_specs, after=["blended_study_ascent"]),
-    _experiment("blended_lp", bb.load_lp, lambda: [bb.lp_spec()]),
+    _experiment(
+        "blended_literal",
+        _literal,
+        _literal_specs,
+        after=["blended_study_ascent"],
+        keys=("dataset", "rate", "alpha", "beta"),
+    ),
+    _experiment("blended_lp", bb.load_lp, lambda: [bb.lp_spec()], keys=("dataset",)),
 )
+
+#: the datasets as the ledger names them -> the tables' names
+_DATASETS = {d.capitalize(): d for d in GRID_DATASETS}
+#: the two readings' tables (gamma per alpha), whose every cell the chosen reading and
+#: its numbers are read from
+_READINGS = tuple(bs.table_name(r) for r in bs.READINGS)
+
+
+def row_cells(row: Mapping[str, Any]) -> tuple[Cells, ...]:
+    """The committed tables' cells behind one row of the ``blended`` ledger.
+
+    A number of Tables 2-4 (``"best Jaccard, Emotions train"``), and a reading of Sec. 4
+    or 5 or of Figs 1-2 that names a dataset, rests on that dataset's cells of both
+    readings' tables (the evidence reads the chosen reading's numbers; the choice is
+    made between the two); a reading that names none on every cell of both; the
+    headline (Sec. 1) on those and label powerset's.  Table 1, Sec. 2-3 and eq. 10 are
+    computed from the library, from no committed table.
+
+    >>> [c.where for c in row_cells({"source": "Table 2", "claim": "best Jaccard, Enron test"})]
+    [{'dataset': 'enron'}, {'dataset': 'enron'}]
+    >>> row_cells({"source": "Sec. 2.2", "claim": "undetermined TP"})
+    ()
+    """
+    source, claim = str(row["source"]), str(row["claim"])
+    if not source.startswith(("Table 2", "Table 3", "Table 4", "Sec. 1", "Sec. 4", "Sec. 5")):
+        return ()
+    if source.startswith("Sec. 4") and "Stare" in claim:
+        return ()  # the dataset is not available: nothing was computed
+    datasets = tuple(_DATASETS[d] for d in named(claim, _DATASETS))
+    where: dict[str, Any] = {}
+    if len(datasets) == 1:
+        where["dataset"] = datasets[0]
+    elif datasets:
+        where["dataset"] = datasets
+    cells = tuple(Cells(t, where) for t in _READINGS)
+    if source.startswith("Sec. 1"):
+        cells += (Cells("blended_lp", where),)
+    return cells

@@ -9,8 +9,8 @@ ledgers.ledgers(ev)      ``{"limo": Ledger}``: the only place its rows are added
 """
 
 from mlcrepro.wu_zhou2017.collect import Evidence, evidence
-from mlcrepro.wu_zhou2017.experiments import EXPERIMENTS
+from mlcrepro.wu_zhou2017.experiments import EXPERIMENTS, row_cells
 from mlcrepro.wu_zhou2017.ledger_rows import ledgers
 from mlcrepro.wu_zhou2017.record import PAPER
 
-__all__ = ["PAPER", "EXPERIMENTS", "Evidence", "evidence", "ledgers"]
+__all__ = ["PAPER", "EXPERIMENTS", "row_cells", "Evidence", "evidence", "ledgers"]

@@ -32,10 +32,11 @@ evidence (:mod:`mlcrepro.wu_zhou2017.collect`) reads them:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import pandas as pd
 
-from mlcrepro.experiment import Experiment, by_column_value
+from mlcrepro.experiment import Cells, Experiment, by_column_value, named
 from mlcrepro.results import load_or_compute
 from mlcrepro.tolerances import BR_ATOL, LIMO_SEED_RANGE, LIMO_SYNTHETIC_ATOL
 from mlcrepro.wu_zhou2017.authors_baselines import baselines_spec, baselines_table
@@ -66,7 +67,14 @@ from mlcrepro.wu_zhou2017.thresholds import (
     threshold_hypotheses_table,
 )
 
-__all__ = ["EXPERIMENTS", "REPS", "SYNTHETIC_REPLICATIONS", "TABLES", "load"]
+__all__ = [
+    "EXPERIMENTS",
+    "REPS",
+    "SYNTHETIC_REPLICATIONS",
+    "TABLES",
+    "load",
+    "row_cells",
+]
 
 #: replications of the benchmark per dataset (ten splits, as in the paper)
 REPS = {"cal500": 10, "medical": 10, "enron": 10, "bibtex": 10}
@@ -213,3 +221,37 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         after=("limo_authors_octave",),
     ),
 )
+
+#: Table B.3's datasets as the ledger names them -> the benchmark's names
+_B3_DATASETS = {"CAL500": "cal500", "medical": "medical", "enron": "enron", "bibtex": "bibtex"}
+_B3_METHODS = ("BR", "ML-kNN", "GFM", "LIMO-inst", "LIMO-label", "LIMO")
+
+
+def row_cells(row: Mapping[str, Any]) -> tuple[Cells, ...]:
+    """The committed tables' cells behind one row of the ``limo`` ledger.
+
+    A Table B.3 row (``"avg. precision, LIMO-label, bibtex"``) is the mean over the
+    splits of its dataset and method in ``limo_benchmark``; a row of the synthetic study
+    (Tables B.1-B.2, Sec. 5.1) rests on every replication of ``limo_synthetic``; the
+    average ranks (Fig. 4, Sec. 5.2) on every cell of the benchmark.  Table 2, the
+    theorems and Sec. 2 and 4 are computed from the library, from no committed table.
+
+    >>> row_cells({"source": "Table B.3", "claim": "coverage, LIMO, CAL500"})
+    (Cells(table='limo_benchmark', where={'dataset': 'cal500', 'method': 'LIMO'}),)
+    >>> row_cells({"source": "Thm 4, App. A", "claim": "Theorem 4: Hamming loss bound"})
+    ()
+    """
+    source, claim = str(row["source"]), str(row["claim"])
+    if source.startswith("Table B.3"):
+        dataset = named(claim, _B3_DATASETS)
+        method = named(claim, _B3_METHODS)
+        if len(dataset) != 1 or len(method) != 1:
+            raise ValueError(f"a Table B.3 row names one dataset and one method: {claim!r}")
+        return (
+            Cells("limo_benchmark", {"dataset": _B3_DATASETS[dataset[0]], "method": method[0]}),
+        )
+    if source.startswith(("Table B.1", "Table B.2", "Sec. 5.1")):
+        return (Cells("limo_synthetic", {}),)
+    if source.startswith(("Fig. 4", "Sec. 5.2")):
+        return (Cells("limo_benchmark", {}),)
+    return ()

@@ -1,0 +1,66 @@
+"""``mlcrepro check ID --recompute``: the cells behind a row, rerun; the row judged again."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from mlcrepro.check import rows_of
+from mlcrepro.experiment import Experiment
+from mlcrepro.ledger import load_ledgers
+from mlcrepro.papers import cells_behind, experiments
+from mlcrepro.recheck import recheck, splice
+from mlcrepro.runner import cells
+
+
+def _exp(**kw) -> Experiment:
+    return Experiment("toy", load=pd.DataFrame, **kw)
+
+
+def test_splice_puts_a_cells_rows_in_place_of_the_committed_ones():
+    committed = pd.DataFrame(
+        {"dataset": ["a", "a", "b"], "fold": [0, 1, 0], "loss": [0.1, 0.2, 0.3]}
+    )
+    new = pd.DataFrame({"dataset": ["a"], "fold": [1], "loss": [0.25], "extra": [9]})
+    got = splice(committed, [new], _exp())
+    assert got["loss"].tolist() == [0.1, 0.25, 0.3]  # only the matching row moved
+    assert list(got.columns) == list(committed.columns)  # a cell's extra column ignored
+    assert got.dtypes.equals(committed.dtypes)
+    with pytest.raises(ValueError, match="no committed row with the same keys"):
+        splice(committed, [new.assign(fold=[7])], _exp())
+    with pytest.raises(ValueError, match="do not tell its rows apart"):
+        splice(committed.assign(fold=0), [new], _exp())
+
+
+def test_a_float_key_is_named():
+    committed = pd.DataFrame({"alpha": [0.1, 0.2], "score": [1.0, 2.0]})
+    new = pd.DataFrame({"alpha": [0.2], "score": [2.5]})
+    assert splice(committed, [new], _exp(keys=("alpha",)))["score"].tolist() == [1.0, 2.5]
+
+
+def test_every_saved_row_names_cells_that_exist():
+    # each selector of each row must select at least one cell of its table's specs
+    exps = {e.name: e for e in experiments()}
+    ledgers = load_ledgers()
+    with_tables = 0
+    for _, row in ledgers.iterrows():
+        for sel in cells_behind(row):
+            n = sum(sel.selects(c) for s in exps[sel.table].specs() for c in cells(s))
+            assert n > 0, (row["claim_ids"], sel)
+            with_tables += 1
+    # the learner study, Fig. 4, the blended grids and LIMO's tables: most rows rest on
+    # cells; the measures, losses and datasets ledgers on none
+    assert with_tables > 500
+
+
+@pytest.mark.recompute
+def test_a_table_b3_row_judged_again_from_its_ten_recomputed_cells():
+    # ML-kNN on medical, Hamming loss: the mean over the ten splits of limo_benchmark
+    (row,) = [r for _, r in rows_of("WZ192").iterrows()]
+    assert cells_behind(row)[0].where == {"dataset": "medical", "method": "ML-kNN"}
+    (r,) = recheck("WZ192", n_jobs=2)
+    assert (r.ledger, r.tables, r.cells) == ("limo", ("limo_benchmark",), 10)
+    # ML-kNN's predictions are integers of a deterministic algorithm: the mean is equal
+    # to the printed digits of the row (the row prints five decimals)
+    assert r.ours_after == r.ours_before == row["ours"]
+    assert r.status_after == r.status_before == row["status"]
