@@ -40,10 +40,11 @@ help:
 	@echo "                  the recompute tests on an emulated older CPU, warning-free build, browser check, PDF,"
 	@echo "                  clean work tree)"
 	@echo "make test-matrix  unit tests on every CPython 3.11-3.13 found, newest dependencies; nbval on one"
-	@echo "make reproduce    recompute every committed result table and re-execute every chapter"
-	@echo "make table NAME=limo_benchmark   recompute one committed table (re-executes its chapter)"
-	@echo "                  tables made outside a chapter: limo_authors_ours, _variants and _baselines by"
-	@echo "                  their module, limo_authors_octave(_runs) by make octave (Octave); then book/limo.md"
+	@echo "make reproduce    recompute every committed table from scratch through the runner (a dask"
+	@echo "                  cluster: DASK_SCHEDULER=tcp://host:8786, else this machine's cores; COLD=1"
+	@echo "                  empties the cache), report to data/results/REPRODUCE.md, re-execute the pages"
+	@echo "make table NAME=limo_benchmark   recompute one committed table and its paper's pages"
+	@echo "                  (limo_authors_octave and _runs run the authors' code under Octave first)"
 	@echo "make chapter NB=book/losses.md   re-execute one chapter and write its outputs"
 	@echo "make bench        speed comparisons against reference implementations"
 	@echo "make lock         re-resolve $(LOCK) after changing the dependencies in pyproject.toml"
@@ -179,11 +180,10 @@ weka:
 # The authors' LIMO code (Wu & Zhou 2017, ../shared/reference/wu_zhou2017) under GNU Octave:
 # Debian's octave, octave-statistics and octave-dev when missing (root or sudo), LIBSVM's
 # MATLAB interface built into data/cache/octave, demo.m run for each seed and data set in
-# a patched temporary copy (resumes: finished runs are kept in data/cache/octave/runs),
-# then data/results/limo_authors_octave{,_runs}.{csv,json} rewritten from the finished
-# (seed, data set) runs, and limo_authors_ours (our LIMO in demo.m's protocol, no
-# Octave needed) recomputed through the runner.  `make octave SEEDS="1 2"` runs other
-# seeds; make test never needs Octave.
+# a patched temporary copy (resumes: finished runs are kept in data/cache/octave/runs);
+# `make table NAME=limo_authors_octave` (or make reproduce) then writes the committed
+# tables limo_authors_octave{,_runs} from the finished (seed, data set) runs.
+# `make octave SEEDS="1 2"` runs other seeds; make test never needs Octave.
 octave: $(STAMP)
 	@SUDO=$$( [ "$$(id -u)" = 0 ] && echo "" || echo sudo ); \
 	if ! command -v octave-cli >/dev/null || ! command -v mkoctfile >/dev/null || \
@@ -194,44 +194,33 @@ octave: $(STAMP)
 	$(BIN)/python -m mlcrepro.wu_zhou2017.octave build
 	nice -n 15 $(BIN)/python -m mlcrepro.wu_zhou2017.octave run --seeds $(or $(SEEDS),1 2 3 4 5) \
 	  --log data/cache/octave/octave.log
-	MLCBOOK_RECOMPUTE=limo_authors_octave,limo_authors_octave_runs \
-	  $(BIN)/python -m mlcrepro.wu_zhou2017.octave table --seeds $(or $(SEEDS),1 2 3 4 5)
-	MLCBOOK_RECOMPUTE=limo_authors_ours nice -n 15 $(BIN)/python -m mlcrepro.wu_zhou2017.authors_protocol
 
 # ---------------------------------------------------------------- outputs
-# the all-ledgers page reads the ledgers the chapters save, so it runs last
-REPRODUCE := $(filter-out book/ledgers.md,$(CHAPTERS)) book/ledgers.md
+# Rebuild every committed table from scratch through the runner (`mlcrepro reproduce`):
+# all tables' cells in one pass, one progress display, on the dask.distributed cluster at
+# DASK_SCHEDULER (make reproduce DASK_SCHEDULER=tcp://host:8786) or else a local cluster
+# of this machine's cores; each cell cached as it finishes, so a killed run resumes
+# (COLD=1 starts from an empty cache); each table compared with the committed one and
+# every ledger rebuilt from the new tables, in a report printed and written to
+# data/results/REPRODUCE.md; then every page that reads the tables is executed again.
+# The authors' LIMO runs under Octave come first (make octave).
+reproduce: $(STAMP) weka octave
+	MLCBOOK_PROGRESS=1 $(BIN)/mlcrepro reproduce --write --report data/results/REPRODUCE.md \
+	  $(if $(DASK_SCHEDULER),--scheduler $(DASK_SCHEDULER)) $(if $(COLD),--fresh)
+	@for nb in $$($(BIN)/mlcrepro pages); do \
+	  $(MAKE) --no-print-directory chapter NB=$$nb || exit 1; done
 
-# The authors' LIMO runs under Octave come first (`make octave`: Debian's Octave, the runs
-# cached per seed in data/cache/octave), so that the LIMO chapter can recompute the tables
-# it reads from them.
-reproduce: $(STAMP) octave
-	@for nb in $(REPRODUCE); do \
-	  MLCBOOK_RECOMPUTE=1 $(MAKE) --no-print-directory chapter NB=$$nb || exit 1; \
-	done
-
-# Recompute one committed table: its provenance names the chapter that makes it.  The
-# tables of the authors' LIMO protocol name no chapter (their provenance's chapter is
-# null): TABLE_MODULE_<name> is the module that recomputes each, the Octave ones come
-# from `make octave`; book/limo.md, which reads them, is re-executed afterwards.
-TABLE_MODULE_limo_authors_ours := mlcrepro.wu_zhou2017.authors_protocol
-TABLE_MODULE_limo_authors_variants := mlcrepro.wu_zhou2017.authors_protocol
-TABLE_MODULE_limo_authors_baselines := mlcrepro.wu_zhou2017.authors_baselines
-TABLE_MODULE_limo_benchmark_released := mlcrepro.wu_zhou2017.benchmark_sampling
-
-table: $(STAMP)
+# Recompute one committed table through the runner and execute the pages of its paper
+# (`mlcrepro pages --table NAME`); the Octave ones run the authors' code first.
+table: $(STAMP) weka
 	@test -n "$(NAME)" || { echo "usage: make table NAME=limo_benchmark"; exit 2; }
+	@$(BIN)/mlcrepro pages --table $(NAME) >/dev/null
 	@case "$(NAME)" in limo_authors_octave|limo_authors_octave_runs) \
-	  $(MAKE) --no-print-directory octave && $(MAKE) --no-print-directory chapter NB=book/limo.md; \
-	  exit $$?;; esac; \
-	mod="$(TABLE_MODULE_$(NAME))"; \
-	if [ -n "$$mod" ]; then \
-	  MLCBOOK_RECOMPUTE=$(NAME) nice -n 15 $(BIN)/python -m $$mod && \
-	  $(MAKE) --no-print-directory chapter NB=book/limo.md; exit $$?; fi; \
-	nb=$$($(BIN)/python -c 'import json,sys; print(json.load(open(sys.argv[1])).get("chapter") or "")' \
-	  data/results/$(NAME).json 2>/dev/null); \
-	test -n "$$nb" || { echo "data/results/$(NAME).json names no chapter; run make reproduce"; exit 2; }; \
-	MLCBOOK_RECOMPUTE=$(NAME) $(MAKE) --no-print-directory chapter NB=$$nb
+	  $(MAKE) --no-print-directory octave;; esac
+	MLCBOOK_PROGRESS=1 $(BIN)/mlcrepro reproduce $(NAME) --write --no-ledgers \
+	  $(if $(DASK_SCHEDULER),--scheduler $(DASK_SCHEDULER))
+	@for nb in $$($(BIN)/mlcrepro pages --table $(NAME)); do \
+	  $(MAKE) --no-print-directory chapter NB=$$nb || exit 1; done
 
 # execute a chapter, write outputs to its paired .ipynb, drop per-cell timing metadata (noise in diffs)
 define execute_chapter

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from mlcrepro._paths import cache_dir
 from mlcrepro.check import describe
+from mlcrepro.papers import pages
 from mlcrepro.recheck import recheck
 from mlcrepro.reproduce import experiments, ledger_changes, report_markdown, reproduce
 
@@ -71,6 +72,16 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument(
         "--no-ledgers", action="store_true", help="do not rebuild the ledgers afterwards"
     )
+    pg = sub.add_parser(
+        "pages",
+        help="list the book's pages to execute after tables change, in order",
+        description=(
+            "Print the pages (book/NAME.md) to execute after committed tables change: "
+            "the Reproduce pages, then the Learn chapters, then the pages that read the "
+            "saved ledgers; with --table, only the pages of the paper that makes it."
+        ),
+    )
+    pg.add_argument("--table", help="a committed table's name")
     return parser
 
 
@@ -105,6 +116,13 @@ def _reproduce(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0, or 2 for bad input)."""
     args = _parser().parse_args(argv)
+    if args.command == "pages":
+        try:
+            print("\n".join(pages(args.table)))
+        except ValueError as err:
+            print(f"mlcrepro pages: {err}", file=sys.stderr)
+            return 2
+        return 0
     if args.command == "reproduce":
         try:
             return _reproduce(args)

@@ -24,6 +24,8 @@ __all__ = [
     "build_ledger",
     "experiments",
     "cells_behind",
+    "table_paper",
+    "pages",
 ]
 
 HIVEMALL = hivemall.PAPER
@@ -131,3 +133,36 @@ def cells_behind(row: Mapping[str, Any]) -> tuple[Cells, ...]:
     record = ledger_page(str(row["chapter"]))
     row_cells = getattr(_FOLDERS[record.key], "row_cells", None)
     return tuple(row_cells(row)) if row_cells is not None else ()
+
+
+def table_paper(name: str) -> Paper:
+    """The paper whose folder makes the committed table ``name``."""
+    for p in PAPERS:
+        if any(e.name == name for e in getattr(_FOLDERS[p.key], "EXPERIMENTS", ())):
+            return p
+    raise ValueError(f"no paper folder makes a committed table {name!r}")
+
+
+#: the pages that read every paper's saved ledgers, executed after the papers' pages
+SUMMARY_PAGES = ("book/intro.md", "book/ledgers.md")
+
+
+def pages(table: str | None = None) -> list[str]:
+    """The book's pages to execute after tables change, in an order that works.
+
+    The Reproduce pages first (they compute the evidence from the tables and save the
+    ledgers), then the Learn chapters (which draw from the tables), then the pages that
+    read the saved ledgers.  With ``table``, only its paper's pages and those.
+
+    >>> for page in pages("limo_epochs"):
+    ...     print(page)
+    book/reproduce_wu_zhou2017.md
+    book/limo.md
+    book/measures.md
+    book/intro.md
+    book/ledgers.md
+    """
+    chosen = [table_paper(table)] if table is not None else list(PAPERS)
+    out = list(dict.fromkeys(f"book/reproduce_{p.page}.md" for p in chosen))
+    out += list(dict.fromkeys(f"book/{name}.md" for p in chosen for name in p.learn))
+    return out + [p for p in SUMMARY_PAGES if p not in out]
