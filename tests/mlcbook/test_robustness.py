@@ -647,3 +647,20 @@ def test_any_disk_error_names_the_cache_folder(tmp_path_factory, stage, err):
     assert str(cache) in msg and "MLCBOOK_DATA" in msg and hidden not in msg
     assert os.strerror(err) in msg
     assert not list(cache.glob(".*.tmp"))  # and nothing left behind
+
+
+def test_the_next_fetch_on_the_command_line_sweeps_a_killed_download(sandbox):
+    """The same through `mlcbook datasets fetch`: exit 0, the dead writer's file gone."""
+    _need_mirror()
+    sandbox.mkdir()
+    proc = _start_stalled_writer(sandbox)
+    proc.kill()
+    proc.wait(60)
+    assert len(list(sandbox.glob(".flags.arff.*.tmp"))) == 1
+    env = {**os.environ, "MLCBOOK_DATA_MIRROR": str(MIRROR)}
+    res = subprocess.run(
+        [sys.executable, "-m", "mlcbook", "datasets", "fetch", "flags"],
+        capture_output=True, text=True, env=env, timeout=300,
+    )
+    assert res.returncode == 0, res.stderr
+    assert not list(sandbox.glob(".*.tmp")) and (sandbox / "flags.arff").is_file()
