@@ -67,10 +67,13 @@ from mlcrepro._paths import results_dir
 
 __all__ = [
     "LogGrid",
+    "NULLABLE_DTYPES",
+    "STRING_DTYPES",
     "StaleResultError",
     "canonical",
     "config_hash",
     "dataset_fingerprints",
+    "has_default_index",
     "load_or_compute",
     "package_versions",
     "provenance",
@@ -327,12 +330,26 @@ def _csv_bytes(table: pd.DataFrame) -> bytes:
     return buf.getvalue().encode("utf-8")
 
 
-#: pandas' nullable dtypes, read back from their CSV text with an empty field as NA
-_NULLABLE = frozenset(
+#: pandas' nullable dtypes (a value and a missing-value mask each): a committed table
+#: reads an empty field of such a column as NA, the runner's cache stores the mask
+NULLABLE_DTYPES = frozenset(
     [f"{s}Int{b}" for s in ("", "U") for b in (8, 16, 32, 64)] + ["Float32", "Float64", "boolean"]
 )
-#: text dtypes: NumPy's object (strings only) and pandas' string dtypes
-_TEXT = frozenset(["object", "str", "string"])
+#: pandas' string dtypes
+STRING_DTYPES = frozenset(["str", "string"])
+_TEXT = STRING_DTYPES | {"object"}
+
+
+def has_default_index(frame: pd.DataFrame) -> bool:
+    """Whether ``frame``'s index is the unnamed 0, 1, ..., n-1 that a table read back
+    gets anyway (any other index is stored with the table and restored)."""
+    index = frame.index
+    return (
+        index.nlevels == 1
+        and index.name is None
+        and index.dtype.kind == "i"
+        and index.equals(pd.RangeIndex(len(frame)))
+    )
 
 
 def _dtypes(table: pd.DataFrame) -> dict[str, str]:
@@ -349,7 +366,7 @@ def _storable(name: str, col: Any, dt: Any) -> str:
     text = str(dt)
     if isinstance(dt, np.dtype) and dt.kind in "biuf" and dt.itemsize <= 8:
         return text
-    if text in _NULLABLE or text in _TEXT:
+    if text in NULLABLE_DTYPES or text in _TEXT:
         return text
     raise ValueError(
         f"the table {name!r} has the column {col!r} of dtype {text}, which its CSV does "
@@ -373,13 +390,7 @@ def _flatten(name: str, table: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
     if not all(isinstance(c, str) for c in table.columns):
         extra["columns"] = [c if isinstance(c, str) else int(c) for c in table.columns]
     index = table.index
-    default = (
-        index.nlevels == 1
-        and index.name is None
-        and index.dtype.kind == "i"
-        and index.equals(pd.RangeIndex(len(table)))
-    )
-    if not default:
+    if not has_default_index(table):
         heads = [
             n if isinstance(n, str) and n else f"__index_{i}__" for i, n in enumerate(index.names)
         ]
@@ -440,7 +451,7 @@ def _parse(source: Any, record: dict) -> pd.DataFrame:
     read_as: dict[str, Any] = {}
     missing: dict[str, list[str]] = {}
     for c, d in exact.items():
-        if d in _NULLABLE:
+        if d in NULLABLE_DTYPES:
             read_as[c], missing[c] = d, [""]
         elif d in _TEXT:
             read_as[c] = str

@@ -75,7 +75,15 @@ from mlcbook._io import atomic_write, remove_stale_temporaries
 from mlcbook._progress import progress
 from mlcrepro._paths import cache_dir as _cache_root
 from mlcrepro.code_identity import code_hash
-from mlcrepro.results import canonical, check_table_name, config_hash, recompute_requested
+from mlcrepro.results import (
+    NULLABLE_DTYPES,
+    STRING_DTYPES,
+    canonical,
+    check_table_name,
+    config_hash,
+    has_default_index,
+    recompute_requested,
+)
 
 __all__ = [
     "Cell",
@@ -251,13 +259,6 @@ def cell_path(spec: Spec, cell: Cell, folder: str | Path) -> Path:
 
 
 # --------------------------------------------------------------------------- the format
-#: pandas' nullable dtypes: stored as their values (NA as 0) and a mask
-_NULLABLE = frozenset(
-    [f"{s}Int{b}" for s in ("", "U") for b in (8, 16, 32, 64)] + ["Float32", "Float64", "boolean"]
-)
-_TEXT = frozenset(["str", "string"])  # pandas' string dtypes (object is checked apart)
-
-
 def _encode_values(prefix: str, values: pd.Series | pd.Index, what: str) -> dict[str, np.ndarray]:
     """One column (or index level) as NumPy arrays that ``np.load`` reads without
     pickles: ``prefix`` (the values), ``prefix + ':dtype'`` and, for pandas' nullable and
@@ -276,10 +277,10 @@ def _encode_values(prefix: str, values: pd.Series | pd.Index, what: str) -> dict
             )
         out[prefix] = a.astype(str)
         return out
-    if name in _NULLABLE or name in _TEXT:
+    if name in NULLABLE_DTYPES or name in STRING_DTYPES:
         na = np.asarray(values.isna(), dtype=bool)
         arr = values.array
-        if name in _TEXT:
+        if name in STRING_DTYPES:
             filled = np.array(["" if m else str(v) for v, m in zip(arr, na)], dtype=str)
         else:
             filled = arr.to_numpy(dtype=arr.dtype.numpy_dtype, na_value=0)
@@ -296,8 +297,8 @@ def _decode_values(f: Any, prefix: str) -> Any:
     values = f[prefix]
     if name == "object":
         return values.astype(object)
-    if name in _NULLABLE or name in _TEXT:
-        arr = pd.array(values.astype(object) if name in _TEXT else values, dtype=name)
+    if name in NULLABLE_DTYPES or name in STRING_DTYPES:
+        arr = pd.array(values.astype(object) if name in STRING_DTYPES else values, dtype=name)
         na = f[f"{prefix}:na"]
         if na.any():
             arr[na] = pd.NA
@@ -325,12 +326,7 @@ def _encode(result: Any) -> dict[str, np.ndarray]:
         for i, col in enumerate(result.columns):
             out.update(_encode_values(f"c{i}", result.iloc[:, i], f"column {col!r}"))
         index = result.index
-        if not (
-            index.nlevels == 1
-            and index.name is None
-            and index.dtype.kind == "i"
-            and index.equals(pd.RangeIndex(len(result)))
-        ):
+        if not has_default_index(result):
             out["__index__"] = _names(list(index.names), "an index name")
             for j in range(index.nlevels):
                 level = index.get_level_values(j)
