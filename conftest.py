@@ -33,11 +33,22 @@ def _doctest_sandbox(request, tmp_path, monkeypatch):
     yield
 
 
+_REPRODUCTION_TESTS = Path(__file__).resolve().parent / "tests" / "mlcrepro"
+
+
 def pytest_collection_modifyitems(config, items):
     """A chapter's nbval cells compare its committed outputs, as the recompute tests compare
-    committed tables: both carry the ``recompute`` marker, so that ``make test``'s
-    ``portable`` stage runs them in one session (``-m recompute``), the long recompute tests
-    beside the notebooks on two workers."""
+    committed tables: both carry the ``recompute`` marker.  Every test of the reproduction
+    (``tests/mlcrepro``) compares with committed material too -- tables, ledgers, the
+    authors' numbers -- and many recompute a cell of their own.  All of these carry the
+    ``portable`` marker, so that ``make test``'s ``portable`` stage runs them in one
+    session on the emulated CPU (``-m portable``), the long ones beside the notebooks on
+    two workers, and no recompute-style test is left to the native CPU alone by a
+    missing marker."""
     for item in items:
         if item.path.suffix == ".ipynb":
             item.add_marker(pytest.mark.recompute)
+        if item.get_closest_marker("recompute") is not None or (
+            _REPRODUCTION_TESTS in item.path.parents
+        ):
+            item.add_marker(pytest.mark.portable)

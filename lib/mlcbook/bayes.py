@@ -104,17 +104,21 @@ def _parse_loss(loss: Any, K: int) -> _Kernel:
             L[-1] = 1.0
             return _Kernel("counts", L, None)
         if name == "counts":
-            L = np.asarray(param, dtype=np.float64)
+            L = np.asarray(param)
+            if L.dtype.kind not in "biuf":  # a cast would drop an imaginary part, parse text
+                raise TypeError(
+                    f"loss ('counts', L): L must hold real numbers, got dtype {L.dtype}"
+                )
+            L = L.astype(np.float64)
             if L.shape != (K + 1,):
                 raise ValueError(
                     f"loss ('counts', L): L must have K+1 = {K + 1} entries, got shape {L.shape}"
                 )
-            if (
-                not np.isfinite(L).all()
-                or abs(L[0]) > 1e-9
-                or abs(L[-1] - 1) > 1e-9
-                or np.any(np.diff(L) < -1e-9)
-            ):
+            if not np.isfinite(L).all():
+                raise ValueError(
+                    f"loss ('counts', L): L must be finite, got {L[~np.isfinite(L)][0]}"
+                )
+            if abs(L[0]) > 1e-9 or abs(L[-1] - 1) > 1e-9 or np.any(np.diff(L) < -1e-9):
                 raise ValueError(
                     "loss ('counts', L): L must be non-decreasing from L[0] = 0 to L[K] = 1"
                 )
@@ -224,13 +228,30 @@ def _risk_rows(P: np.ndarray, Ysup: np.ndarray, p: np.ndarray, kern: _Kernel) ->
     t = Ysup.shape[0]
     assert kern.func is not None  # the 'callable' kind carries its function
     for i in range(P.shape[0]):
-        vals = np.asarray(kern.func(Ysup, np.repeat(P[i : i + 1], t, axis=0)), dtype=np.float64)
-        if vals.shape != (t,):
-            raise ValueError(
-                f"a callable loss must return one loss per row (shape ({t},)), got {vals.shape}"
-            )
-        out[i] = vals @ p
+        out[i] = _callable_losses(kern.func, Ysup, P[i], t) @ p
     return out
+
+
+def _callable_losses(func: Callable, Ysup: np.ndarray, row: np.ndarray, t: int) -> np.ndarray:
+    """The ``t`` losses a callable loss gives ``row`` against the support, checked: real,
+    finite, one per support row (a NaN would make every risk NaN and leave no minimiser,
+    a complex value would lose its imaginary part)."""
+    vals = np.asarray(func(Ysup, np.repeat(row[None, :], t, axis=0)))
+    if vals.dtype == object or vals.dtype.kind not in "biuf":
+        raise TypeError(f"loss: a callable loss must return real numbers, got dtype {vals.dtype}")
+    if vals.shape != (t,):
+        raise ValueError(
+            f"loss: a callable loss must return one loss per row (shape ({t},)), got {vals.shape}"
+        )
+    vals = vals.astype(np.float64)
+    if not np.isfinite(vals).all():
+        bad = int(np.flatnonzero(~np.isfinite(vals))[0])
+        raise ValueError(
+            f"loss: the callable loss returned {vals[bad]} for the prediction "
+            f"{row.tolist()} against the support row {Ysup[bad].tolist()}; it must "
+            "return finite numbers"
+        )
+    return vals
 
 
 def risk(prediction: Any, support: Any, probs: Any, loss: Any) -> float | np.ndarray:

@@ -109,8 +109,21 @@ _TOL = 1e-9
 
 # --------------------------------------------------------------------------- helpers
 def popcount(a: np.ndarray) -> np.ndarray:
-    """Number of set bits of every entry of an integer array (vectorised)."""
+    """Number of set bits of every entry of an array of non-negative integers (vectorised).
+
+    Examples
+    --------
+    >>> popcount(np.array([0, 1, 6, 2**62 + 1])).tolist()
+    [0, 1, 2, 2]
+    """
     a = np.asarray(a)
+    # integers only: a cast from float, complex or text would count the bits of another
+    # number (NaN, 2.7 and '3' all have some), and a negative integer those of its
+    # two's complement
+    if a.dtype.kind not in "biu":
+        raise TypeError(f"a must hold non-negative integers, got dtype {a.dtype}")
+    if a.dtype.kind == "i" and a.size and a.min() < 0:
+        raise ValueError(f"a must hold non-negative integers, found {a.min()}")
     if hasattr(np, "bitwise_count"):
         return np.bitwise_count(a.astype(np.uint64, copy=False)).astype(np.int64)
     a = a.astype(np.uint64)

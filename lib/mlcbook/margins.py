@@ -254,8 +254,14 @@ def table2_check(Y_list, n_draws: int = 20, seed: int = 0):
     def seed_():
         return int(rng.integers(2**32))
 
-    for Y in Y_list:
-        Y = np.asarray(Y, dtype=np.int8)
+    if isinstance(Y_list, (str, bytes)) or not hasattr(Y_list, "__iter__"):
+        raise TypeError(f"Y_list must be a list of label matrices, got {type(Y_list).__name__}")
+    # every matrix checked before the work starts (a cast to int8 would turn NaN, a
+    # complex number or text into some label)
+    Ys = [check_label_matrix(Y, f"Y_list[{i}]", allow_sparse=False) for i, Y in enumerate(Y_list)]
+    if not Ys:
+        raise ValueError("Y_list must hold at least one label matrix")
+    for Y in Ys:
         perfect = all_measures(Y, effective_scores(Y, "double", seed_()), Y)
         for kind in EFFECTIVENESS:
             for _ in range(n_draws):

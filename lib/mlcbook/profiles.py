@@ -31,11 +31,17 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 from sklearn.model_selection import KFold
 
 from . import _grids
 from ._grids import LogGrid
-from ._validation import check_label_matrix, check_positive_int
+from ._validation import (
+    check_label_matrix,
+    check_positive_int,
+    check_same_shape,
+    check_score_matrix,
+)
 from .losses import loss_profile
 
 __all__ = [
@@ -79,9 +85,26 @@ def evaluate_predictions(Y: Any, P: Any, alphas: Iterable[float] = ALPHAS) -> pd
     (the mean over the rows of ``Y``).
     """
     Yc = check_label_matrix(Y, "Y", allow_sparse=False)
+    if sp.issparse(P):
+        check_label_matrix(P, "P")
+    else:  # named here: the loss functions call their argument S
+        check_same_shape(Yc, check_score_matrix(P, "P", unit_interval=True), "Y", "P")
     K = Yc.shape[1]
     ks = np.arange(1, K + 1)
-    alphas = np.asarray(alphas if isinstance(alphas, LogGrid) else list(alphas), dtype=float)
+    if isinstance(alphas, LogGrid):
+        alphas = alphas.values
+    elif isinstance(alphas, (str, bytes)) or not isinstance(alphas, Iterable):
+        raise TypeError(f"alphas must be an iterable of numbers, got {type(alphas).__name__}")
+    alphas = np.asarray(list(alphas))
+    # real numbers only: a cast to float drops an imaginary part and parses text
+    if alphas.dtype.kind not in "biuf" or alphas.ndim != 1:
+        raise TypeError(
+            f"alphas must be a 1-D sequence of real numbers, got dtype {alphas.dtype} "
+            f"and shape {alphas.shape}"
+        )
+    if alphas.size == 0:
+        raise ValueError("alphas must not be empty")
+    alphas = alphas.astype(float)
     lb = loss_profile(Yc, P, "binomial", ks)
     lp = loss_profile(Yc, P, "polynomial", alphas)
     return pd.DataFrame(
@@ -93,14 +116,81 @@ def evaluate_predictions(Y: Any, P: Any, alphas: Iterable[float] = ALPHAS) -> pd
     )
 
 
+_FOLD_COLUMNS = ("dataset", "K", "learner", "family", "param", "loss", "n_test")
+
+
+def _check_fold_table(table: Any) -> None:
+    """Refuse a fold table that pooling would turn into a silent wrong number: missing
+    columns, no rows, a loss or parameter that is not a finite number, a fold size or
+    K that is not a positive integer."""
+    if not isinstance(table, pd.DataFrame):
+        raise TypeError(f"table must be a pandas DataFrame, got {type(table).__name__}")
+    missing = [c for c in _FOLD_COLUMNS if c not in table.columns]
+    if missing:
+        raise ValueError(f"table lacks the columns {missing} (it needs {list(_FOLD_COLUMNS)})")
+    if table.empty:
+        raise ValueError("table has no rows")
+
+    def where(bad: np.ndarray) -> str:
+        row = table.loc[bad].iloc[0]
+        return (
+            f"{int(bad.sum())} of {len(table)} rows, the first dataset={row['dataset']!r}, "
+            f"learner={row['learner']!r}, family={row['family']!r}, param={row['param']!r}"
+        )
+
+    for col in ("dataset", "learner", "family"):
+        bad = table[col].isna().to_numpy()
+        if bad.any():  # groupby would drop these rows without a word
+            raise ValueError(
+                f"table[{col!r}] is missing on {int(bad.sum())} of {len(table)} rows "
+                f"(the first is row {table.index[bad][0]!r}); every row needs its {col}"
+            )
+    for col, integer in (("loss", False), ("param", False), ("n_test", True), ("K", True)):
+        values = table[col]
+        if values.dtype == bool or not pd.api.types.is_numeric_dtype(values.dtype):
+            raise TypeError(f"table[{col!r}] must hold numbers, got dtype {values.dtype}")
+        if pd.api.types.is_complex_dtype(values.dtype):
+            raise TypeError(f"table[{col!r}] must hold real numbers, got dtype {values.dtype}")
+        v = values.to_numpy(dtype=float, na_value=np.nan)
+        bad = ~np.isfinite(v)
+        if integer:
+            bad |= ~bad & ((v < 1) | (v != np.round(v)))
+        if bad.any():
+            what = "a positive integer" if integer else "a finite number"
+            raise ValueError(
+                f"table[{col!r}] must be {what} on every row (NaN, infinite"
+                f"{', zero or fractional' if integer else ''} values cannot be pooled): "
+                f"{where(bad)} holds {values[bad].iloc[0]!r}"
+            )
+
+
 def pooled_profiles(table: pd.DataFrame) -> pd.DataFrame:
     """Loss of the pooled out-of-sample predictions (fold means weighted by ``n_test``).
+
+    Parameters
+    ----------
+    table : DataFrame
+        One row per fold and curve point, with columns ``dataset, K, learner, family,
+        param, loss, n_test`` (e.g. :func:`evaluate_predictions` of each fold with the
+        fold's size): ``loss`` and ``param`` finite numbers, ``n_test`` and ``K``
+        positive integers.
 
     Returns
     -------
     DataFrame with columns ``dataset, K, learner, family, param, loss``, plus
     ``x``: ``(k-1)/(K-1)`` for the binomial family, ``alpha`` for the polynomial one.
+
+    Raises
+    ------
+    ValueError
+        A column is missing, the table is empty, a dataset, learner or family is
+        missing, or a number is NaN, infinite or out of range (a NaN loss would be
+        skipped by the sum, and folds of size 0 would pool to 0/0): the message names
+        the column and the first such row.
+    TypeError
+        A numeric column holds something else (text, booleans, complex numbers).
     """
+    _check_fold_table(table)
     t = table.assign(w=table["loss"] * table["n_test"])
     g = (
         t.groupby(["dataset", "K", "learner", "family", "param"], sort=False)[["w", "n_test"]]

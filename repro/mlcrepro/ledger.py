@@ -59,7 +59,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from mlcbook.files import atomic_write, read_csv_exact
+from mlcbook.files import atomic_write, read_csv_exact, remove_stale_temporaries
 from mlcbook.validation import Int, Real, check_name, validate_params
 from mlcrepro._paths import project_root
 from mlcrepro.display import BADGES, printed_decimals
@@ -713,27 +713,34 @@ class Ledger:
 
     @classmethod
     def from_frame(cls, frame: pd.DataFrame, chapter: str = "", paper: str = "") -> Ledger:
-        """Rebuild a ledger from :meth:`to_frame` output (e.g. a saved CSV read back)."""
+        """Rebuild a ledger from :meth:`to_frame` output (e.g. a saved CSV read back).
+
+        Raises
+        ------
+        ValueError
+            A column the rows need is missing, or a cell is malformed (a status or kind
+            that does not exist, a claim that is not text, a number that is not one):
+            the message names the row and the column.  The statuses are not re-derived
+            here; :meth:`check` does that.
+        """
+        if not isinstance(frame, pd.DataFrame):
+            raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}")
+        _check_columns(frame, _ROW_COLUMNS, "frame")
+        _check_rows(frame, "frame")
 
         def num(x: Any) -> float | None:
-            if x is None or x == "" or (isinstance(x, float) and math.isnan(x)):
-                return None
-            return float(x)
+            return None if _missing(x) else float(x)
 
         led = cls(chapter, paper)
         for row in frame.to_dict("records"):
             kind = str(row.get("kind") or "")
-            if kind not in KINDS:
-                raise ValueError(
-                    f"row {row.get('claim')!r}: kind must be one of {KINDS}, got {kind!r}"
-                )
-            cause_kind = str(row.get("cause") or "")
+            cause_kind = _text(row.get("cause"))
             cause = (
                 Cause(cause_kind, str(row.get("note", "")), str(row.get("cause_ref") or ""))
                 if cause_kind
                 else None
             )
-            holds = str(row.get("holds", ""))
+            holds = _text(row.get("holds"))
             hits, trials = num(row.get("hits")), num(row.get("trials"))
             led.entries.append(
                 Entry(
@@ -744,12 +751,12 @@ class Ledger:
                     status=str(row["status"]),
                     kind=kind,
                     cause=cause,
-                    note="" if cause else str(row.get("note", "")),
+                    note="" if cause else _text(row.get("note")),
                     tol=num(row.get("tol")),
                     spread=num(row.get("spread")),
                     paper_value=num(row.get("paper_value")),
                     ours_value=num(row.get("ours_value")),
-                    holds=None if holds in ("", "nan", "None") else holds == "True",
+                    holds=None if holds == "" else holds == "True",
                     hits=None if hits is None else int(hits),
                     trials=None if trials is None else int(trials),
                     claim_ids=check_claim_ids(_text(row.get("claim_ids"))),
@@ -868,6 +875,7 @@ class Ledger:
         committed = folder is None
         folder = Path(folder) if folder is not None else project_root() / "book" / "_ledgers"
         target = folder / f"{self.chapter}.csv"
+        remove_stale_temporaries(folder, recursive=False)  # what a killed save left
         if committed and os.environ.get("MLCBOOK_WRITE_OUTPUTS") != "1":
             self._compare_with(target, frame)
             return target
@@ -1021,11 +1029,82 @@ class _Collapsed:
         return f"{self.summary}\n{self.ledger!r}"
 
 
+def _missing(x: Any) -> bool:
+    """An empty cell: None, NaN, pandas' NA or the empty string."""
+    if isinstance(x, str):
+        return x == ""
+    return x is None or x is pd.NA or (isinstance(x, (float, np.floating)) and math.isnan(x))
+
+
 def _text(x: Any) -> str:
-    """A cell of a saved table as text: empty for a missing value (None, NaN)."""
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return ""
-    return str(x)
+    """A cell of a saved table as text: empty for a missing value (None, NaN, NA)."""
+    return "" if _missing(x) else str(x)
+
+
+#: the columns a row of a ledger frame needs (:meth:`Ledger.from_frame`)
+_ROW_COLUMNS = ("claim", "source", "paper", "ours", "status", "kind")
+#: the columns of a saved ledger file (``claim_ids`` and ``spread_of`` are left out
+#: when no row has one)
+_FILE_COLUMNS = (
+    *(c for c in Ledger._COLUMNS_SAVED if c not in ("claim_ids", "spread_of")),
+    "chapter",
+    "paper_ref",
+)
+
+
+def _check_columns(frame: pd.DataFrame, needed: tuple[str, ...], where: str) -> None:
+    missing = [c for c in needed if c not in frame.columns]
+    if missing:
+        raise ValueError(
+            f"{where} lacks the column{'s' if len(missing) > 1 else ''} "
+            f"{', '.join(map(repr, missing))} of a saved ledger"
+        )
+
+
+def _check_rows(frame: pd.DataFrame, where: str) -> None:
+    """Every cell a ledger reads is well formed; the first that is not is named."""
+
+    def bad(i: int, row: Mapping[str, Any], col: str, what: str) -> ValueError:
+        claim = row.get("claim")
+        label = f" ({claim!r})" if isinstance(claim, str) and claim else ""
+        return ValueError(
+            f"{where}, row {i + 1}{label}: column {col!r} must be {what}, got {row.get(col)!r}"
+        )
+
+    def is_number(x: Any) -> bool:
+        if isinstance(x, (bool, np.bool_)):
+            return False
+        try:
+            float(x)  # NaN and infinities are numbers here; check() judges them
+        except (TypeError, ValueError):
+            return False
+        return True
+
+    for i, row in enumerate(frame.to_dict("records")):
+        claim = row.get("claim")
+        if not isinstance(claim, str) or not claim.strip():
+            raise bad(i, row, "claim", "the claim's text")
+        for col in ("source", "paper", "ours"):
+            if not (_missing(row.get(col)) or isinstance(row.get(col), (str, int, float))):
+                raise bad(i, row, col, "text")
+        if row.get("status") not in STATUSES:
+            raise bad(i, row, "status", f"one of {STATUSES}")
+        if row.get("kind") not in KINDS:
+            raise bad(i, row, "kind", f"one of {KINDS}")
+        if not _missing(row.get("cause")) and row.get("cause") not in CAUSE_KINDS:
+            raise bad(i, row, "cause", f"empty or one of {CAUSE_KINDS}")
+        for col in Ledger._NUMERIC:
+            x = row.get(col)
+            if _missing(x):
+                continue
+            if not is_number(x):
+                raise bad(i, row, col, "a number or empty")
+            if col in ("hits", "trials") and (float(x) < 0 or float(x) != int(float(x))):
+                raise bad(i, row, col, "a non-negative integer or empty")
+        if _text(row.get("holds")) not in ("", "True", "False"):
+            raise bad(i, row, "holds", "True, False or empty")
+        if _text(row.get("spread_of")) not in ("", *SPREAD_OF):
+            raise bad(i, row, "spread_of", f"empty or one of {SPREAD_OF}")
 
 
 def _label(i: int) -> str:
@@ -1039,12 +1118,25 @@ def _label(i: int) -> str:
 
 
 def load_ledgers(folder: str | Path | None = None) -> pd.DataFrame:
-    """Read every saved ledger (``book/_ledgers/*.csv``) into one table."""
+    """Read every saved ledger (``book/_ledgers/*.csv``) into one table.
+
+    Raises
+    ------
+    ValueError
+        A file lacks a column of the saved layout, or one of its cells is malformed (a
+        status or kind that does not exist, an empty claim, a number that is not one):
+        the message names the file, the row and the column.
+    """
 
     folder = Path(folder) if folder is not None else project_root() / "book" / "_ledgers"
     if not folder.is_dir():
         raise FileNotFoundError(f"folder must be a folder of saved ledgers, got {folder}")
-    frames = [read_csv_exact(p, keep_default_na=False) for p in sorted(folder.glob("*.csv"))]
+    frames = []
+    for path in sorted(folder.glob("*.csv")):
+        frame = read_csv_exact(path, keep_default_na=False)
+        _check_columns(frame, _FILE_COLUMNS, str(path))
+        _check_rows(frame, str(path))
+        frames.append(frame)
     if not frames:
         return pd.DataFrame(
             columns=["chapter", "claim", "source", "paper", "ours", "status", "note"]

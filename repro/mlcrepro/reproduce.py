@@ -53,7 +53,7 @@ from mlcrepro.ledger import load_ledgers
 from mlcrepro.papers import PAPERS, build_ledgers
 from mlcrepro.papers import experiments as paper_experiments
 from mlcrepro.results import committed_table
-from mlcrepro.runner import Cell, Spec, cell_path, cells, load, save
+from mlcrepro.runner import Cell, Spec, cell_path, cell_spec, cells, load, save
 
 __all__ = [
     "Comparison",
@@ -197,7 +197,7 @@ def compute_cells(
                 s, c, path = todo[i]
                 if s.check is not None:
                     s.check(c, result)
-                save(path, result)
+                save(path, result, cell_spec(s, c))
                 line = {"experiment": s.name, "cell": str(c), "key": path.stem, "cpu_seconds": cpu}
                 fh.write(json.dumps(line) + "\n")
                 fh.flush()

@@ -36,10 +36,16 @@ table still follows from the code is what the recompute tests check (marked
 ``recompute``: e.g. every learner of ``dependence_authors`` on flags, recomputed and
 compared with the committed rows); a deliberate change of results is a change of
 the specification (a parameter, a version, a protocol text).  Files are written by
-the calling process with ``mlcbook.files.atomic_write`` (unique temporary names,
-so two processes sharing a cache never see half a file).  An entry that cannot be
-read, or that the spec's ``check`` rejects, is discarded with a ``RuntimeWarning``
-and recomputed.
+the calling process with ``mlcbook.files.atomic_write`` (unique temporary names that
+name their owner, so two processes sharing a cache never see half a file, and the
+temporary file of a killed run is removed by the next run at once).  Each entry holds
+its own key and the cell's specification (canonical JSON), and is served only under
+that key: another cell's entry copied, renamed or restored to this cell's file name is
+discarded.  A table reads back exactly as it was computed -- values, dtypes (pandas'
+nullable ones included), column names (integers stay integers) and index -- or it is
+not stored (a ``TypeError`` names the column).  An entry that cannot be read, that
+belongs to another cell, or that the spec's ``check`` rejects, is discarded with a
+``RuntimeWarning`` and recomputed.
 
 The cache folder is ``data/cache/experiments`` (git-ignored);
 ``MLCBOOK_EXPERIMENT_CACHE`` points elsewhere, and so does ``MLCBOOK_CACHE_DIR``
@@ -51,6 +57,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
+import json
 import os
 import re
 import warnings
@@ -68,12 +75,32 @@ from mlcbook.files import atomic_write, remove_stale_temporaries
 from mlcbook.progress import progress
 from mlcrepro._paths import cache_dir as _cache_root
 from mlcrepro.code_identity import code_hash
-from mlcrepro.results import check_table_name, config_hash, recompute_requested
+from mlcrepro.results import (
+    NULLABLE_DTYPES,
+    STRING_DTYPES,
+    canonical,
+    check_table_name,
+    config_hash,
+    has_default_index,
+    recompute_requested,
+)
 
-__all__ = ["Cell", "Spec", "cells", "cell_path", "default_cache_dir", "run", "table"]
+__all__ = [
+    "Cell",
+    "Spec",
+    "cells",
+    "cell_key",
+    "cell_path",
+    "cell_spec",
+    "default_cache_dir",
+    "run",
+    "table",
+]
 
 _PART = re.compile(r"[^A-Za-z0-9._-]+")
-_FORMAT = 1  # version of the cache file layout, part of every key
+#: version of the cache file layout, part of every key: 2 stores the entry's key and
+#: cell specification, the tables' dtypes, column names and index (1 did not)
+_FORMAT = 2
 
 
 def default_cache_dir() -> Path:
@@ -205,9 +232,9 @@ def cells(spec: Spec) -> list[Cell]:
     return [c for c in out if spec.include(c)] if spec.include is not None else out
 
 
-def cell_key(spec: Spec, cell: Cell) -> str:
-    """The hash of everything one cell's result depends on."""
-    return config_hash(
+def cell_spec(spec: Spec, cell: Cell) -> dict[str, Any]:
+    """Everything one cell's result depends on, in canonical form (the key's text)."""
+    return canonical(
         {
             "experiment": spec.name,
             "format": _FORMAT,
@@ -220,6 +247,11 @@ def cell_key(spec: Spec, cell: Cell) -> str:
     )
 
 
+def cell_key(spec: Spec, cell: Cell) -> str:
+    """The hash of everything one cell's result depends on (:func:`cell_spec`)."""
+    return config_hash(cell_spec(spec, cell))
+
+
 def cell_path(spec: Spec, cell: Cell, folder: str | Path) -> Path:
     """Where the cell's result is cached: ``folder/name/<coordinates>/<key>.npz``."""
     parts = [_PART.sub("_", str(v)).strip("._") or "_" for _, v in cell.coords]
@@ -227,29 +259,94 @@ def cell_path(spec: Spec, cell: Cell, folder: str | Path) -> Path:
 
 
 # --------------------------------------------------------------------------- the format
+def _encode_values(prefix: str, values: pd.Series | pd.Index, what: str) -> dict[str, np.ndarray]:
+    """One column (or index level) as NumPy arrays that ``np.load`` reads without
+    pickles: ``prefix`` (the values), ``prefix + ':dtype'`` and, for pandas' nullable and
+    string dtypes, ``prefix + ':na'`` (the mask of missing values)."""
+    dtype = values.dtype
+    name = str(dtype)
+    out: dict[str, np.ndarray] = {f"{prefix}:dtype": np.array(name)}
+    if isinstance(dtype, np.dtype) and dtype.kind in "biufcmM":
+        out[prefix] = values.to_numpy()
+        return out
+    if isinstance(dtype, np.dtype) and dtype.kind == "O":
+        a = values.to_numpy(dtype=object)
+        if not all(isinstance(v, str) for v in a):
+            raise TypeError(
+                f"{what} holds values other than numbers and strings; the cache stores no pickles"
+            )
+        out[prefix] = a.astype(str)
+        return out
+    if name in NULLABLE_DTYPES or name in STRING_DTYPES:
+        na = np.asarray(values.isna(), dtype=bool)
+        arr = values.array
+        if name in STRING_DTYPES:
+            filled = np.array(["" if m else str(v) for v, m in zip(arr, na)], dtype=str)
+        else:
+            filled = arr.to_numpy(dtype=arr.dtype.numpy_dtype, na_value=0)
+        out[prefix], out[f"{prefix}:na"] = filled, na
+        return out
+    raise TypeError(
+        f"{what} has dtype {name}, which the cache does not store (numbers, booleans, "
+        "dates, text and pandas' nullable numbers are stored)"
+    )
+
+
+def _decode_values(f: Any, prefix: str) -> Any:
+    name = str(f[f"{prefix}:dtype"])
+    values = f[prefix]
+    if name == "object":
+        return values.astype(object)
+    if name in NULLABLE_DTYPES or name in STRING_DTYPES:
+        arr = pd.array(values.astype(object) if name in STRING_DTYPES else values, dtype=name)
+        na = f[f"{prefix}:na"]
+        if na.any():
+            arr[na] = pd.NA
+        return arr
+    return values
+
+
+def _names(names: Sequence[Any], what: str) -> np.ndarray:
+    """Column or index names as JSON (strings, integers and None keep their type)."""
+    for n in names:
+        if isinstance(n, bool) or not (n is None or isinstance(n, (str, int, np.integer))):
+            raise TypeError(
+                f"{what} {n!r} ({type(n).__name__}) is not a string or an integer; the "
+                "cache stores no pickles"
+            )
+    return np.array(json.dumps([n if n is None or isinstance(n, str) else int(n) for n in names]))
+
+
 def _encode(result: Any) -> dict[str, np.ndarray]:
     if isinstance(result, pd.DataFrame):
         out = {
             "__kind__": np.array("table"),
-            "__columns__": np.array([str(c) for c in result.columns], dtype=str),
+            "__columns__": _names(list(result.columns), "a column name"),
         }
         for i, col in enumerate(result.columns):
-            a = result[col].to_numpy()
-            if a.dtype == object or a.dtype.kind in "OUST":
-                if not all(isinstance(v, str) for v in a):
-                    raise TypeError(
-                        f"column {col!r} of a cell's table holds values other than "
-                        "numbers and strings; the cache stores no pickles"
-                    )
-                a = a.astype(str)
-            out[f"c{i}"] = a
+            out.update(_encode_values(f"c{i}", result.iloc[:, i], f"column {col!r}"))
+        index = result.index
+        if not has_default_index(result):
+            out["__index__"] = _names(list(index.names), "an index name")
+            for j in range(index.nlevels):
+                level = index.get_level_values(j)
+                out.update(_encode_values(f"i{j}", level, f"index level {j}"))
         return out
     if isinstance(result, np.ndarray):
+        if result.dtype.hasobject:
+            raise TypeError("a cell's array holds Python objects; the cache stores no pickles")
         return {"__kind__": np.array("array"), "value": result}
     if isinstance(result, Mapping):
         out = {"__kind__": np.array("arrays")}
         for k, v in result.items():
-            out[f"a:{k}"] = np.asarray(v)
+            if not isinstance(k, str):
+                raise TypeError(f"a cell's mapping has the key {k!r}; keys must be strings")
+            a = np.asarray(v)
+            if a.dtype.hasobject:
+                raise TypeError(
+                    f"a cell's array {k!r} holds Python objects; the cache stores no pickles"
+                )
+            out[f"a:{k}"] = a
         return out
     raise TypeError(
         "a cell must return a DataFrame, an ndarray or a mapping of arrays, "
@@ -267,25 +364,86 @@ def _check_result(result: Any) -> None:
 
 def _decode(f: Any) -> Any:
     kind = str(f["__kind__"])
+    files = f.files if hasattr(f, "files") else list(f)
     if kind == "table":
-        cols = [str(c) for c in f["__columns__"]]
-        return pd.DataFrame({c: f[f"c{i}"] for i, c in enumerate(cols)}, columns=cols)
+        names = json.loads(str(f["__columns__"]))
+        frame = pd.DataFrame({i: _decode_values(f, f"c{i}") for i in range(len(names))})
+        frame.columns = pd.Index(names) if names else pd.RangeIndex(0)
+        if "__index__" in files:
+            levels = json.loads(str(f["__index__"]))
+            arrays = [_decode_values(f, f"i{j}") for j in range(len(levels))]
+            frame.index = (
+                pd.Index(arrays[0], name=levels[0])
+                if len(levels) == 1
+                else pd.MultiIndex.from_arrays(arrays, names=levels)
+            )
+        return frame
     if kind == "array":
         return f["value"]
     if kind == "arrays":
-        return {k[2:]: f[k] for k in f.files if k.startswith("a:")}
+        return {k[2:]: f[k] for k in files if k.startswith("a:")}
     raise ValueError(f"unknown cache entry kind {kind!r}")
 
 
-def save(path: Path, result: Any) -> None:
-    """Write one cell's result to ``path`` atomically."""
+def _same(result: Any, back: Any) -> str | None:
+    """None if ``back`` is ``result`` exactly, else what differs."""
+    if isinstance(result, pd.DataFrame):
+        try:
+            pd.testing.assert_frame_equal(back, result, check_exact=True)
+        except AssertionError as err:
+            return " ".join(str(err).split())
+        return None
+    if isinstance(result, np.ndarray):
+        result = {"value": result}
+        back = {"value": back}
+    for k, v in result.items():
+        a, b = np.asarray(v), back[k]
+        if (
+            a.dtype != b.dtype
+            or a.shape != b.shape
+            or not np.array_equal(a, b, equal_nan=a.dtype.kind in "fc")
+        ):
+            return f"array {k!r} reads back as another array"
+    return None
+
+
+def save(path: Path, result: Any, spec: Mapping[str, Any] | None = None) -> None:
+    """Write one cell's result to ``path`` atomically, with its key (the file name's
+    stem) and, when given, the cell's specification (:func:`cell_spec`).
+
+    Raises
+    ------
+    TypeError
+        The result would not read back exactly (a dtype the cache does not store, an
+        object array, a column name that is not a string or an integer); nothing is
+        written.
+    """
     arrays: dict[str, Any] = _encode(result)
+    problem = _same(result, _decode(arrays))
+    if problem is not None:
+        raise TypeError(f"a cell's result would not read back from the cache: {problem}")
+    arrays["__key__"] = np.array(path.stem)
+    if spec is not None:
+        arrays["__spec__"] = np.array(json.dumps(spec, sort_keys=True))
     with atomic_write(path, "wb") as fh:
         np.savez_compressed(fh, **arrays)
 
 
+def _check_owner(f: Any, path: Path) -> None:
+    """The entry was written for this file's key (and its specification hashes to it)."""
+    files = f.files if hasattr(f, "files") else list(f)
+    if "__key__" not in files:
+        raise ValueError("it names no key (written by another version of the runner)")
+    key = str(f["__key__"])
+    if key != path.stem:
+        raise ValueError(f"it belongs to another cell (key {key}, not {path.stem})")
+    if "__spec__" in files and config_hash(json.loads(str(f["__spec__"]))) != key:
+        raise ValueError("its specification does not hash to its key")
+
+
 def load(path: Path, check: Callable[[Any], None] | None = None) -> Any | None:
-    """A cached result, or None; an unreadable or rejected entry is removed with a warning."""
+    """A cached result, or None; an unreadable entry, one written for another key, or
+    one ``check`` rejects is removed with a warning."""
     if not path.exists():
         return None
     if not os.access(path, os.R_OK):  # not corrupt: someone else's entry, left in place
@@ -297,11 +455,12 @@ def load(path: Path, check: Callable[[Any], None] | None = None) -> Any | None:
         )
     try:
         with np.load(path, allow_pickle=False) as f:
+            _check_owner(f, path)
             result = _decode(f)
         if check is not None:
             check(result)
         return result
-    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as err:
+    except (OSError, KeyError, ValueError, TypeError, EOFError, zipfile.BadZipFile) as err:
         warnings.warn(
             f"discarding the corrupt cache entry {path} ({err}); it is recomputed",
             RuntimeWarning,
@@ -397,7 +556,7 @@ def iter_results(
         if check_cell is not None:
             check_cell(c, result)
         if path is not None:
-            save(path, result)
+            save(path, result, cell_spec(spec, c))
         yield c, result
 
 

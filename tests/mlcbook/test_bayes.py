@@ -131,6 +131,40 @@ def test_callable_loss_and_duplicates():
     np.testing.assert_array_equal(b.predictions, [[1, 0, 1]])
 
 
+def _nan_where_all_wrong(Y, P):
+    """Hamming loss, NaN where the prediction gets every label wrong."""
+    h = np.mean(Y != P, axis=1)
+    return np.where(h == 1, np.nan, h)
+
+
+@pytest.mark.parametrize(
+    "fn, err, match",
+    [
+        (lambda Y, P: np.full(len(Y), np.nan), ValueError, r"returned nan .*finite"),
+        (_nan_where_all_wrong, ValueError, r"returned nan for the prediction \["),
+        (lambda Y, P: np.full(len(Y), np.inf), ValueError, r"returned inf"),
+        (lambda Y, P: np.mean(Y != P, axis=1) * (1 + 1j), TypeError, "real numbers.*complex"),
+        (lambda Y, P: np.array(["0.5"] * len(Y)), TypeError, "real numbers"),
+        (lambda Y, P: [None] * len(Y), TypeError, "real numbers"),
+    ],
+)
+def test_a_callable_loss_that_returns_no_real_number_is_refused(fn, err, match):
+    """Before: NaN losses gave no prediction at all and a NaN risk; complex losses lost
+    their imaginary part with only a ComplexWarning."""
+    with pytest.raises(err, match="^loss: .*" + match):
+        B.bayes_optimal(SUP, [0.5, 0.5], fn)
+    with pytest.raises(err, match="^loss: .*" + match):
+        B.risk([[0, 0], [1, 1], [1, 0]], SUP, [0.5, 0.5], fn)
+
+
+def test_a_callable_loss_may_return_booleans_or_integers():
+    sup = np.array([[1, 0, 1], [0, 1, 1]])
+    subset = B.bayes_optimal(sup, [0.4, 0.6], lambda Y, P: (Y != P).any(axis=1))
+    assert subset.risk == pytest.approx(0.4) and subset.predictions.tolist() == [[0, 1, 1]]
+    errors = B.bayes_optimal(sup, [0.4, 0.6], lambda Y, P: (Y != P).sum(axis=1))
+    assert errors.risk == pytest.approx(0.8)  # 2 errors with probability 0.4
+
+
 def test_large_problem_uses_transform_and_pruning():
     rng = np.random.default_rng(0)
     K, t = 30, 400

@@ -193,6 +193,66 @@ def test_mlknn_matches_reference_on_tied_binary_data(sparse):
     np.testing.assert_array_equal(mk.predict(test_X), pred)
 
 
+def _mlknn_exact(Xtr, Ytr, Xte, k, s):
+    """ML-kNN's posterior and MAP decision in exact rational arithmetic (the neighbours
+    by the reference's stable argsort): no product can underflow here."""
+    from fractions import Fraction
+
+    s = Fraction(s)
+    m, l = Ytr.shape
+    D = ((Xtr[:, None, :] - Xtr[None, :, :]) ** 2).sum(-1)
+    np.fill_diagonal(D, np.inf)
+    N = np.argsort(D, axis=1, kind="stable")[:, :k]
+    C = Ytr[N].sum(axis=1)
+    post = np.zeros((Xte.shape[0], l))
+    pred = np.zeros((Xte.shape[0], l), dtype=int)
+    for t in range(Xte.shape[0]):
+        nt = np.argsort(((Xtr - Xte[t]) ** 2).sum(-1), kind="stable")[:k]
+        for j in range(l):
+            c, pos = int(Ytr[nt, j].sum()), Ytr[:, j] == 1
+            n1 = int(pos.sum())
+            k1 = int((C[pos, j] == c).sum())
+            k0 = int((C[~pos, j] == c).sum())
+            p1 = (s + n1) / (2 * s + m) * (s + k1) / (s * (k + 1) + n1)
+            p0 = (s + m - n1) / (2 * s + m) * (s + k0) / (s * (k + 1) + m - n1)
+            post[t, j] = float(p1 / (p1 + p0))
+            pred[t, j] = int(p1 > p0)
+    return post, pred
+
+
+def test_mlknn_refuses_no_smoothing():
+    """s = 0 used to give NaN posteriors for a label no training instance has (0/0)."""
+    rng = np.random.default_rng(3)
+    X, Y = rng.random((20, 3)), np.zeros((20, 2), dtype=int)
+    Y[:10, 0] = 1  # label 1 is never relevant
+    with pytest.raises(ValueError, match=r"^s must be > 0, got 0"):
+        MLkNN(k=3, s=0).fit(X, Y)
+    with pytest.raises(ValueError, match=r"^s must be >= 0"):
+        MLkNN(k=3, s=-1.0).fit(X, Y)
+
+
+@pytest.mark.parametrize("s", [1.0, 1e-3, 1e-150, 1e-200, 1e-300, 5e-324])
+def test_mlknn_with_any_positive_smoothing_is_the_exact_posterior(s):
+    """A label never relevant, one always relevant, counts a class never showed: the
+    products underflow for s below about 1e-150, where the logarithms take over."""
+    rng = np.random.default_rng(4)
+    Xtr, Xte = rng.random((30, 3)), rng.random((12, 3))
+    Ytr = (rng.random((30, 4)) < 0.4).astype(int)
+    Ytr[:, 1], Ytr[:, 2] = 0, 1
+    post, pred = _mlknn_exact(Xtr, Ytr, Xte, k=3, s=s)
+    mk = MLkNN(k=3, s=s).fit(Xtr, Ytr)
+    got = mk.predict_proba(Xte)
+    assert np.isfinite(got).all()
+    # a few products and quotients, or exp of a sum of a few logarithms (whose
+    # rounding, ~1e-16 relative on terms up to 745, moves the posterior by < 1e-12)
+    np.testing.assert_allclose(got, post, rtol=1e-12, atol=0)
+    # the MAP decision wherever doubles can resolve it: a count neither class showed
+    # gives p1/p0 = 1 + O(s), a difference no double holds once s < 1e-16
+    clear = np.abs(post - 0.5) > 1e-12
+    assert clear.sum() >= 30
+    np.testing.assert_array_equal(mk.predict(Xte)[clear], pred[clear])
+
+
 # ------------------------------------------------------------------------- GFM
 def _f1(y, h):
     den = y.sum() + h.sum()

@@ -94,3 +94,63 @@ def test_ratios_are_second_over_first_and_summarised_per_dataset():
     assert s.loc["toy", "falls"] == (binom[-1] < binom[0])
     with pytest.raises(ValueError, match="no rows"):
         loss_ratios(pooled, "BR", "CC")
+
+
+def _toy_folds():
+    """Two folds of one curve point: sizes 10 and 30, losses 0.1 and 0.3."""
+    return pd.DataFrame({
+        "dataset": "toy", "K": 3, "learner": "BR", "family": "binomial", "param": 1.0,
+        "loss": [0.1, 0.3], "n_test": [10, 30],
+    })
+
+
+def test_pooling_weights_each_fold_by_its_size():
+    got = pooled_profiles(_toy_folds()).loss.item()
+    assert got == pytest.approx((0.1 * 10 + 0.3 * 30) / 40, rel=1e-15)  # one division
+
+
+@pytest.mark.parametrize(
+    "column, value, match",
+    [
+        ("loss", [np.nan, 0.3], r"table\['loss'\] must be a finite number.*dataset='toy'"),
+        ("loss", [0.1, np.inf], r"table\['loss'\] must be a finite number"),
+        ("n_test", [0, 0], r"table\['n_test'\] must be a positive integer"),
+        ("n_test", [10, 0], r"table\['n_test'\] must be a positive integer"),
+        ("n_test", [10.5, 30], r"table\['n_test'\] must be a positive integer"),
+        ("n_test", [np.nan, 30], r"table\['n_test'\] must be a positive integer"),
+        ("K", [-3, 3], r"table\['K'\] must be a positive integer"),
+        ("param", [np.nan, 1.0], r"table\['param'\] must be a finite number"),
+        ("learner", [None, "BR"], r"table\['learner'\] is missing on 1 of 2 rows"),
+    ],
+)
+def test_pooling_refuses_what_it_would_pool_silently(column, value, match):
+    """Before: a NaN loss was skipped by the sum (NaN and 0.2 on two folds of 10 pooled
+    to 0.1), sizes that add up to 0 pooled to NaN, a row without a learner was dropped."""
+    t = _toy_folds()
+    t[column] = value
+    with pytest.raises(ValueError, match=match):
+        pooled_profiles(t)
+
+
+@pytest.mark.parametrize(
+    "column, value, error",
+    [
+        ("loss", ["0.1", "0.3"], TypeError),
+        ("loss", [0.1 + 1j, 0.3], TypeError),
+        ("n_test", [True, True], TypeError),
+    ],
+)
+def test_pooling_refuses_numbers_of_the_wrong_kind(column, value, error):
+    t = _toy_folds()
+    t[column] = value
+    with pytest.raises(error, match=rf"table\['{column}'\]"):
+        pooled_profiles(t)
+
+
+def test_pooling_refuses_missing_columns_and_empty_tables():
+    with pytest.raises(ValueError, match=r"lacks the columns \['n_test'\]"):
+        pooled_profiles(_toy_folds().drop(columns="n_test"))
+    with pytest.raises(ValueError, match="no rows"):
+        pooled_profiles(_toy_folds().iloc[:0])
+    with pytest.raises(TypeError, match="DataFrame"):
+        pooled_profiles(_toy_folds().to_dict())

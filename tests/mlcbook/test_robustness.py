@@ -17,6 +17,7 @@ import itertools
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import mlcbook.datasets as ds
+from mlcbook import _io
 from mlcbook import _validation as v
 from mlcbook import bayes, blended, losses, margins, metrics
 from mlcbook.datasets import fetch as fetch_mod
@@ -433,7 +435,7 @@ def test_read_only_cache(tmp_path, monkeypatch):
     def refuse(*a, dir=None, **k):
         raise PermissionError(13, "Permission denied", str(Path(dir) / ".x.abc123.tmp"))
 
-    monkeypatch.setattr(fetch_mod.tempfile, "mkstemp", refuse)
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
     with pytest.raises(ds.fetch.CacheError) as info:
         ds.load_dataset("flags")
     msg = str(info.value)
@@ -520,38 +522,79 @@ def test_losses_flags_and_tolerances_are_declared(call):
             losses.check_capacity(losses.hamming_capacity(3), tol=float("nan"))
 
 
-def test_killed_download_leaves_a_temporary_that_the_next_fetch_sweeps(
+_STALLED_WRITER = (
+    "import sys, time\nfrom pathlib import Path\n"
+    "from mlcbook.datasets.fetch import _copy_verified\n"
+    "class Stalled:\n"
+    "    n = 0\n"
+    "    def read(self, k):\n"
+    "        self.n += 1\n"
+    "        if self.n == 1:\n"
+    "            return b'@relation half'\n"
+    "        print('writing', flush=True); time.sleep(600)\n"
+    "_copy_verified(Stalled(), Path(sys.argv[1]) / 'flags.arff', '0' * 64, 'x')\n"
+)
+
+
+def _start_stalled_writer(folder):
+    """A real process in the middle of a transfer into ``folder`` (it sleeps there)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _STALLED_WRITER, str(folder)], stdout=subprocess.PIPE, text=True
+    )
+    assert proc.stdout.readline().strip() == "writing"
+    return proc
+
+
+def test_killed_download_leaves_a_temporary_that_the_next_fetch_sweeps_at_once(
     sandbox, monkeypatch
 ):
-    """A real process is killed (SIGKILL: no finally runs) in the middle of a transfer."""
+    """A real process is killed (SIGKILL: no finally runs) in the middle of a transfer;
+    the next fetch, a moment later, removes what it left (its owner is dead)."""
     _need_mirror()
     sandbox.mkdir()
-    code = (
-        "import sys, time\nfrom pathlib import Path\n"
-        "from mlcbook.datasets.fetch import _copy_verified\n"
-        "class Stalled:\n"
-        "    n = 0\n"
-        "    def read(self, k):\n"
-        "        self.n += 1\n"
-        "        if self.n == 1:\n"
-        "            return b'@relation half'\n"
-        "        print('writing', flush=True); time.sleep(600)\n"
-        "_copy_verified(Stalled(), Path(sys.argv[1]) / 'flags.arff', '0' * 64, 'x')\n"
-    )
-    proc = subprocess.Popen(
-        [sys.executable, "-c", code, str(sandbox)], stdout=subprocess.PIPE, text=True
-    )
-    try:
-        assert proc.stdout.readline().strip() == "writing"
-    finally:
-        proc.kill()
-        proc.wait(60)
+    proc = _start_stalled_writer(sandbox)
+    proc.kill()
+    proc.wait(60)
     (left,) = sandbox.glob(".flags.arff.*.tmp")  # the kill left it behind
-    old = time.time() - fetch_mod.STALE_TMP_SECONDS - 1
-    os.utime(left, (old, old))
+    assert f"-{proc.pid}-" in left.name  # it names its owner
+    assert _io.owner_alive(left) is False
     monkeypatch.setenv("MLCBOOK_DATA_MIRROR", str(MIRROR))
     ds.fetch_file("flags.arff", ds.get_spec("flags").sha256["flags.arff"])
     assert [p.name for p in sandbox.iterdir()] == ["flags.arff"]
+
+
+def test_a_live_transfer_is_never_swept_however_old(sandbox, monkeypatch):
+    _need_mirror()
+    sandbox.mkdir()
+    proc = _start_stalled_writer(sandbox)
+    try:
+        (live,) = sandbox.glob(".flags.arff.*.tmp")
+        old = time.time() - 10 * fetch_mod.STALE_TMP_SECONDS
+        os.utime(live, (old, old))  # a writer stalled for ten hours is still a writer
+        assert _io.owner_alive(live) is True
+        monkeypatch.setenv("MLCBOOK_DATA_MIRROR", str(MIRROR))
+        ds.fetch_file("flags.arff", ds.get_spec("flags").sha256["flags.arff"])
+        assert live.exists() and (sandbox / "flags.arff").is_file()
+    finally:
+        proc.kill()
+        proc.wait(60)
+
+
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        (".t.csv.q1w2e3r4.tmp", None),  # no owner in the name: judged by its age
+        (".t.csv.{host}-{pid}-{start}.abc.tmp", True),  # this process
+        (".t.csv.{host}-{pid}-1.abc.tmp", False),  # this id, another start: a reused id
+        (".t.csv.{host}-2147480000-.abc.tmp", False),  # no such process
+        (".t.csv.00000000-{pid}-{start}.abc.tmp", None),  # another host: cannot tell
+    ],
+)
+def test_owner_of_a_temporary_is_read_from_its_name(name, expected):
+    host, pid, start = _io._owner_tag().split("-")
+    if host == "00000000":
+        pytest.fail("this host's name hashes to the test's 'other host'")
+    assert _io.owner_alive(name.format(host=host, pid=pid, start=start)) is expected
 
 
 @settings(max_examples=30, deadline=None)
@@ -571,7 +614,7 @@ def test_any_disk_error_names_the_cache_folder(tmp_path_factory, stage, err):
             mp.setattr(Path, "mkdir", lambda *a, **k: (_ for _ in ()).throw(exc))
         elif stage == "mkstemp":
             mp.setattr(
-                fetch_mod.tempfile,
+                tempfile,
                 "mkstemp",
                 lambda *a, **k: (_ for _ in ()).throw(exc),
             )
@@ -604,3 +647,20 @@ def test_any_disk_error_names_the_cache_folder(tmp_path_factory, stage, err):
     assert str(cache) in msg and "MLCBOOK_DATA" in msg and hidden not in msg
     assert os.strerror(err) in msg
     assert not list(cache.glob(".*.tmp"))  # and nothing left behind
+
+
+def test_the_next_fetch_on_the_command_line_sweeps_a_killed_download(sandbox):
+    """The same through `mlcbook datasets fetch`: exit 0, the dead writer's file gone."""
+    _need_mirror()
+    sandbox.mkdir()
+    proc = _start_stalled_writer(sandbox)
+    proc.kill()
+    proc.wait(60)
+    assert len(list(sandbox.glob(".flags.arff.*.tmp"))) == 1
+    env = {**os.environ, "MLCBOOK_DATA_MIRROR": str(MIRROR)}
+    res = subprocess.run(
+        [sys.executable, "-m", "mlcbook", "datasets", "fetch", "flags"],
+        capture_output=True, text=True, env=env, timeout=300,
+    )
+    assert res.returncode == 0, res.stderr
+    assert not list(sandbox.glob(".*.tmp")) and (sandbox / "flags.arff").is_file()

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mlcbook import _io
 from mlcbook import _validation as v
-from mlcrepro.ledger import Ledger, unknown
+from mlcrepro.ledger import Ledger, load_ledgers, unknown
 
 from ..mlcbook.test_robustness import SAFE_FOLDER_PROBES
 
@@ -103,3 +104,70 @@ def test_path_names_refused_as_chapter_names(name, tmp_path):
     with pytest.raises(ValueError, match="chapter"):
         Ledger(name).save(tmp_path)
     assert list(tmp_path.iterdir()) == []
+
+
+# ============================================ malformed saved ledgers are refused
+def _saved_frame():
+    led = Ledger("chap", "P")
+    led.number("a", "T1", paper="0.30", ours=0.3, claim_id="HU012")
+    led.ordering("b", "Fig. 1", paper="A<B", rule="A<B", holds=True, robustness=(7, 10))
+    return led.to_frame().assign(chapter="chap", paper_ref="P")
+
+
+@pytest.mark.parametrize(
+    "column, value, match",
+    [
+        # before: both were accepted, and "bogus" only showed up in check()
+        ("status", "bogus", r"row 1 \('a'\): column 'status' must be one of"),
+        ("claim", float("nan"), r"row 1: column 'claim' must be the claim's text, got nan"),
+        ("claim", "  ", r"column 'claim' must be the claim's text"),
+        ("kind", "vibes", r"column 'kind' must be one of"),
+        ("cause", "bad luck", r"column 'cause' must be empty or one of"),
+        ("tol", "half a unit", r"column 'tol' must be a number or empty"),
+        ("hits", 2.5, r"column 'hits' must be a non-negative integer"),
+        ("holds", "maybe", r"column 'holds' must be True, False or empty"),
+    ],
+)
+def test_a_malformed_ledger_row_is_refused_with_its_column(column, value, match):
+    frame = _saved_frame().astype(object)
+    frame.loc[0, column] = value
+    with pytest.raises(ValueError, match=match):
+        Ledger.from_frame(frame, "chap", "P")
+
+
+@pytest.mark.parametrize("column", ["status", "claim", "tol", "paper_ref"])
+def test_a_saved_ledger_file_that_lacks_a_column_is_refused(tmp_path, column):
+    """Before: load_ledgers read a file without 'status' (or any other column), and
+    the pages built from it lost the rows' statuses without a word."""
+    _saved_frame().drop(columns=column).to_csv(tmp_path / "chap.csv", index=False)
+    with pytest.raises(ValueError, match=rf"chap.csv lacks the column '{column}'"):
+        load_ledgers(tmp_path)
+
+
+def test_a_saved_ledger_file_with_a_bogus_status_is_refused(tmp_path):
+    frame = _saved_frame()
+    frame.loc[1, "status"] = "bogus"
+    frame.to_csv(tmp_path / "chap.csv", index=False)
+    with pytest.raises(ValueError, match=r"chap.csv, row 2 \('b'\): column 'status'"):
+        load_ledgers(tmp_path)
+
+
+def test_a_well_formed_ledger_round_trips(tmp_path):
+    frame = _saved_frame()
+    frame.to_csv(tmp_path / "chap.csv", index=False)
+    back = Ledger.from_frame(load_ledgers(tmp_path), "chap", "P")
+    assert [e.status for e in back.entries] == list(frame["status"])
+    assert back.entries[1].hits == 7 and back.entries[1].holds is True
+    back.check()
+    again = Ledger.from_frame(frame, "chap", "P")  # straight from to_frame: Int64 with NA
+    assert again.entries[0].hits is None and again.entries[0].claim_ids == ("HU012",)
+
+
+def test_a_killed_save_leaves_nothing_the_next_save_keeps(tmp_path):
+    led = Ledger("chap", "P")
+    led.number("a", "T1", paper="0.30", ours=0.3)
+    host = _io._owner_tag().split("-")[0]
+    dead = tmp_path / f".chap.csv.{host}-2147480000-.q1.tmp"  # its writer is gone
+    dead.write_text("claim,sou")
+    led.save(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["chap.csv"]

@@ -30,9 +30,9 @@ def test_a_real_experiment_on_two_dask_worker_processes(tmp_path, monkeypatch):
     written: list[tuple[int, str]] = []
     save = runner.save
 
-    def recording_save(path, result):
+    def recording_save(path, result, *spec):
         written.append((os.getpid(), str(path)))
-        save(path, result)
+        save(path, result, *spec)
 
     monkeypatch.setattr(runner, "save", recording_save)
     cache = tmp_path / "cache"

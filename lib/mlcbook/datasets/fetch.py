@@ -12,11 +12,14 @@ Whatever the source, the bytes are written to a temporary file *inside the cache
 hashed while written, and renamed to their final name only when the sha256 matches.  A
 corrupt, truncated or interrupted transfer therefore never leaves a file that looks valid;
 a cached file whose hash no longer matches is removed and fetched again.  The temporary
-file has a unique name (:func:`tempfile.mkstemp`) and is removed on every exit, error or
-interrupt; one left behind by a killed process (``.NAME.*.tmp`` not modified for
-:data:`STALE_TMP_SECONDS`) is swept at the next fetch.  A cache that cannot be written
-(read-only, or a file where the folder should be) gives a :class:`CacheError` naming the
-cache folder and how to choose another.  Nothing happens at import time.
+file has a unique name that names its owner (:func:`mlcbook._io.owned_temporary`: host,
+process id and start time) and is removed on every exit, error or interrupt; one left
+behind by a killed process is swept at the next fetch, at once when its owner is seen
+to be dead, never while it is alive (a file whose owner cannot be checked, e.g. written
+from another host, after :data:`STALE_TMP_SECONDS` without a change).  A cache that
+cannot be written (read-only, or a file where the folder should be) gives a
+:class:`CacheError` naming the cache folder and how to choose another.  Nothing happens
+at import time.
 """
 
 from __future__ import annotations
@@ -25,14 +28,13 @@ import hashlib
 import http.client
 import os
 import re
-import tempfile
 import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import BinaryIO
 
 from .. import _paths
-from .._io import remove_stale_temporaries
+from .._io import owned_temporary, remove_stale_temporaries
 from .._validation import check_name
 
 __all__ = [
@@ -51,8 +53,10 @@ __all__ = [
 ]
 
 _CHUNK = 1 << 20
-#: A temporary file of the cache not modified for this long belongs to a killed process
-#: (a live transfer writes a chunk at least every few seconds) and is removed.
+#: A temporary file of the cache whose owner cannot be checked (another host, a name
+#: without an owner) and that was not modified for this long belongs to a killed process
+#: (a live transfer writes a chunk at least every few seconds) and is removed.  One whose
+#: owner is known to be dead is removed at once (:func:`mlcbook._io.owner_alive`).
 STALE_TMP_SECONDS = 3600.0
 
 
@@ -90,11 +94,12 @@ def cache_write_error(exc: OSError, what: str) -> CacheError:
 
 
 def sweep_stale_temporaries(folder: Path, max_age: float = STALE_TMP_SECONDS) -> list[Path]:
-    """Remove ``.*.tmp`` files of ``folder`` not modified for ``max_age`` seconds.
+    """Remove the ``.*.tmp`` files of ``folder`` that killed processes left.
 
-    ``mlcbook._io.remove_stale_temporaries`` on one folder (not its sub-folders).
-    Returns the removed paths.  Younger temporaries may belong to a transfer running in
-    another process and are kept.
+    ``mlcbook._io.remove_stale_temporaries`` on one folder (not its sub-folders): a
+    file whose owning process is dead goes at once, one whose owner is alive stays, one
+    whose owner cannot be checked goes after ``max_age`` seconds without a change.
+    Returns the removed paths.
     """
     return remove_stale_temporaries(folder, older_than=max_age, recursive=False)
 
@@ -136,10 +141,9 @@ def _copy_verified(
     """Stream ``src`` into a temporary file next to ``dest``; rename only if the hash matches."""
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
+        fd, tmp = owned_temporary(dest.parent, dest.name)
     except OSError as exc:
         raise cache_write_error(exc, dest.name) from exc
-    tmp = Path(tmp_name)
     try:
         h = hashlib.sha256()
         n = 0

@@ -343,14 +343,29 @@ class ClusPCT(ClassifierMixin, BaseEstimator):
     def _check_X(self, X, *, fitting: bool) -> np.ndarray:
         if sp.issparse(X):
             X = X.toarray()
+        if isinstance(X, (str, bytes)) or X is None:
+            raise TypeError(f"X must be a numeric array, got {type(X).__name__}")
+        raw = np.asarray(X)
+        # real numbers only: a cast to float would drop the imaginary part of complex
+        # numbers and parse strings; an object array is cast element by element
+        # (float() refuses complex numbers and None)
+        if raw.dtype.kind not in "biufO":
+            raise TypeError(f"X must hold real numbers, got dtype {raw.dtype}")
         try:
-            X = np.asarray(X, dtype=float)
+            X = raw.astype(float)
         except (TypeError, ValueError) as err:
-            raise TypeError(f"X must be a numeric array, got {type(X).__name__}") from err
+            raise TypeError(f"X must hold real numbers: {err}") from err
+        if raw.dtype == object and any(isinstance(v, (str, bytes)) for v in raw.flat):
+            raise TypeError("X must hold real numbers, found text")
         if X.ndim != 2:
             raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
         if X.shape[0] < 1:
             raise ValueError("X must have at least one row")
+        if X.shape[1] < 1:
+            raise ValueError(
+                f"X must have at least one feature, got shape {X.shape} (CLUS cannot "
+                "learn from no attributes)"
+            )
         if np.isinf(X).any():
             raise ValueError("X must be finite (NaN is read as a missing value)")
         if not fitting and X.shape[1] != self.n_features_in_:

@@ -11,6 +11,8 @@ from mlcrepro.wu_zhou2017 import authors
 from mlcrepro.wu_zhou2017 import authors_baselines as ab
 from mlcrepro.wu_zhou2017.printed import paper_b3
 
+from mlcrepro.tolerances import BR_LIBLINEAR_CPU_ATOL, CLOSED_FORM_RTOL
+
 
 @pytest.fixture(scope="module")
 def base():
@@ -35,19 +37,28 @@ def test_br_is_the_papers_svm_and_ours():
         ab.make_br("sgd")
 
 
+@pytest.mark.recompute
 @pytest.mark.parametrize("method", ["BR-LIBSVM", "BR-LIBLINEAR", "ML-kNN", "GFM"])
 def test_one_cell_recomputes(base, method):
-    """emotions, split 0, against the committed rows.  Deterministic solvers (LIBSVM's
-    SMO, LIBLINEAR with a fixed seed, exact neighbours): only the last bits of a sum may
-    move between machines, 1e-9 keeps the comparison exact in practice."""
+    """emotions, split 0, against the committed rows.  LIBSVM's SMO and the exact
+    neighbours of ML-kNN and GFM give the same numbers under every OpenBLAS kernel
+    (measured: relative difference 0), so only the last bits of a sum may move:
+    CLOSED_FORM_RTOL.  LIBLINEAR's primal solver stops at tol = 1e-4 along a path that
+    OpenBLAS's CPU-chosen kernels change: its bound is measured across them
+    (BR_LIBLINEAR_CPU_ATOL, mlcrepro/tolerances.py)."""
     new = ab.baseline_cell("emotions", 0, method, C=1.0, k=10)
+    measures = list(WU_ZHOU_MEASURES)
     for m, rows in new.groupby("method"):
         old = base[(base.dataset == "emotions") & (base.split == 0) & (base.method == m)]
-        np.testing.assert_allclose(
-            rows.set_index("measure").value.loc[list(WU_ZHOU_MEASURES)],
-            old.set_index("measure").value.loc[list(WU_ZHOU_MEASURES)],
-            rtol=1e-9,
-        )
+        got = rows.set_index("measure").value.loc[measures]
+        want = old.set_index("measure").value.loc[measures]
+        if m == "BR-LIBLINEAR":
+            for measure in measures:
+                assert abs(got[measure] - want[measure]) <= BR_LIBLINEAR_CPU_ATOL[measure], (
+                    measure, got[measure], want[measure]
+                )
+        else:
+            np.testing.assert_allclose(got, want, rtol=CLOSED_FORM_RTOL)
 
 
 def test_br_libsvm_cell_is_one_svc_per_label_measured_by_the_authors_conventions():
