@@ -27,6 +27,7 @@ __all__ = [
     "verdict_table",
     "VERDICT_SYMBOLS",
     "FINDINGS_WORDS",
+    "FINDINGS_TERMS",
     "findings_counts",
     "findings_sentence",
     "papers_findings",
@@ -409,11 +410,29 @@ def _series(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def findings_sentence(ledger: pd.DataFrame) -> str:
+#: the glossary term (``book/glossary.md``) behind each word of :data:`FINDINGS_WORDS`
+FINDINGS_TERMS: dict[str, str] = {
+    "reproduced": "{term}`reproduced`",
+    "within spread": "{term}`within the paper's spread <within spread>`",
+    "within our spread": "{term}`within our spread`",
+    "qualitative": "{term}`qualitative`",
+    "fragile": "{term}`fragile`",
+    "differs": "{term}`differ <differs>`",
+    "paper error": "an {term}`error of the paper <paper error>`",
+    "underspecified": "what the paper {term}`leaves open <underspecified>`",
+    "material unavailable": "{term}`material not available <material unavailable>` to us",
+    "tested": "a cause {term}`tested` by a computation",
+    "unknown": "a cause {term}`not known <unknown>`",
+}
+
+
+def findings_sentence(ledger: pd.DataFrame, *, terms: bool = False) -> str:
     """The counts of a chapter's "What this chapter found" box, computed from its ledger.
 
     One or two sentences of MyST markdown: how many rows the ledger has, how many of
-    each status, and for the rows that differ how many name each kind of cause.
+    each status, and for the rows that differ how many name each kind of cause.  With
+    ``terms=True`` each status and cause links its definition in the glossary
+    (:data:`FINDINGS_TERMS`), as the ``reproduction-finding`` directive shows it.
 
     A chapter shows it with myst-nb's ``glue``, so that the box quotes the ledger the
     chapter has just built and cannot drift from it.  In ``book/NAME.md``, after the
@@ -449,20 +468,25 @@ def findings_sentence(ledger: pd.DataFrame) -> str:
     and **1** a cause not known.
     >>> print(findings_sentence(led.iloc[:1]))
     Of the **1** ledger rows, **1** is *reproduced*.
+    >>> print(textwrap.fill(findings_sentence(led.iloc[:2], terms=True), 80))
+    Of the **2** ledger rows, **1** is {term}`reproduced` and **1** {term}`differ
+    <differs>`. Of the rows that differ, **1** names a cause {term}`tested` by a
+    computation.
     """
+    words = FINDINGS_TERMS if terms else FINDINGS_WORDS
     n = findings_counts(ledger)
     parts: list[str] = []
     for s in STATUSES:
         if s in n:
             verb = ("is " if n[s] == 1 else "are ") if not parts else ""
-            parts.append(f"**{n[s]}** {verb}{FINDINGS_WORDS[s]}")
+            parts.append(f"**{n[s]}** {verb}{words[s]}")
     text = f"Of the **{n['rows']}** ledger rows, {_series(parts)}."
     causes = [c for c in CAUSE_KINDS if c in n]
     if causes:
         cs: list[str] = []
         for c in causes:
             verb = ("names " if n[c] == 1 else "name ") if not cs else ""
-            cs.append(f"**{n[c]}** {verb}{FINDINGS_WORDS[c]}")
+            cs.append(f"**{n[c]}** {verb}{words[c]}")
         text += f" Of the rows that differ, {_series(cs)}."
     return text
 
