@@ -62,7 +62,7 @@ import pandas as pd
 from mlcbook._io import atomic_write, read_csv_exact
 from mlcbook._validation import Int, Real, check_name, validate_params
 from mlcrepro._paths import project_root
-from mlcrepro.display import BADGES, printed_decimals
+from mlcrepro.display import BADGES, math_html, printed_decimals
 
 __all__ = [
     "Ledger",
@@ -82,6 +82,7 @@ __all__ = [
     "load_ledgers",
     "recheck_statuses",
     "row_anchor",
+    "ledger_anchor",
     "within_tolerance",
     "check_claim_ids",
     "BADGES",
@@ -156,6 +157,15 @@ def row_anchor(chapter: str, row: int) -> str:
     'ledger-losses-3'
     """
     return f"ledger-{chapter}-{int(row)}"
+
+
+def ledger_anchor(chapter: str) -> str:
+    """HTML id of a ledger shown collapsed (:meth:`Ledger.collapsed`) on its page.
+
+    >>> ledger_anchor("losses")
+    'ledger-losses'
+    """
+    return f"ledger-{chapter}"
 
 
 def _is_number(x: Any) -> bool:
@@ -936,13 +946,13 @@ class Ledger:
                     f"note {shared[e.cause]}</a>"
                 )
             else:
-                note = escape(e.explanation)
+                note = math_html(e.explanation)
             cells = (
                 str(i),
-                escape(e.claim),
+                math_html(e.claim),
                 escape(e.source),
-                escape(e.paper),
-                escape(e.ours),
+                math_html(e.paper),
+                math_html(e.ours),
                 self._BADGE[e.status],
                 note,
             )
@@ -962,7 +972,7 @@ class Ledger:
         )
         notes = "".join(
             f'<li id="{self._note_id(label)}"><b>Note {label}</b> ({escape(c.kind)}): '
-            f"{escape(c.text)}"
+            f"{math_html(c.text)}"
             + (
                 f" <i>{'Tested in' if c.kind == 'tested' else 'See'}</i> {escape(c.ref)}."
                 if c.ref
@@ -983,8 +993,8 @@ class Ledger:
 
         >>> led = Ledger("demo", "A. Author (2020)")
         >>> _ = led.exact("count", "Sec. 2", paper=1, ours=1)
-        >>> led.collapsed()._repr_html_().startswith("<details class='ledger-chapter'>")
-        True
+        >>> led.collapsed()._repr_html_()[:51]
+        "<details class='ledger-chapter' id='ledger-demo'><s"
         """
         if not isinstance(title, str) or not title.strip():
             raise ValueError("title must be a non-empty string")
@@ -1012,8 +1022,10 @@ class _Collapsed:
         self.ledger, self.summary = ledger, summary
 
     def _repr_html_(self) -> str:
+        # its id (ledger_anchor) is where the ledgers page's counts link
         return (
-            f"<details class='ledger-chapter'><summary><b>{escape(self.summary)}</b>"
+            f"<details class='ledger-chapter' id='{ledger_anchor(self.ledger.chapter)}'>"
+            f"<summary><b>{escape(self.summary)}</b>"
             f"</summary>{self.ledger._repr_html_()}</details>"
         )
 

@@ -16,7 +16,9 @@ from html import escape
 
 import pandas as pd
 
-from mlcrepro.ledger import CAUSE_KINDS, STATUSES, row_anchor
+from mlcrepro.display import math_html
+from mlcrepro.ledger import CAUSE_KINDS, STATUSES, ledger_anchor, row_anchor
+from mlcrepro.papers import ledger_page
 
 __all__ = [
     "claim_group",
@@ -33,6 +35,8 @@ __all__ = [
     "papers_findings",
     "errata",
     "errata_html",
+    "ledger_pages",
+    "ledger_counts_html",
 ]
 
 _REQUIRED = ("chapter", "paper_ref", "claim", "source", "status", "note")
@@ -305,44 +309,129 @@ def paper_summary(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:
     return table.drop(columns=[s for s in _RARE if table[s].sum() == 0])
 
 
-def summary_html(summary: pd.DataFrame, href: str = "", titles: dict | None = None) -> str:
-    """Render :func:`ledger_summary` as an HTML table, one section per paper.
+def ledger_pages(chapters) -> dict[str, str]:
+    """Where each ledger's rows are shown: its paper's Reproduce page, as a link from a
+    page beside it (``"reproduce_huellermeier2022.html"`` for ``"losses"``).
+
+    >>> ledger_pages(["losses", "blended"])
+    {'losses': 'reproduce_huellermeier2022.html', 'blended': 'reproduce_park_read2018.html'}
+    """
+    return {c: ledger_page(c).page_doc.rsplit("/", 1)[-1] + ".html" for c in chapters}
+
+
+def _row_links(chapter: str, rows, page: str, name: str = "", runs: bool = True) -> str:
+    """Links to a ledger's rows on the page ``page`` (with ``runs``, consecutive rows are
+    one link, ``3–5``, to the first of them)."""
+    spans = _runs(rows) if runs else [(r, r) for r in rows]
+    links = ", ".join(
+        f"<a href='{page}#{row_anchor(chapter, a)}'>" + (f"{a}" if a == b else f"{a}–{b}") + "</a>"
+        for a, b in spans
+    )
+    return f"{escape(name)} {links}" if name else links
+
+
+def _outcome_cell(counts: Mapping[str, int]) -> str:
+    """The counts of a group of claims as marks (``12 ✔ 3 ±``), each kept on one line."""
+    return " ".join(
+        f"<span class='ledger-count'>{n}&nbsp;{escape(VERDICT_SYMBOLS[st])}</span>"
+        for st, n in counts.items()
+        if n
+    )
+
+
+def ledger_counts_html(
+    ledgers: pd.DataFrame, chapters=None, pages: Mapping[str, str] | None = None
+) -> str:
+    """Every ledger in one table: its name (a link to it on its paper's Reproduce page),
+    its rows, and how many of them have each status (:data:`VERDICT_SYMBOLS`).
+
+    Parameters
+    ----------
+    ledgers, chapters
+        As for :func:`ledger_summary` (``chapters``: the ledgers in the order to show).
+    pages : mapping, optional
+        For each ledger the page that shows it (:func:`ledger_pages` by default).
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"chapter": ["knn", "knn"], "paper_ref": ["X (2020)"] * 2,
+    ...                      "claim": ["a", "b"], "source": ["Fig. 4"] * 2,
+    ...                      "status": ["reproduced", "differs"], "note": ["", ""]})
+    >>> html = ledger_counts_html(rows)
+    >>> "href='reproduce_huellermeier2022.html#ledger-knn'" in html, "1&nbsp;✘" in html
+    (True, True)
+    """
+    ledgers = _in_order(ledgers, chapters)
+    names = list(dict.fromkeys(ledgers["chapter"]))
+    pages = dict(pages) if pages is not None else ledger_pages(names)
+    labels = ("ledger", "papers", "rows", "rows by status")
+    head = "".join(f"<th>{h}</th>" for h in labels)
+    body = []
+    for chapter in names:
+        rows = ledgers[ledgers["chapter"] == chapter]
+        papers = dict.fromkeys(row_paper(r, s) for r, s in zip(rows["paper_ref"], rows["source"]))
+        counts = {st: int((rows["status"] == st).sum()) for st in STATUSES}
+        cells = (
+            f"<a href='{pages[chapter]}#{ledger_anchor(chapter)}'>{escape(chapter)}</a>",
+            escape("; ".join(papers)),
+            str(len(rows)),
+            _outcome_cell(counts),
+        )
+        body.append(
+            "<tr>"
+            + "".join(f"<td data-label='{h}'>{v}</td>" for h, v in zip(labels, cells))
+            + "</tr>"
+        )
+    return (
+        f"<table class='ledger ledger-summary ledger-counts'><thead><tr>{head}</tr></thead>"
+        f"<tbody>{''.join(body)}</tbody></table>"
+    )
+
+
+def summary_html(
+    summary: pd.DataFrame,
+    titles: Mapping[str, str] | None = None,
+    pages: Mapping[str, str] | None = None,
+) -> str:
+    """Render :func:`ledger_summary` as HTML tables, one per paper, that link each group's
+    rows on the page that shows them.
+
+    Five columns, so that a table fits the text column: the group of claims, its ledger
+    rows (linked), the count per status as its mark (:data:`VERDICT_SYMBOLS`), the verdict
+    and why it differs.
 
     Parameters
     ----------
     summary : pandas.DataFrame
         The output of :func:`ledger_summary`.
-    href : str
-        Page holding the ledger tables, prefixed to the row anchors (``""`` for the same page,
-        ``"ledgers.html"`` from another page).
-    titles : dict, optional
-        Display names of the chapters; the chapter identifier by default.
+    titles : mapping, optional
+        A name for each ledger, shown before its row numbers when a paper's rows come
+        from several ledgers; the ledger's own name by default.
+    pages : mapping, optional
+        For each ledger the page (a link from the page the table is on) that shows its
+        rows; by default the paper's Reproduce page (:func:`ledger_pages`).
     """
     if not isinstance(summary, pd.DataFrame) or "rows" not in summary.columns:
         raise TypeError("summary must be the DataFrame returned by ledger_summary")
     titles = titles or {}
-    shown = [st for st in STATUSES if st not in _RARE or summary[st].sum() > 0]
-    labels = ("claims", "chapter", "rows", *(VERDICT_SYMBOLS[st] for st in shown))
-    labels += ("verdict", "why it differs")
+    pages = dict(pages) if pages is not None else ledger_pages(summary["chapter"].unique())
+    missing = sorted(set(summary["chapter"]) - set(pages))
+    if missing:
+        raise ValueError(f"pages names no page for the ledgers {missing}")
+    labels = ("claims", "ledger rows", "rows by status", "verdict", "why it differs")
     head = "".join(f"<th>{h}</th>" for h in labels)
     parts = []
     for paper, block in summary.groupby("paper", sort=False):
+        several = block["chapter"].nunique() > 1
         body = []
-        for r, counts in zip(block.itertuples(), block[shown].to_dict("records")):
-            links = ", ".join(
-                f"<a href='{href}#{row_anchor(r.chapter, a)}'>"
-                + (f"{a}" if a == b else f"{a}–{b}")
-                + "</a>"
-                for a, b in _runs(r.rows)
-            )
-            reason = "" if r.verdict == "reproduced" else escape(r.reason)
+        for r, counts in zip(block.itertuples(), block[list(STATUSES)].to_dict("records")):
+            name = titles.get(r.chapter, r.chapter) if several else ""
             cells = (
                 escape(r.claims),
-                escape(titles.get(r.chapter, r.chapter)),
-                links,
-                *(counts[st] for st in shown),
+                _row_links(r.chapter, r.rows, pages[r.chapter], name),
+                _outcome_cell(counts),
                 r.verdict,
-                reason,
+                "" if r.verdict == "reproduced" else math_html(r.reason),
             )
             body.append(
                 "<tr>"
@@ -543,18 +632,54 @@ def errata(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:
     return out.sort_values("paper", kind="stable").reset_index(drop=True)
 
 
-def errata_html(table: pd.DataFrame, href: str = "", titles: dict | None = None) -> str:
-    """Render :func:`errata` as one list per paper, each item linked to its ledger row."""
+def errata_html(
+    table: pd.DataFrame,
+    titles: Mapping[str, str] | None = None,
+    pages: Mapping[str, str] | None = None,
+) -> str:
+    """Render :func:`errata` as one list per paper: each erratum once, its mathematics
+    typeset, with links to the ledger rows that record it.
+
+    Rows of a paper whose proofs are the same text (one slip checked twice, say exactly
+    and by simulation) are one item, naming each claim and linking each row.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The output of :func:`errata`.
+    titles : mapping, optional
+        A name for each ledger, shown with its row numbers (the ledger's name by default).
+    pages : mapping, optional
+        For each ledger the page that shows its rows (:func:`ledger_pages` by default).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"paper": ["A (2020)"] * 2, "chapter": ["losses"] * 2,
+    ...                   "row": [3, 5], "source": ["eq. 2", "eq. 2"],
+    ...                   "claim": ["$y = 2$ (exact)", "$y = 2$ (simulated)"],
+    ...                   "proof": ["$y = 3$: $1 + 2$"] * 2, "where": ["", ""]})
+    >>> html = errata_html(t)
+    >>> html.count("<li>"), html.count("href="), html.count("math notranslate")
+    (1, 2, 4)
+    """
     if not isinstance(table, pd.DataFrame) or "proof" not in table.columns:
         raise TypeError("table must be the DataFrame returned by errata")
     titles = titles or {}
+    pages = dict(pages) if pages is not None else ledger_pages(table["chapter"].unique())
     parts = []
     for paper, block in table.groupby("paper", sort=False):
-        items = "".join(
-            f"<li><b>{escape(r.source)}:</b> {escape(r.claim)}. {escape(r.proof)} "
-            f"(<a href='{href}#{row_anchor(r.chapter, r.row)}'>"
-            f"{escape(titles.get(r.chapter, r.chapter))}, ledger row {r.row}</a>)</li>"
-            for r in block.itertuples()
-        )
-        parts.append(f"<p><i>{escape(paper)}</i></p><ul class='errata'>{items}</ul>")
+        items = []
+        for proof, same in block.groupby("proof", sort=False):
+            claims = "; ".join(
+                dict.fromkeys(
+                    f"<b>{escape(r.source)}:</b> {math_html(r.claim)}" for r in same.itertuples()
+                )
+            )
+            links = ", ".join(
+                _row_links(ch, list(g["row"]), pages[ch], titles.get(ch, ch), runs=False)
+                for ch, g in same.groupby("chapter", sort=False)
+            )
+            rows = "rows" if len(same) > 1 else "row"
+            items.append(f"<li>{claims}. {math_html(proof)} (ledger {rows} {links})</li>")
+        parts.append(f"<p><i>{escape(paper)}</i></p><ul class='errata'>{''.join(items)}</ul>")
     return "".join(parts)
