@@ -33,10 +33,12 @@ from pathlib import Path
 
 import latexcodec  # noqa: F401  (registers the "ulatex" codec)
 import nbformat
+import yaml
 from docutils import nodes
 from docutils.parsers.rst import Directive
 from pybtex.database import parse_file
 from reproduction_finding import finding_markdown
+from sphinx import addnodes
 
 FOLDER = "handouts"
 _FENCE = re.compile(r"^(`{3,}|:{3,})\{([a-z:-]+)\}\s*(.*)$")
@@ -484,7 +486,8 @@ def write_handouts(app, exception) -> None:
 
 
 class HandoutsDirective(Directive):
-    """A table of the handouts of every chapter with exercises (links into the site)."""
+    """A table of the handouts of every chapter with exercises, in reading order, each
+    chapter named by its title (a reference Sphinx resolves once every page is read)."""
 
     has_content = False
 
@@ -509,12 +512,11 @@ class HandoutsDirective(Directive):
             stem = Path(doc).name
             row = nodes.row()
             title = nodes.paragraph()
-            title += nodes.reference(
-                "",
-                env.titles[doc].astext() if doc in env.titles else stem,
-                internal=True,
-                refuri=f"{up}{doc}.html",
-            )
+            ref = addnodes.pending_xref(
+                "", refdomain="std", reftype="doc", reftarget="/" + doc, refdoc=here,
+                refexplicit=False, refwarn=True)
+            ref += nodes.inline("", stem)
+            title += ref
             row += nodes.entry("", title)
             students = nodes.paragraph()
             students += nodes.reference("", "notebook", refuri=f"{up}{FOLDER}/{stem}.ipynb")
@@ -530,16 +532,33 @@ class HandoutsDirective(Directive):
         return [table]
 
 
+def toc_order(env) -> list[str]:
+    """The book's pages in reading order, from its table of contents (``_toc.yml``)."""
+    path = Path(env.srcdir, str(getattr(env.config, "external_toc_path", "_toc.yml")))
+    toc = yaml.safe_load(path.read_text("utf-8"))
+    order = [toc["root"]]
+
+    def walk(entries) -> None:
+        for e in entries or []:
+            if "file" in e:
+                order.append(e["file"])
+            walk(e.get("sections"))
+
+    walk(toc.get("chapters"))
+    for part in toc.get("parts", []):
+        walk(part.get("chapters"))
+    return order
+
+
 def chapters(env) -> list[str]:
-    """The chapters with an exercise directive, read from their sources (reading order)."""
-    chapters = []
+    """The chapters with an exercise directive, read from their sources, in reading order."""
+    found = []
     for doc in env.found_docs:
         path = Path(env.doc2path(doc))
         if path.suffix == ".ipynb" and "{exercise}" in path.read_text("utf-8"):
-            chapters.append(doc)
-    toc = list(env.toctree_includes.get(env.config.root_doc, []))
-    order = {d: i for i, d in enumerate(toc)}
-    return sorted(chapters, key=lambda d: (order.get(d, len(order)), d))
+            found.append(doc)
+    order = {d: i for i, d in enumerate(toc_order(env))}
+    return sorted(found, key=lambda d: (order.get(d, len(order)), d))
 
 
 def setup(app):
@@ -548,5 +567,5 @@ def setup(app):
     return {"parallel_read_safe": True, "parallel_write_safe": True}
 
 
-__all__ = ["chapters", "glued_values", "handouts", "imports_of", "numbers_of", "render_roles",
+__all__ = ["chapters", "toc_order", "glued_values", "handouts", "imports_of", "numbers_of", "render_roles",
            "student_markdown", "SETUP_TAG", "setup"]
