@@ -56,7 +56,20 @@ _HINT = r"""
       box.addEventListener('scroll', function () { mark(box); }, {passive: true});
     });
   });
-  window.addEventListener('load', markAll);
+  window.addEventListener('load', function () {
+    markAll();
+    // maths typeset after load, fonts and images change widths: mark again when the
+    // content of a box changes size
+    if (window.ResizeObserver) {
+      var again = new ResizeObserver(function () { markAll(); });
+      document.querySelectorAll(BOXES).forEach(function (box) {
+        if (box.firstElementChild) { again.observe(box.firstElementChild); }
+      });
+    }
+    if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+      MathJax.startup.promise.then(markAll);
+    }
+  });
   window.addEventListener('resize', markAll);
 })();
 """

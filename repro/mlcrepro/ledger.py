@@ -993,8 +993,8 @@ class Ledger:
 
         >>> led = Ledger("demo", "A. Author (2020)")
         >>> _ = led.exact("count", "Sec. 2", paper=1, ours=1)
-        >>> led.collapsed()._repr_html_()[:51]
-        "<details class='ledger-chapter' id='ledger-demo'><s"
+        >>> print(led.collapsed()._repr_html_()[:51])
+        <details class='ledger-chapter' id="ledger-demo"><s
         """
         if not isinstance(title, str) or not title.strip():
             raise ValueError("title must be a non-empty string")
@@ -1024,7 +1024,7 @@ class _Collapsed:
     def _repr_html_(self) -> str:
         # its id (ledger_anchor) is where the ledgers page's counts link
         return (
-            f"<details class='ledger-chapter' id='{ledger_anchor(self.ledger.chapter)}'>"
+            f"<details class='ledger-chapter' id=\"{ledger_anchor(self.ledger.chapter)}\">"
             f"<summary><b>{escape(self.summary)}</b>"
             f"</summary>{self.ledger._repr_html_()}</details>"
         )

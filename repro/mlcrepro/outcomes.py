@@ -2,10 +2,10 @@
 
 Every row of the saved ledgers (:func:`mlcrepro.ledger.load_ledgers`) is about one paper
 (:func:`mlcrepro.summary.row_paper`; the measures ledger checks several).  This module
-counts, for each paper of :data:`mlcrepro.papers.PAPERS`, how its rows came out and,
+counts, for each paper of ``mlcrepro.papers.PAPERS``, how its rows came out and,
 for those that differ, which kind of cause each names; it says so in one line per
 paper and draws it.  Nothing is typed: the counts come from the ledgers, the papers'
-names and pages from :mod:`mlcrepro.papers`.
+names and pages from ``mlcrepro.papers``.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def paper_outcomes(ledgers: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per paper of :data:`mlcrepro.papers.PAPERS` that has ledger rows, in
+        One row per paper of ``mlcrepro.papers.PAPERS`` that has ledger rows, in
         the book's order, indexed by the paper's key; columns ``citation``, ``page``
         (the Sphinx name of its Reproduce page), ``rows``, one count per outcome of
         :data:`OUTCOMES` and one count per cause kind of
@@ -82,7 +82,7 @@ def paper_outcomes(ledgers: pd.DataFrame) -> pd.DataFrame:
     Raises
     ------
     ValueError
-        If a row is about a paper :mod:`mlcrepro.papers` does not list, has an unknown
+        If a row is about a paper ``mlcrepro.papers`` does not list, has an unknown
         status, or differs without a known cause kind.
 
     Examples

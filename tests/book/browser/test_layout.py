@@ -114,8 +114,8 @@ def test_header_shows_the_package_version_and_no_build_date(page):
 
 #: chapters whose figures keep readable type on a phone (their plotting functions are
 #: checked for >= 9 px text at this width in tests/mlcbook and tests/mlcrepro)
-READABLE_FIGURES = ["measures", "losses", "datasets", "dependence", "knn", "blended", "limo",
-                    "own_predictions"]
+READABLE_FIGURES = ["intro", "measures", "losses", "datasets", "dependence", "knn", "blended",
+                    "limo", "own_predictions"]
 #: matplotlib's smallest text in the book's figures is 10 pt, 13.9 px at 100 dpi: shown at
 #: less than 9 / 13.9 of its size it falls below 9 px
 MIN_FIGURE_SCALE = 9 / (10 * 100 / 72)
