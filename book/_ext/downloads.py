@@ -264,9 +264,13 @@ class GetTheCode(SphinxDirective):
             items += nodes.list_item("", para)
         digests = "\n".join(f"{d.sha256}  {d.name}" for d in found)
         block = nodes.literal_block(digests, digests, classes=["mlcbook-sha256"])
-        intro = nodes.paragraph(text="Their SHA-256 digests, to check a download with "
-                                     "sha256sum --check:")
-        return [items, intro, block]
+        block["language"] = "none"
+        details = nodes.container(classes=["mlcbook-sha256-box"])
+        details += nodes.raw("", "<details><summary>SHA-256 digests, to check a download "
+                             "with <code>sha256sum --check</code></summary>", format="html")
+        details += block
+        details += nodes.raw("", "</details>", format="html")
+        return [items, details]
 
 
 # ------------------------------------------------------------------ the download menu

@@ -18,7 +18,7 @@ import pandas as pd
 
 from mlcrepro.display import math_html
 from mlcrepro.ledger import CAUSE_KINDS, STATUSES, ledger_anchor, row_anchor
-from mlcrepro.papers import ledger_page
+from mlcrepro.papers import PAPERS, ledger_page
 
 __all__ = [
     "claim_group",
@@ -309,6 +309,13 @@ def paper_summary(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:
     return table.drop(columns=[s for s in _RARE if table[s].sum() == 0])
 
 
+def _book_order(group: tuple) -> int:
+    """Where a (paper, rows) group comes in the book's order of papers (the Reproduce
+    part's, ``mlcrepro.papers.PAPERS``); papers it does not list keep their order after."""
+    order = [p.citation for p in PAPERS]
+    return order.index(group[0]) if group[0] in order else len(order)
+
+
 def ledger_pages(chapters) -> dict[str, str]:
     """Where each ledger's rows are shown: its paper's Reproduce page, as a link from a
     page beside it (``"reproduce_huellermeier2022.html"`` for ``"losses"``).
@@ -421,7 +428,7 @@ def summary_html(
     labels = ("claims", "ledger rows", "rows by status", "verdict", "why it differs")
     head = "".join(f"<th>{h}</th>" for h in labels)
     parts = []
-    for paper, block in summary.groupby("paper", sort=False):
+    for paper, block in sorted(summary.groupby("paper", sort=False), key=_book_order):
         several = block["chapter"].nunique() > 1
         body = []
         for r, counts in zip(block.itertuples(), block[list(STATUSES)].to_dict("records")):
@@ -667,7 +674,7 @@ def errata_html(
     titles = titles or {}
     pages = dict(pages) if pages is not None else ledger_pages(table["chapter"].unique())
     parts = []
-    for paper, block in table.groupby("paper", sort=False):
+    for paper, block in sorted(table.groupby("paper", sort=False), key=_book_order):
         items = []
         for proof, same in block.groupby("proof", sort=False):
             claims = "; ".join(
