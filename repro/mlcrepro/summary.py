@@ -17,7 +17,7 @@ from html import escape
 import pandas as pd
 
 from mlcrepro.display import math_html
-from mlcrepro.ledger import CAUSE_KINDS, STATUSES, ledger_anchor, row_anchor
+from mlcrepro.ledger import CAUSE_KINDS, STATUSES, row_anchor
 from mlcrepro.papers import PAPERS, ledger_page
 
 __all__ = [
@@ -349,8 +349,9 @@ def _outcome_cell(counts: Mapping[str, int]) -> str:
 def ledger_counts_html(
     ledgers: pd.DataFrame, chapters=None, pages: Mapping[str, str] | None = None
 ) -> str:
-    """Every ledger in one table: its name (a link to it on its paper's Reproduce page),
-    its rows, and how many of them have each status (:data:`VERDICT_SYMBOLS`).
+    """Every ledger in one table: its name (a link to its first row on its paper's
+    Reproduce page, which opens it), its rows, and how many of them have each status
+    (:data:`VERDICT_SYMBOLS`).
 
     Parameters
     ----------
@@ -365,7 +366,7 @@ def ledger_counts_html(
     ...                      "claim": ["a", "b"], "source": ["Fig. 4"] * 2,
     ...                      "status": ["reproduced", "differs"], "note": ["", ""]})
     >>> html = ledger_counts_html(rows)
-    >>> "href='reproduce_huellermeier2022.html#ledger-knn'" in html, "1&nbsp;✘" in html
+    >>> "href='reproduce_huellermeier2022.html#ledger-knn-1'" in html, "1&nbsp;✘" in html
     (True, True)
     """
     ledgers = _in_order(ledgers, chapters)
@@ -379,7 +380,7 @@ def ledger_counts_html(
         papers = dict.fromkeys(row_paper(r, s) for r, s in zip(rows["paper_ref"], rows["source"]))
         counts = {st: int((rows["status"] == st).sum()) for st in STATUSES}
         cells = (
-            f"<a href='{pages[chapter]}#{ledger_anchor(chapter)}'>{escape(chapter)}</a>",
+            f"<a href='{pages[chapter]}#{row_anchor(chapter, 1)}'>{escape(chapter)}</a>",
             escape("; ".join(papers)),
             str(len(rows)),
             _outcome_cell(counts),

@@ -190,7 +190,7 @@ def test_every_ledgers_counts_link_it_on_its_reproduce_page():
     for path in sorted((project_root() / "book" / "_ledgers").glob("*.csv")):
         rows = pd.read_csv(path, dtype=str, keep_default_na=False)
         page = f"reproduce_{ledger_page(path.stem).page}.html"
-        m = re.search(rf"<tr><td data-label='ledger'><a href='{page}#ledger-{path.stem}'>"
+        m = re.search(rf"<tr><td data-label='ledger'><a href='{page}#ledger-{path.stem}-1'>"
                       rf"{path.stem}</a></td>.*?</tr>", html)
         assert m, path.stem
         row = m.group(0)
