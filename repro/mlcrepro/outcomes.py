@@ -1,4 +1,5 @@
-"""What the reproduction found, per paper: the front page's counts, sentences and figure.
+"""What the reproduction found, per paper: the front page's counts, sentences and figure,
+and where each ledger's rows are shown.
 
 Every row of the saved ledgers (:func:`mlcrepro.ledger.load_ledgers`) is about one paper
 (:func:`mlcrepro.summary.row_paper`; the measures ledger checks several).  This module
@@ -17,13 +18,14 @@ from typing import Any
 import pandas as pd
 
 from mlcrepro.ledger import CAUSE_KINDS, STATUSES
-from mlcrepro.papers import PAPERS
+from mlcrepro.papers import PAPERS, ledger_page
 from mlcrepro.summary import row_paper
 
 __all__ = [
     "OUTCOMES",
     "OUTCOME_OF",
     "paper_outcomes",
+    "ledger_pages",
     "outcome_line",
     "outcomes_markdown",
     "plot_outcomes",
@@ -59,6 +61,16 @@ _TERM = {
     "tested": "tested",
     "unknown": "unknown",
 }
+
+
+def ledger_pages(ledgers) -> dict[str, str]:
+    """Where each ledger's rows are shown: its paper's Reproduce page, as a link from a
+    page beside it (the ``pages`` the linking tables of :mod:`mlcrepro.summary` take).
+
+    >>> ledger_pages(["losses", "blended"])
+    {'losses': 'reproduce_huellermeier2022.html', 'blended': 'reproduce_park_read2018.html'}
+    """
+    return {c: ledger_page(c).page_doc.rsplit("/", 1)[-1] + ".html" for c in ledgers}
 
 
 def paper_outcomes(ledgers: pd.DataFrame) -> pd.DataFrame:

@@ -11,14 +11,14 @@ from __future__ import annotations
 import re
 import textwrap  # noqa: F401  (the examples wrap their output)
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from html import escape
+from typing import Any
 
 import pandas as pd
 
 from mlcrepro.display import math_html
 from mlcrepro.ledger import CAUSE_KINDS, STATUSES, row_anchor
-from mlcrepro.papers import PAPERS, ledger_page
 
 __all__ = [
     "claim_group",
@@ -35,7 +35,6 @@ __all__ = [
     "papers_findings",
     "errata",
     "errata_html",
-    "ledger_pages",
     "ledger_counts_html",
 ]
 
@@ -309,21 +308,25 @@ def paper_summary(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:
     return table.drop(columns=[s for s in _RARE if table[s].sum() == 0])
 
 
-def _book_order(group: tuple) -> int:
-    """Where a (paper, rows) group comes in the book's order of papers (the Reproduce
-    part's, ``mlcrepro.papers.PAPERS``); papers it does not list keep their order after."""
-    order = [p.citation for p in PAPERS]
-    return order.index(group[0]) if group[0] in order else len(order)
+def _ordered(groups, order: Sequence[str] | None) -> list:
+    """(paper, rows) groups in the order of the papers ``order`` names (others after)."""
+    groups = list(groups)
+    if order is None:
+        return groups
+    rank = {p: k for k, p in enumerate(order)}
+    return sorted(groups, key=lambda g: rank.get(g[0], len(rank)))
 
 
-def ledger_pages(chapters) -> dict[str, str]:
-    """Where each ledger's rows are shown: its paper's Reproduce page, as a link from a
-    page beside it (``"reproduce_huellermeier2022.html"`` for ``"losses"``).
-
-    >>> ledger_pages(["losses", "blended"])
-    {'losses': 'reproduce_huellermeier2022.html', 'blended': 'reproduce_park_read2018.html'}
-    """
-    return {c: ledger_page(c).page_doc.rsplit("/", 1)[-1] + ".html" for c in chapters}
+def _check_pages(pages: Any, chapters) -> dict[str, str]:
+    if not isinstance(pages, Mapping):
+        raise TypeError(
+            "pages must map each ledger to the page that shows it "
+            "(mlcrepro.outcomes.ledger_pages gives the Reproduce pages)"
+        )
+    missing = sorted(set(chapters) - set(pages))
+    if missing:
+        raise ValueError(f"pages names no page for the ledgers {missing}")
+    return dict(pages)
 
 
 def _row_links(chapter: str, rows, page: str, name: str = "", runs: bool = True) -> str:
@@ -347,7 +350,7 @@ def _outcome_cell(counts: Mapping[str, int]) -> str:
 
 
 def ledger_counts_html(
-    ledgers: pd.DataFrame, chapters=None, pages: Mapping[str, str] | None = None
+    ledgers: pd.DataFrame, chapters=None, *, pages: Mapping[str, str]
 ) -> str:
     """Every ledger in one table: its name (a link to its first row on its paper's
     Reproduce page, which opens it), its rows, and how many of them have each status
@@ -357,21 +360,22 @@ def ledger_counts_html(
     ----------
     ledgers, chapters
         As for :func:`ledger_summary` (``chapters``: the ledgers in the order to show).
-    pages : mapping, optional
-        For each ledger the page that shows it (:func:`ledger_pages` by default).
+    pages : mapping
+        For each ledger the page that shows it, as a link from the page the table is on
+        (:func:`mlcrepro.outcomes.ledger_pages`: the papers' Reproduce pages).
 
     Examples
     --------
     >>> rows = pd.DataFrame({"chapter": ["knn", "knn"], "paper_ref": ["X (2020)"] * 2,
     ...                      "claim": ["a", "b"], "source": ["Fig. 4"] * 2,
     ...                      "status": ["reproduced", "differs"], "note": ["", ""]})
-    >>> html = ledger_counts_html(rows)
+    >>> html = ledger_counts_html(rows, pages={"knn": "reproduce_huellermeier2022.html"})
     >>> "href='reproduce_huellermeier2022.html#ledger-knn-1'" in html, "1&nbsp;✘" in html
     (True, True)
     """
     ledgers = _in_order(ledgers, chapters)
     names = list(dict.fromkeys(ledgers["chapter"]))
-    pages = dict(pages) if pages is not None else ledger_pages(names)
+    pages = _check_pages(pages, names)
     labels = ("ledger", "papers", "rows", "rows by status")
     head = "".join(f"<th>{h}</th>" for h in labels)
     body = []
@@ -399,7 +403,9 @@ def ledger_counts_html(
 def summary_html(
     summary: pd.DataFrame,
     titles: Mapping[str, str] | None = None,
-    pages: Mapping[str, str] | None = None,
+    *,
+    pages: Mapping[str, str],
+    order: Sequence[str] | None = None,
 ) -> str:
     """Render :func:`ledger_summary` as HTML tables, one per paper, that link each group's
     rows on the page that shows them.
@@ -415,21 +421,21 @@ def summary_html(
     titles : mapping, optional
         A name for each ledger, shown before its row numbers when a paper's rows come
         from several ledgers; the ledger's own name by default.
-    pages : mapping, optional
+    pages : mapping
         For each ledger the page (a link from the page the table is on) that shows its
-        rows; by default the paper's Reproduce page (:func:`ledger_pages`).
+        rows (:func:`mlcrepro.outcomes.ledger_pages`: the papers' Reproduce pages).
+    order : sequence of str, optional
+        The papers in the order to show (others after them); by default the order of
+        ``summary``.
     """
     if not isinstance(summary, pd.DataFrame) or "rows" not in summary.columns:
         raise TypeError("summary must be the DataFrame returned by ledger_summary")
     titles = titles or {}
-    pages = dict(pages) if pages is not None else ledger_pages(summary["chapter"].unique())
-    missing = sorted(set(summary["chapter"]) - set(pages))
-    if missing:
-        raise ValueError(f"pages names no page for the ledgers {missing}")
+    pages = _check_pages(pages, summary["chapter"].unique())
     labels = ("claims", "ledger rows", "rows by status", "verdict", "why it differs")
     head = "".join(f"<th>{h}</th>" for h in labels)
     parts = []
-    for paper, block in sorted(summary.groupby("paper", sort=False), key=_book_order):
+    for paper, block in _ordered(summary.groupby("paper", sort=False), order):
         several = block["chapter"].nunique() > 1
         body = []
         for r, counts in zip(block.itertuples(), block[list(STATUSES)].to_dict("records")):
@@ -643,7 +649,9 @@ def errata(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:
 def errata_html(
     table: pd.DataFrame,
     titles: Mapping[str, str] | None = None,
-    pages: Mapping[str, str] | None = None,
+    *,
+    pages: Mapping[str, str],
+    order: Sequence[str] | None = None,
 ) -> str:
     """Render :func:`errata` as one list per paper: each erratum once, its mathematics
     typeset, with links to the ledger rows that record it.
@@ -657,8 +665,11 @@ def errata_html(
         The output of :func:`errata`.
     titles : mapping, optional
         A name for each ledger, shown with its row numbers (the ledger's name by default).
-    pages : mapping, optional
-        For each ledger the page that shows its rows (:func:`ledger_pages` by default).
+    pages : mapping
+        For each ledger the page that shows its rows
+        (:func:`mlcrepro.outcomes.ledger_pages`: the papers' Reproduce pages).
+    order : sequence of str, optional
+        The papers in the order to show (others after them).
 
     Examples
     --------
@@ -666,16 +677,16 @@ def errata_html(
     ...                   "row": [3, 5], "source": ["eq. 2", "eq. 2"],
     ...                   "claim": ["$y = 2$ (exact)", "$y = 2$ (simulated)"],
     ...                   "proof": ["$y = 3$: $1 + 2$"] * 2, "where": ["", ""]})
-    >>> html = errata_html(t)
+    >>> html = errata_html(t, pages={"losses": "reproduce_huellermeier2022.html"})
     >>> html.count("<li>"), html.count("href="), html.count("math notranslate")
     (1, 2, 4)
     """
     if not isinstance(table, pd.DataFrame) or "proof" not in table.columns:
         raise TypeError("table must be the DataFrame returned by errata")
     titles = titles or {}
-    pages = dict(pages) if pages is not None else ledger_pages(table["chapter"].unique())
+    pages = _check_pages(pages, table["chapter"].unique())
     parts = []
-    for paper, block in sorted(table.groupby("paper", sort=False), key=_book_order):
+    for paper, block in _ordered(table.groupby("paper", sort=False), order):
         items = []
         for proof, same in block.groupby("proof", sort=False):
             claims = "; ".join(

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from mlcrepro.ledger import Ledger, load_ledgers, paper_error, row_anchor
+from mlcrepro.outcomes import ledger_pages
 from mlcrepro.papers import ledger_page
 from mlcrepro._paths import project_root
 from mlcrepro.summary import (
@@ -127,7 +128,7 @@ def test_the_errata_are_the_saved_rows_whose_cause_is_the_paper():
     table = errata(load_ledgers())
     assert set(zip(table["chapter"], table["row"], table["claim"])) == expected
     assert len(expected) >= 5  # the losses, dependence, blended and limo chapters find some
-    html = errata_html(table)
+    html = errata_html(table, pages=ledger_pages(table["chapter"].unique()))
     # each row linked on its paper's Reproduce page (read from the Paper records)
     for chapter, row, _ in expected:
         page = f"reproduce_{ledger_page(chapter).page}.html"
@@ -145,9 +146,17 @@ def test_bad_input_is_named():
     with pytest.raises(ValueError, match="does not list"):
         ledger_summary(_ledgers(), chapters=["a"])
     with pytest.raises(TypeError, match="summary must be"):
-        summary_html(pd.DataFrame())
+        summary_html(pd.DataFrame(), pages={})
     with pytest.raises(ValueError, match="no page for the ledgers"):
         summary_html(ledger_summary(_ledgers(), ORDER), pages={"a": "x.html"})
+    with pytest.raises(TypeError, match="pages must map each ledger"):
+        summary_html(ledger_summary(_ledgers(), ORDER), pages=["x.html"])
+
+
+def test_papers_come_in_the_order_asked_for():
+    html = summary_html(ledger_summary(_ledgers(), ORDER), pages=PAGES,
+                        order=["Smith & Jones (2001)", "Doe (2010)"])
+    assert html.index("<caption>Smith &amp; Jones") < html.index("<caption>Doe")
 
 
 def test_rows_within_the_papers_spread_are_counted_apart():
@@ -186,7 +195,7 @@ def test_fragile_and_our_spread_get_columns_only_where_rows_have_them():
 
 def test_every_ledgers_counts_link_it_on_its_reproduce_page():
     led = load_ledgers()
-    html = ledger_counts_html(led)
+    html = ledger_counts_html(led, pages=ledger_pages(led["chapter"].unique()))
     for path in sorted((project_root() / "book" / "_ledgers").glob("*.csv")):
         rows = pd.read_csv(path, dtype=str, keep_default_na=False)
         page = f"reproduce_{ledger_page(path.stem).page}.html"
