@@ -19,7 +19,7 @@ from __future__ import annotations
 _HINT = r"""
 (function () {
   var TABLES = 'div.cell_output > div.output, div.cell_output, .pst-scrollable-table-container, ' +
-               '.bd-article .table-wrapper';
+               '.bd-article .table-wrapper, .bd-article div.output.text_html';
   var BOXES = TABLES + ', div.math-wrapper, div.highlight pre';
   function mark(box) {
     var wide = box.scrollWidth > box.clientWidth + 2;
