@@ -11,8 +11,9 @@ chapter that has exercises, into ``handouts/`` of the site:
   chapter glues and the reproduction's finding written in as text;
 * ``<chapter>.md``: the students' MyST source (the chapter's ``.md`` without its
   solutions), for Jupytext users;
-* ``<chapter>-solutions.ipynb``: the chapter's imports (and its cells tagged
-  ``handout-setup``), then every exercise followed by its solution, for instructors: it
+* ``<chapter>-solutions.ipynb``: the chapter's imports and display settings (and its
+  cells tagged ``handout-setup``), then every exercise followed by its solution, for
+  instructors: it
   runs top to bottom in a fresh kernel when each solution is self-contained, and
   ``make test`` runs it so (with the students' notebook, which holds every other cell).
 
@@ -364,9 +365,30 @@ def _caption_cell(cell, num: Numbers, docname: str):
 SETUP_TAG = "handout-setup"
 
 
+#: calls that set how outputs look (pandas' display options, NumPy's print options,
+#: matplotlib's rc settings, warning filters): a chapter's presentation, which its solutions
+#: print under too
+_DISPLAY_CALLS = ("set_option", "set_printoptions", "filterwarnings", "simplefilter")
+_DISPLAY_TARGETS = re.compile(r"^(?:pd|pandas)\.options\.|^(?:plt|matplotlib|mpl)\.rcParams\b")
+
+
+def _is_display_setting(node: ast.stmt) -> bool:
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        func = node.value.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        text = ast.unparse(func)
+        return name in _DISPLAY_CALLS or text.endswith("rcParams.update")
+    if isinstance(node, ast.Assign):
+        return all(_DISPLAY_TARGETS.match(ast.unparse(t)) for t in node.targets)
+    return False
+
+
 def imports_of(cells) -> str:
-    """Every top-level import statement of the code ``cells``, once each, in order."""
-    seen: dict[str, None] = {}
+    """Every top-level import statement of the code ``cells``, once each, in order, then
+    the statements that set how outputs look (``pd.set_option(...)``,
+    ``np.set_printoptions(...)``, ``plt.rcParams[...] = ...``), once each, in order."""
+    imports: dict[str, None] = {}
+    settings: dict[str, None] = {}
     for cell in cells:
         code = "\n".join(
             ln for ln in cell.source.splitlines() if not ln.lstrip().startswith(("%", "!"))
@@ -377,15 +399,18 @@ def imports_of(cells) -> str:
             continue
         for node in tree.body:
             if isinstance(node, (ast.Import, ast.ImportFrom)):
-                seen.setdefault(ast.unparse(node), None)
-    return "\n".join(seen)
+                imports.setdefault(ast.unparse(node), None)
+            elif _is_display_setting(node):
+                settings.setdefault(ast.unparse(node), None)
+    return "\n".join([*imports, *settings])
 
 
 def _setup_cells(student_code, solutions) -> None:
     """Put the chapter's imports (and its cells tagged :data:`SETUP_TAG`) first in the
     solutions notebook, so that it runs top to bottom in a fresh kernel."""
     carried = [nbformat.v4.new_markdown_cell(
-        "Run this first: the chapter's imports, which the solutions below use.")]
+        "Run this first: the chapter's imports and display settings, which the solutions "
+        "below use.")]
     imports = imports_of(student_code)
     if imports:
         carried.append(nbformat.v4.new_code_cell(imports))
@@ -567,5 +592,5 @@ def setup(app):
     return {"parallel_read_safe": True, "parallel_write_safe": True}
 
 
-__all__ = ["chapters", "toc_order", "glued_values", "handouts", "imports_of", "numbers_of", "render_roles",
-           "student_markdown", "SETUP_TAG", "setup"]
+__all__ = ["chapters", "toc_order", "glued_values", "handouts", "imports_of", "numbers_of",
+           "render_roles", "student_markdown", "SETUP_TAG", "setup"]

@@ -318,6 +318,8 @@ def _ordered(groups, order: Sequence[str] | None) -> list:
 
 
 def _check_pages(pages: Any, chapters) -> dict[str, str]:
+    if pages is None:  # the rows are on the page the table is on
+        return {c: "" for c in chapters}
     if not isinstance(pages, Mapping):
         raise TypeError(
             "pages must map each ledger to the page that shows it "
@@ -350,7 +352,7 @@ def _outcome_cell(counts: Mapping[str, int]) -> str:
 
 
 def ledger_counts_html(
-    ledgers: pd.DataFrame, chapters=None, *, pages: Mapping[str, str]
+    ledgers: pd.DataFrame, chapters=None, *, pages: Mapping[str, str] | None = None
 ) -> str:
     """Every ledger in one table: its name (a link to its first row on its paper's
     Reproduce page, which opens it), its rows, and how many of them have each status
@@ -360,9 +362,10 @@ def ledger_counts_html(
     ----------
     ledgers, chapters
         As for :func:`ledger_summary` (``chapters``: the ledgers in the order to show).
-    pages : mapping
+    pages : mapping, optional
         For each ledger the page that shows it, as a link from the page the table is on
-        (:func:`mlcrepro.outcomes.ledger_pages`: the papers' Reproduce pages).
+        (:func:`mlcrepro.outcomes.ledger_pages`: the papers' Reproduce pages); by default
+        the page the table is on.
 
     Examples
     --------
@@ -404,7 +407,7 @@ def summary_html(
     summary: pd.DataFrame,
     titles: Mapping[str, str] | None = None,
     *,
-    pages: Mapping[str, str],
+    pages: Mapping[str, str] | None = None,
     order: Sequence[str] | None = None,
 ) -> str:
     """Render :func:`ledger_summary` as HTML tables, one per paper, that link each group's
@@ -421,9 +424,10 @@ def summary_html(
     titles : mapping, optional
         A name for each ledger, shown before its row numbers when a paper's rows come
         from several ledgers; the ledger's own name by default.
-    pages : mapping
+    pages : mapping, optional
         For each ledger the page (a link from the page the table is on) that shows its
-        rows (:func:`mlcrepro.outcomes.ledger_pages`: the papers' Reproduce pages).
+        rows (:func:`mlcrepro.outcomes.ledger_pages`: the papers' Reproduce pages); by
+        default the page the table is on.
     order : sequence of str, optional
         The papers in the order to show (others after them); by default the order of
         ``summary``.
@@ -650,7 +654,7 @@ def errata_html(
     table: pd.DataFrame,
     titles: Mapping[str, str] | None = None,
     *,
-    pages: Mapping[str, str],
+    pages: Mapping[str, str] | None = None,
     order: Sequence[str] | None = None,
 ) -> str:
     """Render :func:`errata` as one list per paper: each erratum once, its mathematics
@@ -665,9 +669,10 @@ def errata_html(
         The output of :func:`errata`.
     titles : mapping, optional
         A name for each ledger, shown with its row numbers (the ledger's name by default).
-    pages : mapping
+    pages : mapping, optional
         For each ledger the page that shows its rows
-        (:func:`mlcrepro.outcomes.ledger_pages`: the papers' Reproduce pages).
+        (:func:`mlcrepro.outcomes.ledger_pages`: the papers' Reproduce pages); by default
+        the page the list is on.
     order : sequence of str, optional
         The papers in the order to show (others after them).
 
@@ -694,11 +699,11 @@ def errata_html(
                     f"<b>{escape(r.source)}:</b> {math_html(r.claim)}" for r in same.itertuples()
                 )
             )
-            links = ", ".join(
-                _row_links(ch, list(g["row"]), pages[ch], titles.get(ch, ch), runs=False)
+            where = "; ".join(
+                f"{escape(titles.get(ch, ch))}: {'rows' if len(g) > 1 else 'row'} "
+                + _row_links(ch, list(g["row"]), pages[ch], runs=False)
                 for ch, g in same.groupby("chapter", sort=False)
             )
-            rows = "rows" if len(same) > 1 else "row"
-            items.append(f"<li>{claims}. {math_html(proof)} (ledger {rows} {links})</li>")
+            items.append(f"<li>{claims}. {math_html(proof)} ({where})</li>")
         parts.append(f"<p><i>{escape(paper)}</i></p><ul class='errata'>{''.join(items)}</ul>")
     return "".join(parts)

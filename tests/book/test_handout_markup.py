@@ -116,5 +116,9 @@ def test_the_solutions_carry_the_chapters_imports_first(split):
 def test_imports_are_found_in_any_cell_once():
     cells = [nbformat.v4.new_code_cell(s) for s in (
         "%matplotlib inline\nimport numpy as np\nx = 1", "import numpy as np\n"
-        "def f():\n    import os\n    return os", "from a import (b,\n    c)")]
-    assert imports_of(cells) == "import numpy as np\nfrom a import b, c"
+        "def f():\n    import os\n    return os", "from a import (b,\n    c)",
+        "pd.set_option('display.precision', 3)\nplt.rcParams['font.size'] = 10\n"
+        "np.set_printoptions(precision=3)\ny = pd.options.display.width\nprint(1)")]
+    assert imports_of(cells) == (
+        "import numpy as np\nfrom a import b, c\npd.set_option('display.precision', 3)\n"
+        "plt.rcParams['font.size'] = 10\nnp.set_printoptions(precision=3)")

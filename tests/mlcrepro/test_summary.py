@@ -206,3 +206,10 @@ def test_every_ledgers_counts_link_it_on_its_reproduce_page():
         assert f"<td data-label='rows'>{len(rows)}</td>" in row
         for status, n in rows["status"].value_counts().items():
             assert f"{n}&nbsp;{VERDICT_SYMBOLS[status]}</span>" in row, (path.stem, status)
+
+
+def test_without_pages_the_rows_are_linked_on_the_same_page():
+    # a Reproduce page lists its own errata: the links stay on that page
+    html = errata_html(errata(_ledgers(), ORDER), titles={"a": "this page"})
+    assert "(this page: row <a href='#ledger-a-2'>2</a>)" in html
+    assert "href='#ledger-b-1'" in summary_html(ledger_summary(_ledgers(), ORDER))
