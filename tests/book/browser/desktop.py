@@ -56,7 +56,7 @@ TABLES = """() => {
   const name = t => {
     const cap = t.querySelector('caption');
     const sec = t.closest('section[id]');
-    const words = (cap ? cap.textContent : t.innerText).replace(/\\s+/g, ' ').trim();
+    const words = (cap || t).textContent.replace(/\\s+/g, ' ').trim();
     return (sec ? '#' + sec.id + ' ' : '') + words.slice(0, 50);
   };
   const problems = [], cells = [];
@@ -64,7 +64,7 @@ TABLES = """() => {
     const r = t.getBoundingClientRect();
     if (r.width === 0 || t.closest('details:not([open]), .toggle-hidden') ||
         getComputedStyle(t).visibility === 'hidden') continue;  // a closed section
-    for (const c of t.querySelectorAll('td, th')) cells.push(c.innerText.trim());
+    for (const c of t.querySelectorAll('td, th')) cells.push(c.textContent.trim());
     const box = scroller(t);
     const room = box ? box.clientWidth : article.clientWidth;
     if (t.scrollWidth <= room + 1 && r.width <= room + 1) continue;

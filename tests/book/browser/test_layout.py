@@ -75,7 +75,8 @@ def test_nothing_overflows_a_phone_screen(phone, site_url, page):
     pg = _open(phone, site_url, page)
     res = pg.evaluate(_OVERFLOW)
     report_height(page, PHONE["width"], pg.evaluate("document.documentElement.scrollHeight"))
-    pg.wait_for_timeout(300)  # scroll_hint marks the boxes again once MathJax has typeset
+    # scroll_hint marks the boxes again once MathJax has typeset: two frames later
+    pg.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     tables = pg.evaluate(TABLES)["problems"]
     pg.close()
     assert not tables, f"{page} at 390 px, tables: {tables[:5]}"
