@@ -9,6 +9,11 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 # chapters in reading order come from _toc.yml; every book/*.md is a jupytext pair
 CHAPTERS := $(wildcard book/*.md)
+# the book as one PDF, and what it is printed from (`make book` prints it again when one
+# of these is newer; book/_ext/downloads.py offers it on the site only then)
+PDF := _build/pdf/mlcbook.pdf
+PDF_SOURCES := $(wildcard book/*.ipynb) book/references.bib $(wildcard _static/*) \
+               $(wildcard book/_ext/*.py) $(wildcard book/_ext/*.js) _toc.yml _config.yml
 
 # Executed chapters must print nothing time-dependent: no progress bars, fixed hash seed.
 export MLCBOOK_PROGRESS := 0
@@ -68,13 +73,19 @@ lock:
 	$(BIN)/uv pip compile pyproject.toml --extra book --extra test --extra lint --universal \
 	  --python-version 3.11.5 --generate-hashes --custom-compile-command "make lock" --quiet -o $(LOCK)
 
-book: $(STAMP)
+# The site carries its code (book/_ext/downloads.py): the source archive, both wheels and
+# the PDF, which is printed first when a page changed since the last one (Chromium and
+# poppler-utils from Debian when missing): about 3 minutes more on 2 cores then, a few
+# seconds (archive and wheels) when the PDF is current.
+book: $(STAMP) $(PDF)
 	$(BIN)/jupyter-book build . --builder html
 	@echo "open _build/html/index.html"
 
 # ---------------------------------------------------------------- checks
+# The PDF is printed before the site is built, which offers it for download; the site
+# writes the chapters' handouts, which `portable` runs.
 test: $(STAMP)
-	@t0=$$(date +%s); for stage in lint unit wheel java pairs portable site browser pdf pdfcheck clean-tree; do \
+	@t0=$$(date +%s); for stage in lint unit wheel java pairs pdf site portable browser pdfcheck clean-tree; do \
 	  s=$$(date +%s); $(MAKE) --no-print-directory $$stage || exit 1; \
 	  echo "make test: stage $$stage took $$(( $$(date +%s) - s )) s"; done; \
 	  echo "make test: all checks passed in $$(( $$(date +%s) - t0 )) s"
@@ -94,6 +105,7 @@ lint: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/python -m pytest tests/mlcbook tests/book/test_chapter_cells.py \
 		tests/book/test_chapter_findings.py tests/book/test_learn_chapters.py \
+		tests/book/test_handout_markup.py tests/book/test_downloads.py \
 		--doctest-modules lib/mlcbook repro/mlcrepro -q $(XDIST) -m "not portable"
 
 # The library as a researcher installs it: its wheel holds mlcbook only, and a non-editable
@@ -109,10 +121,15 @@ java: $(STAMP) weka
 pairs: $(STAMP)
 	$(BIN)/python -m pytest tests/book/test_notebook_pairs.py -q
 
+# The notebooks nbval executes, each in a fresh kernel: every page of the book, a chapter
+# with exercises as its two handouts (students' and solutions'), which together hold every
+# cell of the chapter once (tests/book/notebooks.py; the site must be built first).
+NOTEBOOKS = nbs=$$($(BIN)/python tests/book/notebooks.py) || exit 1
+
 # nbval on this machine's CPU; not a stage of `make test`, whose `portable` compares the
 # same committed outputs with the same sanitizers on the emulated CPU (see there).
 notebooks: $(STAMP)
-	$(BIN)/python -m pytest $(NBVAL) $(XDIST) book -q
+	@$(NOTEBOOKS); $(BIN)/python -m pytest $(NBVAL) $(XDIST) $$nbs -q
 
 # The comparisons with committed numbers -- the recompute tests (a slice of each committed
 # result table refitted), nbval (every chapter re-executed against its committed
@@ -128,9 +145,11 @@ notebooks: $(STAMP)
 # that only the CI CPU's own paths would show is left to `make notebooks` and
 # `make test-matrix`, which run nbval and every test natively (test-matrix on every
 # CPython, newest deps).  One session (conftest.py marks them all `portable`), so that
-# the long recompute tests and the notebooks share the two workers.
+# the long recompute tests and the notebooks share the two workers.  A chapter with
+# exercises runs as its two handouts (see NOTEBOOKS), so that each handout is shown to run
+# in a fresh kernel at no more cost than the chapter itself.
 portable: $(STAMP) weka
-	$(EMULATE_CPU) $(BIN)/python -m pytest $(NBVAL) $(XDIST) tests book -m portable -q
+	@$(NOTEBOOKS); $(EMULATE_CPU) $(BIN)/python -m pytest $(NBVAL) $(XDIST) tests $$nbs -m portable -q
 
 site: $(STAMP)
 	rm -rf _build/html _build/.doctrees
@@ -251,9 +270,11 @@ clean:
 # title page, contents with page numbers (two passes), bookmarks, page numbers. No LaTeX
 # toolchain, no browser download; poppler-utils gives pdftotext for the page numbers and
 # for tests/book/test_pdf.py.
-PDF := _build/pdf/mlcbook.pdf
 PDF_TOC := _build/pdf/_toc.yml
 .PHONY: pdf pdfcheck poppler dist
+
+$(PDF): $(PDF_SOURCES) | $(STAMP)
+	$(MAKE) --no-print-directory pdf
 
 pdf: $(STAMP) chromium poppler
 	rm -rf _build/singlehtml

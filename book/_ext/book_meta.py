@@ -1,8 +1,8 @@
 """Sphinx extension: the book's header shows the version of the installed ``mlcbook``.
 
 The version is read from the package metadata (``pyproject.toml``), so the title, the
-``version``/``release`` Sphinx variables and the citation line never disagree with the
-library the chapters were executed with.
+``version``/``release`` Sphinx variables, the MyST substitution ``{{ version }}`` and the
+citation line never disagree with the library the chapters were executed with.
 
 It also keeps scikit-learn's generated metadata-routing methods (``set_fit_request`` and
 the like, identical on every estimator) out of the API reference: their docstrings refer
@@ -17,6 +17,8 @@ from importlib.metadata import version
 def _set_version(app, config):
     release = version("mlcbook")
     config.version = config.release = release
+    # pages quote it as the MyST substitution {{ version }} (Get the code, how to cite)
+    config.myst_substitutions = {**(config.myst_substitutions or {}), "version": release}
     title = config.html_title or config.project
     if release not in title:
         config.html_title = f"{title} · v{release}"

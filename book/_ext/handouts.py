@@ -7,11 +7,15 @@ chapter that has exercises, into ``handouts/`` of the site:
 
 * ``<chapter>.ipynb``: the students' notebook: no solution (text or code), and the
   MyST markup rendered as plain Jupyter Markdown with the numbers of the site
-  (``(2.3)``, "Figure 4.1", "Exercise 2.1", "Hüllermeier et al. (2022)");
+  (``(2.3)``, "Figure 4.1", "Exercise 2.1", "Hüllermeier et al. (2022)"), the values the
+  chapter glues and the reproduction's finding written in as text;
 * ``<chapter>.md``: the students' MyST source (the chapter's ``.md`` without its
   solutions), for Jupytext users;
-* ``<chapter>-solutions.ipynb``: every exercise followed by its solution, for
-  instructors.
+* ``<chapter>-solutions.ipynb``: the chapter's imports and display settings (and its
+  cells tagged ``handout-setup``), then every exercise followed by its solution, for
+  instructors: it
+  runs top to bottom in a fresh kernel when each solution is self-contained, and
+  ``make test`` runs it so (with the students' notebook, which holds every other cell).
 
 The ``handouts`` directive (used on the course plan) lists the files as a table.
 Numbers come from the build itself (``env.toc_fignumbers``), citations from
@@ -20,6 +24,7 @@ Numbers come from the build itself (``env.toc_fignumbers``), citations from
 
 from __future__ import annotations
 
+import ast
 import codecs
 import copy
 import re
@@ -29,13 +34,17 @@ from pathlib import Path
 
 import latexcodec  # noqa: F401  (registers the "ulatex" codec)
 import nbformat
+import yaml
 from docutils import nodes
 from docutils.parsers.rst import Directive
 from pybtex.database import parse_file
+from reproduction_finding import finding_markdown
+from sphinx import addnodes
 
 FOLDER = "handouts"
-_FENCE = re.compile(r"^(`{3,}|:{3,})\{([a-z-]+)\}\s*(.*)$")
-_ROLE = re.compile(r"\{([a-z:]+)\}`([^`]*)`")
+_FENCE = re.compile(r"^(`{3,}|:{3,})\{([a-z:-]+)\}\s*(.*)$")
+# a role, else an inline code span (whose text is code, never a role)
+_ROLE_OR_CODE = re.compile(r"\{([a-z:-]+)\}`([^`]*)`|(?<![`}])(`+).+?(?<!`)\3(?!`)")
 _LABELLED = re.compile(r"^(.*?)\s*<([^<>]+)>$", re.S)
 _MATH_LABEL = re.compile(r"^\$\$\s*\(([^)]+)\)\s*$")
 _TARGET = re.compile(r"^\([A-Za-z0-9_.:-]+\)=\s*$")
@@ -105,8 +114,45 @@ def _target(text: str) -> tuple[str | None, str]:
     return (m.group(1), m.group(2)) if m else (None, text)
 
 
-def render_roles(text: str, num: Numbers, docname: str) -> str:
-    """MyST roles as plain Markdown, with the site's numbers."""
+#: roles that name code (shown as code); any other unknown role shows its text
+_CODE_ROLES = ("func", "meth", "class", "mod", "data", "attr", "obj", "exc", "const")
+
+
+def glued_values(nb) -> dict[str, dict]:
+    """``{name: mime bundle}`` of every value a notebook glues (myst-nb ``glue``)."""
+    out: dict[str, dict] = {}
+    for cell in nb.cells:
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            record = output.get("metadata", {}).get("scrapbook", {})
+            if "name" in record:
+                prefix = record.get("mime_prefix", "")
+                out[record["name"]] = {
+                    k.removeprefix(prefix): v for k, v in output.get("data", {}).items()
+                }
+    return out
+
+
+def _glued_text(glued: dict[str, dict], key: str, markdown: bool = True) -> str:
+    """The text of the value glued as ``key`` (``key:format`` formats a number)."""
+    name, _, fmt = key.partition(":")
+    bundle = glued.get(name.strip())
+    if bundle is None:
+        raise KeyError(f"no value is glued as {name!r} in this notebook")
+    if markdown and "text/markdown" in bundle and not fmt:
+        return "".join(bundle["text/markdown"])
+    text = "".join(bundle.get("text/plain", ""))
+    if fmt:
+        try:
+            return format(ast.literal_eval(text), fmt)
+        except (ValueError, SyntaxError):
+            return format(text.strip("'\""), fmt)
+    return text.strip("'\"")
+
+
+def render_roles(
+    text: str, num: Numbers, docname: str, glued: dict[str, dict] | None = None
+) -> str:
+    """MyST roles as plain Markdown, with the site's numbers and the glued values."""
 
     def one(m: re.Match) -> str:
         role, body = m.group(1), m.group(2)
@@ -114,6 +160,11 @@ def render_roles(text: str, num: Numbers, docname: str) -> str:
             return num.cite(body, parenthetical=role == "cite:p")
         if role == "eq":
             return f"({num.equations.get(body, body)})"
+        if role.startswith("glue"):
+            value = _glued_text(glued or {}, body, markdown=role != "glue:text")
+            return render_roles(value, num, docname, glued)
+        if role == "math":
+            return f"${body}$"
         caption, label = _target(body)
         if role == "numref":
             n = num.numbers.get(label, label)
@@ -130,15 +181,61 @@ def render_roles(text: str, num: Numbers, docname: str) -> str:
             )
             path = re.sub(r"[^/]+/\.\./", "", path)
             return f"*{caption or num.titles.get('/' + path, label)}*"
-        name = label.lstrip("~")
-        name = name.rsplit(".", 1)[-1] if label.startswith("~") else name
-        return f"`{name}()`" if role.endswith("func") else f"`{name}`"
+        if role.split(":")[-1] in _CODE_ROLES:
+            name = label.lstrip("~")
+            name = name.rsplit(".", 1)[-1] if label.startswith("~") else name
+            return f"`{name}()`" if role.endswith("func") else f"`{name}`"
+        if role == "abbr":
+            return re.sub(r"\s*\([^)]*\)$", "", body)
+        return caption or label  # term, download, ...: the words the page shows
 
-    return _ROLE.sub(one, text)
+    def token(m: re.Match) -> str:  # a role, or an inline code span left as it is
+        return one(m) if m.group(1) is not None else m.group(0)
+
+    return _ROLE_OR_CODE.sub(token, text)
 
 
 def _closes(line: str, fence: str) -> bool:
     return line.strip() == fence
+
+
+def _fenced(lines: list[str], i: int) -> tuple[str, str, str, dict[str, str], list[str], int]:
+    """The directive whose opening fence is ``lines[i]``: fence, name, argument, options,
+    body (without blank edges) and the index after its closing fence."""
+    m = _FENCE.match(lines[i])
+    assert m is not None
+    fence, name, arg = m.group(1), m.group(2), m.group(3)
+    j, depth = i + 1, 0
+    while j < len(lines):
+        inner = _FENCE.match(lines[j])
+        if inner and inner.group(1) == fence:
+            depth += 1
+        elif _closes(lines[j], fence):
+            if depth == 0:
+                break
+            depth -= 1
+        j += 1
+    body = lines[i + 1 : j]
+    options: dict[str, str] = {}
+    if body and body[0].strip() == "---":  # options as a YAML block
+        end = next((k for k in range(1, len(body)) if body[k].strip() == "---"), 0)
+        for line in body[1:end]:
+            key, _, value = line.partition(":")
+            options[key.strip()] = value.strip()
+        body = body[end + 1 :]
+    while body and body[0].startswith(":") and not body[0].startswith(fence):
+        key, _, value = body.pop(0)[1:].partition(":")
+        options[key.strip()] = value.strip()
+    while body and not body[0].strip():
+        body.pop(0)
+    while body and not body[-1].strip():
+        body.pop()
+    return fence, name, arg, options, body, j + 1
+
+
+#: directives shown as a quoted box with their title in bold
+_BOXES = ("admonition", "note", "important", "warning", "tip", "hint", "caution",
+          "attention", "seealso", "dropdown", "danger", "error", "topic", "sidebar")
 
 
 @dataclass
@@ -147,8 +244,12 @@ class Splitter:
 
     num: Numbers
     docname: str
+    glued: dict[str, dict] = field(default_factory=dict)
     in_solution: bool = False
     current: str | None = None  # the label of the open exercise or solution
+
+    def roles(self, text: str) -> str:
+        return render_roles(text, self.num, self.docname, self.glued)
 
     def markdown(self, source: str, keep: Callable[[str, str | None, str | None], None]) -> None:
         """Send each rendered block to ``keep(text, solution, exercise)``.
@@ -166,27 +267,8 @@ class Splitter:
                 plain.clear()
 
         while i < len(lines):
-            line = lines[i]
-            m = _FENCE.match(line)
-            if m:
-                fence, name, arg = m.group(1), m.group(2), m.group(3)
-                j = i + 1
-                depth = 0
-                while j < len(lines):
-                    inner = _FENCE.match(lines[j])
-                    if inner and inner.group(1) == fence:
-                        depth += 1
-                    elif _closes(lines[j], fence):
-                        if depth == 0:
-                            break
-                        depth -= 1
-                    j += 1
-                body = lines[i + 1 : j]
-                options = {}
-                while body and body[0].startswith(":") and not body[0].startswith(fence):
-                    key, _, value = body.pop(0)[1:].partition(":")
-                    options[key.strip()] = value.strip()
-                i = j + 1
+            if _FENCE.match(lines[i]):
+                _fence, name, arg, options, body, i = _fenced(lines, i)
                 if name == "solution-start":
                     flush()
                     self.in_solution, self.current = True, arg.strip()
@@ -195,10 +277,6 @@ class Splitter:
                     flush()
                     self.in_solution = False
                     continue
-                while body and not body[0].strip():
-                    body.pop(0)
-                while body and not body[-1].strip():
-                    body.pop()
                 if name == "exercise":
                     flush()
                     self.current = options.get("label", "")
@@ -206,33 +284,70 @@ class Splitter:
                     continue
                 plain.extend(self._directive(name, arg, options, body))
                 continue
+            plain.extend(self._lines([lines[i]]))
+            i += 1
+        flush()
+
+    def _lines(self, lines: list[str]) -> list[str]:
+        """Markdown lines (maybe holding directives) rendered as plain Jupyter Markdown."""
+        out: list[str] = []
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            if _FENCE.match(line):
+                _fence, name, arg, options, body, i = _fenced(lines, i)
+                out.extend(self._directive(name, arg, options, body))
+                continue
+            i += 1
             if _TARGET.match(line) or line.startswith("%"):
-                i += 1
                 continue
             mm = _MATH_LABEL.match(line)
             if mm:
                 label = mm.group(1)
-                plain.append(f"\\tag{{{self.num.equations.get(label, label)}}}")
-                plain.append("$$")
-                i += 1
+                out.append(f"\\tag{{{self.num.equations.get(label, label)}}}")
+                out.append("$$")
                 continue
-            plain.append(render_roles(line, self.num, self.docname))
-            i += 1
-        flush()
+            out.append(self.roles(line))
+        return out
 
     def _directive(self, name: str, arg: str, options: dict, body: list[str]) -> list[str]:
-        text = [render_roles(b, self.num, self.docname) for b in body]
         if name == "exercise":
             label = options.get("label", "")
             title = self.num.numbers.get(label, "Exercise")
-            head = f"**{title}**" + (
-                f" ({render_roles(arg, self.num, self.docname)})" if arg else ""
-            )
-            return ["> " + head, ">", *("> " + t if t else ">" for t in text)]
-        if name in ("admonition", "note", "important", "warning", "tip"):
-            head = f"**{render_roles(arg, self.num, self.docname) or name.title()}**"
-            return ["> " + head, ">", *("> " + t if t else ">" for t in text)]
-        return text  # any other directive: its body as text
+            head = f"**{title}**" + (f" ({self.roles(arg)})" if arg else "")
+            return _quoted(head, self._lines(body))
+        if name in _BOXES:
+            return _quoted(f"**{self.roles(arg) or name.title()}**", self._lines(body))
+        if name == "reproduction-finding":
+            return _quoted("**What the reproduction found**",
+                           self._lines(finding_markdown(arg.strip()).splitlines()))
+        if name in ("glue:md", "glue", "glue:any"):
+            return self._lines(_glued_text(self.glued, arg.strip()).splitlines())
+        if name == "glue:math":
+            return ["$$", _glued_text(self.glued, arg.strip(), markdown=False), "$$"]
+        if name == "glue:figure":
+            bundle = self.glued.get(arg.strip(), {})
+            caption = " ".join(self._lines(body))
+            if "image/png" in bundle:
+                return [f"![{caption}](data:image/png;base64,{bundle['image/png']})",
+                        "", f"*{caption}*" if caption else ""]
+            return [f"*{caption}*"] if caption else []
+        if name == "math":
+            label = options.get("label", "")
+            tag = [f"\\tag{{{self.num.equations[label]}}}"] if label in self.num.equations else []
+            return ["$$", *body, *tag, "$$"]
+        if name in ("code-block", "code", "sourcecode"):
+            return [f"```{arg.strip()}", *body, "```"]
+        if name in ("figure", "image"):
+            caption = " ".join(self._lines(body))
+            label = options.get("name", "")
+            number = self.num.numbers.get(label, "")
+            return [f"*{number}.* {caption}" if number else f"*{caption}*"] if caption else []
+        return self._lines(body)  # any other directive: its body as text
+
+
+def _quoted(head: str, lines: list[str]) -> list[str]:
+    return ["> " + head, ">", *("> " + t if t else ">" for t in lines)]
 
 
 # ------------------------------------------------------------------------ the notebooks
@@ -245,11 +360,79 @@ def _caption_cell(cell, num: Numbers, docname: str):
     return nbformat.v4.new_markdown_cell(f"*{name}.* {caption}")
 
 
+#: a code cell of a chapter with this tag is carried whole into its solutions notebook,
+#: after the chapter's imports (data or a helper that the solutions share)
+SETUP_TAG = "handout-setup"
+
+
+#: calls that set how outputs look (pandas' display options, NumPy's print options,
+#: matplotlib's rc settings, warning filters): a chapter's presentation, which its solutions
+#: print under too
+_DISPLAY_CALLS = ("set_option", "set_printoptions", "filterwarnings", "simplefilter")
+_DISPLAY_TARGETS = re.compile(r"^(?:pd|pandas)\.options\.|^(?:plt|matplotlib|mpl)\.rcParams\b")
+
+
+def _is_display_setting(node: ast.stmt) -> bool:
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        func = node.value.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        text = ast.unparse(func)
+        return name in _DISPLAY_CALLS or text.endswith("rcParams.update")
+    if isinstance(node, ast.Assign):
+        return all(_DISPLAY_TARGETS.match(ast.unparse(t)) for t in node.targets)
+    return False
+
+
+def imports_of(cells) -> str:
+    """Every top-level import statement of the code ``cells``, once each, in order, then
+    the statements that set how outputs look (``pd.set_option(...)``,
+    ``np.set_printoptions(...)``, ``plt.rcParams[...] = ...``), once each, in order."""
+    imports: dict[str, None] = {}
+    settings: dict[str, None] = {}
+    for cell in cells:
+        code = "\n".join(
+            ln for ln in cell.source.splitlines() if not ln.lstrip().startswith(("%", "!"))
+        )
+        try:
+            tree = ast.parse(code)
+        except SyntaxError:
+            continue
+        for node in tree.body:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                imports.setdefault(ast.unparse(node), None)
+            elif _is_display_setting(node):
+                settings.setdefault(ast.unparse(node), None)
+    return "\n".join([*imports, *settings])
+
+
+def _setup_cells(student_code, solutions) -> None:
+    """Put the chapter's imports (and its cells tagged :data:`SETUP_TAG`) first in the
+    solutions notebook, so that it runs top to bottom in a fresh kernel."""
+    carried = [nbformat.v4.new_markdown_cell(
+        "Run this first: the chapter's imports and display settings, which the solutions "
+        "below use.")]
+    imports = imports_of(student_code)
+    if imports:
+        carried.append(nbformat.v4.new_code_cell(imports))
+    for cell in student_code:
+        if SETUP_TAG in cell.metadata.get("tags", []):
+            new = nbformat.v4.new_code_cell(cell.source)
+            new.metadata["tags"] = [SETUP_TAG]
+            carried.append(new)
+    solutions.cells[1:1] = carried
+
+
 def handouts(nb, num: Numbers, docname: str):
-    """The students' notebook and the solutions notebook of one chapter."""
+    """The students' notebook and the solutions notebook of one chapter.
+
+    The students' notebook is the chapter without its solutions, its MyST markup (roles,
+    directives, glued values, the reproduction's finding) written out as plain Jupyter
+    Markdown; the solutions notebook holds each exercise and its solution, after the
+    chapter's imports, so that it runs on its own in a fresh kernel.
+    """
     student = nbformat.v4.new_notebook(metadata=copy.deepcopy(nb.metadata))
     solutions = nbformat.v4.new_notebook(metadata=copy.deepcopy(nb.metadata))
-    split = Splitter(num, docname)
+    split = Splitter(num, docname, glued_values(nb))
     title = num.titles.get("/" + docname, docname)
     solutions.cells.append(nbformat.v4.new_markdown_cell(f"# Solutions: {title}"))
     exercises: dict[str, str] = {}
@@ -282,6 +465,7 @@ def handouts(nb, num: Numbers, docname: str):
                 target.cells.append(caption)
         else:
             student.cells.append(copy.deepcopy(cell))
+    _setup_cells([c for c in student.cells if c.cell_type == "code"], solutions)
     return student, solutions
 
 
@@ -327,7 +511,8 @@ def write_handouts(app, exception) -> None:
 
 
 class HandoutsDirective(Directive):
-    """A table of the handouts of every chapter with exercises (links into the site)."""
+    """A table of the handouts of every chapter with exercises, in reading order, each
+    chapter named by its title (a reference Sphinx resolves once every page is read)."""
 
     has_content = False
 
@@ -352,12 +537,11 @@ class HandoutsDirective(Directive):
             stem = Path(doc).name
             row = nodes.row()
             title = nodes.paragraph()
-            title += nodes.reference(
-                "",
-                env.titles[doc].astext() if doc in env.titles else stem,
-                internal=True,
-                refuri=f"{up}{doc}.html",
-            )
+            ref = addnodes.pending_xref(
+                "", refdomain="std", reftype="doc", reftarget="/" + doc, refdoc=here,
+                refexplicit=False, refwarn=True)
+            ref += nodes.inline("", stem)
+            title += ref
             row += nodes.entry("", title)
             students = nodes.paragraph()
             students += nodes.reference("", "notebook", refuri=f"{up}{FOLDER}/{stem}.ipynb")
@@ -373,16 +557,33 @@ class HandoutsDirective(Directive):
         return [table]
 
 
+def toc_order(env) -> list[str]:
+    """The book's pages in reading order, from its table of contents (``_toc.yml``)."""
+    path = Path(env.srcdir, str(getattr(env.config, "external_toc_path", "_toc.yml")))
+    toc = yaml.safe_load(path.read_text("utf-8"))
+    order = [toc["root"]]
+
+    def walk(entries) -> None:
+        for e in entries or []:
+            if "file" in e:
+                order.append(e["file"])
+            walk(e.get("sections"))
+
+    walk(toc.get("chapters"))
+    for part in toc.get("parts", []):
+        walk(part.get("chapters"))
+    return order
+
+
 def chapters(env) -> list[str]:
-    """The chapters with an exercise directive, read from their sources (reading order)."""
-    chapters = []
+    """The chapters with an exercise directive, read from their sources, in reading order."""
+    found = []
     for doc in env.found_docs:
         path = Path(env.doc2path(doc))
         if path.suffix == ".ipynb" and "{exercise}" in path.read_text("utf-8"):
-            chapters.append(doc)
-    toc = list(env.toctree_includes.get(env.config.root_doc, []))
-    order = {d: i for i, d in enumerate(toc)}
-    return sorted(chapters, key=lambda d: (order.get(d, len(order)), d))
+            found.append(doc)
+    order = {d: i for i, d in enumerate(toc_order(env))}
+    return sorted(found, key=lambda d: (order.get(d, len(order)), d))
 
 
 def setup(app):
@@ -391,4 +592,5 @@ def setup(app):
     return {"parallel_read_safe": True, "parallel_write_safe": True}
 
 
-__all__ = ["chapters", "handouts", "numbers_of", "render_roles", "student_markdown", "setup"]
+__all__ = ["chapters", "toc_order", "glued_values", "handouts", "imports_of", "numbers_of",
+           "render_roles", "student_markdown", "SETUP_TAG", "setup"]

@@ -5,11 +5,13 @@ Usage::
     python book/_ext/print_pdf.py toc _toc.yml OUT_TOC.yml      # the PDF's table of contents
     python book/_ext/print_pdf.py print SINGLEHTML_DIR OUT.pdf   # print the single-page build
 
-The PDF holds the book's reading pages: the introduction, the chapters, the summary,
-references, glossary and course plan; the API reference stays on the site (``toc`` drops
-the part captioned "API reference"); each chapter prints its verdict table, its full
-ledger stays on the site (a line says where), and the all-ledgers page prints its summary
-tables with the chapters' ledgers closed. ``SINGLEHTML_DIR``
+The PDF holds the book's reading pages: the introduction, the Learn chapters, the
+Reproduce pages, the ledgers' summary and errata, references, glossary and course plan;
+the API reference stays on the site (``toc`` drops the part captioned "API reference").
+A ledger prints its counts and says that its rows are on the site; collapsed sections
+print open (a hidden cell's toggle line left out, a dropdown's summary line in bold before
+its content); every figure prints at the text's width (``figures.json`` beside the PDF
+records each one's width and type size). ``SINGLEHTML_DIR``
 is ``jupyter-book build . --builder singlehtml --toc OUT_TOC.yml``: every page on one HTML
 page. It is served on 127.0.0.1, opened in headless Chromium through Playwright (the
 Debian package's browser, no download), MathJax is awaited, the exercises' solutions
@@ -110,27 +112,151 @@ _SOLUTIONS = r"""(title) => {
 }"""
 
 
-# A chapter's full ledger (hundreds of rows with long notes) is for the screen: the PDF
-# keeps the chapter's verdict table and says where the rows are.
-FULL_LEDGER_NOTE = ("The full ledger, row by row with each row's note ({rows} rows), is on "
-                    "the book's site at the end of this chapter, and in its notebook.")
-_FULL_LEDGERS = r"""() => {
+# A ledger (hundreds of rows with long notes) is for the screen: the PDF prints its counts,
+# from its caption, and says where its rows are; the ledgers page's summaries (five
+# columns of counts and reasons) and the errata print whole.
+LEDGER_NOTE = ("{caption}: {rows} rows in all. The rows, each with its claim, the paper's "
+               "value, ours and its note, are on this page of the book's site.")
+_LEDGERS = r"""(note) => {
   let n = 0;
-  document.querySelectorAll('details').forEach(d => {
-    const table = d.querySelector('table.ledger');
-    if (!table) return;
-    // the all-ledgers page's toggles (one per chapter, titled by the chapter) stay closed
-    const summary = d.querySelector('summary');
-    if (d.classList.contains('ledger-chapter') &&
-        !(summary && summary.textContent.startsWith('The full reproduction ledger'))) return;
+  document.querySelectorAll('table.ledger:not(.ledger-summary)').forEach(t => {
+    const cap = t.querySelector('caption');
+    const caption = cap ? cap.textContent.trim() : 'Reproduction ledger';
     const p = document.createElement('p');
-    p.className = 'pdf-full-ledger';
-    p.textContent = %s.replace('{rows}', table.querySelectorAll('tbody tr').length);
-    d.replaceWith(p);
+    p.className = 'pdf-ledger-counts';
+    p.textContent = note.replace('{caption}', caption)
+                        .replace('{rows}', t.querySelectorAll('tbody tr').length);
+    const box = t.closest('details.ledger-chapter');
+    const notes = t.nextElementSibling;
+    if (notes && notes.matches('ol.ledger-notes')) notes.remove();
+    (box || t).replaceWith(p);
     n += 1;
   });
   return n;
-}""" % json.dumps(FULL_LEDGER_NOTE)
+}"""
+
+# Collapsed sections print open and consistently: a cell whose input or output the site
+# hides behind a toggle prints that content without the toggle's line ("Hide code cell
+# output"); every other collapsed section (a dropdown of a Reproduce page, a <details>)
+# prints its summary line, in bold, and then its content.
+_COLLAPSED = r"""() => {
+  let n = 0;
+  document.querySelectorAll('details').forEach(d => {
+    d.open = true;
+    const summary = d.querySelector(':scope > summary');
+    if (d.classList.contains('hide')) {
+      if (summary) summary.remove();
+      d.classList.add('pdf-toggle-open');
+    } else {
+      d.classList.add('pdf-collapsed-open');
+      n += 1;
+    }
+  });
+  return n;
+}"""
+
+# Figures at 0.8 of the text's width at least (the book's rule), wider if the site shows them
+# wider, unless a page cannot hold one so tall: it is then as wide as a page's height allows;
+# what each one became is written beside the PDF for tests/book/test_pdf.py.
+_FIGURES = r"""(maxHeight) => {
+  const main = document.querySelector('article.bd-article') || document.querySelector('main');
+  const text = main.clientWidth;
+  const out = [];
+  main.querySelectorAll('img').forEach(img => {
+    if (!img.naturalWidth || img.naturalWidth < 80) return;
+    const aspect = img.naturalHeight / img.naturalWidth;
+    const shown = img.getBoundingClientRect().width / text;
+    // as the site shows it, or 0.8 of the text's width if that is more; never taller than
+    // a page holds
+    const share = Math.min(1, Math.max(0.8, shown), maxHeight / aspect / text);
+    img.style.setProperty('width', (100 * share).toFixed(2) + '%', 'important');
+    img.style.setProperty('height', 'auto', 'important');
+    img.style.setProperty('max-width', '100%', 'important');
+    img.style.setProperty('max-height', 'none', 'important');
+    const fig = img.closest('figure');
+    const number = fig && fig.querySelector('.caption-number');
+    out.push({src: img.getAttribute('src'), share: share, natural_px: img.naturalWidth,
+              caption: number ? number.textContent.trim() : '',
+              alt: img.getAttribute('alt') || ''});
+  });
+  return {text_px: text, figures: out};
+}"""
+
+# A table a little wider than the text prints smaller, to at least MIN_TABLE_ZOOM of its
+# size, rather than be cut at the page's edge (what is still too wide is reported).
+MIN_TABLE_ZOOM = 0.8
+_FIT_TABLES = r"""(least) => {
+  const main = document.querySelector('article.bd-article') || document.querySelector('main');
+  let n = 0;
+  main.querySelectorAll('table').forEach(t => {
+    const room = (t.parentElement || main).clientWidth;
+    const wide = t.getBoundingClientRect().width;
+    if (wide > room + 1 && wide > 0) {
+      t.style.zoom = Math.max(least, room / wide).toFixed(3);
+      n += 1;
+    }
+  });
+  return n;
+}"""
+# Tables at the text's width: any that reaches beyond the text (cut at the page's edge),
+# and any cell narrower than a word it holds (a word or number wrapped to letters), are
+# written beside the PDF (tables.json) for tests/book/test_pdf.py.
+TABLES_JS = r"""() => {
+  const main = document.querySelector('article.bd-article') || document.querySelector('main');
+  const right = main.getBoundingClientRect().right;
+  const ctx = document.createElement('canvas').getContext('2d');
+  const name = t => {
+    const cap = t.querySelector('caption');
+    const page = t.closest('section[id]');
+    return (page ? page.id + ': ' : '') + (cap ? cap.textContent.trim().slice(0, 60)
+      : t.innerText.trim().split('\n')[0].slice(0, 60));
+  };
+  const cut = [], broken = [];
+  main.querySelectorAll('table').forEach(t => {
+    if (t.getBoundingClientRect().width === 0) return;
+    if (t.getBoundingClientRect().right > right + 1) cut.push(name(t));
+    for (const cell of t.querySelectorAll('td, th')) {
+      const style = getComputedStyle(cell);
+      ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const room = cell.clientWidth - parseFloat(style.paddingLeft)
+                   - parseFloat(style.paddingRight);
+      const words = cell.innerText.split(/\s+|(?<=[-\u2010])/);  // a line may break after a hyphen
+      const widest = Math.max(0, ...words.map(w => ctx.measureText(w).width));
+      if (widest > room + 1) {
+        broken.push(name(t) + ' | ' + cell.innerText.trim().slice(0, 40));
+        break;
+      }
+    }
+  });
+  return {cut, broken};
+}"""
+
+#: the height a figure may take on an A4 page, leaving room for its caption (CSS px)
+FIGURE_MAX_HEIGHT = 210 / 25.4 * 96
+#: the text's width on the page: A4 less two margins of 18 mm (CSS px)
+TEXT_WIDTH = (210 - 2 * 18) / 25.4 * 96
+#: the book's figures set their type at 10 pt (mlcbook.plots.TEXT_PT)
+FIGURE_TYPE_PT = 10.0
+
+
+def figure_report(site: Path, measured: dict) -> list[dict]:
+    """For each figure of the PDF: its share of the text's width and the size its 10-pt
+    type prints at (from the image's own resolution: inches = pixels / dots per inch)."""
+    from PIL import Image
+
+    out = []
+    for f in measured["figures"]:
+        path = site / f["src"].split("?")[0]
+        dpi = None
+        if path.is_file():
+            with Image.open(path) as im:
+                dpi = (im.info.get("dpi") or (None,))[0]
+        inches = f["natural_px"] / (float(dpi) if dpi else 96.0)
+        printed = f["share"] * TEXT_WIDTH / 96
+        out.append({**f, "dpi": dpi, "figure_in": round(inches, 3),
+                    "printed_in": round(printed, 3),
+                    "type_pt": round(FIGURE_TYPE_PT * printed / inches, 2)})
+    return out
 
 
 def pdf_toc(toc_in: Path, toc_out: Path) -> None:
@@ -204,11 +330,11 @@ def print_book(site: Path, out: Path, title: str) -> int:
         "subtitle": (title.split(" — ", 1)[1] if " — " in title else "").split(" · ")[0],
         "version": version("mlcbook"),
         "year": "2026",
-        "how": ("Every chapter is a notebook that runs: in a checkout of the book's repository, "
-                "<code>pip install ./ ./repro</code> installs the library and the reproduction "
-                "(or <code>make dist</code> builds their wheels into <code>dist/</code>). "
-                "The API reference and the chapters' notebooks are on the book's site "
-                "(<code>make book</code>)."),
+        "how": ("Every chapter is a notebook that runs. The book's site offers, on its page "
+                "Get the code, the source of this version, the wheels of the library and of "
+                "the reproduction, and the two commands that install them and open the "
+                "chapters; the API reference, the chapters' notebooks and every ledger row "
+                "are on the site too."),
     }
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".pass1.pdf")
@@ -221,15 +347,21 @@ def print_book(site: Path, out: Path, title: str) -> int:
             page.wait_for_function(
                 "window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=60_000)
             page.evaluate("MathJax.startup.promise")
-            # the chapters' full ledgers stay on the site (a line says so), other
-            # collapsed outputs open; the all-ledgers page keeps each chapter's ledger
-            # closed; the solutions go to the appendix
-            page.evaluate(_FULL_LEDGERS)
-            page.evaluate("document.querySelectorAll('details:not(.ledger-chapter)')"
-                          ".forEach(d => d.open = true)")
+            # the ledgers print their counts (their rows stay on the site), collapsed
+            # sections print open, the solutions go to the appendix
+            page.evaluate(_LEDGERS, LEDGER_NOTE)
+            page.evaluate(_COLLAPSED)
             page.evaluate(_SOLUTIONS, SOLUTIONS_TITLE)
             entries = page.evaluate(_FRONT, meta)
             page.emulate_media(media="print")
+            # lay the page out at the PDF's text width to size the figures
+            page.set_viewport_size({"width": round(TEXT_WIDTH), "height": 1400})
+            measured = page.evaluate(_FIGURES, FIGURE_MAX_HEIGHT)
+            page.evaluate(_FIT_TABLES, MIN_TABLE_ZOOM)
+            report = figure_report(site, measured)
+            out.with_name("figures.json").write_text(json.dumps(report, indent=1))
+            tables = page.evaluate(TABLES_JS)
+            out.with_name("tables.json").write_text(json.dumps(tables, indent=1))
             _print(page, tmp)  # pass 1: where does each page of the book start?
             pages = _page_texts(tmp)
             toc_end = next((k for k, t in enumerate(pages) if t.lstrip().startswith("Contents")),

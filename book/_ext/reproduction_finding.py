@@ -7,7 +7,8 @@ In a chapter's Markdown::
 
 renders a note "What the reproduction found" holding the counts of the saved ledger
 ``book/_ledgers/dependence.csv`` (:func:`mlcrepro.summary.findings_sentence`) and a link
-to the Reproduce page that shows that ledger (:func:`mlcrepro.papers.ledger_page`). The
+to the Reproduce page that shows that ledger (:func:`mlcrepro.papers.ledger_page`); each
+status and cause it names links its definition in the glossary. The
 counts are read from the ledger when the site is built, so the sentence cannot drift
 from the ledger, and the chapter's notebook holds no ledger code. The page is rebuilt
 when the ledger changes.
@@ -30,7 +31,7 @@ def finding_markdown(ledger: str) -> str:
     if ledger not in LEDGERS:
         raise ValueError(f"reproduction-finding needs one of {list(LEDGERS)}, got {ledger!r}")
     rows = load_ledgers()
-    sentence = findings_sentence(rows[rows["chapter"] == ledger])
+    sentence = findings_sentence(rows[rows["chapter"] == ledger], terms=True)
     paper = ledger_page(ledger)
     return (
         f"{sentence} Each claim, the comparisons behind it and the cause of every "

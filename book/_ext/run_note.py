@@ -1,11 +1,11 @@
 """Sphinx extension: every page that runs code says, under its title, how to run it.
 
-A reader of the site has no checkout yet; each executable page (a notebook with code
-cells: the introduction, the chapters, the ledgers) gets one line under its title: how to
-install the library and the reproduction from a checkout (``pip install ./ ./repro``) or
-from the wheels ``make dist`` writes to ``dist/``, and where its notebook is. The line is
-added to the rendered HTML, not to the chapters' sources, and is not part of the search
-index. A link to the repository appears only when one is configured (``repository``).
+A reader of the site has no copy of the code yet; each executable page (a notebook with
+code cells: the introduction, the chapters, the Reproduce pages) gets one line under its
+title: the page "Get the code" (``downloads``) has the source and the two commands that
+run it, and the download button above has this page's notebook. The line is added to the
+rendered HTML, not to the chapters' sources, and is not part of the search index. A link
+to the repository appears only when one is configured (``repository``).
 """
 
 from __future__ import annotations
@@ -14,23 +14,19 @@ import html
 import re
 
 _H1_END = re.compile(r"</h1>", re.I)
+#: the page that offers the code (``downloads``)
+GET_THE_CODE = "book/get_the_code"
 
 
 def _note(app, pagename: str) -> str:
-    intro = app.builder.get_relative_uri(pagename, app.config.root_doc)
+    get = app.builder.get_relative_uri(pagename, GET_THE_CODE)
     url = app.config.mlcbook_repository_url
-    where = (
-        f'a checkout of <a href="{html.escape(url)}">the repository</a>'
-        if url
-        else "a checkout of the book's repository"
-    )
+    repo = f' (or from <a href="{html.escape(url)}">its repository</a>)' if url else ""
     return (
-        '<p class="mlcbook-run-note"><strong>Run this page yourself.</strong> In '
-        f"{where}: <code>pip install ./ ./repro</code> (the library <code>mlcbook</code> and "
-        "the reproduction <code>mlcrepro</code>), or <code>make dist</code> and "
-        "<code>pip install dist/*.whl</code>; then open this page's notebook "
-        "(download button above, <code>.ipynb</code>) in Jupyter. "
-        f'<a href="{intro}#installing">More on installing</a>.</p>'
+        '<p class="mlcbook-run-note"><strong>Run this page yourself.</strong> '
+        f'<a href="{get}">Get the code</a>{repo}: the source, and the two commands that '
+        "install it and open the chapters; this page's notebook is also in the download "
+        "menu above (<code>.ipynb</code>).</p>"
     )
 
 

@@ -62,7 +62,7 @@ import pandas as pd
 from mlcbook.files import atomic_write, read_csv_exact, remove_stale_temporaries
 from mlcbook.validation import Int, Real, check_name, validate_params
 from mlcrepro._paths import project_root
-from mlcrepro.display import BADGES, printed_decimals
+from mlcrepro.display import BADGES, math_html, printed_decimals
 
 __all__ = [
     "Ledger",
@@ -944,13 +944,13 @@ class Ledger:
                     f"note {shared[e.cause]}</a>"
                 )
             else:
-                note = escape(e.explanation)
+                note = math_html(e.explanation)
             cells = (
                 str(i),
-                escape(e.claim),
+                math_html(e.claim),
                 escape(e.source),
-                escape(e.paper),
-                escape(e.ours),
+                math_html(e.paper),
+                math_html(e.ours),
                 self._BADGE[e.status],
                 note,
             )
@@ -970,7 +970,7 @@ class Ledger:
         )
         notes = "".join(
             f'<li id="{self._note_id(label)}"><b>Note {label}</b> ({escape(c.kind)}): '
-            f"{escape(c.text)}"
+            f"{math_html(c.text)}"
             + (
                 f" <i>{'Tested in' if c.kind == 'tested' else 'See'}</i> {escape(c.ref)}."
                 if c.ref

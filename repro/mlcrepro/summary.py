@@ -11,11 +11,13 @@ from __future__ import annotations
 import re
 import textwrap  # noqa: F401  (the examples wrap their output)
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from html import escape
+from typing import Any
 
 import pandas as pd
 
+from mlcrepro.display import math_html
 from mlcrepro.ledger import CAUSE_KINDS, STATUSES, row_anchor
 
 __all__ = [
@@ -27,11 +29,13 @@ __all__ = [
     "verdict_table",
     "VERDICT_SYMBOLS",
     "FINDINGS_WORDS",
+    "FINDINGS_TERMS",
     "findings_counts",
     "findings_sentence",
     "papers_findings",
     "errata",
     "errata_html",
+    "ledger_counts_html",
 ]
 
 _REQUIRED = ("chapter", "paper_ref", "claim", "source", "status", "note")
@@ -304,44 +308,148 @@ def paper_summary(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:
     return table.drop(columns=[s for s in _RARE if table[s].sum() == 0])
 
 
-def summary_html(summary: pd.DataFrame, href: str = "", titles: dict | None = None) -> str:
-    """Render :func:`ledger_summary` as an HTML table, one section per paper.
+def _ordered(groups, order: Sequence[str] | None) -> list:
+    """(paper, rows) groups in the order of the papers ``order`` names (others after)."""
+    groups = list(groups)
+    if order is None:
+        return groups
+    rank = {p: k for k, p in enumerate(order)}
+    return sorted(groups, key=lambda g: rank.get(g[0], len(rank)))
+
+
+def _check_pages(pages: Any, chapters) -> dict[str, str]:
+    if pages is None:  # the rows are on the page the table is on
+        return {c: "" for c in chapters}
+    if not isinstance(pages, Mapping):
+        raise TypeError(
+            "pages must map each ledger to the page that shows it "
+            "(mlcrepro.outcomes.ledger_pages gives the Reproduce pages)"
+        )
+    missing = sorted(set(chapters) - set(pages))
+    if missing:
+        raise ValueError(f"pages names no page for the ledgers {missing}")
+    return dict(pages)
+
+
+def _row_links(chapter: str, rows, page: str, name: str = "", runs: bool = True) -> str:
+    """Links to a ledger's rows on the page ``page`` (with ``runs``, consecutive rows are
+    one link, ``3–5``, to the first of them)."""
+    spans = _runs(rows) if runs else [(r, r) for r in rows]
+    links = ", ".join(
+        f"<a href='{page}#{row_anchor(chapter, a)}'>" + (f"{a}" if a == b else f"{a}–{b}") + "</a>"
+        for a, b in spans
+    )
+    return f"{escape(name)} {links}" if name else links
+
+
+def _outcome_cell(counts: Mapping[str, int]) -> str:
+    """The counts of a group of claims as marks (``12 ✔ 3 ±``), each kept on one line."""
+    return " ".join(
+        f"<span class='ledger-count'>{n}&nbsp;{escape(VERDICT_SYMBOLS[st])}</span>"
+        for st, n in counts.items()
+        if n
+    )
+
+
+def ledger_counts_html(
+    ledgers: pd.DataFrame, chapters=None, *, pages: Mapping[str, str] | None = None
+) -> str:
+    """Every ledger in one table: its name (a link to its first row on its paper's
+    Reproduce page, which opens it), its rows, and how many of them have each status
+    (:data:`VERDICT_SYMBOLS`).
+
+    Parameters
+    ----------
+    ledgers, chapters
+        As for :func:`ledger_summary` (``chapters``: the ledgers in the order to show).
+    pages : mapping, optional
+        For each ledger the page that shows it, as a link from the page the table is on
+        (:func:`mlcrepro.outcomes.ledger_pages`: the papers' Reproduce pages); by default
+        the page the table is on.
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"chapter": ["knn", "knn"], "paper_ref": ["X (2020)"] * 2,
+    ...                      "claim": ["a", "b"], "source": ["Fig. 4"] * 2,
+    ...                      "status": ["reproduced", "differs"], "note": ["", ""]})
+    >>> html = ledger_counts_html(rows, pages={"knn": "reproduce_huellermeier2022.html"})
+    >>> "href='reproduce_huellermeier2022.html#ledger-knn-1'" in html, "1&nbsp;✘" in html
+    (True, True)
+    """
+    ledgers = _in_order(ledgers, chapters)
+    names = list(dict.fromkeys(ledgers["chapter"]))
+    pages = _check_pages(pages, names)
+    labels = ("ledger", "papers", "rows", "rows by status")
+    head = "".join(f"<th>{h}</th>" for h in labels)
+    body = []
+    for chapter in names:
+        rows = ledgers[ledgers["chapter"] == chapter]
+        papers = dict.fromkeys(row_paper(r, s) for r, s in zip(rows["paper_ref"], rows["source"]))
+        counts = {st: int((rows["status"] == st).sum()) for st in STATUSES}
+        cells = (
+            f"<a href='{pages[chapter]}#{row_anchor(chapter, 1)}'>{escape(chapter)}</a>",
+            escape("; ".join(papers)),
+            str(len(rows)),
+            _outcome_cell(counts),
+        )
+        body.append(
+            "<tr>"
+            + "".join(f"<td data-label='{h}'>{v}</td>" for h, v in zip(labels, cells))
+            + "</tr>"
+        )
+    return (
+        f"<table class='ledger ledger-summary ledger-counts'><thead><tr>{head}</tr></thead>"
+        f"<tbody>{''.join(body)}</tbody></table>"
+    )
+
+
+def summary_html(
+    summary: pd.DataFrame,
+    titles: Mapping[str, str] | None = None,
+    *,
+    pages: Mapping[str, str] | None = None,
+    order: Sequence[str] | None = None,
+) -> str:
+    """Render :func:`ledger_summary` as HTML tables, one per paper, that link each group's
+    rows on the page that shows them.
+
+    Five columns, so that a table fits the text column: the group of claims, its ledger
+    rows (linked), the count per status as its mark (:data:`VERDICT_SYMBOLS`), the verdict
+    and why it differs.
 
     Parameters
     ----------
     summary : pandas.DataFrame
         The output of :func:`ledger_summary`.
-    href : str
-        Page holding the ledger tables, prefixed to the row anchors (``""`` for the same page,
-        ``"ledgers.html"`` from another page).
-    titles : dict, optional
-        Display names of the chapters; the chapter identifier by default.
+    titles : mapping, optional
+        A name for each ledger, shown before its row numbers when a paper's rows come
+        from several ledgers; the ledger's own name by default.
+    pages : mapping, optional
+        For each ledger the page (a link from the page the table is on) that shows its
+        rows (:func:`mlcrepro.outcomes.ledger_pages`: the papers' Reproduce pages); by
+        default the page the table is on.
+    order : sequence of str, optional
+        The papers in the order to show (others after them); by default the order of
+        ``summary``.
     """
     if not isinstance(summary, pd.DataFrame) or "rows" not in summary.columns:
         raise TypeError("summary must be the DataFrame returned by ledger_summary")
     titles = titles or {}
-    shown = [st for st in STATUSES if st not in _RARE or summary[st].sum() > 0]
-    labels = ("claims", "chapter", "rows", *(VERDICT_SYMBOLS[st] for st in shown))
-    labels += ("verdict", "why it differs")
+    pages = _check_pages(pages, summary["chapter"].unique())
+    labels = ("claims", "ledger rows", "rows by status", "verdict", "why it differs")
     head = "".join(f"<th>{h}</th>" for h in labels)
     parts = []
-    for paper, block in summary.groupby("paper", sort=False):
+    for paper, block in _ordered(summary.groupby("paper", sort=False), order):
+        several = block["chapter"].nunique() > 1
         body = []
-        for r, counts in zip(block.itertuples(), block[shown].to_dict("records")):
-            links = ", ".join(
-                f"<a href='{href}#{row_anchor(r.chapter, a)}'>"
-                + (f"{a}" if a == b else f"{a}–{b}")
-                + "</a>"
-                for a, b in _runs(r.rows)
-            )
-            reason = "" if r.verdict == "reproduced" else escape(r.reason)
+        for r, counts in zip(block.itertuples(), block[list(STATUSES)].to_dict("records")):
+            name = titles.get(r.chapter, r.chapter) if several else ""
             cells = (
                 escape(r.claims),
-                escape(titles.get(r.chapter, r.chapter)),
-                links,
-                *(counts[st] for st in shown),
+                _row_links(r.chapter, r.rows, pages[r.chapter], name),
+                _outcome_cell(counts),
                 r.verdict,
-                reason,
+                "" if r.verdict == "reproduced" else math_html(r.reason),
             )
             body.append(
                 "<tr>"
@@ -409,11 +517,29 @@ def _series(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def findings_sentence(ledger: pd.DataFrame) -> str:
+#: the glossary term (``book/glossary.md``) behind each word of :data:`FINDINGS_WORDS`
+FINDINGS_TERMS: dict[str, str] = {
+    "reproduced": "{term}`reproduced`",
+    "within spread": "{term}`within the paper's spread <within spread>`",
+    "within our spread": "{term}`within our spread`",
+    "qualitative": "{term}`qualitative`",
+    "fragile": "{term}`fragile`",
+    "differs": "{term}`differ <differs>`",
+    "paper error": "an {term}`error of the paper <paper error>`",
+    "underspecified": "what the paper {term}`leaves open <underspecified>`",
+    "material unavailable": "{term}`material not available <material unavailable>` to us",
+    "tested": "a cause {term}`tested` by a computation",
+    "unknown": "a cause {term}`not known <unknown>`",
+}
+
+
+def findings_sentence(ledger: pd.DataFrame, *, terms: bool = False) -> str:
     """The counts of a chapter's "What this chapter found" box, computed from its ledger.
 
     One or two sentences of MyST markdown: how many rows the ledger has, how many of
-    each status, and for the rows that differ how many name each kind of cause.
+    each status, and for the rows that differ how many name each kind of cause.  With
+    ``terms=True`` each status and cause links its definition in the glossary
+    (:data:`FINDINGS_TERMS`), as the ``reproduction-finding`` directive shows it.
 
     A chapter shows it with myst-nb's ``glue``, so that the box quotes the ledger the
     chapter has just built and cannot drift from it.  In ``book/NAME.md``, after the
@@ -449,20 +575,25 @@ def findings_sentence(ledger: pd.DataFrame) -> str:
     and **1** a cause not known.
     >>> print(findings_sentence(led.iloc[:1]))
     Of the **1** ledger rows, **1** is *reproduced*.
+    >>> print(textwrap.fill(findings_sentence(led.iloc[:2], terms=True), 80))
+    Of the **2** ledger rows, **1** is {term}`reproduced` and **1** {term}`differ
+    <differs>`. Of the rows that differ, **1** names a cause {term}`tested` by a
+    computation.
     """
+    words = FINDINGS_TERMS if terms else FINDINGS_WORDS
     n = findings_counts(ledger)
     parts: list[str] = []
     for s in STATUSES:
         if s in n:
             verb = ("is " if n[s] == 1 else "are ") if not parts else ""
-            parts.append(f"**{n[s]}** {verb}{FINDINGS_WORDS[s]}")
+            parts.append(f"**{n[s]}** {verb}{words[s]}")
     text = f"Of the **{n['rows']}** ledger rows, {_series(parts)}."
     causes = [c for c in CAUSE_KINDS if c in n]
     if causes:
         cs: list[str] = []
         for c in causes:
             verb = ("names " if n[c] == 1 else "name ") if not cs else ""
-            cs.append(f"**{n[c]}** {verb}{FINDINGS_WORDS[c]}")
+            cs.append(f"**{n[c]}** {verb}{words[c]}")
         text += f" Of the rows that differ, {_series(cs)}."
     return text
 
@@ -519,18 +650,60 @@ def errata(ledgers: pd.DataFrame, chapters=None) -> pd.DataFrame:
     return out.sort_values("paper", kind="stable").reset_index(drop=True)
 
 
-def errata_html(table: pd.DataFrame, href: str = "", titles: dict | None = None) -> str:
-    """Render :func:`errata` as one list per paper, each item linked to its ledger row."""
+def errata_html(
+    table: pd.DataFrame,
+    titles: Mapping[str, str] | None = None,
+    *,
+    pages: Mapping[str, str] | None = None,
+    order: Sequence[str] | None = None,
+) -> str:
+    """Render :func:`errata` as one list per paper: each erratum once, its mathematics
+    typeset, with links to the ledger rows that record it.
+
+    Rows of a paper whose proofs are the same text (one slip checked twice, say exactly
+    and by simulation) are one item, naming each claim and linking each row.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The output of :func:`errata`.
+    titles : mapping, optional
+        A name for each ledger, shown with its row numbers (the ledger's name by default).
+    pages : mapping, optional
+        For each ledger the page that shows its rows
+        (:func:`mlcrepro.outcomes.ledger_pages`: the papers' Reproduce pages); by default
+        the page the list is on.
+    order : sequence of str, optional
+        The papers in the order to show (others after them).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"paper": ["A (2020)"] * 2, "chapter": ["losses"] * 2,
+    ...                   "row": [3, 5], "source": ["eq. 2", "eq. 2"],
+    ...                   "claim": ["$y = 2$ (exact)", "$y = 2$ (simulated)"],
+    ...                   "proof": ["$y = 3$: $1 + 2$"] * 2, "where": ["", ""]})
+    >>> html = errata_html(t, pages={"losses": "reproduce_huellermeier2022.html"})
+    >>> html.count("<li>"), html.count("href="), html.count("math notranslate")
+    (1, 2, 4)
+    """
     if not isinstance(table, pd.DataFrame) or "proof" not in table.columns:
         raise TypeError("table must be the DataFrame returned by errata")
     titles = titles or {}
+    pages = _check_pages(pages, table["chapter"].unique())
     parts = []
-    for paper, block in table.groupby("paper", sort=False):
-        items = "".join(
-            f"<li><b>{escape(r.source)}:</b> {escape(r.claim)}. {escape(r.proof)} "
-            f"(<a href='{href}#{row_anchor(r.chapter, r.row)}'>"
-            f"{escape(titles.get(r.chapter, r.chapter))}, ledger row {r.row}</a>)</li>"
-            for r in block.itertuples()
-        )
-        parts.append(f"<p><i>{escape(paper)}</i></p><ul class='errata'>{items}</ul>")
+    for paper, block in _ordered(table.groupby("paper", sort=False), order):
+        items = []
+        for proof, same in block.groupby("proof", sort=False):
+            claims = "; ".join(
+                dict.fromkeys(
+                    f"<b>{escape(r.source)}:</b> {math_html(r.claim)}" for r in same.itertuples()
+                )
+            )
+            where = "; ".join(
+                f"{escape(titles.get(ch, ch))}: {'rows' if len(g) > 1 else 'row'} "
+                + _row_links(ch, list(g["row"]), pages[ch], runs=False)
+                for ch, g in same.groupby("chapter", sort=False)
+            )
+            items.append(f"<li>{claims}. {math_html(proof)} ({where})</li>")
+        parts.append(f"<p><i>{escape(paper)}</i></p><ul class='errata'>{''.join(items)}</ul>")
     return "".join(parts)

@@ -1,29 +1,35 @@
 """The PDF of the book (``make pdf``): a title page, contents with page numbers, the reading
-pages of the table of contents in order, and no API reference.
+pages of the table of contents in order, and no API reference; a ledger's counts where its
+rows are on the site; collapsed sections printed without their toggles; no page a hole;
+figures at the text's width with readable type; no table cut or wrapped to letters.
 
-This test builds nothing: it checks ``_build/pdf/mlcbook.pdf`` and FAILS when the file is
-missing (run ``make pdf`` first). It needs ``pdftotext`` and ``pdfinfo`` from Debian's
-poppler-utils, which ``make pdf`` installs.
+This test builds nothing: it checks ``_build/pdf/mlcbook.pdf`` (and the reports
+``figures.json`` and ``tables.json`` that ``book/_ext/print_pdf.py`` writes beside it, from
+the print layout) and FAILS when they are missing (run ``make pdf`` first). It needs
+``pdftotext`` and ``pdftoppm`` from Debian's poppler-utils, which ``make pdf`` installs.
 """
 
 from __future__ import annotations
 
 import csv
+import json
 import re
 import shutil
-import unicodedata
 import subprocess
+import tempfile
+import unicodedata
+from pathlib import Path
 
 import pytest
 import yaml
 
 from mlcrepro._paths import project_root
+from mlcrepro.papers import LEDGERS, ledger_page
 
 from .toc import toc_files
 
 ROOT = project_root()
 PDF = ROOT / "_build" / "pdf" / "mlcbook.pdf"
-CHAPTERS = ("measures", "losses", "datasets", "dependence", "knn", "blended", "limo")
 
 
 def _pdf_docs() -> list[str]:
@@ -131,38 +137,107 @@ def test_solutions_only_in_their_appendix(pages):
     assert len(exercises) >= len(titles), "more solutions than exercises"
 
 
-def test_chapters_in_reading_order_each_with_its_ledger(pages):
-    starts = _starts(pages)
-    bounds = list(starts.values()) + [len(pages) + 1]
-    for k, doc in enumerate(starts):
-        body = "\n".join(pages[bounds[k] - 1:bounds[k + 1] - 1])
-        if doc in {f"book/{c}" for c in CHAPTERS}:
-            assert "Reproduction ledger" in body, f"{doc}: no ledger in its PDF pages"
-
-
-def test_no_api_reference_and_ledgers_printed_once(pages):
-    text = "\n".join(pages)
-    assert "API reference" not in [ln.strip() for ln in text.splitlines()], "API pages printed"
-    # the all-ledgers page prints its summaries with the chapters' ledgers closed: a claim
-    # row ("✔ reproduced") appears once, in its chapter
+def _pages_of(pages: list[str], doc: str) -> str:
+    """The text of the PDF pages that print ``doc``, as one line of words."""
     starts = _starts(pages)
     docs = list(starts)
-    k = docs.index("book/ledgers")
-    end = starts[docs[k + 1]] if k + 1 < len(docs) else len(pages) + 1
-    ledgers_page = "\n".join(pages[starts["book/ledgers"] - 1:end - 1])
-    assert ledgers_page.count("✔ reproduced") < 20, "the all-ledgers page repeats the rows"
+    k = docs.index(doc)
+    end = starts[docs[k + 1]] - 1 if k + 1 < len(docs) else _solutions_start(pages) - 1
+    return " ".join(" ".join(pages[starts[doc] - 1:end]).split())
 
 
-def test_chapters_print_their_verdicts_and_leave_the_full_ledger_to_the_site(pages):
-    """Each chapter's full ledger (hundreds of rows with long notes, unreadable at a page's
-    width) is replaced by one line saying where it is; its row count is the saved CSV's."""
-    starts = _starts(pages)
-    bounds = list(starts.values()) + [len(pages) + 1]
-    for k, doc in enumerate(starts):
-        if doc not in {f"book/{c}" for c in CHAPTERS}:
-            continue
-        body = " ".join(" ".join(pages[bounds[k] - 1:bounds[k + 1] - 1]).split())
-        chapter = doc.removeprefix("book/")
-        with open(project_root() / "book" / "_ledgers" / f"{chapter}.csv", encoding="utf-8") as f:
-            rows = sum(1 for _ in csv.reader(f)) - 1
-        assert f"The full ledger, row by row with each row's note ({rows} rows)" in body, doc
+def test_each_reproduce_page_prints_its_ledgers_counts_not_their_rows(pages):
+    """A ledger prints as one line: its counts (from its caption) and its row count, the
+    saved CSV's; its rows stay on the site, on the paper's Reproduce page."""
+    text = " ".join(" ".join(pages).split())
+    assert text.count("rows in all. The rows, each with its claim") == len(LEDGERS)
+    for name in LEDGERS:
+        doc = ledger_page(name).page_doc
+        with open(ROOT / "book" / "_ledgers" / f"{name}.csv", encoding="utf-8") as f:
+            rows = sum(1 for _ in csv.DictReader(f))
+        assert re.search(rf"\): {rows} rows in all", _pages_of(pages, doc)), (name, doc)
+    # no ledger row anywhere: a row's verdict badge beside its note column never prints
+    assert "# claim source paper ours status note" not in text
+
+
+def test_no_api_reference(pages):
+    text = "\n".join(pages)
+    assert "API reference" not in [ln.strip() for ln in text.splitlines()], "API pages printed"
+
+
+def test_collapsed_sections_print_without_their_toggles(pages):
+    text = " ".join(" ".join(pages).split())
+    for toggle in ("Hide code cell output", "Show code cell output", "Hide code cell source",
+                   "Show code cell source", "Click to show"):
+        assert toggle not in text, f"the PDF prints the toggle line {toggle!r}"
+
+
+# --------------------------------------------------------------------- page fill
+#: a page printed less than this share of its text area is a hole, unless it ends a page
+#: of the book (a chapter, a part) or is the title page or the contents
+MIN_FILL = 0.25
+
+
+def _fills() -> list[float]:
+    """For each page, the share of its text area (A4 less 18-mm margins; the page number
+    sits in the bottom margin) down to its lowest printed mark."""
+    import numpy as np
+    from PIL import Image
+
+    assert shutil.which("pdftoppm"), "pdftoppm is missing: apt-get install poppler-utils"
+    fills = []
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(["pdftoppm", "-gray", "-r", "24", str(PDF), f"{tmp}/p"], check=True)
+        for path in sorted(Path(tmp).glob("p-*.pgm"), key=lambda p: int(p.stem.split("-")[1])):
+            a = np.asarray(Image.open(path))
+            margin = round(a.shape[0] * 18 / 297)
+            body = a[margin:a.shape[0] - margin]
+            inked = np.flatnonzero((body < 200).any(axis=1))
+            fills.append((inked.max() + 1) / body.shape[0] if inked.size else 0.0)
+    return fills
+
+
+def test_no_page_is_a_hole(pages):
+    fills = _fills()
+    assert len(fills) == len(pages)
+    starts = sorted(set(_starts(pages).values()) | {_solutions_start(pages)})
+    ends = {s - 1 for s in starts} | {len(pages)}  # the last page of each page of the book
+    front = set(range(1, starts[0]))  # the title page and the contents
+    holes = [(k, round(f, 2)) for k, f in enumerate(fills, 1)
+             if f < MIN_FILL and k not in ends and k not in front]
+    assert not holes, f"pages under a quarter full (page, share of the text area): {holes}"
+
+
+# ------------------------------------------------------------- figures and tables
+def _report(name: str):
+    path = PDF.with_name(name)
+    assert path.exists(), f"{path.relative_to(ROOT)} is missing: run `make pdf` again"
+    return json.loads(path.read_text())
+
+
+#: figures print at least this share of the text's width, and their 10-pt type at least
+#: this size (points)
+MIN_FIGURE_SHARE, MIN_TYPE_PT = 0.8, 8.0
+
+
+def test_figures_print_wide_with_readable_type():
+    figures = _report("figures.json")
+    assert len(figures) >= 20, "the report lists too few figures"
+    narrow = [(f["caption"] or f["alt"][:40], round(f["share"], 2)) for f in figures
+              if f["share"] < MIN_FIGURE_SHARE]
+    small = [(f["caption"] or f["alt"][:40], f["type_pt"]) for f in figures
+             if f["type_pt"] < MIN_TYPE_PT]
+    assert not narrow, f"figures under {MIN_FIGURE_SHARE} of the text width: {narrow}"
+    assert not small, f"figures whose 10-pt type prints under {MIN_TYPE_PT} pt: {small}"
+
+
+def test_no_table_is_cut_or_wrapped_to_letters():
+    tables = _report("tables.json")
+    assert not tables["cut"], f"tables beyond the text's edge: {tables['cut']}"
+    assert not tables["broken"], f"cells narrower than a word they hold: {tables['broken']}"
+
+
+def test_the_front_pages_figure_prints_whole_and_wide(pages):
+    # the intro's figure, on one page (images never split) and at the text's width
+    intro = [f for f in _report("figures.json") if f["alt"].startswith("Two bar charts")]
+    assert len(intro) == 1 and intro[0]["share"] >= MIN_FIGURE_SHARE

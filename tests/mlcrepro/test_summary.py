@@ -8,6 +8,8 @@ import pandas as pd
 import pytest
 
 from mlcrepro.ledger import Ledger, load_ledgers, paper_error, row_anchor
+from mlcrepro.outcomes import ledger_pages
+from mlcrepro.papers import ledger_page
 from mlcrepro._paths import project_root
 from mlcrepro.summary import (
     claim_group,
@@ -17,6 +19,8 @@ from mlcrepro.summary import (
     paper_summary,
     row_paper,
     summary_html,
+    ledger_counts_html,
+    VERDICT_SYMBOLS,
 )
 
 ORDER = ["b", "a"]
@@ -85,10 +89,16 @@ def test_papers_follow_their_home_chapter():
         "Smith & Jones (2001)", "Doe (2010)"]
 
 
+PAGES = {"a": "page_a.html", "b": "page_b.html"}
+
+
 def test_every_link_of_the_summary_finds_its_ledger_row():
     led = _ledgers()
-    html = summary_html(ledger_summary(led, ORDER), href="ledgers.html")
-    targets = re.findall(r"href='ledgers.html#([^']+)'", html)
+    html = summary_html(ledger_summary(led, ORDER), pages=PAGES)
+    targets = re.findall(r"href='page_[ab].html#([^']+)'", html)
+    # each ledger's rows on the page that shows that ledger
+    assert re.findall(r"href='(page_[ab]).html#ledger-([ab])-", html) == [
+        ("page_b", "b"), ("page_a", "a"), ("page_a", "a"), ("page_a", "a")]
     assert targets == ["ledger-b-1", "ledger-a-1", "ledger-a-4", "ledger-a-3"]
     shown = "".join(
         Ledger.from_frame(rows, ch)._repr_html_() for ch, rows in led.groupby("chapter")
@@ -118,9 +128,14 @@ def test_the_errata_are_the_saved_rows_whose_cause_is_the_paper():
     table = errata(load_ledgers())
     assert set(zip(table["chapter"], table["row"], table["claim"])) == expected
     assert len(expected) >= 5  # the losses, dependence, blended and limo chapters find some
-    html = errata_html(table, href="ledgers.html")
+    html = errata_html(table, pages=ledger_pages(table["chapter"].unique()))
+    # each row linked on its paper's Reproduce page (read from the Paper records)
     for chapter, row, _ in expected:
-        assert f"href='ledgers.html#{row_anchor(chapter, row)}'" in html
+        page = f"reproduce_{ledger_page(chapter).page}.html"
+        assert f"href='{page}#{row_anchor(chapter, row)}'" in html
+    # an erratum recorded by several rows with one proof is listed once
+    assert html.count("<li>") == table["proof"].nunique()
+    assert "\\" not in html.replace("\\(", "").replace("\\)", "")  # no TeX outside math
 
 
 def test_bad_input_is_named():
@@ -131,7 +146,17 @@ def test_bad_input_is_named():
     with pytest.raises(ValueError, match="does not list"):
         ledger_summary(_ledgers(), chapters=["a"])
     with pytest.raises(TypeError, match="summary must be"):
-        summary_html(pd.DataFrame())
+        summary_html(pd.DataFrame(), pages={})
+    with pytest.raises(ValueError, match="no page for the ledgers"):
+        summary_html(ledger_summary(_ledgers(), ORDER), pages={"a": "x.html"})
+    with pytest.raises(TypeError, match="pages must map each ledger"):
+        summary_html(ledger_summary(_ledgers(), ORDER), pages=["x.html"])
+
+
+def test_papers_come_in_the_order_asked_for():
+    html = summary_html(ledger_summary(_ledgers(), ORDER), pages=PAGES,
+                        order=["Smith & Jones (2001)", "Doe (2010)"])
+    assert html.index("<caption>Smith &amp; Jones") < html.index("<caption>Doe")
 
 
 def test_rows_within_the_papers_spread_are_counted_apart():
@@ -142,13 +167,14 @@ def test_rows_within_the_papers_spread_are_counted_apart():
     row = table.iloc[0]
     assert (row["reproduced"], row["within spread"], row["differs"]) == (1, 1, 0)
     assert row["verdict"] == "reproduced"  # nothing differs, nothing merely qualitative
-    assert "<td data-label='±'>1</td>" in summary_html(table)
+    html = summary_html(table, pages={"c": "c.html"})
+    assert "1&nbsp;±</span>" in html and "1&nbsp;✔</span>" in html
 
 
 def test_fragile_and_our_spread_get_columns_only_where_rows_have_them():
     base = _ledgers()
     assert "fragile" not in paper_summary(base, ORDER).columns
-    assert "± ours" not in summary_html(ledger_summary(base, ORDER))
+    assert "± ours" not in summary_html(ledger_summary(base, ORDER), pages=PAGES)
     c = Ledger("c", "Smith & Jones (2001)")
     c.ordering("o", "Sec. 5", paper="A beats B", rule="A < B", holds=True,
                robustness=(57, 200))
@@ -158,10 +184,32 @@ def test_fragile_and_our_spread_get_columns_only_where_rows_have_them():
     table = paper_summary(rows, ["b", "a", "c"])
     assert table.loc["all papers", "fragile"] == 1
     assert table.loc["all papers", "within our spread"] == 1
-    html = summary_html(ledger_summary(rows, ["b", "a", "c"]))
-    assert "<th>fragile</th>" in html and "<th>± ours</th>" in html
+    html = summary_html(ledger_summary(rows, ["b", "a", "c"]), pages={**PAGES, "c": "c.html"})
+    assert "1&nbsp;fragile</span>" in html and "1&nbsp;± ours</span>" in html
     # a group of claims with a fragile row and no difference is only partly reproduced;
     # one within our spread counts as reproduced, as one within the paper's does
     s = ledger_summary(rows, ["b", "a", "c"]).set_index(["chapter", "claims"])
     assert s.loc[("c", "Sec. 5"), "verdict"] == "partly"
     assert s.loc[("c", "Table 3"), "verdict"] == "reproduced"
+
+
+def test_every_ledgers_counts_link_it_on_its_reproduce_page():
+    led = load_ledgers()
+    html = ledger_counts_html(led, pages=ledger_pages(led["chapter"].unique()))
+    for path in sorted((project_root() / "book" / "_ledgers").glob("*.csv")):
+        rows = pd.read_csv(path, dtype=str, keep_default_na=False)
+        page = f"reproduce_{ledger_page(path.stem).page}.html"
+        m = re.search(rf"<tr><td data-label='ledger'><a href='{page}#ledger-{path.stem}-1'>"
+                      rf"{path.stem}</a></td>.*?</tr>", html)
+        assert m, path.stem
+        row = m.group(0)
+        assert f"<td data-label='rows'>{len(rows)}</td>" in row
+        for status, n in rows["status"].value_counts().items():
+            assert f"{n}&nbsp;{VERDICT_SYMBOLS[status]}</span>" in row, (path.stem, status)
+
+
+def test_without_pages_the_rows_are_linked_on_the_same_page():
+    # a Reproduce page lists its own errata: the links stay on that page
+    html = errata_html(errata(_ledgers(), ORDER), titles={"a": "this page"})
+    assert "(this page: row <a href='#ledger-a-2'>2</a>)" in html
+    assert "href='#ledger-b-1'" in summary_html(ledger_summary(_ledgers(), ORDER))

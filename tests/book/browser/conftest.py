@@ -101,3 +101,19 @@ def desktop_visit(browser, site_url):
         return seen[page]
 
     return get
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The heights of the book's pages (not the API reference) at 1280 and 390 px, as the
+    checks measured them (collapsed sections closed)."""
+    if not HEIGHTS.exists():
+        return
+    data = json.loads(HEIGHTS.read_text())
+    rows = [(p, h) for p, h in data.items() if p.startswith("book/") and "/api/" not in p]
+    if not rows:
+        return
+    terminalreporter.section("page heights (px)")
+    terminalreporter.write_line(f"{'page':42s} {'1280 px':>9s} {'390 px':>9s}")
+    for page, h in sorted(rows):
+        wide, narrow = (format(h[w], ",") if w in h else "-" for w in ("1280", "390"))
+        terminalreporter.write_line(f"{page:42s} {wide:>9} {narrow:>9}")

@@ -40,6 +40,44 @@ PROSE = """() => { const main = document.querySelector('main') || document.body;
                    return c.innerText; }"""
 
 
+# every table of the article: whether it fits the column, or else whether the box it
+# scrolls in shows the "scroll sideways" line (scroll_hint.py); and the text of every cell
+TABLES = """() => {
+  const article = document.querySelector('article') || document.body;
+  const scroller = el => {
+    for (let a = el.parentElement; a && a !== article; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowX;
+      if (o === 'auto' || o === 'scroll') return a;
+    }
+    return null;
+  };
+  const visible = el => !!el && el.offsetHeight > 0 && getComputedStyle(el).display !== 'none'
+    && getComputedStyle(el).visibility !== 'hidden';
+  const name = t => {
+    const cap = t.querySelector('caption');
+    const sec = t.closest('section[id]');
+    const words = (cap || t).textContent.replace(/\\s+/g, ' ').trim();
+    return (sec ? '#' + sec.id + ' ' : '') + words.slice(0, 50);
+  };
+  const problems = [], cells = [];
+  for (const t of article.querySelectorAll('table')) {
+    const r = t.getBoundingClientRect();
+    if (r.width === 0 || t.closest('details:not([open]), .toggle-hidden') ||
+        getComputedStyle(t).visibility === 'hidden') continue;  // a closed section
+    for (const c of t.querySelectorAll('td, th')) cells.push(c.textContent.trim());
+    const box = scroller(t);
+    const room = box ? box.clientWidth : article.clientWidth;
+    if (t.scrollWidth <= room + 1 && r.width <= room + 1) continue;
+    if (!box) { problems.push(name(t) + ': wider than the column and does not scroll'); continue; }
+    const hint = box.previousElementSibling;
+    if (!(box.classList.contains('mlcbook-scrolls') && hint &&
+          hint.classList.contains('mlcbook-scroll-hint') && visible(hint)))
+      problems.push(name(t) + ': scrolls without a visible cue');
+  }
+  return {problems, cells};
+}"""
+
+
 @dataclass
 class Visit:
     """What one load of a page showed."""
@@ -58,6 +96,8 @@ class Visit:
     notebooks: list[str] = field(default_factory=list)
     exercises: dict = field(default_factory=dict)
     height: int = 0
+    table_problems: list[str] = field(default_factory=list)
+    table_cells: list[str] = field(default_factory=list)
 
 
 def visit(browser, site_url: str, page: str) -> Visit:
@@ -107,6 +147,8 @@ def visit(browser, site_url: str, page: str) -> Visit:
             "[...document.querySelectorAll('a[href$=\".ipynb\"]')].map(a => a.getAttribute('href'))")
         v.exercises = pg.evaluate(EXERCISES)
         v.height = pg.evaluate("document.documentElement.scrollHeight")
+        tables = pg.evaluate(TABLES)
+        v.table_problems, v.table_cells = tables["problems"], tables["cells"]
         # console errors and outside requests raised while the facts were read count too
         v.console_errors, v.outside = list(console_errors), list(outside)
         return v

@@ -1,8 +1,8 @@
 """What a reader on a phone and a reader who wants the material see.
 
 At 390 px (a phone) no element of a page reaches beyond the viewport unless it sits inside a
-declared scroll container (``overflow-x: auto`` or ``scroll``), and the page itself does not
-scroll sideways. Every chapter offers its notebook (with outputs) for download.
+declared scroll container (``overflow-x: auto`` or ``scroll``), the page itself does not
+scroll sideways, and a table that does not fit scrolls with a visible cue. Every chapter offers its notebook (with outputs) for download.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import yaml
 from mlcrepro._paths import project_root
 
 from .conftest import SITE, report_height
+from .desktop import TABLES
 from .test_site import PAGES
 
 ROOT = project_root()
@@ -69,10 +70,16 @@ def _open(ctx, site_url, page):
 
 @pytest.mark.parametrize("page", PAGES + ["genindex.html", "py-modindex.html", "search.html"])
 def test_nothing_overflows_a_phone_screen(phone, site_url, page):
+    """... and every table fits the phone's column or scrolls with a visible cue (the
+    desktop's tables: test_parts.py), read on the same visit."""
     pg = _open(phone, site_url, page)
     res = pg.evaluate(_OVERFLOW)
     report_height(page, PHONE["width"], pg.evaluate("document.documentElement.scrollHeight"))
+    # scroll_hint marks the boxes again once MathJax has typeset: two frames later
+    pg.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    tables = pg.evaluate(TABLES)["problems"]
     pg.close()
+    assert not tables, f"{page} at 390 px, tables: {tables[:5]}"
     assert not res["out"], (
         f"{page}: {len(res['out'])} elements overflow the {res['vw']}-px viewport outside a "
         f"scroll container, e.g. {res['out'][:6]}"
@@ -114,8 +121,8 @@ def test_header_shows_the_package_version_and_no_build_date(page):
 
 #: chapters whose figures keep readable type on a phone (their plotting functions are
 #: checked for >= 9 px text at this width in tests/mlcbook and tests/mlcrepro)
-READABLE_FIGURES = ["measures", "losses", "datasets", "dependence", "knn", "blended", "limo",
-                    "own_predictions"]
+READABLE_FIGURES = ["intro", "measures", "losses", "datasets", "dependence", "knn", "blended",
+                    "limo", "own_predictions"]
 #: matplotlib's smallest text in the book's figures is 10 pt, 13.9 px at 100 dpi: shown at
 #: less than 9 / 13.9 of its size it falls below 9 px
 MIN_FIGURE_SCALE = 9 / (10 * 100 / 72)

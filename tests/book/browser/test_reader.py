@@ -40,7 +40,7 @@ API = [p for p in PAGES if p.startswith("book/api/")]
 #: chapters whose images are all numbered, described figures, with at least five exercises
 FIGURED = ["measures", "losses", "datasets", "dependence", "knn", "limo", "own_predictions"]
 #: pages that pass the three reader checks (reader_audit.py lists the others)
-CHECKED = [f"book/{c}.html" for c in [*FIGURED, "glossary", "ledgers", "instructors",
+CHECKED = [f"book/{c}.html" for c in [*FIGURED, "intro", "get_the_code", "glossary", "ledgers", "instructors",
                                      "references"]] + API
 
 
