@@ -48,21 +48,24 @@ __all__ = [
 
 # ------------------------------------------------------------------ losses (Secs. 3-4)
 OWA_SUM = paper_error(
-    "with the weights of eq. 15 the printed sum is v(m/K), not the loss w_1+...+w_m; "
-    "it is right only with weights re-indexed by increasing error (as in the paper's "
-    "table) and, as 'the m largest weights', only for convex v",
-    ref="losses chapter, OWA table",
+    "with the weights of eq. (15) the printed sum $\\sum_{i=K-m+1}^{K} w_i$ equals "
+    "$v(m/K)$, not the loss $w_1 + \\dots + w_m$ of $m$ errors; it is right only with "
+    "the weights re-indexed by increasing error (as in the paper's table) and, read as "
+    "'the $m$ largest weights', only for convex $v$",
+    ref="Reproducing Hüllermeier et al. (2022), the OWA losses",
 )
 PAIR_PROBABILITY = paper_error(
-    "the paper's 0.32 = 2*0.8*0.2 = P(exactly one label of a pair wrong); the loss is "
-    "P(pair not entirely right) = 1 - 0.8^2 = 0.36",
-    ref="losses chapter, Sec. 4.4",
+    "the paper's $0.32 = 2 \\cdot 0.8 \\cdot 0.2$ is the probability that exactly one "
+    "label of a pair is wrong; the loss is the probability that a pair is not entirely "
+    "right, $1 - 0.8^2 = 0.36$",
+    ref="Reproducing Hüllermeier et al. (2022), learners A and B (Sec. 4.4)",
 )
 TELESCOPED = paper_error(
-    "without the capacities the sum of the differences telescopes to u_(K), not "
-    "u_(1); what is meant is that only the first term survives because "
-    "mu(A_(j)) = 0 for j > 1, and the conclusion loss = max_i |y_i - s_i| holds",
-    ref="losses chapter, special cases",
+    "without the capacities the differences telescope, "
+    "$\\sum_{j=1}^{K} (u_{(j)} - u_{(j-1)}) = u_{(K)}$, not $u_{(1)}$; what is meant is "
+    "that only the first term survives, because $\\mu(A_{(j)}) = 0$ for $j > 1$, and the "
+    "conclusion, the loss $\\max_i |y_i - s_i|$, holds",
+    ref="Reproducing Hüllermeier et al. (2022), the special cases",
 )
 
 # ------------------------------------------------------------------ datasets (Table 2)

@@ -108,13 +108,15 @@ def _identity_rows(led: Ledger, ev: Evidence) -> None:
         f"predictions: as printed {eq8.iloc[0]:.3f}, with delta p_k'(1 - t_k) {eq8.iloc[1]:.0e}",
         agrees=bool(eq8.iloc[0] < 1e-12),
         cause=paper_error(
-            "delta(1 - t_k) is a vector added to scalars; raising alpha adds delta to each "
-            "irrelevant label's entry of a_k and b_k, so numerator and denominator grow by "
-            "delta p_k'(1 - t_k), which equals s(alpha + delta) to rounding (read as delta "
-            "times the number of irrelevant labels, the printed term does not); the "
-            "inequality after it also has y_k for z_k. The conclusion, s increasing in "
-            "alpha, holds (row above)",
-            ref="blended chapter, the blend",
+            "$\\delta(1 - \\mathbf t_k)$ is a vector added to scalars; raising $\\alpha$ "
+            "by $\\delta$ adds $\\delta$ to each irrelevant label's entry of "
+            "$\\mathbf a_k$ and $\\mathbf b_k$, so numerator and denominator grow by "
+            "$\\delta\\, \\mathbf p_k^\\top (1 - \\mathbf t_k)$, which gives "
+            "$s(\\alpha + \\delta)$ to rounding (read as $\\delta$ times the number of "
+            "irrelevant labels, the printed term does not); the inequality after it also "
+            "writes $\\mathbf y_k$ for $\\mathbf z_k$. The conclusion, $s$ increasing in "
+            "$\\alpha$, holds (row above)",
+            ref="Reproducing Park & Read (2018), the blend",
         ),
         claim_id="PR159",
     )

@@ -126,14 +126,16 @@ def make_causes() -> dict[str, Cause]:
             "table limo_authors_baselines",
         ),
         "micro_eq": paper_error(
-            "Theorem 4 states micro-F1(H) = instance-F1(H) for a label-wise effective F "
-            "(App. A.1: 'under the assumption that all the instances are i.i.d drawn'); "
-            "false: micro-F1 pools TP, FP, FN over the matrix, instance-F1 averages "
-            "per-row ratios. A label-wise effective F with one t(x) (one row with ten "
-            "relevant labels all missed, one with one relevant label found) has "
-            "instance-F1 1/2, equal to the bound, and micro-F1 1/6. What does hold: with "
-            "P relevant entries and E threshold errors in all, micro-F1 = 2TP/(2TP + E) "
-            ">= 2(P - E)/(2P - E), since TP >= P - E",
+            "Theorem 4 states $\\text{micro-F1}(H) = \\text{instance-F1}(H)$ for a "
+            "label-wise effective $F$ (App. A.1: 'under the assumption that all the "
+            "instances are i.i.d drawn'); false: micro-F1 pools $TP$, $FP$ and $FN$ over "
+            "the matrix, instance-F1 averages the ratios of the rows. A label-wise "
+            "effective $F$ with one threshold $t(\\mathbf x)$ (one row with ten relevant "
+            "labels all missed, one with its one relevant label found) has instance-F1 "
+            "$1/2$, equal to the bound, and micro-F1 $1/6$. What does hold: with $P$ "
+            "relevant entries and $E$ threshold errors in all, "
+            "$\\text{micro-F1} = 2\\,TP / (2\\,TP + E) \\ge 2(P - E)/(2P - E)$, since "
+            "$TP \\ge P - E$",
             "mlcrepro.wu_zhou2017.bounds.micro_f1_counterexample; "
             "tests/mlcrepro/wu_zhou2017/test_bounds.py::test_micro_f1_breaks_theorem_4_bound",
         ),

@@ -171,11 +171,13 @@ def _middle_equality_row(led: Ledger, ev: Evidence) -> None:
         f"printed {mc['paper_rhs']:.4f}; "
         f"the printed form is larger on {larger} of the {len(iq)} (a, n) of the grid",
         cause=paper_error(
-            "C is drawn independently of A_1, ..., A_n, so Pr[(C >= a) and (min_i A_i <= a)]"
-            " = Pr[C >= a] Pr[min_i A_i <= a] = (1 - a)[1 - (1 - a)^n], not (1 - a/2)[1 - "
-            "(1 - a)^n]. The inequality the proof needs holds all the same: B is uniform "
-            "on (0, min_i A_i), so given min_i A_i <= a, Pr[C > B] >= 1 - a/2, and Pr[C > B]"
-            " >= (1 - a/2)[1 - (1 - a)^n] (the row 'Theorem 3 proof: inequality (2)')",
+            "$C$ is drawn independently of $A_1, \\dots, A_n$, so "
+            "$\\Pr[C \\ge a \\text{ and } \\min_i A_i \\le a] = \\Pr[C \\ge a]\\, "
+            "\\Pr[\\min_i A_i \\le a] = (1 - a)[1 - (1 - a)^n]$, not "
+            "$(1 - a/2)[1 - (1 - a)^n]$. The inequality the proof needs holds all the same: "
+            "$B$ is uniform on $(0, \\min_i A_i)$, so given $\\min_i A_i \\le a$, "
+            "$\\Pr[C > B] \\ge 1 - a/2$, and $\\Pr[C > B] \\ge (1 - a/2)[1 - (1 - a)^n]$ "
+            "(the row 'Theorem 3 proof: inequality (2)')",
             ref="mlcrepro.wu_zhou2017.bounds.inequality2",
         ),
         claim_id="WZ445",
