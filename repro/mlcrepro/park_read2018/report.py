@@ -313,7 +313,16 @@ def page_values(ev: Evidence, ledger: Ledger) -> dict[str, Any]:
     """Every number and sentence the page's prose quotes, keyed by its glue name.
 
     Numbers are plain floats or ints (the page formats them); sentences are MyST text.
+    Floats are rounded to 10 decimals: the prose prints at most 4, and the last bits of
+    a mean follow the CPU's summation order (the page's stored values must not differ
+    between CPUs).
     """
+    return {
+        k: round(v, 10) if isinstance(v, float) else v for k, v in _page_values(ev, ledger).items()
+    }
+
+
+def _page_values(ev: Evidence, ledger: Ledger) -> dict[str, Any]:
     ev = _check(ev)
     f = _frame(ledger)
     fit = ev.fit
