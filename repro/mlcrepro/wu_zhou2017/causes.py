@@ -7,7 +7,7 @@ carries counts computed from the evidence: :func:`passes_cause`, :func:`account_
 :func:`br_cause`, :func:`gfm_cause`); :func:`b3_cause` picks each Table B.3 cell's, and
 :func:`cause_if_differs` gives it only to a row whose rule says it differs.  The causes
 of single CAL500 and enron cells, judged with the authors' code, are
-:mod:`.authors_causes`'.
+:mod:`~mlcrepro.wu_zhou2017.authors_causes`'.
 """
 
 from __future__ import annotations
