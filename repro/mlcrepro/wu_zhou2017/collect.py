@@ -1,14 +1,19 @@
 """Everything the LIMO ledger judges, computed once from the committed tables and the library.
 
-:func:`evidence` is the folder's one source of numbers: the paper's printed tables
-(:mod:`~mlcrepro.wu_zhou2017.printed`), the committed tables of its experiments (:mod:`~mlcrepro.wu_zhou2017.experiments`,
-checked against the configurations that key them), the constructions and simulations
-of Table 2 and Theorems 3-5 (seeded, from :mod:`mlcbook.margins` and :mod:`~mlcrepro.wu_zhou2017.bounds`),
-and the comparisons made of them (:mod:`~mlcrepro.wu_zhou2017.analysis`, :mod:`~mlcrepro.wu_zhou2017.authors_protocol`,
-:mod:`~mlcrepro.wu_zhou2017.authors_baselines`, :mod:`~mlcrepro.wu_zhou2017.benchmark_sampling`).  It returns one frozen
-:class:`Evidence`, computed once per process; each call hands out its own deep copy, so
-a caller may change what it receives without changing what the next one gets.  The
-ledger (:func:`mlcrepro.wu_zhou2017.ledger_rows.ledgers`) and the Reproduce page read it;
+:func:`evidence` is the folder's one source of numbers: the paper's printed
+tables (:mod:`~mlcrepro.wu_zhou2017.printed`), the committed tables of its
+experiments (:mod:`~mlcrepro.wu_zhou2017.experiments`, checked against the
+configurations that key them), the constructions and simulations of Table 2 and
+Theorems 3-5 (seeded, from :mod:`mlcbook.margins` and
+:mod:`~mlcrepro.wu_zhou2017.bounds`), and the comparisons made of them
+(:mod:`~mlcrepro.wu_zhou2017.analysis`,
+:mod:`~mlcrepro.wu_zhou2017.authors_protocol`,
+:mod:`~mlcrepro.wu_zhou2017.authors_baselines`,
+:mod:`~mlcrepro.wu_zhou2017.benchmark_sampling`).  It returns one frozen
+:class:`Evidence`, computed once per process; each call hands out its own deep
+copy, so a caller may change what it receives without changing what the next
+one gets.  The ledger (:func:`mlcrepro.wu_zhou2017.ledger_rows.ledgers`) and the
+Reproduce page read it;
 nothing a page computed is passed in.
 """
 

@@ -9,8 +9,9 @@ claims (micro-F1 = instance-F1, Algorithm 1 unbiased); and, last, the equality i
 middle of inequality (2), an erratum.  Each row carries the id(s) of
 the claim(s) of the inventory ``book/_claims/wu-zhou-2017.csv`` it checks; no status is
 written here: every row goes through a claim kind of :class:`mlcrepro.ledger.Ledger`,
-which derives it, and a differing row gets its cause (:mod:`~mlcrepro.wu_zhou2017.causes`,
-:mod:`~mlcrepro.wu_zhou2017.authors_causes`).  :func:`verdicts` condenses the ledger to one line per group.
+which derives it, and a differing row gets its cause
+(:mod:`~mlcrepro.wu_zhou2017.causes`, :mod:`~mlcrepro.wu_zhou2017.authors_causes`).
+:func:`verdicts` condenses the ledger to one line per group.
 """
 
 from __future__ import annotations
