@@ -215,8 +215,8 @@ octave: $(STAMP)
 	  echo "installing Debian's octave, octave-statistics, octave-dev"; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
 	    --no-install-recommends octave octave-statistics octave-dev >/dev/null; fi
-	$(BIN)/python -m mlcrepro.wu_zhou2017.octave build
-	nice -n 15 $(BIN)/python -m mlcrepro.wu_zhou2017.octave run --seeds $(or $(SEEDS),1 2 3 4 5) \
+	$(BIN)/mlcrepro octave build
+	nice -n 15 $(BIN)/mlcrepro octave run --seeds $(or $(SEEDS),1 2 3 4 5) \
 	  --log data/cache/octave/octave.log
 
 # ---------------------------------------------------------------- outputs

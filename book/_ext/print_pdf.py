@@ -135,6 +135,15 @@ _LEDGERS = r"""(note) => {
   return n;
 }"""
 
+# A figure marked ``:figclass: site-only`` stays on the site: the PDF prints the table
+# beside it that holds the same numbers (the B.3 grids of Wu & Zhou's page are taller
+# than a page at a readable width).
+_SITE_ONLY = r"""() => {
+  const gone = document.querySelectorAll('figure.site-only, .site-only');
+  gone.forEach(e => e.remove());
+  return gone.length;
+}"""
+
 # Collapsed sections print open and consistently: a cell whose input or output the site
 # hides behind a toggle prints that content without the toggle's line ("Hide code cell
 # output"); every other collapsed section (a dropdown of a Reproduce page, a <details>)
@@ -351,6 +360,7 @@ def print_book(site: Path, out: Path, title: str) -> int:
             # sections print open, the solutions go to the appendix
             page.evaluate(_LEDGERS, LEDGER_NOTE)
             page.evaluate(_COLLAPSED)
+            page.evaluate(_SITE_ONLY)
             page.evaluate(_SOLUTIONS, SOLUTIONS_TITLE)
             entries = page.evaluate(_FRONT, meta)
             page.emulate_media(media="print")

@@ -1,4 +1,4 @@
-"""The reproduction's command line: ``mlcrepro check ID`` and ``mlcrepro reproduce``.
+"""The reproduction's command line: ``mlcrepro check ID``, ``mlcrepro reproduce`` and more.
 
 ``mlcrepro check ID`` prints what the ledgers hold about one claim
 (:func:`mlcrepro.check.describe`).  ``mlcrepro reproduce [NAME ...]`` recomputes
@@ -24,6 +24,7 @@ from mlcrepro.check import describe
 from mlcrepro.papers import pages
 from mlcrepro.recheck import recheck
 from mlcrepro.reproduce import experiments, ledger_changes, report_markdown, reproduce
+from mlcrepro.wu_zhou2017 import octave
 
 __all__ = ["main"]
 
@@ -82,6 +83,13 @@ def _parser() -> argparse.ArgumentParser:
         ),
     )
     pg.add_argument("--table", help="a committed table's name")
+    oc = sub.add_parser(
+        "octave",
+        help="run the authors' LIMO code under GNU Octave (build | run --seeds ...)",
+        description="Wu & Zhou's released MATLAB code under GNU Octave: see `octave -h`.",
+        add_help=False,
+    )
+    oc.add_argument("rest", nargs=argparse.REMAINDER)
     return parser
 
 
@@ -115,6 +123,9 @@ def _reproduce(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0, or 2 for bad input)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["octave"]:  # its own parser, help included
+        return octave.main(argv[1:])
     args = _parser().parse_args(argv)
     if args.command == "pages":
         try:

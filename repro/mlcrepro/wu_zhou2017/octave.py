@@ -73,6 +73,7 @@ __all__ = [
     "run_dir",
     "run_one",
     "scripts_dir",
+    "main",
 ]
 
 #: ``demo.m``'s columns of ``record`` (what ``mlcbook_write_record.m`` writes).
@@ -405,8 +406,9 @@ def authors_octave_tables(
     return per_split, runs_table
 
 
-def _main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m mlcrepro.wu_zhou2017.octave")
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line ``mlcrepro octave build`` / ``mlcrepro octave run --seeds ...``."""
+    parser = argparse.ArgumentParser(prog="mlcrepro octave")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("build", help="build LIBSVM's MATLAB interface into data/cache/octave")
     run = sub.add_parser("run", help="run demo.m for each seed and data set (resumes)")
@@ -450,4 +452,4 @@ def _main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(_main())
+    sys.exit(main())
