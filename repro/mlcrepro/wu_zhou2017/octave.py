@@ -27,8 +27,8 @@ several seeds give the spread a 10-split mean has from the SGD's randomness alon
 
 Command line (what ``make octave`` runs)::
 
-    python -m mlcrepro.wu_zhou2017.octave build
-    python -m mlcrepro.wu_zhou2017.octave run --seeds 1 2 3 4 5
+    mlcrepro octave build
+    mlcrepro octave run --seeds 1 2 3 4 5
 
 ``run`` skips the (seed, data set) pairs whose results are already in the cache, so
 it resumes where it stopped.
