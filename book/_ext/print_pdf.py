@@ -164,9 +164,11 @@ _COLLAPSED = r"""() => {
   return n;
 }"""
 
-# Figures at 0.8 of the text's width at least (the book's rule), wider if the site shows them
-# wider, unless a page cannot hold one so tall: it is then as wide as a page's height allows;
-# what each one became is written beside the PDF for tests/book/test_pdf.py.
+# Figures at 0.8 of the text's width (the book's rule; every figure's 10-pt type then prints
+# at 8 pt or more), unless a page cannot hold one so tall: it is then as wide as a page's
+# height allows.  Not wider: a figure whose cell does not fit in what is left of a page moves
+# whole to the next one, and a taller figure leaves a larger hole behind.  What each one
+# became is written beside the PDF for tests/book/test_pdf.py.
 _FIGURES = r"""(maxHeight) => {
   const main = document.querySelector('article.bd-article') || document.querySelector('main');
   const text = main.clientWidth;
@@ -174,10 +176,8 @@ _FIGURES = r"""(maxHeight) => {
   main.querySelectorAll('img').forEach(img => {
     if (!img.naturalWidth || img.naturalWidth < 80) return;
     const aspect = img.naturalHeight / img.naturalWidth;
-    const shown = img.getBoundingClientRect().width / text;
-    // as the site shows it, or 0.8 of the text's width if that is more; never taller than
-    // a page holds
-    const share = Math.min(1, Math.max(0.8, shown), maxHeight / aspect / text);
+    // 0.8 of the text's width; never taller than a page holds
+    const share = Math.min(0.8, maxHeight / aspect / text);
     img.style.setProperty('width', (100 * share).toFixed(2) + '%', 'important');
     img.style.setProperty('height', 'auto', 'important');
     img.style.setProperty('max-width', '100%', 'important');
