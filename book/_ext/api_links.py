@@ -75,6 +75,20 @@ def _documented(domain, name: str):
     return domain.objects.get(name)
 
 
+def _documented_name(domain, obj) -> str | None:
+    """The name ``obj`` is documented by: where it is defined, or under a package of that
+    module that re-exports it."""
+    candidate = f"{getattr(obj, '__module__', '')}.{getattr(obj, '__qualname__', '')}"
+    if _documented(domain, candidate):
+        return candidate
+    parts = (getattr(obj, "__module__", "") or "").split(".")
+    for k in range(len(parts) - 1, 0, -1):
+        candidate = ".".join(parts[:k]) + "." + (getattr(obj, "__name__", "") or "")
+        if _documented(domain, candidate):
+            return candidate
+    return None
+
+
 def _resolve(app, env, node, contnode):
     if node.get("refdomain") != "py":
         return None
@@ -88,21 +102,27 @@ def _resolve(app, env, node, contnode):
     # 1. a path the object is not documented under: find it by what it is
     obj = _import(target) if "." in target else None
     if obj is not None and not inspect.ismodule(obj):
-        for candidate in (f"{getattr(obj, '__module__', '')}.{getattr(obj, '__qualname__', '')}",):
-            if _documented(domain, candidate):
-                name = candidate
-        if name is None:  # documented under a package that re-exports it
-            module = getattr(obj, "__module__", "") or ""
-            parts = module.split(".")
-            for k in range(len(parts) - 1, 0, -1):
-                candidate = ".".join(parts[:k]) + "." + getattr(obj, "__name__", "")
-                if _documented(domain, candidate):
-                    name = candidate
+        name = _documented_name(domain, obj)
+    # 1b. a name relative to the module the reference is written in, or to one of its
+    # packages (``evidence`` in a paper's ``collect``, ``ledger_rows.ledgers`` in its
+    # package): the object found there, or the data documented there
+    module = node.get("py:module") or ""
+    if name is None and module.startswith(("mlcbook", "mlcrepro")):
+        short = target.rstrip("()")
+        parts = module.split(".")
+        for k in range(len(parts), 0, -1):
+            full = ".".join(parts[:k]) + "." + short
+            if _documented(domain, full):
+                name = full
+                break
+            found = _import(full)
+            if found is not None and not inspect.ismodule(found):
+                name = _documented_name(domain, found)
+                if name is not None:
                     break
     # 2. a short name documented once
     if name is None and "." not in target.rstrip("()"):
         hits = [full for full in domain.objects if full.rsplit(".", 1)[-1] == target]
-        module = node.get("py:module") or ""
         same = [h for h in hits if module and h.startswith(module.split(".")[0] + ".")]
         if len(hits) == 1:
             name = hits[0]

@@ -9,7 +9,7 @@ it was.
 
 A process killed between creating its temporary file and renaming it (``SIGKILL``,
 a power cut) cannot remove it.  So every temporary file names its owner:
-``.NAME.<host>-<pid>-<start>.<random>.tmp`` (:func:`owned_temporary`), with a hash of
+``.NAME.<host>-<pid>-<start>.<random>.tmp`` (``owned_temporary``), with a hash of
 the host name, the writing process's id and, where the system tells it
 (``/proc``), the process's start time, which tells a reused process id from the
 original writer.  :func:`remove_stale_temporaries` removes a temporary file of this
@@ -173,9 +173,9 @@ def remove_stale_temporaries(
     """Remove the temporary files (``.NAME.*.tmp``) under ``folder`` that a killed
     process left behind.
 
-    A file whose owner (:func:`owned_temporary`) is dead is removed at once; one
+    A file whose owner (``owned_temporary``) is dead is removed at once; one
     whose owner is alive is kept, however old; one whose owner cannot be checked
-    (:func:`owner_alive` is None: another host, a name without an owner) is removed
+    (``owner_alive`` is None: another host, a name without an owner) is removed
     when it was not modified for ``older_than`` seconds (a live writer renames it, or
     at least writes to it, within that time).
 

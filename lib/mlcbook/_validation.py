@@ -213,7 +213,7 @@ def check_real(
     """Validate a finite real number in an interval.
 
     Booleans are refused (``True`` is not the number 1 here), and so are values whose
-    magnitude exceeds :data:`MAX_MAGNITUDE` whatever the interval: such values
+    magnitude exceeds ``MAX_MAGNITUDE`` whatever the interval: such values
     overflow the arithmetic of the measures.
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, _RealNumber):

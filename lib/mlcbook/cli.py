@@ -49,7 +49,7 @@ Exit status: 0 on success, 2 for a usage or input error (the message names the f
 line), 1 when a dataset cannot be obtained, the cache or the output cannot be written.
 
 The commands' work is imported when a command runs (``mlcbook --help`` imports no
-NumPy): :mod:`mlcbook._evaluation`, :mod:`mlcbook.datasets`, the plots.
+NumPy): ``mlcbook._evaluation``, :mod:`mlcbook.datasets`, the plots.
 """
 
 from __future__ import annotations

@@ -18,8 +18,8 @@ precision and nDCG), :func:`psprecision_at_k` and :func:`psndcg_at_k`:
 
 .. math::
 
-   PSP@k_i = \frac1k\sum_{j=1}^k \frac{y_{i r_j}{p_{r_j}, \qquad
-   PSnDCG@k_i = \frac{\sum_{j=1}^k y_{i r_j} d_j / p_{r_j}
+   PSP@k_i = \frac1k\sum_{j=1}^k \frac{y_{i r_j}}{p_{r_j}}, \qquad
+   PSnDCG@k_i = \frac{\sum_{j=1}^k y_{i r_j} d_j / p_{r_j}}
                      {\sum_{j=1}^{\min(k, |\mathbf y_i|)} d_j}.
 
 :func:`coverage_at_k` is the fraction of the labels relevant somewhere in the data
@@ -120,8 +120,8 @@ _NORMALIZATION = ("ideal", "k")
 def jain_propensity(Y: Any, A: float = 0.55, B: float = 1.5) -> np.ndarray:
     r"""Propensity of every label by Jain, Prabhu & Varma (2016, Sec. 3.2).
 
-    .. math:: p_l = \frac{1}{1 + C e^{-A \log(N_l + B)}
-                  = \frac{1}{1 + C (N_l + B)^{-A}, \qquad
+    .. math:: p_l = \frac{1}{1 + C e^{-A \log(N_l + B)}}
+                  = \frac{1}{1 + C (N_l + B)^{-A}}, \qquad
               C = (\log N - 1)(B + 1)^A,
 
     with :math:`N` the number of instances of ``Y`` (usually the *training*

@@ -41,7 +41,7 @@ predictions of any instance leaves the distribution unchanged; the p-value is
 1989; the approximate randomisation test of Yeh 2000 for F-measures).  Swaps are also
 a matrix product: :math:`S_a^* = S_a + Z(s^b - s^a)` with ``Z`` the 0/1 swap matrix.
 
-Not covered (their spec says why, :attr:`~mlcbook.registry.MeasureSpec.no_interval`):
+Not covered (their spec says why, ``no_interval`` of :class:`~mlcbook.registry.MeasureSpec`):
 macro and micro AUC, scikit-learn's ``roc_auc`` and ``average_precision`` (per-label
 statistics of pairs or rankings of instances, not sums over instances).
 """

@@ -278,7 +278,7 @@ class MeasureSpec:
 
         Unknown keywords raise ``TypeError`` naming the ones the measure takes; a
         missing required one raises ``TypeError``; each value goes through its
-        :attr:`Param.check`.  With ``fill`` the defaults of the others are added.
+        ``Param.check``.  With ``fill`` the defaults of the others are added.
         """
         declared = {p.name: p for p in self.params}
         for key in params:
@@ -301,7 +301,7 @@ class MeasureSpec:
         return out
 
     def compute(self, Y: Any, X: Any, *, sample_weight: Any = None, **params: Any) -> float:
-        """The measure's value: the parameters checked, then :attr:`function` called with
+        """The measure's value: the parameters checked, then ``function`` called with
         the given ones (the others take the function's defaults, which are the
         declared ones)."""
         self.check_params(params)

@@ -22,7 +22,7 @@
 Only with ``write=True`` do the staged tables replace the committed ones.
 
 CPU seconds are those of the worker process that computed the cell and of the child
-processes it waited for (:func:`resource.getrusage`); a long-lived helper process
+processes it waited for (``resource.getrusage``); a long-lived helper process
 (Weka's JVM server) is not counted here, which is why the learner study's cells also
 record their own CPU time in their rows.
 """
@@ -252,8 +252,9 @@ def compare_tables(
     """Compare a recomputed table with the committed one, cell by cell.
 
     Text, integer and boolean columns must be equal; float columns may differ by the
-    experiment's tolerance of each row (:meth:`Experiment.bounds`); ``volatile`` columns
-    are not compared.  The tables must have the same columns and rows in the same order
+    experiment's tolerance of each row
+    (:meth:`~mlcrepro.experiment.Experiment.bounds`); ``volatile`` columns are not
+    compared.  The tables must have the same columns and rows in the same order
     (a table is its cells' rows in the spec's order).  ``largest`` is the largest
     difference, or where the tolerance is exceeded the difference that exceeds it most,
     with its row's ``bound``.

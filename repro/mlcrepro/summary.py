@@ -109,9 +109,18 @@ def _verdict(counts: dict[str, int]) -> str:
 
 
 def _shorten(text: str, width: int = 120) -> str:
+    """``text`` cut at a space to at most ``width`` characters, never inside ``$...$``
+    maths (cut before the formula instead, which would otherwise print as TeX).
+
+    >>> _shorten("so $a + b = c$ holds", 12)
+    'so …'
+    """
     if len(text) <= width:
         return text
-    return text[: width - 1].rsplit(" ", 1)[0] + " …"
+    cut = text[: width - 1]
+    if cut.count("$") % 2:  # inside a formula: stop before it
+        cut = cut[: cut.rindex("$")]
+    return cut.rsplit(" ", 1)[0].rstrip() + " …"
 
 
 def _reason(rows: pd.DataFrame) -> str:

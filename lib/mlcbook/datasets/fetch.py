@@ -12,7 +12,7 @@ Whatever the source, the bytes are written to a temporary file *inside the cache
 hashed while written, and renamed to their final name only when the sha256 matches.  A
 corrupt, truncated or interrupted transfer therefore never leaves a file that looks valid;
 a cached file whose hash no longer matches is removed and fetched again.  The temporary
-file has a unique name that names its owner (:func:`mlcbook._io.owned_temporary`: host,
+file has a unique name that names its owner (``mlcbook._io.owned_temporary``: host,
 process id and start time) and is removed on every exit, error or interrupt; one left
 behind by a killed process is swept at the next fetch, at once when its owner is seen
 to be dead, never while it is alive (a file whose owner cannot be checked, e.g. written
@@ -56,7 +56,7 @@ _CHUNK = 1 << 20
 #: A temporary file of the cache whose owner cannot be checked (another host, a name
 #: without an owner) and that was not modified for this long belongs to a killed process
 #: (a live transfer writes a chunk at least every few seconds) and is removed.  One whose
-#: owner is known to be dead is removed at once (:func:`mlcbook._io.owner_alive`).
+#: owner is known to be dead is removed at once (``mlcbook._io.owner_alive``).
 STALE_TMP_SECONDS = 3600.0
 
 

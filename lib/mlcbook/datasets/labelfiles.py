@@ -1,6 +1,6 @@
 """Reading a user's truth, prediction, score and label files (``mlcbook evaluate``).
 
-The public home of the readers of :mod:`mlcbook._labelfiles`, whose documentation
+The public home of the readers of ``mlcbook._labelfiles``, whose documentation
 follows (they live outside :mod:`mlcbook.datasets` so that the command line reads a
 CSV file without importing pandas).
 """

@@ -396,7 +396,7 @@ def profile_ordering(
 class LossesEvidence:
     """Everything the losses ledger reads: each field the function of the same name.
 
-    ``owa_losses``: the binomial loss of the worked example (:data:`Y6`, :data:`S6`)
+    ``owa_losses``: the binomial loss of the worked example (``Y6``, ``S6``)
     for k = 1, 6, 2 (the three rows of the paper's table); ``owa_weights_15``: 15 times
     the weights of the binomial loss with k = 2 on six labels, ascending;
     ``table1_sum``: the sum of Table 1's printed probabilities.

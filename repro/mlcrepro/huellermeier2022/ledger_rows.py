@@ -1,7 +1,7 @@
 """The four ledgers of Hüllermeier et al. (2022): the only place their rows are added.
 
 One job: turn the evidence (:func:`mlcrepro.huellermeier2022.collect.evidence`) into
-the ledgers named by :data:`mlcrepro.huellermeier2022.PAPER` (``ledgers``), each row
+the ledgers named by ``PAPER.ledgers`` (the paper's record), each row
 with the id(s) of the claim(s) it checks (``book/_claims``), the paper's value as
 printed (:mod:`~mlcrepro.huellermeier2022.printed`) and, only where it differs, its
 cause (:mod:`~mlcrepro.huellermeier2022.causes`).  No number is computed here beyond

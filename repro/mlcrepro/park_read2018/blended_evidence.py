@@ -346,7 +346,7 @@ def evidence() -> Evidence:
 
 
 def fit() -> pd.DataFrame:
-    """Mean |ours - paper| over Tables 2-4 per grid (:attr:`Evidence.fit`, a copy).
+    """Mean |ours - paper| over Tables 2-4 per grid (the evidence's ``fit``, a copy).
 
     The front page quotes it for both readings.
     """

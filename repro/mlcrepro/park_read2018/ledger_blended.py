@@ -396,7 +396,7 @@ def _experiment_rows(led: Ledger, ev: Evidence) -> None:
 
 
 def ledgers(ev: Evidence) -> dict[str, Ledger]:
-    """The ledgers of Park & Read (2018), keyed by :attr:`PAPER.ledgers` (``"blended"``).
+    """The ledgers of Park & Read (2018), keyed by ``PAPER.ledgers`` (``"blended"``).
 
     Every row of the ``blended`` ledger, in the order of the saved ledger, with claim
     ids: Table 1's means and Sec. 2.2's counts; the limits, the monotonicity in alpha,

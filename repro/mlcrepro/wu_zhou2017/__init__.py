@@ -4,8 +4,8 @@ The folder's contract (its README says what each module does):
 
 PAPER                    the paper's record (below)
 experiments.TABLES       the committed tables it reads, each with its loader
-evidence.evidence()      everything its ledger judges, computed once from those tables
-ledgers.ledgers(ev)      ``{"limo": Ledger}``: the only place its rows are added
+collect.evidence()       everything its ledger judges, computed once from those tables
+ledger_rows.ledgers(ev)  ``{"limo": Ledger}``: the only place its rows are added
 """
 
 from mlcrepro.wu_zhou2017.collect import Evidence, evidence

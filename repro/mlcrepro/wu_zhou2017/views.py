@@ -2,8 +2,8 @@
 
 Each function turns a piece of the :class:`~mlcrepro.wu_zhou2017.collect.Evidence`, or
 rows of the ledger built from it, into a table narrow enough for the text column: a
-comparison (labels, ours, the paper's, difference, verdict; :func:`mlcrepro.display.
-comparison_table`) or a short table of text with fixed decimals
+comparison (labels, ours, the paper's, difference, verdict;
+:func:`mlcrepro.display.comparison_table`) or a short table of text with fixed decimals
 (:func:`mlcrepro.display.compact_table`).  Nothing here judges: the verdicts are the
 ledger's.
 """
