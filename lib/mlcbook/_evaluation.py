@@ -30,6 +30,7 @@ from ._labelfiles import (
     read_score_file,
 )
 from ._progress import progress
+from .extreme import JAIN_PARAMETERS, jain_propensity
 from .intervals import bootstrap_interval, paired_comparison
 from .losses import loss_profile
 
@@ -240,6 +241,61 @@ def _params_of(spec: _R.MeasureSpec, params: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in params.items() if k in spec.param_names and v is not None}
 
 
+def check_cutoffs(ks: Sequence[int] | None, K: int) -> list[int] | None:
+    """``--k``: the cut-offs of the at-k measures, each an integer in 1..K (the labels
+    of the files), refused (naming ``--k``) before any measure is computed."""
+    if ks is None:
+        return None
+    out = []
+    for k in ks:
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= K:
+            raise LabelFileError(
+                "--k", None, f"each cut-off must be an integer in 1..{K} (the labels), got {k!r}"
+            )
+        if int(k) not in out:
+            out.append(int(k))
+    if not out:
+        raise LabelFileError("--k", None, "give at least one cut-off, e.g. --k 1,3,5")
+    return out
+
+
+#: Stands for the propensities computed from the truth until a measure needs them.
+_FROM_TRUTH = "from the truth"
+
+
+def _truth_propensity(
+    params: dict[str, Any], Y: Any, jain: Sequence[float] | None, takers: Sequence[str]
+) -> list[str]:
+    """The propensity-scored measures' ``propensity``: the one given (``--param``), else,
+    if a selected measure takes it, Jain et al.'s from the label frequencies of the truth
+    (:func:`mlcbook.extreme.jain_propensity`), with a note saying so."""
+    if params.get("propensity") is not _FROM_TRUTH:
+        return []
+    if not takers:
+        del params["propensity"]
+        return []
+    a, b = JAIN_PARAMETERS["default"] if jain is None else jain
+    params["propensity"] = jain_propensity(Y, a, b)
+    return [
+        f"{', '.join(takers)}: propensities of Jain et al. (2016) with A = {a:g}, "
+        f"B = {b:g} from the label frequencies of the truth ({Y.shape[0]} instances)"
+    ]
+
+
+def _runs(
+    specs: Sequence[_R.MeasureSpec], params: dict[str, Any], ks: Sequence[int] | None
+) -> list[tuple[_R.MeasureSpec, dict[str, Any]]]:
+    """Each measure with its parameters: an at-k measure once per cut-off of ``--k``
+    (which takes the place of ``--param k`` for them), the others once."""
+    out = []
+    for s in specs:
+        if ks is not None and s.kind == "at_k":
+            out += [(s, _params_of(s, {**params, "k": k})) for k in ks]
+        else:
+            out.append((s, _params_of(s, params)))
+    return out
+
+
 def _row(spec: _R.MeasureSpec, params: dict[str, Any]) -> str:
     shown = {k: v for k, v in params.items() if k not in ("zero_division", "convention")}
     return spec.display_name(shown)
@@ -291,12 +347,12 @@ def _profile(Y: Any, P: Any, mode: str) -> list[tuple[str, float, float]]:
 
 
 # ---------------------------------------------------------------------- commands
-def _notes_for(specs: Sequence[_R.MeasureSpec], params: dict[str, Any]) -> list[str]:
+def _notes_for(runs: Sequence[tuple[_R.MeasureSpec, dict[str, Any]]]) -> list[str]:
     out = []
-    for s in specs:
+    for s, kw in runs:
         if not s.has_interval:
             reason = s.no_interval or "it is not a function of sums over instances"
-            out.append(f"{_row(s, _params_of(s, params))}: no interval ({reason})")
+            out.append(f"{_row(s, kw)}: no interval ({reason})")
     return out
 
 
@@ -315,9 +371,17 @@ def evaluate_files(
     params: dict[str, Any] | None = None,
     profile: str = "summary",
     ci: dict[str, Any] | None = None,
+    ks: Sequence[int] | None = None,
+    jain: Sequence[float] | None = None,
     show_progress: bool = False,
 ) -> dict[str, Any]:
     """Read the files and compute the measures, their intervals and the loss profile.
+
+    ``ks`` (``--k``): every at-k measure at each of these cut-offs (integers in 1..K);
+    without ``measures``, the report and the at-k measures.
+    The propensity-scored measures take ``params["propensity"]`` if given, else Jain
+    et al.'s propensities with ``jain`` = (A, B) (None: their general 0.55, 1.5) from the
+    label frequencies of the truth.
 
     Returns a dict: ``n_samples``, ``n_labels``, ``labels``, ``labels_from``,
     ``measures`` (list of (row, value)), ``profile`` (list of (family, parameter,
@@ -329,12 +393,27 @@ def evaluate_files(
     Y, (P,), (F,), names, source = read_inputs(
         truth, [pred], scores=[scores], labels=labels, input_format=input_format, xml=xml
     )
+    ks = check_cutoffs(ks, Y.shape[1])
     params = _measure_params(beta, zero_division, convention, params)
+    if ks is not None:
+        params.setdefault("k", ks[0])  # selects the at-k measures (each run at every k)
+        measures = "report,at_k" if measures is None else measures
+    if Y.shape[0] >= 3:  # Jain et al.'s C = (log N - 1)(B + 1)^A > 0 needs N > e
+        params.setdefault("propensity", _FROM_TRUTH)
     specs = select_measures(measures, scores=F is not None, params=params)
+    if ks is not None and not any(s.kind == "at_k" for s in specs):
+        raise LabelFileError("--k", None, f"{measures!r} selects no at-k measure to cut")
+    takers = [s.name for s in specs if "propensity" in s.param_names]
+    notes = _truth_propensity(params, Y, jain, takers)
+    if ks is not None and Y.shape[0] < 3 and "propensity" not in params:
+        notes.append(
+            "psprecision_at_k, psndcg_at_k: left out (Jain et al.'s propensities need at "
+            "least 3 instances of the truth; give --param propensity=[...])"
+        )
+    runs = _runs(specs, params, ks)
     show = show_progress and Y.shape[0] * Y.shape[1] > LONG_CELLS
     rows = []
-    for s in _loop(specs, "measures", show):
-        kw = _params_of(s, params)
+    for s, kw in _loop(runs, "measures", show):
         Ys = _dense_scores(Y) if s.inputs == "scores" else Y
         rows.append((_row(s, kw), s.compute(Ys, _input(s, P, F), **kw)))
     out: dict[str, Any] = {
@@ -344,12 +423,11 @@ def evaluate_files(
         "labels_from": source,
         "measures": rows,
         "profile": _profile(Y, P, profile),
-        "notes": [],
+        "notes": notes,
     }
     if ci is not None:
         ints = []
-        for s in _loop([s for s in specs if s.has_interval], "bootstrap", show_progress):
-            kw = _params_of(s, params)
+        for s, kw in _loop([r for r in runs if r[0].has_interval], "bootstrap", show_progress):
             Ys = _dense_scores(Y) if s.inputs == "scores" else Y
             res = bootstrap_interval(
                 s.name,
@@ -364,11 +442,15 @@ def evaluate_files(
             ints.append((_row(s, kw), res.low, res.high))
         out["intervals"] = ints
         out["ci"] = dict(ci)
-        out["notes"] = _notes_for(specs, params) + [
-            f"{r}: interval undefined (the measure is undefined on the resamples)"
-            for r, lo, hi in ints
-            if math.isnan(lo) or math.isnan(hi)
-        ]
+        out["notes"] = (
+            notes
+            + _notes_for(runs)
+            + [
+                f"{r}: interval undefined (the measure is undefined on the resamples)"
+                for r, lo, hi in ints
+                if math.isnan(lo) or math.isnan(hi)
+            ]
+        )
     return out
 
 
@@ -437,7 +519,7 @@ def compare_files(
         "rows": rows,
         "notes": [
             n.replace(": no interval", ": not compared, no interval")
-            for n in _notes_for(specs, params)
+            for n in _notes_for(_runs(specs, params, None))
         ],
     }
 

@@ -58,9 +58,16 @@ def _labels(A: Any, name: str):
     return check_label_matrix(arr, name)
 
 
-def check_labels(A: Any, name: str = "Y"):
+def check_labels(A: Any, name: str = "Y", *, convert: bool = True):
     """One validated 0/1 matrix: dense int8 (one checking pass for integer input) or
-    int8 CSR storing only ones."""
+    int8 CSR storing only ones.  ``convert=False``: a dense integer or boolean matrix
+    is checked and returned as it is (for a kernel that reads it once anyway)."""
+    if not convert:
+        arr = as_2d(A, name)
+        if not sp.issparse(arr) and arr.dtype.kind in "biu" and arr.shape[0] > 0:
+            if arr.dtype.kind != "b" and arr.view(_UNSIGNED[arr.dtype.itemsize]).max() > 1:
+                _raise_not_binary(arr, name)
+            return arr
     return _labels(A, name)
 
 

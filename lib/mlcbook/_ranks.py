@@ -19,22 +19,36 @@ Both need only the positions of the relevant entries, not a cumulative count per
 entry.  Rows are processed in blocks that fit in a core's cache; rows with a tie are
 flagged, and the callers compute them with their tie rules.
 
-**Columns** (:func:`column_counts`).  A label's instances are long: its positive and
-negative scores are sorted apart (two SIMD sorts, cheaper than one argsort) and each
-positive is located among the negatives by binary search, which gives the
-Mann-Whitney count (ties one half) and, without ties, the precision-recall step sum.
+**Columns** (:func:`column_positions`).  A label's instances are long, and sorting
+them is most of the work.  Each score is packed with its label into one 32-bit key:
+the score rounded to float32 (a monotone map: ``x < y`` gives ``f32(x) <= f32(y)``;
+``-0.0`` read as ``+0.0``), its bits made order-preserving as a signed integer, the
+lowest bit replaced by the label.  One SIMD sort of the int32 keys (half the bytes of
+the float64 scores, no permutation carried) gives every label's relevance in score
+order.  Keys that differ above the lowest bit order their scores exactly; a run of
+equal keys (scores within two float32 steps, or equal) holding a positive is put in
+its exact order from the float64 scores of its members.  The positions of the
+positives then give the Mann-Whitney count and the precision-recall step sum, as for
+rows.  A label where a positive's score *equals* another score is flagged, and the
+callers compute it with its ties: the AUC by :func:`column_counts` (its positive and
+negative scores are sorted apart and each positive is located among the negatives by
+binary search, which gives the Mann-Whitney count with ties one half), the average
+precision by scikit-learn's precision-recall curve.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 __all__ = [
     "ColumnCounts",
+    "ColumnPositions",
     "RankSums",
     "column_counts",
+    "column_positions",
     "columns",
     "lowest_relevant_rank",
     "rank_sums",
@@ -100,18 +114,46 @@ def columns(A: np.ndarray) -> np.ndarray:
     return out
 
 
-def lowest_relevant_rank(B: np.ndarray, A: np.ndarray) -> np.ndarray:
+_INF_BITS = np.array(np.inf).view(np.int64)
+
+
+def lowest_relevant_rank(B: np.ndarray, A: np.ndarray, *, name: str = "") -> np.ndarray:
     """Per row, how many entries score at least as high as its lowest-scored relevant
     one (its rank, ties counted at the worst); 0 for a row without relevant entries.
-    No sort: two passes over each block of rows while it is in cache."""
+    ``B``: 0/1 of any integer or boolean dtype.  No sort: per block of rows (in
+    cache), the scores plus 0 (relevant) or +inf (irrelevant; the bits of ``(b - 1)
+    & inf``), their row minimum, one comparison.  With ``name``, the scores are also
+    checked for NaN and infinities on the way (``ValueError`` naming ``name``)."""
     n, m = A.shape
     out = np.empty(n, dtype=np.int64)
     step = max(1, (_BLOCK_CELLS // 4) // max(m, 1))
+    buf = np.empty((min(step, n), m), dtype=np.int64)
     for lo in range(0, n, step):
         a, b = A[lo : lo + step], B[lo : lo + step]
-        lowest = np.where(b != 0, a, np.inf).min(axis=1)
-        out[lo : lo + a.shape[0]] = np.count_nonzero(a >= lowest[:, None], axis=1)
+        if name and not _finite_sum(a) and not np.isfinite(a).all():
+            raise ValueError(f"{name} must not contain NaN or infinite values")
+        w = buf[: a.shape[0]]
+        np.subtract(b, 1, out=w, dtype=np.int64, casting="unsafe")  # 0 or -1 (all ones)
+        w &= _INF_BITS
+        wf = w.view(np.float64)
+        wf += a  # a + 0.0 (relevant; -0.0 becomes 0.0, an equal score) or +inf
+        ge = np.greater_equal(a, wf.min(axis=1)[:, None])
+        out[lo : lo + a.shape[0]] = _row_counts(ge)
     return out
+
+
+def _finite_sum(a: np.ndarray) -> bool:
+    """A finite sum: no NaN or infinity (one pass, no temporary); a sum of huge finite
+    values that overflows says False, and the caller looks closer."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return bool(np.isfinite(a.sum()))
+
+
+def _row_counts(ge: np.ndarray) -> np.ndarray:
+    """The True entries of each row of a bool matrix (int8 sums below 128 columns)."""
+    if ge.shape[1] < 128:
+        return np.einsum("ij->i", ge.view(np.int8))
+    return np.count_nonzero(ge, axis=1)
 
 
 @dataclass(frozen=True)
@@ -160,3 +202,136 @@ def column_counts(y: np.ndarray, f: np.ndarray) -> ColumnCounts:
     tied_neg = np.searchsorted(neg, pos, side="right") - below if tie else np.zeros_like(below)
     pos_tied = pos.size > 1 and bool((pos[1:] == pos[:-1]).any())
     return ColumnCounts(pos, below, tied_neg, f.size, pos_tied)
+
+
+#: bits of the hash that finds the members of a run of equal keys among a label's scores
+_HASH_BITS = 16
+_SIGN_OFF = np.int32(0x7FFFFFFF)
+
+
+@dataclass(frozen=True)
+class ColumnPositions:
+    """Per label (column): positives ``n_pos``, the sum of their ascending positions
+    among the label's ``n`` scores ``position_sum``, the average-precision sum
+    ``ap_sum`` (:math:`\\sum_j (n_+ - j) / (n - p_j)`) and ``exact``: False where a
+    positive's score equals another score of the label (its values are then not
+    given: use :func:`column_counts`)."""
+
+    n_pos: np.ndarray
+    position_sum: np.ndarray
+    ap_sum: np.ndarray
+    exact: np.ndarray
+    n: int
+
+    def auc(self) -> np.ndarray:
+        """Correctly ordered (positive, negative) pairs over all pairs; NaN with one
+        class (and where not ``exact``)."""
+        m = self.n_pos
+        n_neg = self.n - m
+        good2 = 2 * (self.position_sum - m * (m - 1) // 2)
+        den = 2.0 * m * n_neg
+        out = np.full(m.shape, np.nan)
+        np.divide(good2, den, out=out, where=(den > 0) & self.exact)
+        return out
+
+    def average_precision(self) -> np.ndarray:
+        """Step sum of each label's precision-recall curve (0 without positives; NaN
+        where not ``exact``)."""
+        out = np.zeros(self.n_pos.shape)
+        np.divide(self.ap_sum, self.n_pos, out=out, where=self.n_pos > 0)
+        out[~self.exact] = np.nan
+        return out
+
+
+def _keys(F: np.ndarray) -> np.ndarray:
+    """Order-preserving int32 keys of the float64 scores ``F`` rounded to float32 with
+    the lowest bit cleared (for the label)."""
+    with np.errstate(over="ignore"):  # beyond float32's range: +-inf, a run resolved exactly
+        g = F.astype(np.float32)
+    g += np.float32(0.0)  # -0.0 -> +0.0 (equal scores, one key)
+    k = g.view(np.int32)
+    k ^= (k >> 31) & _SIGN_OFF  # negative floats: larger magnitude, smaller key
+    k &= np.int32(-2)
+    return k
+
+
+def column_positions(Y: np.ndarray, F: np.ndarray, *, ap: bool = True) -> ColumnPositions:
+    """The positions of every label's positives in the ascending order of its scores:
+    ``Y`` (n, m) int8 or bool 0/1, ``F`` (n, m) float64 (finite); ``ap``: also the
+    average-precision sums (else zeros)."""
+    n, m = F.shape
+    keys = _keys(F)
+    keys |= Y.view(np.int8) if Y.dtype == bool else Y
+    K = columns(keys)  # (m, n): one label a row, unsorted
+    del keys
+    S = np.sort(K, axis=1)
+    lab = (S & 1).astype(bool)
+    exact = np.ones(m, dtype=bool)
+    if n > 1:
+        # neighbours 0 or 1 apart (a difference that wrapped around is large unsigned)
+        near = np.diff(S, axis=1).view(np.uint32) <= 1
+        col, at = np.divmod(np.flatnonzero(near), n - 1)
+        del near
+        bounds = np.searchsorted(col, np.arange(m + 1))
+        for j in np.flatnonzero(np.diff(bounds)):
+            i = at[bounds[j] : bounds[j + 1]]
+            exact[j] = _order_runs(S[j], i, lab[j], K[j], Y[:, j], F[:, j])
+    del K, S
+    n_pos = lab.sum(axis=1, dtype=np.int64)
+    q = np.flatnonzero(lab)  # row * n + position
+    starts = np.cumsum(n_pos) - n_pos
+    has = n_pos > 0
+    position_sum = np.zeros(m, dtype=np.int64)
+    rows = np.flatnonzero(has)
+    position_sum[has] = np.add.reduceat(q, starts[has]) - n_pos[has] * rows * n
+    ap_sum = np.zeros(m)
+    if ap and q.size:
+        # the j-th positive of a row (at p_j): (n_pos - j) / (n - p_j), summed per row
+        ends = starts + n_pos
+        num = np.repeat(ends, n_pos) - np.arange(q.size)
+        den = np.repeat(np.arange(1, m + 1) * n, n_pos) - q
+        terms = num / den
+        for r in rows:  # pairwise sums, row by row
+            ap_sum[r] = np.sum(terms[starts[r] : ends[r]])
+    return ColumnPositions(n_pos, position_sum, ap_sum, exact, n)
+
+
+def _order_runs(
+    s: np.ndarray, i: np.ndarray, lab: np.ndarray, k: np.ndarray, y: Any, f: np.ndarray
+) -> bool:
+    """Put the runs of equal keys of one label that hold a positive in the exact order
+    of their float64 scores, writing their labels into ``lab``.  ``s``: the sorted
+    keys, ``i`` the positions where the next key is 0 or 1 larger, ``k`` the unsorted
+    keys.  False (the label is left to :func:`column_counts`) if a positive's score
+    equals another score there."""
+    # same score key: equal keys (same label), or a negative's even key then a positive's
+    i = i[(s[i] == s[i + 1]) | ((s[i] & 1) == 0)]
+    if i.size == 0:
+        return True
+    first = np.ones(i.size, dtype=bool)  # i starts a run (not the pair after another)
+    first[1:] = i[1:] != i[:-1] + 1
+    lo = i[first]  # first sorted position of each run
+    hi = np.append(i[np.flatnonzero(first)[1:] - 1], i[-1]) + 2  # one past its last
+    keep = (s[hi - 1] & 1) == 1  # the run holds a positive (labels sort after negatives)
+    lo, hi = lo[keep], hi[keep]
+    if lo.size == 0:
+        return True
+    v = s[lo] >> 1  # each run's score key, ascending
+    mask = np.int32((1 << (_HASH_BITS + 1)) - 2)  # hash bits above the label bit
+    table = np.zeros(1 << (_HASH_BITS + 1), dtype=bool)
+    table[s[lo] & mask] = True
+    cand = np.flatnonzero(table[k & mask])
+    tc = k[cand] >> 1
+    at = np.minimum(np.searchsorted(v, tc), v.size - 1)
+    members = cand[v[at] == tc]  # original indices of the runs' members
+    run = at[v[at] == tc]
+    fv = f[members]
+    yv = np.asarray(y[members]) != 0
+    order = np.lexsort((fv, run))
+    fs, ys, rs = fv[order], yv[order], run[order]
+    if ((rs[1:] == rs[:-1]) & (fs[1:] == fs[:-1]) & (ys[1:] | ys[:-1])).any():
+        return False  # a positive ties another score: one half per pair
+    length = hi - lo
+    where = np.repeat(lo - np.cumsum(length) + length, length) + np.arange(length.sum())
+    lab[where] = ys
+    return True

@@ -196,7 +196,8 @@ def _ap_1d(y: np.ndarray, f: np.ndarray, w: np.ndarray | None) -> float:
     order = np.argsort(f, kind="mergesort")[::-1]
     fs, ys = f[order], y[order]
     weight = 1.0 if w is None else w[order]
-    idx = np.r_[np.where(np.diff(fs))[0], ys.size - 1]
+    # distinct thresholds: scikit-learn's np.diff(fs) != 0 without its overflow (+-1e308)
+    idx = np.r_[np.flatnonzero(fs[1:] != fs[:-1]), ys.size - 1]
     tps = np.cumsum(ys * weight, dtype=np.float64)[idx]
     if w is None:
         fps = 1 + idx - tps
@@ -237,16 +238,16 @@ def average_precision(Y: Any, F: Any, *, sample_weight: Any = None) -> float:
 
 
 def _label_aps(Y: np.ndarray, F: np.ndarray, w: np.ndarray | None) -> np.ndarray:
-    """Every label's average precision: from the sorted scores of its positives and
-    negatives (:func:`mlcbook._ranks.column_counts`) when no score ties a positive's,
-    else (ties, weights) by scikit-learn's curve (:func:`_ap_1d`)."""
+    """Every label's average precision: from the positions of its positives in one
+    sort of packed keys (:func:`mlcbook._ranks.column_positions`) when no score ties a
+    positive's, else (ties, weights) by scikit-learn's curve (:func:`_ap_1d`)."""
     if w is not None:
         return np.array([_ap_1d(Y[:, j], F[:, j], w) for j in range(Y.shape[1])])
-    YT, FT = _ranks.columns(Y), _ranks.columns(F)
-    out = np.empty(YT.shape[0])
-    for j in range(YT.shape[0]):
-        v = _ranks.column_counts(YT[j], FT[j]).average_precision()
-        out[j] = _ap_1d(YT[j], FT[j], None) if v is None else v
+    Yi = Y.view(np.int8) if Y.dtype == bool else Y.astype(np.int8, copy=False)
+    cp = _ranks.column_positions(Yi, F)
+    out = cp.average_precision()
+    for j in np.flatnonzero(~cp.exact):
+        out[j] = _ap_1d(Y[:, j], np.ascontiguousarray(F[:, j]), None)
     return out
 
 
@@ -257,8 +258,8 @@ def coverage_error_values(Y: Any, F: Any) -> np.ndarray:
         Yc, L, _, _ = _M._listed_args(Y, F, None, False)
         R = _listed.RowRanking(Yc, L)
         return np.where(R.n_pos > 0, R.coverage() + 1.0, 0.0)
-    Y, F = _M._check_scores(Y, F)
-    return _ranks.lowest_relevant_rank(Y, F).astype(np.float64)  # 0: no relevant label
+    Y, F, _ = _M._coverage_args(Y, F, None)
+    return _ranks.lowest_relevant_rank(Y, F, name="F").astype(np.float64)  # 0: none relevant
 
 
 def coverage_error(Y: Any, F: Any, *, sample_weight: Any = None) -> float:
@@ -267,6 +268,6 @@ def coverage_error(Y: Any, F: Any, *, sample_weight: Any = None) -> float:
         Yc, L, w, _ = _M._listed_args(Y, F, sample_weight, False)
         R = _listed.RowRanking(Yc, L)
         return float(np.average(np.where(R.n_pos > 0, R.coverage() + 1.0, 0.0), weights=w))
-    Y, F = _M._check_scores(Y, F)
-    w = _lc.check_sample_weight(sample_weight, Y.shape[0])
-    return float(np.average(coverage_error_values(Y, F), weights=w))
+    Y, F, w = _M._coverage_args(Y, F, sample_weight)
+    v = _ranks.lowest_relevant_rank(Y, F, name="F").astype(np.float64)
+    return float(np.average(v, weights=w))

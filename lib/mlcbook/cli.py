@@ -11,6 +11,7 @@ datasets.
                                 [--ci LEVEL [--resamples N] [--ci-method BCa|percentile]
                                  [--seed S]] [--plot FILE.png]
                                 [--input-format auto|matrix|labelsets|arff] [--xml FILE]
+                                [--k K1,K2,... [--propensity-ab A,B]]
     mlcbook compare TRUTH PRED_A PRED_B [--scores-a FILE --scores-b FILE] [--ci LEVEL]
                                 [--resamples N] [--permutations N] [--seed S] ...
     mlcbook measures [--format ...]
@@ -27,7 +28,13 @@ eq. 18 of Hüllermeier et al. 2022) and polynomial (eq. 17) loss profiles of the
 predictions: about ten log-spaced k and seven alpha from 1 to 1000 (``--profile full``:
 every k and the book's 25-point alpha grid).  ``--ci 0.95`` adds a bootstrap confidence
 interval to every measure that has one (:mod:`mlcbook.intervals`; seeded, so the same
-run prints the same interval) and a note on why the others have none.  ``compare``
+run prints the same interval) and a note on why the others have none.  ``--k 1,3,5``
+adds the extreme-classification measures (:mod:`mlcbook.extreme`: P@k, R@k, nDCG@k,
+PSP@k, PSnDCG@k, coverage@k) of the scores at each cut-off; the propensity-scored ones
+use Jain et al.'s propensities (``--propensity-ab``, default A = 0.55, B = 1.5) computed
+from the label frequencies of the truth file, as
+:func:`mlcbook.extreme.jain_propensity` does (the files hold no training labels; give
+others with ``--param propensity=[...]``).  ``compare``
 scores two prediction files on one truth: both values, their difference with its paired
 bootstrap interval and the randomisation test's p-value.  ``measures`` prints the table
 of every measure name: kind, input, direction, parameters, convention, what it equals.
@@ -430,12 +437,16 @@ def _cmd_evaluate(args: argparse.Namespace) -> str:
     plot = _check_plot_path(args.plot) if args.plot else None  # before any work
     if plot is not None and args.profile == "none":
         raise UsageError("--plot draws the loss profile: not with --profile none")
+    if args.k is not None and args.scores is None:
+        raise UsageError("--k cuts the ranking of the scores: give the score file (--scores)")
     res = evaluate_files(
         args.truth,
         args.pred,
         scores=args.scores,
         profile=args.profile,
         ci=_ci_options(args) if args.ci is not None else None,
+        ks=args.k,
+        jain=args.propensity_ab,
         **_common_options(args),
     )
     if plot is not None:
@@ -554,6 +565,29 @@ def _name_value(text: str) -> tuple[str, Any]:
         return name, json.loads(value)
     except json.JSONDecodeError:
         return name, value
+
+
+def _cutoffs(text: str) -> list[int]:
+    """``--k 1,3,5``: positive integers separated by commas (at most K is checked once
+    the files are read)."""
+    out = []
+    for word in text.split(","):
+        k = _parsed(word.strip(), int, "an integer")
+        if k < 1:
+            raise argparse.ArgumentTypeError(f"each cut-off must be a positive integer, got {k}")
+        out.append(k)
+    return out
+
+
+def _jain_ab(text: str) -> tuple[float, float]:
+    """``--propensity-ab A,B``: Jain et al.'s A >= 0 and B > 0."""
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise argparse.ArgumentTypeError(f"expected A,B, e.g. 0.55,1.5; got {text!r}")
+    a, b = (_parsed(x.strip(), float, "a number") for x in parts)
+    if not (math.isfinite(a) and math.isfinite(b) and a >= 0.0 and b > 0.0):
+        raise argparse.ArgumentTypeError(f"A must be >= 0 and B > 0 (finite), got {text!r}")
+    return a, b
 
 
 def _level(text: str) -> float:
@@ -712,6 +746,24 @@ def build_parser() -> argparse.ArgumentParser:
         "default), every k and the 25-point alpha grid (full), or none",
     )
     _add_common(ev, ci_flag=True)
+    ev.add_argument(
+        "--k",
+        type=_cutoffs,
+        metavar="K1,K2,...",
+        help="cut-offs of the at-k measures (P@k, R@k, nDCG@k, PSP@k, PSnDCG@k, "
+        "coverage@k), e.g. 1,3,5: each evaluated at every one (integers in 1..K; "
+        "needs --scores; added to the report unless --measures is given; "
+        "binomial_loss keeps --param k)",
+    )
+    ev.add_argument(
+        "--propensity-ab",
+        type=_jain_ab,
+        metavar="A,B",
+        help="Jain et al.'s (2016) A,B of the propensities of PSP@k and PSnDCG@k "
+        "(default 0.55,1.5; Wikipedia 0.5,0.4; Amazon 0.6,2.6), computed from the label "
+        "frequencies of TRUTH as mlcbook.extreme.jain_propensity does (the files hold "
+        "no training labels; --param propensity=[...] gives others)",
+    )
     ev.add_argument(
         "--plot",
         metavar="FILE.png",

@@ -625,8 +625,17 @@ class _RowStats:
 
 
 def _label_aucs(Y: np.ndarray, F: np.ndarray, w: np.ndarray | None) -> np.ndarray:
-    """AUC of every label (column), NaN where it has one class; the columns made
-    contiguous once (each is sorted on its own)."""
+    """AUC of every label (column), NaN where it has one class: from the positions of
+    the positives in one sort of packed keys (:func:`mlcbook._ranks.column_positions`);
+    the labels where a positive ties another score, and weighted instances, by the
+    tie-aware count of each column."""
+    if w is None:
+        Yi = Y.view(np.int8) if Y.dtype in (np.int8, bool) else (Y != 0).view(np.int8)
+        cp = _ranks.column_positions(Yi, F, ap=False)
+        out = cp.auc()
+        for j in np.flatnonzero(~cp.exact):
+            out[j] = _auc_1d(Yi[:, j].astype(bool), np.ascontiguousarray(F[:, j]))
+        return out
     YT = _ranks.columns(Y).view(bool) if Y.dtype == np.int8 else _ranks.columns(Y != 0)
     FT = _ranks.columns(F)
     return np.array([_auc_1d(YT[j], FT[j], w) for j in range(FT.shape[0])])
@@ -874,9 +883,20 @@ def one_error(
     return _finish(_one_error(Y, F), w, per)
 
 
-def _coverage(Y, F) -> np.ndarray:
-    cov = _ranks.lowest_relevant_rank(Y, F) - 1
+def _coverage(Y, F, name: str = "") -> np.ndarray:
+    cov = _ranks.lowest_relevant_rank(Y, F, name=name) - 1
     return np.maximum(cov, 0).astype(np.float64)
+
+
+def _coverage_args(Y: Any, F: Any, sample_weight: Any):
+    """Truth and scores checked for the one-pass coverage kernel: a dense integer
+    ``Y`` stays as it is, ``F``'s NaN and infinities are looked for by the kernel."""
+    Yc = _lc.check_labels(Y, "Y", convert=False)
+    if sp.issparse(Yc):
+        Yc = Yc.toarray()
+    Fc = check_score_matrix(F, "F", finite=False)
+    check_same_shape(Yc, Fc, "Y", "F")
+    return Yc, Fc, _lc.check_sample_weight(sample_weight, Yc.shape[0])
 
 
 def coverage(
@@ -922,10 +942,12 @@ def coverage(
     if _listed.is_listed(F):
         Yc, L, w, per = _listed_args(Y, F, sample_weight, per_instance, convention)
         return _finish(_listed.RowRanking(Yc, L).coverage(), w, per)
-    Y, F, w, per = _score_args(Y, F, sample_weight, per_instance)
     if _check_convention(convention) == "wu_zhou":
+        Y, F, w, per = _score_args(Y, F, sample_weight, per_instance)
         return _finish(_coverage_order(Y, F), w, per)
-    return _finish(_coverage(Y, F), w, per)
+    Y, F, w = _coverage_args(Y, F, sample_weight)
+    per = _check_flag(per_instance, "per_instance")
+    return _finish(_coverage(Y, F, "F"), w, per)
 
 
 def _average_precision(Y, F) -> np.ndarray:
@@ -996,7 +1018,9 @@ def _auc_1d(y: np.ndarray, f: np.ndarray, w: np.ndarray | None = None) -> float:
     cum = np.concatenate([[0.0], np.cumsum(wn)])
     below = cum[np.searchsorted(neg, pos, side="left")]
     tied = cum[np.searchsorted(neg, pos, side="right")] - below
-    return float(wp @ (below + 0.5 * tied) / (wp.sum() * wn.sum()))
+    # each side normalised first: w_a w_b of weights near 1e-200 or 1e200 would
+    # underflow to 0 or overflow to inf (scikit-learn's ROC curve is scale-free)
+    return float((wp / wp.sum()) @ ((below + 0.5 * tied) / wn.sum()))
 
 
 def _nanmean(v, w: np.ndarray | None = None) -> float:

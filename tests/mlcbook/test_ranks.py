@@ -90,3 +90,67 @@ def test_scikit_learn_named_ranking_measures_equal_scikit_learn(seed, n, K, ties
                           skm.roc_auc_score(Y, F, average="macro")))
     for ours, ref in pairs:
         assert ours == pytest.approx(ref, abs=1e-12)
+
+
+def _column_truth(y, f):
+    """Brute force for one label: (correct pairs, ties of a positive, AP step sum)."""
+    pos, neg = f[y], f[~y]
+    correct = sum(int(a > b) for a in pos for b in neg)
+    tied = len(set(pos)) < len(pos) or bool(set(pos) & set(neg))
+    ap = sum(int((pos >= a).sum()) / int((f >= a).sum()) for a in pos) / max(len(pos), 1)
+    return correct, tied, ap
+
+
+def _collide(rng, n, K):
+    """Distinct scores of each label that float32 cannot tell apart: +-(1 + k 2**-40)
+    for distinct k, scaled into float32's range, below its smallest value (both signs
+    round to zeros) or above its largest (infinities)."""
+    k = np.column_stack([rng.permutation(200)[:n] for _ in range(K)])
+    sign = rng.choice([1.0, -1.0], size=(n, K))
+    return sign * (1.0 + k * 2.0**-40) * rng.choice([1.0, 1e-300, 1e39])
+
+
+@pytest.mark.parametrize("kind", ["normal", "ties", "collide", "zeros"])
+@pytest.mark.parametrize("seed", range(6))
+def test_column_positions_equal_brute_force(kind, seed):
+    rng = np.random.default_rng(seed)
+    n, K = int(rng.integers(2, 60)), 5
+    Y = (rng.random((n, K)) < rng.uniform(0.1, 0.7)).astype(np.int8)
+    if kind == "normal":
+        F = rng.normal(size=(n, K))
+    elif kind == "ties":
+        F = rng.integers(0, 4, size=(n, K)).astype(float)
+    elif kind == "collide":
+        F = _collide(rng, n, K)
+    else:  # -0.0 equals 0.0; 1e-300 and -1e-300 round to float32 zeros but differ
+        F = rng.choice([-0.0, 0.0, 1e-300, -1e-300, 2.0, 1e39, -1e39], size=(n, K))
+    cp = _ranks.column_positions(Y, F)
+    auc, ap = cp.auc(), cp.average_precision()
+    for j in range(K):
+        y, f = Y[:, j].astype(bool), F[:, j]
+        correct, tied, want_ap = _column_truth(y, f)
+        assert cp.n_pos[j] == y.sum()
+        assert cp.exact[j] == (not tied)  # flagged exactly when a positive ties a score
+        if tied:
+            continue
+        m = int(y.sum())
+        # exact: the count is an integer; the AUC one division of integers
+        if 0 < m < n:
+            assert auc[j] == correct / (m * (n - m))
+        assert ap[j] == pytest.approx(want_ap, abs=1e-12)  # sums of <= 60 fractions
+    if kind == "collide":
+        assert cp.exact.any()  # the runs of equal float32 keys were put in order
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
+@pytest.mark.parametrize("seed", range(4))
+def test_label_measures_on_float32_collisions_equal_scikit_learn(seed):
+    rng = np.random.default_rng(seed)
+    n, K = 60, 6
+    Y = (rng.random((n, K)) < 0.4).astype(np.int8)
+    Y[0], Y[1] = 1, 0  # both classes in every label
+    F = _collide(rng, n, K)
+    assert R.get_measure("roc_auc").compute(Y, F) == pytest.approx(
+        skm.roc_auc_score(Y, F), abs=1e-12)  # means of exact ratios
+    assert R.get_measure("average_precision").compute(Y, F) == pytest.approx(
+        skm.average_precision_score(Y, F), abs=1e-12)  # see the module docstring
