@@ -6,8 +6,9 @@ Three kinds of reference in docstrings and chapters link nowhere with Sphinx alo
   is documented under another module: resolved when exactly one documented object has
   that last name (the same package preferred);
 - a path through a package that re-exports the object, or through the module that defines
-  it (``mlcbook.datasets.parse_arff``): the object is imported and found under the name it is
-  documented by;
+  it (``mlcbook.datasets.parse_arff``), or a name relative to the module the reference is
+  written in or one of its packages (``ledger_rows.ledgers``): the object is imported and
+  found under the name it is documented by;
 - a name of Python, NumPy or scikit-learn (``ValueError``, ``numpy.argmax``,
   ``sklearn.metrics.hamming_loss``, ``GridSearchCV``): linked to that project's documentation
   (a link only: the site loads nothing from outside).
@@ -123,9 +124,12 @@ def _resolve(app, env, node, contnode):
     # 2. a short name documented once
     if name is None and "." not in target.rstrip("()"):
         hits = [full for full in domain.objects if full.rsplit(".", 1)[-1] == target]
+        under = [h for h in hits if module and h.startswith(module + ".")]
         same = [h for h in hits if module and h.startswith(module.split(".")[0] + ".")]
         if len(hits) == 1:
             name = hits[0]
+        elif len(under) == 1:  # data of a module of the package the text is written in
+            name = under[0]
         elif len(same) == 1:
             name = same[0]
     if name is not None:

@@ -2,7 +2,7 @@
 
 The page on multi-label evaluation of the Hivemall user guide scores the tags a
 classifier predicts for seven posts (cat, dog, bird) with its ``fmeasure`` function and
-prints micro F1 and micro F2.  :func:`evidence` computes, once per process, what the
+prints micro F1 and micro F2.  ``evidence()`` computes, once per process, what the
 ledger judges and the Reproduce page shows, all from :mod:`mlcbook.metrics` (and
 scikit-learn, the independent implementation): the counts per post, F1 and F2, the same
 F2 by scikit-learn and by micro precision and recall, and F-beta at extreme betas.
