@@ -1,8 +1,10 @@
 """The claims inventory: every checkable claim of each paper, and where the book checks it.
 
-Each paper has a committed inventory ``book/_claims/<paper-key>.csv`` with one line per
-checkable claim (a table cell, a worked example, a stated ordering or trend, a theorem
-statement that can be checked numerically) and the columns
+Each paper of :data:`mlcrepro.papers.PAPERS` has a committed inventory
+``book/_claims/<key>.csv`` (``<key>`` the name of its folder,
+:attr:`mlcrepro.paper.Paper.key`) with one line per checkable claim (a table cell, a
+worked example, a stated ordering or trend, a theorem statement that can be checked
+numerically) and the columns
 
 ``id``
     A stable identifier (``HU001``, ...).
@@ -34,8 +36,8 @@ and optionally ``id``: an ``EX``-id the row carries like a claim id), so that ev
 ledger row is accounted for.
 
 The numbers a paper prints have one home beside its inventory,
-``book/_claims/<paper-key>.printed.csv`` (columns :data:`PRINTED_COLUMNS`), read by
-:func:`printed`: each value exactly as printed, with the id of the claim it belongs to.
+``book/_claims/<key>.printed.csv``, read by :func:`mlcrepro.printed_numbers.printed`:
+each value exactly as printed, with the id of the claim it belongs to.
 
 :func:`coverage` counts per paper the claims with a ledger row, those not reproduced
 with a reason, and those missing; :func:`problems` lists every reference that does not
@@ -52,12 +54,13 @@ from typing import Any
 import pandas as pd
 
 from mlcbook.files import atomic_write, read_csv_exact
-from mlcrepro._paths import project_root
-from mlcrepro.ledger import KINDS, check_claim_ids, row_anchor
+from mlcrepro import papers
+from mlcrepro.ledger import KINDS, row_anchor
+from mlcrepro.printed_numbers import claims_folder, read_columns
 from mlcrepro.summary import row_paper
 
 __all__ = [
-    "PAPERS",
+    "inventories",
     "COLUMNS",
     "SEPARATOR",
     "load_inventory",
@@ -69,42 +72,27 @@ __all__ = [
     "suggest_relinks",
     "relink",
     "clear_done_todos",
-    "printed",
-    "PRINTED_COLUMNS",
 ]
 
-#: the inventories, by file name (paper key), and the paper each covers as the ledgers
-#: name it (``paper_ref`` of a ledger, or the authors a source starts with)
-PAPERS = {
-    "huellermeier-2022": "Hüllermeier et al. (2022)",
-    "zhang-zhou-2014": "Zhang & Zhou (2014)",
-    "hivemall": "Hivemall",
-    "park-read-2018": "Park & Read (2018)",
-    "wu-zhou-2017": "Wu & Zhou (2017)",
-}
 #: the columns of an inventory file
 COLUMNS = ("id", "location", "claim", "kind", "ledger", "not_reproduced", "todo")
 #: separates several ledger references of one claim
 SEPARATOR = " || "
-#: the columns of a paper's printed numbers (``<paper-key>.printed.csv``)
-PRINTED_COLUMNS = ("id", "table", "row", "column", "value")
 
 
-def _folder(folder: str | Path | None) -> Path:
-    if folder is None:
-        return project_root() / "book" / "_claims"
-    if not isinstance(folder, (str, Path)):
-        raise TypeError(f"folder must be a path, got {type(folder).__name__}")
-    return Path(folder)
+_folder = claims_folder
+_read = read_columns
 
 
-def _read(path: Path, columns: tuple[str, ...]) -> pd.DataFrame:
-    frame = read_csv_exact(path, dtype=str, keep_default_na=False)
-    if tuple(frame.columns) != columns:
-        raise ValueError(
-            f"{path.name} must have the columns {list(columns)}, got {list(frame.columns)}"
-        )
-    return frame.apply(lambda c: c.str.strip())
+def inventories() -> dict[str, str]:
+    """The inventories: each paper's key (the file ``book/_claims/<key>.csv``) and the
+    paper it covers as the ledgers name it (its citation), for every paper of
+    :data:`mlcrepro.papers.PAPERS`, in the book's order.
+
+    >>> inventories()["park_read2018"]
+    'Park & Read (2018)'
+    """
+    return {p.key: p.citation for p in papers.PAPERS}
 
 
 def load_inventory(folder: str | Path | None = None) -> pd.DataFrame:
@@ -125,7 +113,7 @@ def load_inventory(folder: str | Path | None = None) -> pd.DataFrame:
     """
     folder = _folder(folder)
     frames = []
-    for key, paper in PAPERS.items():
+    for key, paper in inventories().items():
         path = folder / f"{key}.csv"
         if not path.exists():
             raise ValueError(f"no inventory for {paper}: {path} is missing")
@@ -351,7 +339,7 @@ def coverage(inventory: pd.DataFrame, ledgers: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Index: the papers in the order of :data:`PAPERS`, then ``"all papers"``; columns
+        Index: the papers in the order of :func:`inventories`, then ``"all papers"``; columns
         ``claims``, ``with ledger row``, ``not reproduced``, ``announced``, ``missing``,
         ``ledger %`` (claims with a row, percent) and ``accounted %`` (with a row or a
         reason for not reproducing, percent), both rounded to one decimal.
@@ -363,7 +351,7 @@ def coverage(inventory: pd.DataFrame, ledgers: pd.DataFrame) -> pd.DataFrame:
     table = (
         pd.crosstab(inventory["paper"], state)
         .reindex(columns=kinds, fill_value=0)
-        .reindex([p for p in PAPERS.values() if p in set(inventory["paper"])])
+        .reindex([p for p in inventories().values() if p in set(inventory["paper"])])
     )
     table.loc["all papers"] = table.sum()
     table = table.rename(columns={"ledger": "with ledger row"})
@@ -512,7 +500,7 @@ def relink(pairs: pd.DataFrame, folder: str | Path | None = None) -> int:
     folder = _folder(folder)
     mapping = {(c, o): n for c, o, n in zip(pairs["chapter"], pairs["old"], pairs["new"])}
     changed = 0
-    files = [folder / f"{key}.csv" for key in PAPERS] + [folder / "extra.csv"]
+    files = [folder / f"{key}.csv" for key in inventories()] + [folder / "extra.csv"]
     for path in files:
         if not path.exists():
             continue
@@ -539,7 +527,7 @@ def clear_done_todos(ledgers: pd.DataFrame, folder: str | Path | None = None) ->
     folder = _folder(folder)
     inventory = load_inventory(folder)
     done = inventory[(_states(inventory, ledgers) == "ledger") & (inventory["todo"] != "")]
-    for key, paper in PAPERS.items():
+    for key, paper in inventories().items():
         ids = set(done.loc[done["paper"] == paper, "id"])
         if ids:
             path = folder / f"{key}.csv"
@@ -547,56 +535,3 @@ def clear_done_todos(ledgers: pd.DataFrame, folder: str | Path | None = None) ->
             frame.loc[frame["id"].isin(ids), "todo"] = ""
             _write(path, frame)
     return len(done)
-
-
-def printed(
-    paper: str, table: str | None = None, folder: str | Path | None = None
-) -> pd.DataFrame:
-    """The numbers a paper prints, each exactly as printed, with the id of its claim.
-
-    Parameters
-    ----------
-    paper : str
-        The paper's key (a key of :data:`PAPERS`, e.g. ``"wu-zhou-2017"``).
-    table : str, optional
-        Only the values of this table or place (e.g. ``"Table B.3"``).
-    folder : path, optional
-        The folder of the inventories; ``book/_claims`` of the project by default.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns :data:`PRINTED_COLUMNS` (all text): ``id`` the claim the value belongs to
-        (it must be an id of the paper's inventory), ``table``, ``row`` and ``column`` its
-        place, ``value`` the text as printed.
-
-    Raises
-    ------
-    ValueError
-        For an unknown paper, a missing or malformed file, an id not in the paper's
-        inventory, or a place given twice.
-    """
-    if paper not in PAPERS:
-        raise ValueError(f"paper must be one of {list(PAPERS)}, got {paper!r}")
-    base = _folder(folder)
-    path = base / f"{paper}.printed.csv"
-    if not path.exists():
-        raise ValueError(f"{PAPERS[paper]} has no printed numbers: {path} is missing")
-    frame = _read(path, PRINTED_COLUMNS)
-    ids = set(_read(base / f"{paper}.csv", COLUMNS)["id"])
-    bad = sorted(set(frame["id"]) - ids - {""})
-    if bad:
-        raise ValueError(f"{path.name}: ids not in the {paper} inventory: {bad}")
-    for i in frame["id"]:
-        if i:
-            check_claim_ids(i)
-    place = frame[["table", "row", "column"]]
-    if place.duplicated().any():
-        raise ValueError(
-            f"{path.name}: a place is given twice: {place[place.duplicated()].values.tolist()}"
-        )
-    if table is not None:
-        frame = frame[frame["table"] == table].reset_index(drop=True)
-        if frame.empty:
-            raise ValueError(f"{path.name} has no values of {table!r}")
-    return frame

@@ -1,7 +1,10 @@
 """The papers the book reproduces, in the book's order, and where each ledger is shown.
 
 Every page, summary and test that needs a paper's citation, claim-id prefix or Reproduce
-page reads it here (from each folder's ``PAPER``), never spelling it again.
+page reads it here (from each folder's ``PAPER``), never spelling it again.  A paper is
+registered once: its folder is imported here and named in :data:`FOLDERS`; its claims
+inventory ``book/_claims/<key>.csv`` (:mod:`mlcrepro.claims`), its ledgers, its committed
+tables and its pages are then found from that entry.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from mlcrepro.ledger import Ledger
 from mlcrepro.paper import Paper
 
 __all__ = [
+    "FOLDERS",
     "PAPERS",
     "paper",
     "ledger_page",
@@ -28,27 +32,24 @@ __all__ = [
     "pages",
 ]
 
-HIVEMALL = hivemall.PAPER
-HUELLERMEIER2022 = huellermeier2022.PAPER
-PARK_READ2018 = park_read2018.PAPER
-WU_ZHOU2017 = wu_zhou2017.PAPER
-ZHANG_ZHOU2014 = zhang_zhou2014.PAPER
-
-#: each paper's folder: its contract is ``evidence()`` and ``ledgers(evidence)`` (a paper
-#: with no ledger of its own gives ``rows(evidence)``, taken in by its page's ledger)
-_FOLDERS: dict[str, ModuleType] = {
-    m.PAPER.key: m
-    for m in (zhang_zhou2014, hivemall, huellermeier2022, park_read2018, wu_zhou2017)
-}
-
-#: the papers in the book's order (that of the Reproduce part)
-PAPERS: tuple[Paper, ...] = (
-    ZHANG_ZHOU2014,
-    HIVEMALL,
-    HUELLERMEIER2022,
-    PARK_READ2018,
-    WU_ZHOU2017,
+#: the paper folders in the book's order (that of the Reproduce part): the one place a
+#: paper is registered.  Each folder's contract: ``PAPER`` (its
+#: :class:`~mlcrepro.paper.Paper`), ``evidence()`` and ``ledgers(evidence)`` (a paper with
+#: no ledger of its own gives ``rows(evidence)``, taken in by its page's ledger as a
+#: guest), and optionally ``EXPERIMENTS``, ``row_cells`` and ``LEDGER_PARTS``.
+FOLDERS: tuple[ModuleType, ...] = (
+    zhang_zhou2014,
+    hivemall,
+    huellermeier2022,
+    park_read2018,
+    wu_zhou2017,
 )
+
+#: the papers in the book's order, one per folder of :data:`FOLDERS`
+PAPERS: tuple[Paper, ...] = tuple(m.PAPER for m in FOLDERS)
+
+#: each paper's folder, by the paper's key
+_FOLDERS: dict[str, ModuleType] = {m.PAPER.key: m for m in FOLDERS}
 
 #: every ledger (file stem of ``book/_ledgers``) in the book's order
 LEDGERS: tuple[str, ...] = tuple(group for p in PAPERS for group in p.ledgers)

@@ -39,12 +39,12 @@ def test_every_reference_resolves_and_every_ledger_row_is_claimed(inventory, led
 
 def test_coverage_counts_every_claim_of_every_paper_once(inventory, ledgers):
     table = C.coverage(inventory, ledgers)
-    for key, paper in C.PAPERS.items():
+    for key, paper in C.inventories().items():
         assert table.loc[paper, "claims"] == _count_lines(FOLDER / f"{key}.csv")
     parts = ["with ledger row", "not reproduced", "announced", "missing"]
     assert (table[parts].sum(axis=1) == table["claims"]).all()
     assert table.loc["all papers", "claims"] == sum(
-        _count_lines(FOLDER / f"{k}.csv") for k in C.PAPERS
+        _count_lines(FOLDER / f"{k}.csv") for k in C.inventories()
     )
 
 
@@ -71,7 +71,7 @@ def test_with_ledger_row_is_the_number_of_claims_whose_rows_carry_their_id(
         texts[chapter, claim] = texts.get((chapter, claim), 0) + 1
     expected = {}
     with_csv = {}
-    for key in C.PAPERS:
+    for key in C.inventories():
         with open(FOLDER / f"{key}.csv", newline="") as fh:
             with_csv[key] = list(csv.DictReader(fh))
     for key, claims in with_csv.items():
@@ -79,7 +79,7 @@ def test_with_ledger_row_is_the_number_of_claims_whose_rows_carry_their_id(
             refs = [x.strip().split(":", 1) for x in r["ledger"].split("||") if x.strip()]
             by_text = bool(refs) and all(texts.get((c, t), 0) == 1 for c, t in refs)
             ok = r["id"] in carried or by_text
-            expected[C.PAPERS[key]] = expected.get(C.PAPERS[key], 0) + ok
+            expected[C.inventories()[key]] = expected.get(C.inventories()[key], 0) + ok
     table = C.coverage(inventory, ledgers)
     for paper, n in expected.items():
         assert table.loc[paper, "with ledger row"] == n
@@ -91,7 +91,7 @@ HU_CHAPTERS = ("losses", "datasets", "dependence", "knn")
 def test_the_ids_of_the_hullermeier_chapters_agree_with_the_readers_references():
     # every row of these chapters carries an id; the inventory line (or extra.csv line)
     # of that id names the row, in words, as '<chapter>:<claim text>'
-    with open(FOLDER / "huellermeier-2022.csv", newline="") as fh:
+    with open(FOLDER / "huellermeier2022.csv", newline="") as fh:
         refs = {r["id"]: r["ledger"] for r in csv.DictReader(fh)}
     with open(FOLDER / "extra.csv", newline="") as fh:
         refs |= {r["id"]: r["ledger"] for r in csv.DictReader(fh) if r["id"]}
@@ -229,7 +229,7 @@ def _write(folder, key, rows):
 
 
 def _full(folder, bad_rows):
-    for i, key in enumerate(C.PAPERS):
+    for i, key in enumerate(C.inventories()):
         _write(folder, key, [(f"K{i}", "T1", "c", "number", "a:x", "", "")])
     _write(folder, "hivemall", bad_rows)
 
@@ -320,7 +320,7 @@ def test_relink_rewrites_references_and_leaves_the_rest_byte_for_byte(tmp_path):
     inv = C.load_inventory(tmp_path)
     assert (inv["ledger"] == "losses:marginal probability of each label, renamed").sum() == 1
     changed = [n for n, b in before.items() if (tmp_path / n).read_bytes() != b]
-    assert changed == ["huellermeier-2022.csv"]
+    assert changed == ["huellermeier2022.csv"]
     with pytest.raises(TypeError, match="pairs must be a DataFrame"):
         C.relink({"old": []}, tmp_path)
 
@@ -342,7 +342,7 @@ def test_a_reference_must_point_at_a_row_about_its_own_paper():
 
 
 def test_clear_done_todos_drops_only_the_todos_of_claims_now_checked(tmp_path):
-    for i, key in enumerate(C.PAPERS):
+    for i, key in enumerate(C.inventories()):
         _write(tmp_path, key, [(f"K{i}", "T1", "c", "number", "a:x", "", "")])
     _write(tmp_path, "hivemall", [
         ("Z1", "T1", "c", "number", "a:x", "", "helper adds it"),      # done now

@@ -5,14 +5,14 @@ the ledger of the standard measures, on the Reproduce page it shares with Zhang 
 (2014).  :func:`rows` is the only place they are added; the host's ``ledgers`` takes
 them in as a guest (:func:`mlcrepro.zhang_zhou2014.ledgers`), so that no paper folder
 imports another.  The printed values come with their claim ids from
-``book/_claims/hivemall.printed.csv`` (:func:`mlcrepro.claims.printed`).
+``book/_claims/hivemall.printed.csv`` (:func:`mlcrepro.printed_numbers.printed`).
 """
 
 from __future__ import annotations
 
-from mlcrepro.claims import printed
 from mlcrepro.hivemall.example import Evidence
 from mlcrepro.ledger import Ledger
+from mlcrepro.printed_numbers import printed
 
 __all__ = ["rows"]
 

@@ -1,7 +1,7 @@
 """Hüllermeier et al. (2022) as printed: the paper's numbers, read from the claims inventory.
 
-One job: read the values the paper prints (``book/_claims/huellermeier-2022.printed.csv``,
-:func:`mlcrepro.claims.printed`) into the shapes the evidence and the ledgers need,
+One job: read the values the paper prints (``book/_claims/huellermeier2022.printed.csv``,
+:func:`mlcrepro.printed_numbers.printed`) into the shapes the evidence and the ledgers need,
 never typing one of them here.
 
 * :func:`paper_value` — one value, as printed (text);
@@ -17,12 +17,13 @@ from itertools import product
 import numpy as np
 import pandas as pd
 
-from mlcrepro.claims import printed
+from mlcrepro.huellermeier2022.record import PAPER
+from mlcrepro.printed_numbers import printed
 
 __all__ = ["CLAIMS_KEY", "COLUMNS", "NAMES", "paper_value", "table1", "table2", "table2_ids"]
 
 #: the paper's key in the claims inventory (``book/_claims/<key>.csv``)
-CLAIMS_KEY = "huellermeier-2022"
+CLAIMS_KEY = PAPER.key
 #: the statistics of Table 2, as :func:`mlcbook.datasets.dataset_statistics` names them
 COLUMNS = (
     "instances",

@@ -25,7 +25,6 @@ from typing import Any
 
 import pandas as pd
 
-from mlcrepro.claims import printed
 from mlcrepro.evidence_common import once
 from mlcrepro.ledger import Cause, tested, underspecified, unknown
 from mlcrepro.park_read2018 import baselines as bl
@@ -37,6 +36,7 @@ from mlcrepro.park_read2018 import tables as bt
 from mlcrepro.park_read2018 import variants as bv
 from mlcrepro.park_read2018.grid import GRID_DATASETS, load_blended_grid
 from mlcrepro.park_read2018.metric import TABLE1_PREDICTIONS, TABLE1_TRUTH
+from mlcrepro.printed_numbers import printed
 
 __all__ = [
     "Evidence",
@@ -70,7 +70,7 @@ class Evidence:
         elsewhere.
     printed
         The paper's printed numbers of Table 1's caption and Sec. 2.2
-        (:func:`mlcrepro.claims.printed`).
+        (:func:`mlcrepro.printed_numbers.printed`).
     grids
         The committed grids: ``"earlier"`` (gamma once per dataset, L-BFGS capped at
         200 iterations) and one per reading of :data:`.readings.READINGS`.

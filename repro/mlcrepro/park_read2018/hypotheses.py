@@ -25,11 +25,11 @@ from collections.abc import Callable, Mapping
 
 import pandas as pd
 
-from mlcrepro.claims import printed
 from mlcrepro.ledger import derive_status
 from mlcrepro.park_read2018.readings import READINGS
 from mlcrepro.park_read2018.tables import NAMES, PAPER_KEY, paper_pairs
 from mlcrepro.park_read2018.variants import VARIANT_DATASETS
+from mlcrepro.printed_numbers import printed
 
 __all__ = [
     "TRAINED_SHARE",
@@ -136,7 +136,7 @@ def test_above_train() -> pd.DataFrame:
     """The printed numbers of Tables 2-4 whose test value is above the training value.
 
     One row per (table, dataset, column) with ``train``, ``test`` and ``gap`` (test -
-    train), read from the paper's printed numbers (:func:`mlcrepro.claims.printed`).
+    train), read from the paper's printed numbers (:func:`mlcrepro.printed_numbers.printed`).
     """
     rows = []
     for table in ("Table 2", "Table 3", "Table 4"):

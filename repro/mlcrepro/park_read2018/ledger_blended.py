@@ -4,7 +4,7 @@
 (:func:`~.blended_evidence.evidence`): it computes nothing, it only turns the evidence
 into rows, each through a claim kind of :class:`mlcrepro.ledger.Ledger` (no status is
 written here) and each carrying the id(s) of the claim(s) of the inventory
-``book/_claims/park-read-2018.csv`` it checks.  :func:`blended_verdicts` condenses the
+``book/_claims/park_read2018.csv`` it checks.  :func:`blended_verdicts` condenses the
 ledger to one line per group of claims.
 """
 

@@ -9,7 +9,7 @@ Hamming ``(1, 1)`` (Table 3), exact match ``(alpha -> 0, 128)`` and ``(1, 128)``
 (Table 4).  Ties go to the base, then to small beta, then to small alpha.
 
 The paper's values are kept as printed (strings), for the ledger's printed
-precision, in ``book/_claims/park-read-2018.printed.csv`` (:func:`paper_values`).
+precision, in ``book/_claims/park_read2018.printed.csv`` (:func:`paper_values`).
 Stare, which we do not have, is left out.
 """
 
@@ -21,7 +21,8 @@ from typing import Any
 
 import pandas as pd
 
-from mlcrepro.claims import printed
+from mlcrepro.park_read2018.record import PAPER
+from mlcrepro.printed_numbers import printed
 
 __all__ = [
     "NAMES",
@@ -49,8 +50,8 @@ NAMES = {
     "enron": "Enron",
 }
 
-#: where the paper's printed numbers live (:func:`mlcrepro.claims.printed`)
-PAPER_KEY = "park-read-2018"
+#: where the paper's printed numbers live (:func:`mlcrepro.printed_numbers.printed`)
+PAPER_KEY = PAPER.key
 #: measure -> the table that prints its optima
 _TABLES = {"jaccard": "Table 2", "hamming": "Table 3", "exact": "Table 4"}
 
@@ -83,7 +84,7 @@ def _printed_tables() -> tuple[dict, dict]:
 def paper_values() -> dict[str, dict[tuple[str, str], tuple[Any, ...]]]:
     """Tables 2-4 as printed: measure -> {(Data, Type): (alpha, beta, best, base[, base2])}.
 
-    Read from ``book/_claims/park-read-2018.printed.csv``; ``best`` is ``None`` where the
+    Read from ``book/_claims/park_read2018.printed.csv``; ``best`` is ``None`` where the
     paper prints a dash (the optimum is at the base), the scores are strings as printed.
     """
     return copy.deepcopy(_printed_tables()[0])

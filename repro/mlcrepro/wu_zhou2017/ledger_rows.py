@@ -7,7 +7,7 @@ the synthetic study (Sec. 5.1, Tables B.1-B.2 and their rescaling); Fig. 4's rea
 and Sec. 5.2's worked rank; every cell of Table B.3 of our four datasets; the two side
 claims (micro-F1 = instance-F1, Algorithm 1 unbiased); and, last, the equality in the
 middle of inequality (2), an erratum.  Each row carries the id(s) of
-the claim(s) of the inventory ``book/_claims/wu-zhou-2017.csv`` it checks; no status is
+the claim(s) of the inventory ``book/_claims/wu_zhou2017.csv`` it checks; no status is
 written here: every row goes through a claim kind of :class:`mlcrepro.ledger.Ledger`,
 which derives it, and a differing row gets its cause
 (:mod:`~mlcrepro.wu_zhou2017.causes`, :mod:`~mlcrepro.wu_zhou2017.authors_causes`).

@@ -1,7 +1,7 @@
 """Wu & Zhou (2017) as printed: Tables 2, B.1, B.2 and B.3 as data, and their vocabulary.
 
 The paper's printed numbers live in the claims inventory
-(``book/_claims/wu-zhou-2017.printed.csv``, read by :func:`mlcrepro.claims.printed`),
+(``book/_claims/wu_zhou2017.printed.csv``, read by :func:`mlcrepro.printed_numbers.printed`),
 one cell per line with its claim id.  This module turns them into the shapes the
 evidence and the ledger compare with ours: Table 2's ✓/✗ patterns, Tables B.1-B.2's
 (absolute, rescaled) pairs, and Table B.3's mean, standard deviation and rank per
@@ -16,8 +16,9 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from mlcrepro.claims import printed
 from mlcrepro.display import MEASURE_NAMES, measure_name
+from mlcrepro.printed_numbers import printed
+from mlcrepro.wu_zhou2017.record import PAPER
 
 __all__ = [
     "NAMES",
@@ -81,8 +82,8 @@ RANK_M = [
 CLS_M = ["hamming_loss", "micro_f1", "macro_f1", "instance_f1"]
 
 
-#: where the paper's printed numbers live (:func:`mlcrepro.claims.printed`)
-PAPER_KEY = "wu-zhou-2017"
+#: where the paper's printed numbers live (:func:`mlcrepro.printed_numbers.printed`)
+PAPER_KEY = PAPER.key
 
 
 #: the columns of Table 2, in the order of its ✓/✗ patterns
@@ -145,7 +146,7 @@ def paper_table(paper: Mapping[str, Sequence], columns: Sequence[str]) -> dict[s
 def paper_b3() -> pd.DataFrame:
     """Table B.3 as printed: dataset, method, measure, mean and std as strings, rank, id.
 
-    Read from the paper's printed numbers (:func:`mlcrepro.claims.printed`), where each
+    Read from the paper's printed numbers (:func:`mlcrepro.printed_numbers.printed`), where each
     cell is kept as printed (``.145±.003(5)``); a leading ``.`` becomes ``0.`` so that
     the strings read as the paper's precision.
     """

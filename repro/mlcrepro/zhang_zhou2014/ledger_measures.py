@@ -2,7 +2,7 @@
 
 :func:`ledgers` is the only place this folder adds rows.  The ledger judges what four
 sources say about the standard measures: Park & Read's Table 1 (its printed values come
-with their ids from ``book/_claims/park-read-2018.printed.csv``), Wu & Zhou's Table 1
+with their ids from ``book/_claims/park_read2018.printed.csv``), Wu & Zhou's Table 1
 and Sec. 2, and Zhang & Zhou's Sec. 2.2.2; Hivemall's rows are built in Hivemall's own
 folder and come in as a guest (``guests``).  No status is written here: each row goes
 through a claim kind of :class:`mlcrepro.ledger.Ledger`.
@@ -14,9 +14,9 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from mlcrepro.claims import printed
 from mlcrepro.evidence_common import IDENTITY_TOL, identity_gap
 from mlcrepro.ledger import Ledger, within_tolerance
+from mlcrepro.printed_numbers import printed
 from mlcrepro.summary import verdict_table
 from mlcrepro.zhang_zhou2014.collect import DRAWS, Evidence
 from mlcrepro.zhang_zhou2014.measurements import DEFINITIONS
@@ -37,7 +37,7 @@ __all__ = [
 PAPERS = "Zhang & Zhou (2014); Wu & Zhou (2017); Park & Read (2018); Hivemall"
 #: Wu & Zhou's Table 1 definitions checked against scikit-learn in one row (all but one-error)
 TABLE1_IDS = [f"WZ{k:03d}" for k in (4, 5, 6, 8, 9, 10, 11, 12, 13, 14)]
-#: the inventory ids (``book/_claims/zhang-zhou-2014.csv``) of Zhang & Zhou's definitions
+#: the inventory ids (``book/_claims/zhang_zhou2014.csv``) of Zhang & Zhou's definitions
 ZZ_IDS = dict(zip(DEFINITIONS, ("ZZ001", "ZZ002", "ZZ003", "ZZ004", "ZZ005")))
 #: the verdict table's groups: label -> pattern of the rows' sources (first match wins)
 GROUPS = {
@@ -53,7 +53,7 @@ SKLEARN_TOL = 1e-12
 
 
 def _park_read_rows(led: Ledger, table: pd.DataFrame) -> None:
-    for r in printed("park-read-2018", "Table 1").itertuples():
+    for r in printed("park_read2018", "Table 1").itertuples():
         add = led.number if "." in r.value else led.exact  # "0"/"1": an indicator
         add(
             f"{r.column} similarity of {r.row}",
@@ -62,7 +62,7 @@ def _park_read_rows(led: Ledger, table: pd.DataFrame) -> None:
             ours=table.loc[r.row, r.column],
             claim_id=r.id,
         )
-    for r in printed("park-read-2018", "Table 1 caption").itertuples():
+    for r in printed("park_read2018", "Table 1 caption").itertuples():
         led.number(
             f"average {r.column} similarity",
             "Park & Read, Table 1 caption",

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from mlcrepro import hivemall
-from mlcrepro.claims import printed
+from mlcrepro.printed_numbers import printed
 
 
 def test_the_counts_and_values_by_hand():

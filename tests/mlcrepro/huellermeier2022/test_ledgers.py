@@ -46,7 +46,7 @@ def _csv(name):
 
 def _assert_ids_name_their_rows(led):
     """Each id of a row names that row: in the paper's inventory (HU) or in extra.csv (EX)."""
-    refs = {r["id"]: r["ledger"] for r in _csv("huellermeier-2022.csv") + _csv("extra.csv")}
+    refs = {r["id"]: r["ledger"] for r in _csv("huellermeier2022.csv") + _csv("extra.csv")}
     for e in led.entries:
         assert e.claim_ids, e.claim
         for i in e.claim_ids:
@@ -132,7 +132,7 @@ def test_comparison_ids_name_the_rows_extra_csv_lists_for_them():
 
 
 def test_claim_ids_point_at_the_claims_the_rows_check():
-    inventory = {r["id"]: r for r in _csv("huellermeier-2022.csv")}
+    inventory = {r["id"]: r for r in _csv("huellermeier2022.csv")}
     extra = {r["id"]: r["ledger"] for r in _csv("extra.csv")}
     for c in CLAIMS:
         for fam, i in zip(FAMILIES, c.ids):

@@ -13,7 +13,7 @@ from mlcrepro.huellermeier2022 import printed as P
 
 
 def _inventory():
-    path = project_root() / "book" / "_claims" / "huellermeier-2022.csv"
+    path = project_root() / "book" / "_claims" / "huellermeier2022.csv"
     with open(path, newline="") as fh:
         return {r["id"]: r["claim"] for r in csv.DictReader(fh)}
 

@@ -11,7 +11,7 @@ from sklearn.model_selection import KFold, cross_val_score
 
 from mlcbook.learners import LabelPowerset
 from mlcbook.metrics import subset_accuracy
-from mlcrepro.claims import printed
+from mlcrepro.printed_numbers import printed
 from mlcrepro.park_read2018 import baselines as bl
 from mlcrepro.park_read2018 import evidence
 from mlcrepro.park_read2018 import findings as bf
@@ -181,7 +181,7 @@ def test_data_variants_split_and_scale_as_documented():
 
 
 def test_test_above_train_reads_the_printed_csv():
-    raw = pd.read_csv("book/_claims/park-read-2018.printed.csv", dtype=str)
+    raw = pd.read_csv("book/_claims/park_read2018.printed.csv", dtype=str)
     raw = raw[raw["table"].isin(["Table 2", "Table 3", "Table 4"])]
     raw = raw[~raw["value"].str.startswith("(") & (raw["value"] != "-")]
     pairs = {}

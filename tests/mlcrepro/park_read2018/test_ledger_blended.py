@@ -14,7 +14,8 @@ import pytest
 from mlcbook import metrics
 from mlcbook._io import read_csv_exact
 from mlcrepro._paths import project_root, results_dir
-from mlcrepro.claims import load_inventory, printed
+from mlcrepro.claims import load_inventory
+from mlcrepro.printed_numbers import printed
 from mlcrepro.ledger import Ledger
 from mlcrepro.park_read2018 import PAPER, Evidence, evidence, ledgers
 from mlcrepro.park_read2018 import metric
@@ -143,7 +144,7 @@ def test_tables_2_4_reproduce_the_old_dict_exactly():
 
 def test_worked_numbers_are_the_inventory_claims():
     inv = load_inventory().set_index("id")
-    for r in printed("park-read-2018").itertuples():
+    for r in printed("park_read2018").itertuples():
         if r.value not in ("-",) and not r.value.startswith("("):
             assert r.value in inv.loc[r.id, "claim"], (r.id, r.value)
 

@@ -1,6 +1,6 @@
 """Wu & Zhou's printed tables as data (mlcrepro.wu_zhou2017.printed).
 
-The printed numbers moved to book/_claims/wu-zhou-2017.printed.csv unchanged.
+The printed numbers moved to book/_claims/wu_zhou2017.printed.csv unchanged.
 
 Until commit ef0d985 they lived in data/results/limo_paper_table_b3.csv (Table B.3) and
 in the dicts PAPER_B1/PAPER_B2 of mlcrepro/wu_zhou2017/report.py (Tables B.1-B.2). The
@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 from mlcrepro._paths import project_root
-from mlcrepro.claims import printed
+from mlcrepro.printed_numbers import printed
 from mlcrepro.wu_zhou2017 import printed as P
 
 OLD = "ef0d985557e773fd56473e2e629f034c33027cee"
@@ -50,7 +50,7 @@ def test_table_b3_reproduces_the_old_file_exactly():
         old[c] = old[c].where(~old[c].str.startswith("."), "0" + old[c])
     cols = ["dataset", "method", "measure", "mean", "std", "rank"]
     pd.testing.assert_frame_equal(new[cols].astype(str), old[cols].astype(str))
-    raw = printed("wu-zhou-2017", "Table B.3")  # and the cells as the paper prints them
+    raw = printed("wu_zhou2017", "Table B.3")  # and the cells as the paper prints them
     first = old.iloc[0]
     assert raw["value"].iloc[0] == f"{first['mean'][1:]}±{first['std'][1:]}({first['rank']})"
 
@@ -64,7 +64,7 @@ def test_tables_b1_b2_reproduce_the_old_dicts_exactly(table, name):
 
 
 def test_every_printed_value_belongs_to_a_wu_zhou_claim():
-    frame = printed("wu-zhou-2017")
+    frame = printed("wu_zhou2017")
     assert (frame["id"].str.match(r"^WZ\d{3}$")).all()
     assert set(frame["table"]) == {"Table 2", "Table B.1", "Table B.2", "Table B.3"}
 
