@@ -76,3 +76,20 @@ def test_a_differing_row_read_back_without_its_cause_is_a_problem():
     assert row_problems(row) == ["differs without a cause"]
     row.cause = unknown("not known")
     assert row_problems(row) == []
+
+
+def test_a_cause_made_by_a_function_is_made_only_for_a_row_that_differs():
+    made = []
+
+    def grid_cause():
+        made.append(1)
+        return CAUSE
+
+    led = Ledger("chap", "P")
+    # 3/7 within half a unit of 0.43: the function is never called
+    assert led.number("a", "T1", paper="0.43", ours=3 / 7, cause=grid_cause).cause is None
+    assert made == []
+    assert led.number("b", "T1", paper="0.43", ours=0.44, cause=grid_cause).cause is CAUSE
+    assert made == [1]
+    with pytest.raises(TypeError, match="returned 'the grid', not a Cause"):
+        led.number("c", "T1", paper="0.43", ours=0.45, cause=lambda: "the grid")

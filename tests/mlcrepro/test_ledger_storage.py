@@ -7,6 +7,7 @@ Malformed files (a missing column, a bogus cell) are refused in test_ledger_robu
 import pandas as pd
 import pytest
 
+from mlcrepro import cli
 from mlcrepro.cli import main
 from mlcrepro.ledger import Ledger, load_ledgers, underspecified, unknown
 from mlcrepro.ledger.storage import committed_folder, read_ledger
@@ -132,3 +133,13 @@ def test_the_command_line_checks_a_pages_ledgers_against_the_committed(capsys):
     assert capsys.readouterr().out == ""
     assert main(["ledgers", "book/reproduce_zhang_zhou2014.ipynb"]) == 2
     assert "PAGE must be a page book/NAME.md" in capsys.readouterr().err
+
+
+def test_the_command_line_writes_a_pages_ledgers_as_make_chapter_does(tmp_path, monkeypatch,
+                                                                      capsys):
+    monkeypatch.setattr(cli, "committed_folder", lambda: tmp_path)  # not the repository's
+    assert main(["ledgers", "--write", "book/reproduce_zhang_zhou2014.md"]) == 0
+    n = len(read_ledger(committed_folder() / "measures.csv"))
+    assert capsys.readouterr().out == f"wrote {tmp_path / 'measures.csv'} ({n} rows)\n"
+    written = (tmp_path / "measures.csv").read_bytes()
+    assert written == (committed_folder() / "measures.csv").read_bytes()

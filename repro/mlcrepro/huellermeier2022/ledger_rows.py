@@ -22,6 +22,7 @@ formatting what the evidence holds.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -563,7 +564,7 @@ def _sec53_rows(led: Ledger, ev: DependenceEvidence) -> None:
             holds=ok,
             robustness=s.hits[SCENE, fam],
             over=_OVER,
-            cause=None if ok else C.sec53_cause(s, SCENE, fam, ev.summary),
+            cause=partial(C.sec53_cause, s, SCENE, fam, ev.summary),  # made if it differs
             note=f"Hamming BR {br.iloc[0]:.3f} vs LP {lp.iloc[0]:.3f}; "
             f"last BR {br.iloc[-1]:.3f} vs LP {lp.iloc[-1]:.3f}",
             claim_id=cid,
@@ -582,7 +583,7 @@ def _sec53_rows(led: Ledger, ev: DependenceEvidence) -> None:
                 holds=ok,
                 robustness=s.hits[c.name, fam],
                 over=_OVER,
-                cause=None if ok else C.sec53_cause(s, c.name, fam, ev.summary),
+                cause=partial(C.sec53_cause, s, c.name, fam, ev.summary),
                 note=_fragile_note(c.rule, fam, n, s.needed(c.name), m, hits, trials)
                 if fragile
                 else "",
@@ -759,7 +760,7 @@ def _observation_rows(led: Ledger, ev: KnnEvidence) -> None:
         rule=f"rank from worst <= 2 on every dataset: on {int((ham <= 2).sum())} of "
         f"{len(paper)} (" + ", ".join(f"{d} {r}" for d, r in ham.items()) + ")",
         holds=holds,
-        cause=None if holds else C.birds_cause(ev.birds_hamming_gap),
+        cause=partial(C.birds_cause, ev.birds_hamming_gap),
         claim_id="HU106",
     )
     holds = bool((o.loc[_BIRDS_FLAGS, SUBSET_RANK] == 1).all())
@@ -770,7 +771,7 @@ def _observation_rows(led: Ledger, ev: KnnEvidence) -> None:
         rule="rank 1 from worst at target K on birds and flags-12: "
         + ", ".join(f"{d} {o.loc[d, SUBSET_RANK]} of {o.loc[d, 'K']}" for d in _BIRDS_FLAGS),
         holds=holds,
-        cause=None if holds else C.tie_break_cause(ev),
+        cause=partial(C.tie_break_cause, ev),
         claim_id="HU107",
     )
 
@@ -798,7 +799,7 @@ def _tie_break_rows(led: Ledger, ev: KnnEvidence) -> None:
         rule="rank 1 from worst at target K on birds and flags-12: "
         + ", ".join(f"{d} {lex.loc[d, SUBSET_RANK]}" for d in _BIRDS_FLAGS),
         holds=holds,
-        cause=None if holds else C.tie_break_cause(ev),
+        cause=partial(C.tie_break_cause, ev),
         note="a plain enumeration keeping the first minimum, a guess at the paper's "
         "tie-break. Rows where the subset 0/1 surrogate is the worst: "
         + ", ".join(

@@ -24,6 +24,7 @@ from mlcrepro.ledger.rules import (
     SPREAD_OF,
     STATUSES,
     Cause,
+    CauseGiven,
     Entry,
     cause_where_differs,
     check_claim_ids,
@@ -95,7 +96,7 @@ class Ledger:
         source: Any,
         paper: str,
         ours: str,
-        cause: Cause | None,
+        cause: CauseGiven | None,
         note: Any,
         claim_id: Any,
         **evidence: Any,
@@ -113,7 +114,7 @@ class Ledger:
         )
         return self._append(entry, cause, claim_id)
 
-    def _append(self, entry: Entry, cause: Cause | None, claim_id: Any = "") -> Entry:
+    def _append(self, entry: Entry, cause: CauseGiven | None, claim_id: Any = "") -> Entry:
         entry.claim_ids = check_claim_ids(claim_id)
         entry.status = entry.derived_status()
         entry.cause = cause_where_differs(
@@ -134,7 +135,7 @@ class Ledger:
         ours: Any,
         tol: float | None = None,
         digits: int | None = None,
-        cause: Cause | None = None,
+        cause: CauseGiven | None = None,
         note: str = "",
         claim_id: str | list[str] = "",
     ) -> Entry:
@@ -153,8 +154,9 @@ class Ledger:
             An absolute tolerance, justified in ``note`` (e.g. the spread of an optimiser).
         digits : int, optional
             Decimals used to print ``ours``; default: the paper's decimals + 2.
-        cause : Cause, optional
-            Required when the row differs.
+        cause : Cause or a function making one, optional
+            Required when the row differs; kept only then (a function is called only
+            then), by the rule :func:`cause_where_differs`.
         note : str
             A remark (for rows that agree; a difference's explanation is its cause).
         claim_id : str or list of str
@@ -175,7 +177,7 @@ class Ledger:
         ours: Any,
         tol: float | None = None,
         digits: int | None = None,
-        cause: Cause | None = None,
+        cause: CauseGiven | None = None,
         note: str = "",
         claim_id: str | list[str] = "",
         spread_of: str = "paper",
@@ -264,7 +266,7 @@ class Ledger:
         *,
         paper: Any,
         ours: Any,
-        cause: Cause | None = None,
+        cause: CauseGiven | None = None,
         note: str = "",
         claim_id: str | list[str] = "",
     ) -> Entry:
@@ -294,7 +296,7 @@ class Ledger:
         holds: bool,
         robustness: tuple[int, int] | None = None,
         over: str = "folds",
-        cause: Cause | None = None,
+        cause: CauseGiven | None = None,
         note: str = "",
         claim_id: str | list[str] = "",
     ) -> Entry:
@@ -349,7 +351,7 @@ class Ledger:
         paper: str,
         evidence: str,
         agrees: bool,
-        cause: Cause | None = None,
+        cause: CauseGiven | None = None,
         note: str = "",
         claim_id: str | list[str] = "",
     ) -> Entry:

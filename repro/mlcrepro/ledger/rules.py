@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -37,6 +38,7 @@ __all__ = [
     "unknown",
     "derive_status",
     "cause_where_differs",
+    "CauseGiven",
     "Entry",
     "row_problems",
     "recheck_statuses",
@@ -297,19 +299,28 @@ class Entry:
         return self.cause.describe() if self.cause is not None else self.note
 
 
-def cause_where_differs(status: str, cause: Cause | None, row: str = "the row") -> Cause | None:
+#: what a row is given as its cause: a :class:`Cause`, or a function of no argument
+#: making one, called only if the row differs (a cause whose text is computed from what
+#: failed, meaningless where nothing did)
+CauseGiven = Cause | Callable[[], Cause]
+
+
+def cause_where_differs(
+    status: str, cause: CauseGiven | None, row: str = "the row"
+) -> Cause | None:
     """The cause a row of status ``status`` keeps: ``cause`` where it differs, else none.
 
     The one rule for causes.  A cause is passed to a row as its explanation should it
     differ; the row keeps it only where its derived status is *differs* (so that a cause
     shared by many rows is not printed beside those that agree), and a row that differs
-    without a cause is refused.
+    without a cause is refused.  A function given as the cause is called only for a row
+    that differs.
 
     Parameters
     ----------
     status : str
         The row's derived status (:func:`derive_status`).
-    cause : Cause or None
+    cause : Cause, function returning a Cause, or None
         The cause given to the row.
     row : str
         The row as the error names it (its claim and values).
@@ -319,7 +330,7 @@ def cause_where_differs(status: str, cause: Cause | None, row: str = "the row") 
     ValueError
         The row differs and ``cause`` is None.
     TypeError
-        ``cause`` is not a :class:`Cause`.
+        ``cause`` is neither a :class:`Cause` nor a function making one.
 
     Examples
     --------
@@ -328,11 +339,13 @@ def cause_where_differs(status: str, cause: Cause | None, row: str = "the row") 
     True
     >>> cause_where_differs("reproduced", c) is None
     True
+    >>> cause_where_differs("reproduced", lambda: 1 / 0) is None  # never made
+    True
     """
-    if cause is not None and not isinstance(cause, Cause):
+    if cause is not None and not (isinstance(cause, Cause) or callable(cause)):
         raise TypeError(
             "cause must be made by paper_error(), underspecified(), tested() or "
-            f"unknown(), got {type(cause).__name__}"
+            f"unknown(), or be a function making one, got {type(cause).__name__}"
         )
     if status not in STATUSES:
         raise ValueError(f"status must be one of {STATUSES}, got {status!r}")
@@ -342,7 +355,10 @@ def cause_where_differs(status: str, cause: Cause | None, row: str = "the row") 
         raise ValueError(
             f"{row} differs: give its cause (paper_error, underspecified, tested or unknown)"
         )
-    return cause
+    made = cause if isinstance(cause, Cause) else cause()
+    if not isinstance(made, Cause):
+        raise TypeError(f"the function given as {row}'s cause returned {made!r}, not a Cause")
+    return made
 
 
 def row_problems(entry: Entry) -> list[str]:
