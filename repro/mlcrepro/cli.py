@@ -1,4 +1,4 @@
-"""The reproduction's command line: ``mlcrepro check ID``, ``reproduce``, ``ledgers``.
+"""The reproduction's command line: ``mlcrepro check ID``, ``mlcrepro reproduce`` and more.
 
 ``mlcrepro check ID`` prints what the ledgers hold about one claim
 (:func:`mlcrepro.check.describe`).  ``mlcrepro ledgers [PAGE ...]`` builds the ledgers
@@ -76,16 +76,6 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument(
         "--no-ledgers", action="store_true", help="do not rebuild the ledgers afterwards"
     )
-    pg = sub.add_parser(
-        "pages",
-        help="list the book's pages to execute after tables change, in order",
-        description=(
-            "Print the pages (book/NAME.md) to execute after committed tables change: "
-            "the Reproduce pages, then the Learn chapters, then the pages that read the "
-            "saved ledgers; with --table, only the pages of the paper that makes it."
-        ),
-    )
-    pg.add_argument("--table", help="a committed table's name")
     led = sub.add_parser(
         "ledgers",
         help="build the pages' ledgers and compare them with the committed, or write them",
@@ -98,6 +88,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     led.add_argument("pages", nargs="*", metavar="PAGE", help="pages, book/NAME.md (all)")
     led.add_argument("--write", action="store_true", help="write the committed ledgers")
+    pg = sub.add_parser(
+        "pages",
+        help="list the book's pages to execute after tables change, in order",
+        description=(
+            "Print the pages (book/NAME.md) to execute after committed tables change: "
+            "the Reproduce pages, then the Learn chapters, then the pages that read the "
+            "saved ledgers; with --table, only the pages of the paper that makes it."
+        ),
+    )
+    pg.add_argument("--table", help="a committed table's name")
     return parser
 
 
