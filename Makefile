@@ -246,10 +246,13 @@ table: $(STAMP) weka
 	@for nb in $$($(BIN)/mlcrepro pages --table $(NAME)); do \
 	  $(MAKE) --no-print-directory chapter NB=$$nb || exit 1; done
 
-# execute a chapter, write outputs to its paired .ipynb, drop per-cell timing metadata (noise in diffs)
+# execute a chapter, write outputs to its paired .ipynb, drop per-cell timing metadata (noise in diffs);
+# first write the ledgers the page shows (none for a page that is not a Reproduce page): the
+# page itself only checks that what it computes is the committed ledger
 define execute_chapter
 	touch $(1)  # the .md is the source: jupytext --sync takes the newer file of the pair
-	MLCBOOK_CHAPTER=$(1) MLCBOOK_WRITE_OUTPUTS=1 $(BIN)/jupytext --sync --execute $(1)
+	$(BIN)/mlcrepro ledgers --write $(1)
+	MLCBOOK_CHAPTER=$(1) $(BIN)/jupytext --sync --execute $(1)
 	$(BIN)/python -c 'import sys, nbformat; p = sys.argv[1]; nb = nbformat.read(p, 4); [c.metadata.pop("execution", None) for c in nb.cells]; nbformat.write(nb, p)' $(basename $(1)).ipynb
 endef
 

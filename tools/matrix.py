@@ -106,8 +106,7 @@ def main() -> int:
         print("no CPython 3.11-3.13 found")
         return 1
     env = {**os.environ, "MLCBOOK_PROGRESS": "0", "PYTHONHASHSEED": "0", "CI": "true"}
-    for var in ("MLCBOOK_RECOMPUTE", "MLCBOOK_WRITE_OUTPUTS", "NPY_DISABLE_CPU_FEATURES",
-                "OPENBLAS_CORETYPE"):
+    for var in ("MLCBOOK_RECOMPUTE", "NPY_DISABLE_CPU_FEATURES", "OPENBLAS_CORETYPE"):
         env.pop(var, None)
     summary: list[tuple[str, str, bool, str]] = []
     log: list[str] = []

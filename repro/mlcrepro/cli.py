@@ -1,11 +1,14 @@
 """The reproduction's command line: ``mlcrepro check ID``, ``mlcrepro reproduce`` and more.
 
 ``mlcrepro check ID`` prints what the ledgers hold about one claim
-(:func:`mlcrepro.check.describe`).  ``mlcrepro reproduce [NAME ...]`` recomputes
-committed tables from scratch through the runner, on a dask.distributed cluster
-(:mod:`mlcrepro.reproduce`), and prints how far each moved.  Bad input (an id of the
-wrong form, an id no row carries, an unknown table) is refused with a one-line message
-on standard error and exit status 2, before any work.
+(:func:`mlcrepro.check.describe`).  ``mlcrepro ledgers [PAGE ...]`` builds the ledgers
+of the pages (every ledger without pages) and compares each with the committed one, or
+with ``--write`` writes them (``make chapter`` does, before it executes a page).
+``mlcrepro reproduce [NAME ...]`` recomputes committed tables from scratch through the
+runner, on a dask.distributed cluster (:mod:`mlcrepro.reproduce`), and prints how far
+each moved.  Bad input (an id of the wrong form, an id no row carries, an unknown table,
+a page that is not one) is refused with a one-line message on standard error and exit
+status 2, before any work.
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from pathlib import Path
 
 from mlcrepro._paths import cache_dir
 from mlcrepro.check import describe
-from mlcrepro.papers import pages
+from mlcrepro.ledger.storage import committed_folder
+from mlcrepro.papers import PAPERS, build_ledgers, page_ledgers, pages
 from mlcrepro.recheck import recheck
 from mlcrepro.reproduce import experiments, ledger_changes, report_markdown, reproduce
 from mlcrepro.wu_zhou2017 import octave
@@ -73,6 +77,18 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument(
         "--no-ledgers", action="store_true", help="do not rebuild the ledgers afterwards"
     )
+    led = sub.add_parser(
+        "ledgers",
+        help="build the pages' ledgers and compare them with the committed, or write them",
+        description=(
+            "Build the ledgers the pages show (every ledger without PAGE) from the "
+            "committed tables, check every status, and compare each with the committed "
+            "ledger (exit status 1 when one differs, naming its rows), or with --write "
+            "write them to book/_ledgers, atomically."
+        ),
+    )
+    led.add_argument("pages", nargs="*", metavar="PAGE", help="pages, book/NAME.md (all)")
+    led.add_argument("--write", action="store_true", help="write the committed ledgers")
     pg = sub.add_parser(
         "pages",
         help="list the book's pages to execute after tables change, in order",
@@ -91,6 +107,36 @@ def _parser() -> argparse.ArgumentParser:
     )
     oc.add_argument("rest", nargs=argparse.REMAINDER)
     return parser
+
+
+def _ledgers(args: argparse.Namespace) -> int:
+    """Build, check and compare (or write) the ledgers of ``args.pages``; exit status."""
+    if args.pages:
+        chosen: dict[str, tuple[str, ...]] = {}
+        for page in args.pages:
+            if not str(page).endswith(".md"):
+                raise ValueError(f"PAGE must be a page book/NAME.md, got {page!r}")
+            chosen.update(page_ledgers(page))
+    else:
+        chosen = {p.key: p.ledgers for p in PAPERS if p.ledgers}
+    differs = False
+    for key in chosen:
+        for name, ledger in build_ledgers(key).items():
+            ledger.check()
+            if args.write:
+                print(f"wrote {ledger.save(committed_folder())} ({len(ledger.entries)} rows)")
+                continue
+            problems = ledger.differences()
+            differs = differs or bool(problems)
+            print(
+                f"{name}: "
+                + (
+                    "as committed"
+                    if not problems
+                    else "\n  ".join(["differs from the committed ledger", *problems])
+                )
+            )
+    return 1 if differs else 0
 
 
 def _reproduce(args: argparse.Namespace) -> int:
@@ -134,6 +180,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"mlcrepro pages: {err}", file=sys.stderr)
             return 2
         return 0
+    if args.command == "ledgers":
+        try:
+            return _ledgers(args)
+        except ValueError as err:
+            print(f"mlcrepro ledgers: {err}", file=sys.stderr)
+            return 2
     if args.command == "reproduce":
         try:
             return _reproduce(args)

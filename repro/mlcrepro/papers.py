@@ -9,6 +9,7 @@ tables and its pages are then found from that entry.
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
@@ -23,6 +24,7 @@ __all__ = [
     "PAPERS",
     "paper",
     "ledger_page",
+    "page_ledgers",
     "LEDGERS",
     "build_ledgers",
     "build_ledger",
@@ -77,6 +79,20 @@ def ledger_page(ledger: str) -> Paper:
         if ledger in p.ledgers:
             return p
     raise ValueError(f"ledger must be one of {list(LEDGERS)}, got {ledger!r}")
+
+
+def page_ledgers(page: str) -> dict[str, tuple[str, ...]]:
+    """The ledgers a page (``book/NAME.md``) shows, by the key of the paper that builds them.
+
+    A Reproduce page shows its papers' ledgers; any other page shows none.
+
+    >>> page_ledgers("book/reproduce_zhang_zhou2014.md")
+    {'zhang_zhou2014': ('measures',)}
+    >>> page_ledgers("./book/losses.md")
+    {}
+    """
+    doc = posixpath.splitext(posixpath.normpath(str(page)))[0]
+    return {p.key: p.ledgers for p in PAPERS if p.ledgers and p.page_doc == doc}
 
 
 def build_ledgers(key: str) -> dict[str, Ledger]:

@@ -1,7 +1,9 @@
 """What every chapter's ledger test asserts of the ledger its module builds.
 
-* the rows are the saved ones (``book/_ledgers/CHAPTER.csv``), column by column, and
-  every status is derived again from the stored evidence (:meth:`Ledger.check`);
+* the rows are the saved ones (``book/_ledgers/CHAPTER.csv``), column by column and
+  by :meth:`Ledger.check_against_committed` (every column; a stale file fails naming
+  its rows), and every status is derived again from the stored evidence
+  (:meth:`Ledger.check`);
 * every row carries exactly the ids of the inventory's claims that name it;
 * the verdict table counts every row once, its groups in the module's order.
 """
@@ -24,6 +26,7 @@ def assert_is_the_saved_ledger(ledger: Ledger, chapter: str, n_rows: int) -> Non
     for col in ("claim", "source", "paper", "ours", "status", "claim_ids"):
         assert ours[col].astype(str).tolist() == saved[col].fillna("").astype(str).tolist()
     ledger.check()
+    ledger.check_against_committed()
 
 
 def assert_rows_carry_the_ids_that_name_them(ledger: Ledger, chapter: str) -> None:

@@ -175,19 +175,6 @@ def test_causes_are_validated():
         Ledger("t").number("x", "s", paper="0.4", ours=0.5, cause="the optimiser")
 
 
-def test_a_shared_cause_is_printed_once():
-    led = Ledger("t", "P")
-    shared = underspecified("the paper does not say when the optimiser stops")
-    for i in range(3):
-        led.number(f"x{i}", "Table 2", paper="0.40", ours=0.5 + i, cause=shared)
-    led.number("y", "Table 2", paper="0.40", ours=0.9, cause=CAUSE)
-    assert led.shared_causes() == {shared: "A"}
-    html = led._repr_html_()
-    assert html.count(shared.text) == 1 and html.count("note A</a>") == 3
-    assert "found by a test" in html
-    assert led.cause_counts()["underspecified"] == 3
-
-
 # --------------------------------------------------------------- checking
 def test_check_derives_every_status_again():
     led = Ledger("t")
@@ -207,32 +194,6 @@ def test_derive_status_refuses_unknown_kinds():
         derive_status("number", paper_value=None, ours_value=1.0, tol=0.1)
 
 
-# --------------------------------------------------------------- saving
-def test_save_load_and_rebuild_roundtrip(tmp_path):
-    led = Ledger("chap", "P")
-    shared = underspecified("the grid")
-    led.number("a", "T1", paper="0.30", ours=0.3)
-    led.spread("b", "T1", paper="0.70", spread="0.05", ours=0.74)
-    led.exact("c", "T2", paper=3, ours=3)
-    led.ordering("d", "Fig. 1", paper="A<B", rule="A<B", holds=True, robustness=(7, 10))
-    led.qualitative("e", "Sec. 2", paper="p", evidence="seen", agrees=True)
-    led.number("f", "T3", paper="0.5", ours=0.7, cause=shared)
-    led.number("g", "T3", paper="0.5", ours=0.8, cause=shared)
-    path = led.save(tmp_path)
-    assert path.name == "chap.csv" and not list(tmp_path.glob("*.tmp"))
-    table = load_ledgers(tmp_path)
-    assert list(table["claim"]) == list("abcdefg") and set(table["chapter"]) == {"chap"}
-    back = Ledger.from_frame(table, "chap", "P")
-    assert back.counts() == led.counts()
-    assert back._repr_html_() == led._repr_html_()
-    assert [e.status for e in back.entries] == [e.status for e in led.entries]
-    back.check()
-
-
-def test_load_ledgers_of_empty_folder(tmp_path):
-    assert load_ledgers(tmp_path).empty
-
-
 def test_every_committed_ledger_is_consistent():
     """Every chapter's saved ledger: each status is the one its stored evidence gives."""
     table = load_ledgers(project_root() / "book" / "_ledgers")
@@ -243,20 +204,3 @@ def test_every_committed_ledger_is_consistent():
         if row["status"] == "reproduced" and row["tol"] != "" and row["paper_value"] != "":
             paper, ours = float(row["paper_value"]), float(row["ours_value"])
             assert within_tolerance(paper, ours, float(row["tol"])), row["claim"]
-
-
-def test_a_shared_note_says_tested_only_for_a_tested_cause():
-    led = Ledger("t", "P")
-    ruled_out = unknown("two seeds moved nothing", ref="data/results/x.csv")
-    for cause in (ruled_out, ruled_out, CAUSE, CAUSE):
-        led.number("x", "Table 2", paper="0.40", ours=0.9, cause=cause)
-    html = led._repr_html_()
-    assert "<i>See</i> data/results/x.csv." in html
-    assert "<i>Tested in</i> tests/test_ledger.py." in html
-    assert html.count("Tested in") == 1
-
-
-def test_load_ledgers_refuses_a_folder_that_does_not_exist(tmp_path):
-    with pytest.raises(FileNotFoundError, match="folder"):
-        load_ledgers(tmp_path / "no" / "such")
-    assert load_ledgers(tmp_path).empty  # an existing empty folder holds no rows

@@ -181,7 +181,6 @@ def test_a_chapter_with_a_stale_table_fails_at_once_and_writes_nothing(tmp_path)
             cell.outputs, cell.execution_count = [], None
     env = {**os.environ, "MLCBOOK_RESULTS_DIR": str(tmp_path), "MLCBOOK_PROGRESS": "0"}
     env.pop("MLCBOOK_RECOMPUTE", None)
-    env.pop("MLCBOOK_WRITE_OUTPUTS", None)
     old = os.environ.copy()
     os.environ.clear()
     os.environ.update(env)

@@ -22,11 +22,11 @@ formatting what the evidence holds.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
-from mlcrepro.display import printed_decimals
 from mlcrepro.evidence_common import IDENTITY_TOL, identity_gap
 from mlcrepro.huellermeier2022 import authors_compare as ac
 from mlcrepro.huellermeier2022 import causes as C
@@ -65,7 +65,7 @@ from mlcrepro.huellermeier2022.evidence_losses import (
 from mlcrepro.huellermeier2022.experiments import KNN_DATASETS, KNN_PAPER
 from mlcrepro.huellermeier2022.printed import COLUMNS, NAMES, paper_value, table2, table2_ids
 from mlcrepro.huellermeier2022.record import PAPER
-from mlcrepro.ledger import ORDERING_ROBUSTNESS, Ledger, derive_status
+from mlcrepro.ledger import ORDERING_ROBUSTNESS, Ledger
 
 __all__ = [
     "LEDGER_PARTS",
@@ -179,7 +179,7 @@ def _owa_rows(led: Ledger, ev: LossesEvidence) -> None:
         evidence=f"printed sum vs direct loss: up to {gap.max(axis=1).max():.3f} "
         "apart (binomial k=2 and sqrt v)",
         agrees=agrees,
-        cause=None if agrees else C.OWA_SUM,
+        cause=C.OWA_SUM,
         note="the paper also reuses k for the error count",
         claim_id="HU016",
     )
@@ -229,7 +229,7 @@ def _identity_rows(led: Ledger, ev: LossesEvidence) -> None:
         f"{telescoped['to_largest'].max():.0e} and differs from u_(1) by up to "
         f"{telescoped['to_smallest'].max():.3f}",
         agrees=agrees,
-        cause=None if agrees else C.TELESCOPED,
+        cause=C.TELESCOPED,
         claim_id="HU112",
     )
     for claim, source, gap, note, cid in identities:
@@ -564,7 +564,7 @@ def _sec53_rows(led: Ledger, ev: DependenceEvidence) -> None:
             holds=ok,
             robustness=s.hits[SCENE, fam],
             over=_OVER,
-            cause=None if ok else C.sec53_cause(s, SCENE, fam, ev.summary),
+            cause=partial(C.sec53_cause, s, SCENE, fam, ev.summary),  # made if it differs
             note=f"Hamming BR {br.iloc[0]:.3f} vs LP {lp.iloc[0]:.3f}; "
             f"last BR {br.iloc[-1]:.3f} vs LP {lp.iloc[-1]:.3f}",
             claim_id=cid,
@@ -583,7 +583,7 @@ def _sec53_rows(led: Ledger, ev: DependenceEvidence) -> None:
                 holds=ok,
                 robustness=s.hits[c.name, fam],
                 over=_OVER,
-                cause=None if ok else C.sec53_cause(s, c.name, fam, ev.summary),
+                cause=partial(C.sec53_cause, s, c.name, fam, ev.summary),
                 note=_fragile_note(c.rule, fam, n, s.needed(c.name), m, hits, trials)
                 if fragile
                 else "",
@@ -642,21 +642,6 @@ def comparison_id(dataset: str, learner: str, end: str) -> str:
     return f"EX{_FIRST_COMPARISON + 2 * i + list(_ENDS).index(end):03d}"
 
 
-def _spread_status(paper: str, spread: str, ours: float) -> str:
-    """The status a spread row gets (the ledger's rule), to give a cause only if it differs."""
-    dec = printed_decimals(paper)
-    if dec is None:
-        raise ValueError(f"a released value must be printed with decimals, got {paper!r}")
-    return derive_status(
-        "spread",
-        paper_value=float(paper),
-        ours_value=ours,
-        tol=0.5 * 10.0 ** (-dec),
-        spread=float(spread),
-        spread_of="ours",
-    )
-
-
 def _comparison_rows(led: Ledger, summary: pd.DataFrame) -> None:
     main = summary[summary["learner"].isin(ac.MAIN_LEARNERS)]
     for row in main.itertuples():
@@ -665,7 +650,7 @@ def _comparison_rows(led: Ledger, summary: pd.DataFrame) -> None:
             paper = ac.printed(getattr(row, f"{end}_theirs"))
             spread = ac.printed(0.0 if np.isnan(tol) else tol)
             ours = getattr(row, f"{end}_ours")
-            differs = _spread_status(paper, spread, ours) == "differs"
+            # kept only if the row differs (the ledger's rule, cause_where_differs)
             cause = C.pair_cause(row.dataset, row.learner, row.our_folds, row.their_folds)
             led.spread(
                 f"{what} of {row.learner} on {row.dataset}",
@@ -673,7 +658,7 @@ def _comparison_rows(led: Ledger, summary: pd.DataFrame) -> None:
                 paper=paper,
                 spread=spread,
                 ours=ours,
-                cause=cause if differs else None,
+                cause=cause,
                 note=f"folds pooled: ours {row.our_folds}, theirs {row.their_folds}",
                 claim_id=comparison_id(row.dataset, row.learner, end),
                 spread_of="ours",  # two standard errors of our folds, not the paper's
@@ -775,7 +760,7 @@ def _observation_rows(led: Ledger, ev: KnnEvidence) -> None:
         rule=f"rank from worst <= 2 on every dataset: on {int((ham <= 2).sum())} of "
         f"{len(paper)} (" + ", ".join(f"{d} {r}" for d, r in ham.items()) + ")",
         holds=holds,
-        cause=None if holds else C.birds_cause(ev.birds_hamming_gap),
+        cause=partial(C.birds_cause, ev.birds_hamming_gap),
         claim_id="HU106",
     )
     holds = bool((o.loc[_BIRDS_FLAGS, SUBSET_RANK] == 1).all())
@@ -786,7 +771,7 @@ def _observation_rows(led: Ledger, ev: KnnEvidence) -> None:
         rule="rank 1 from worst at target K on birds and flags-12: "
         + ", ".join(f"{d} {o.loc[d, SUBSET_RANK]} of {o.loc[d, 'K']}" for d in _BIRDS_FLAGS),
         holds=holds,
-        cause=None if holds else C.tie_break_cause(ev),
+        cause=partial(C.tie_break_cause, ev),
         claim_id="HU107",
     )
 
@@ -814,7 +799,7 @@ def _tie_break_rows(led: Ledger, ev: KnnEvidence) -> None:
         rule="rank 1 from worst at target K on birds and flags-12: "
         + ", ".join(f"{d} {lex.loc[d, SUBSET_RANK]}" for d in _BIRDS_FLAGS),
         holds=holds,
-        cause=None if holds else C.tie_break_cause(ev),
+        cause=partial(C.tie_break_cause, ev),
         note="a plain enumeration keeping the first minimum, a guess at the paper's "
         "tie-break. Rows where the subset 0/1 surrogate is the worst: "
         + ", ".join(

@@ -134,9 +134,10 @@ def _identity_rows(led: Ledger, ev: Evidence) -> None:
 
 
 def _table_rows(led: Ledger, ev: Evidence) -> None:
-    """One number row per printed number of Tables 2-4; a row that agrees keeps no cause."""
+    """One number row per printed number of Tables 2-4 (a row that agrees keeps no cause:
+    the ledger's rule, :func:`~mlcrepro.ledger.cause_where_differs`)."""
     for _, r in ev.numbers.iterrows():
-        e = led.number(
+        led.number(
             r["claim"],
             r["table"],
             paper=r["paper"],
@@ -144,8 +145,6 @@ def _table_rows(led: Ledger, ev: Evidence) -> None:
             cause=r["cause"],
             claim_id=r["id"],
         )
-        if e.status != "differs":
-            e.cause = None
 
 
 def _location_rows(led: Ledger, ev: Evidence) -> None:
@@ -197,7 +196,7 @@ def _recommendation_rows(led: Ledger, ev: Evidence) -> None:
         holds=explore,
         robustness=(n - at128, n),
         over="dataset halves without the optimum at beta = 128",
-        cause=None if explore else train,
+        cause=train,
         claim_id="PR044",
     )
     low, paper_low = rec["low"], rec["paper_low"]
@@ -209,7 +208,7 @@ def _recommendation_rows(led: Ledger, ev: Evidence) -> None:
         holds=low >= paper_low,
         robustness=(low, n),
         over="dataset halves",
-        cause=train if low < paper_low else None,
+        cause=train,
         claim_id="PR045",
     )
     small = rec["small"]
@@ -222,7 +221,7 @@ def _recommendation_rows(led: Ledger, ev: Evidence) -> None:
         holds=small <= 2,
         robustness=(n - small, n),
         over="dataset halves without the optimum at the expected setting",
-        cause=None if small <= 2 else train,
+        cause=train,
         claim_id="PR033",
     )
 
@@ -247,7 +246,7 @@ def _headline_row(led: Ledger, ev: Evidence) -> None:
         holds=hits > n // 2,
         robustness=(hits, n),
         over="datasets",
-        cause=ev.causes["headline"] if hits <= n // 2 else None,
+        cause=ev.causes["headline"],
         claim_id="PR158",
     )
 
@@ -269,7 +268,7 @@ def _trend_row(led: Ledger, ev: Evidence) -> None:
         holds=t["rises"],
         robustness=(hits, len(ev.trends)),
         over="grids (readings and gamma choices)",
-        cause=None if t["rises"] else ev.causes["trend"],
+        cause=ev.causes["trend"],
         claim_id="PR037",
     )
 
@@ -284,7 +283,7 @@ def _sweet_spot_row(led: Ledger, ev: Evidence) -> None:
         rule=f"corner at least 0.1 above the median of the other 87 settings "
         f"(corner {corner:.3f}, median {rest:.3f})",
         holds=corner - rest >= 0.1,
-        cause=ev.causes["slashdot"] if corner - rest < 0.1 else None,
+        cause=ev.causes["slashdot"],
         claim_id="PR041",
     )
 
@@ -335,7 +334,7 @@ def _figure_rows(led: Ledger, ev: Evidence) -> None:
         evidence=f"mean Jaccard on the diagonal vs the other cells: {shown}; diagonal "
         f"higher in {higher} of {len(parts)}",
         agrees=agrees,
-        cause=None if agrees else train,
+        cause=train,
         note=judged + f"'high along the diagonal' read as a higher mean Jaccard on the {nb} "
         f"diagonal cells (one per beta, alpha rising with log2 beta) than on the other "
         f"{nb * na - nb} cells of the panel, in more than half of the {len(parts)} dataset "
@@ -351,7 +350,7 @@ def _figure_rows(led: Ledger, ev: Evidence) -> None:
         evidence=f"test corner {ct:.3f} vs median of the rest {mt:.3f} ({ct - mt:+.3f}); "
         f"training {cs:.3f} vs {ms:.3f} ({cs - ms:+.3f})",
         agrees=agrees,
-        cause=None if agrees else slashdot,
+        cause=slashdot,
         claim_id="PR042",
     )
     rhos = [f"{d} {h} {rho:.2f}" for d, h, rho, _ in ev.exact_vs_jaccard]
@@ -368,7 +367,7 @@ def _figure_rows(led: Ledger, ev: Evidence) -> None:
         f"rho >= 0.5 in {alike} of {n}; best Exact alpha of the others: "
         f"{', '.join(others) or 'none'}",
         agrees=agrees,
-        cause=None if agrees else train,
+        cause=train,
         note=judged + "an exact-match panel 'resembles' its Jaccard panel when Spearman's "
         f"rho of the two over the panel's {nb * na} cells is at least 0.5, and 'many' "
         f"means at least half of the {n} dataset halves",

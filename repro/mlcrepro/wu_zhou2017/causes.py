@@ -4,8 +4,9 @@ A cause says why a row differs (:mod:`mlcrepro.ledger`: paper error, underspecif
 tested, material unavailable, unknown) and where the evidence is.  The causes shared by
 many rows are made here once per ledger (:func:`make_causes`, then the ones whose text
 carries counts computed from the evidence: :func:`passes_cause`, :func:`account_cause`,
-:func:`br_cause`, :func:`gfm_cause`); :func:`b3_cause` picks each Table B.3 cell's, and
-:func:`cause_if_differs` gives it only to a row whose rule says it differs.  The causes
+:func:`br_cause`, :func:`gfm_cause`); :func:`b3_cause` picks each Table B.3 cell's.  A
+row keeps the cause it is given only if its rule says it differs (the ledger's rule,
+:func:`mlcrepro.ledger.cause_where_differs`).  The causes
 of single CAL500 and enron cells, judged with the authors' code, are
 :mod:`~mlcrepro.wu_zhou2017.authors_causes`'.
 """
@@ -13,13 +14,11 @@ of single CAL500 and enron cells, judged with the authors' code, are
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from decimal import Decimal
 
 import pandas as pd
 
 from mlcrepro.ledger import (
     Cause,
-    derive_status,
     material_unavailable,
     paper_error,
     tested,
@@ -31,7 +30,6 @@ from mlcrepro.wu_zhou2017.record import PAPER
 
 __all__ = [
     "PAGE",
-    "cause_if_differs",
     "make_causes",
     "b3_cause",
     "gfm_cause",
@@ -43,28 +41,6 @@ __all__ = [
 
 #: how a cause's reference names the Reproduce page that shows its evidence
 PAGE = f"Reproducing {PAPER.citation}"
-
-
-def cause_if_differs(
-    paper: str, ours: float, cause: Cause, spread: str | None = None
-) -> Cause | None:
-    """``cause`` when the row's rule (:func:`mlcrepro.ledger.derive_status`) says differs.
-
-    So that a shared cause is not printed beside rows that agree.
-    """
-    exponent = Decimal(paper).as_tuple().exponent
-    if not isinstance(exponent, int):
-        raise ValueError(f"paper must be a finite printed number, got {paper!r}")
-    tol = 0.5 * 10.0**exponent
-    kind = "number" if spread is None else "spread"
-    status = derive_status(
-        kind,
-        paper_value=float(paper),
-        ours_value=float(ours),
-        tol=tol,
-        spread=None if spread is None else float(spread),
-    )
-    return cause if status == "differs" else None
 
 
 def make_causes() -> dict[str, Cause]:

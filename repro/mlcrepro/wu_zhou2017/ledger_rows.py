@@ -112,7 +112,7 @@ def _table2_rows(led: Ledger, ev: Evidence, causes: dict[str, Cause]) -> None:
                 claim_id=ids[k],
             )
         else:
-            cause = causes["table2_micro"] if r.ours != r.paper else None
+            cause = causes["table2_micro"]  # kept only where the row differs
             led.exact(claim, src, paper=r.paper, ours=r.ours, cause=cause, claim_id=ids[k])
 
 
@@ -129,7 +129,7 @@ def _bound_rows(led: Ledger, ev: Evidence, causes: dict[str, Cause]) -> None:
             holds=bool(d.holds.all()),
             over="cases",
             robustness=(int(d.holds.sum()), len(d)),
-            cause=None if d.holds.all() else causes["limo_other"],
+            cause=causes["limo_other"],
             claim_id=BOUND_IDS[(thm, meas)],
         )
 
@@ -220,7 +220,7 @@ def _synthetic_table_rows(led: Ledger, source: str, ours: pd.DataFrame, cause: C
                 source,
                 paper=a,
                 ours=v,
-                cause=C.cause_if_differs(a, v, cause),
+                cause=cause,  # kept only where the row differs (the ledger's rule)
                 claim_id=ids[(k, col)],
             )
 
@@ -233,26 +233,27 @@ def _rescaling_row(led: Ledger, source: str, table: pd.DataFrame, claim_id: str)
     """
     n, ok = len(table), int(table["consistent"].sum())
     free = int(np.isinf(table["high"]).sum())
-    cause = None
-    if ok < n:
+
+    def contradiction() -> Cause:  # made only if the row differs (the ledger's rule)
         cells = "; ".join(
             f"{r.measure} {r.column}: printed {r.printed}, possible {r.low:.3f}-{r.high:.3f}"
             for r in table[~table["consistent"]].itertuples()
         )
-        cause = paper_error(
+        return paper_error(
             "no absolute values within half a printed unit of the printed ones give "
             f"these rescaled values: {cells}",
             ref="mlcrepro.wu_zhou2017.analysis.rescaling_ranges",
         )
+
     led.exact(
         f"{source}: the rescaled values are (v - worst) / (best - worst) of the absolute "
         "ones (up to the printing)",
         source,
         paper=f"{n} of {n} cells",
         ours=f"{ok} of {n} cells",
-        cause=cause,
+        cause=contradiction,
         note=f"{free} cells are not decided by the printing (best and worst print alike)"
-        if free and cause is None
+        if free
         else "",
         claim_id=claim_id,
     )
@@ -278,7 +279,7 @@ def _synthetic_rows(led: Ledger, ev: Evidence, causes: dict[str, Cause]) -> None
             holds=holds,
             robustness=(hits, n),
             over="replications",
-            cause=None if holds else causes["fig1"],
+            cause=causes["fig1"],
             note=f"judged on our synthetic design, not the paper's (its Figure 1 is "
             f"missing): holds on the mean of the {n} replications but on {hits} of them "
             f"alone, fewer than the {ORDERING_ROBUSTNESS:.0%} a robust ordering needs"
@@ -304,7 +305,7 @@ def _rank_rows(led: Ledger, ev: Evidence, causes: dict[str, Cause]) -> None:
             holds=holds,
             robustness=ev.rank_robustness[key],
             over="single splits",
-            cause=None if holds else causes["limo_other"],
+            cause=causes["limo_other"],
             claim_id=cid,
         )
     paper = ev.paper_b3
@@ -340,7 +341,7 @@ def _b3_rows(led: Ledger, ev: Evidence, causes: dict[str, Cause]) -> None:
                 paper=r["mean"],
                 spread=r["std"],
                 ours=v,
-                cause=C.cause_if_differs(r["mean"], v, cause_of(d, r.method, r.measure), r["std"]),
+                cause=cause_of(d, r.method, r.measure),  # kept only where it differs
                 claim_id=r["id"],
             )
 

@@ -3,20 +3,27 @@
 from __future__ import annotations
 
 import pandas as pd
-import pytest
 
-from mlcrepro.ledger import tested
+from mlcrepro.ledger import Ledger, tested
 from mlcrepro.wu_zhou2017 import causes as C
 
 
-def test_cause_only_where_the_rule_says_differs():
+def test_a_shared_cause_stays_only_on_the_rows_that_differ():
+    # the folder passes its shared cause to every Table B.1-B.3 row; the ledger's rule
+    # (cause_where_differs) keeps it only where the row's status is differs
     c = tested("x", ref="y")
-    assert C.cause_if_differs("0.27", 0.2704, c) is None  # within half a unit
-    assert C.cause_if_differs("0.27", 0.28, c) is c
-    assert C.cause_if_differs("0.27", 0.28, c, spread="0.011") is None  # within spread
-    assert C.cause_if_differs("0.27", 0.29, c, spread="0.011") is c
-    with pytest.raises(ValueError, match="finite printed number"):
-        C.cause_if_differs("inf", 0.1, c)
+    led = Ledger("limo_demo", "Wu & Zhou (2017)")
+    within_half_unit = led.number("a", "Table B.1", paper="0.27", ours=0.2704, cause=c)
+    outside = led.number("b", "Table B.1", paper="0.27", ours=0.28, cause=c)
+    within_spread = led.spread("c", "Table B.3", paper="0.27", spread="0.011", ours=0.28,
+                               cause=c)
+    beyond_spread = led.spread("d", "Table B.3", paper="0.27", spread="0.011", ours=0.29,
+                               cause=c)
+    assert (within_half_unit.status, within_half_unit.cause) == ("reproduced", None)
+    assert (outside.status, outside.cause) == ("differs", c)
+    assert (within_spread.status, within_spread.cause) == ("within spread", None)
+    assert (beyond_spread.status, beyond_spread.cause) == ("differs", c)
+    led.check()
 
 
 def test_b3_cause_prefers_a_cells_own_cause():

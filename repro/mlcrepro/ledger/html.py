@@ -1,0 +1,167 @@
+"""The ledger's HTML: the table a chapter shows, its shared notes, and its folded form.
+
+Each row has an id (:func:`row_anchor`) for links from the summaries, and each cell
+names its column (``data-label``) so that a narrow screen can stack a row's cells.  A
+cause shared by several rows is printed once, below the table, and referenced by its
+label (:func:`shared_causes`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from html import escape
+from typing import TYPE_CHECKING
+
+from mlcrepro.display import BADGES, math_html
+from mlcrepro.ledger.rules import RARE_STATUSES, Cause, Entry
+
+if TYPE_CHECKING:
+    from mlcrepro.ledger.core import Ledger
+
+__all__ = [
+    "BADGES",
+    "COLUMNS",
+    "row_anchor",
+    "note_id",
+    "shared_causes",
+    "ledger_html",
+    "ledger_text",
+    "Collapsed",
+]
+
+#: the columns of the rendered table
+COLUMNS = ("#", "claim", "source", "paper", "ours", "status", "note")
+
+
+def row_anchor(chapter: str, row: int) -> str:
+    """HTML id of row ``row`` (1-based, as numbered in the table) of a chapter's ledger.
+
+    >>> row_anchor("losses", 3)
+    'ledger-losses-3'
+    """
+    return f"ledger-{chapter}-{int(row)}"
+
+
+def note_id(chapter: str, label: str) -> str:
+    """HTML id of the shared note ``label`` below a chapter's ledger.
+
+    >>> note_id("losses", "B")
+    'ledger-losses-note-B'
+    """
+    return f"ledger-{chapter}-note-{label}"
+
+
+def _label(i: int) -> str:
+    """A, B, ..., Z, AA, AB, ... for i = 0, 1, ..."""
+    out = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        out = chr(65 + r) + out
+    return out
+
+
+def shared_causes(entries: Sequence[Entry]) -> dict[Cause, str]:
+    """Causes given to two or more rows, labelled ``A``, ``B``, ... in order of use.
+
+    >>> from mlcrepro.ledger.rules import unknown
+    >>> c = unknown("not known")
+    >>> rows = [Entry("a", "", "1", "2", "differs", cause=c) for _ in range(2)]
+    >>> list(shared_causes(rows).values())
+    ['A']
+    """
+    uses: dict[Cause, int] = {}
+    for e in entries:
+        if e.cause is not None:
+            uses[e.cause] = uses.get(e.cause, 0) + 1
+    shared = [c for c, n in uses.items() if n > 1]
+    return {c: _label(i) for i, c in enumerate(shared)}
+
+
+def _row_html(chapter: str, i: int, e: Entry, shared: Mapping[Cause, str]) -> str:
+    if e.cause is not None and e.cause in shared:
+        note = (
+            f"{escape(e.cause.kind)} — <a href='#{note_id(chapter, shared[e.cause])}'>"
+            f"note {shared[e.cause]}</a>"
+        )
+    else:
+        note = math_html(e.explanation)
+    cells = (
+        str(i),
+        math_html(e.claim),
+        escape(e.source),
+        math_html(e.paper),
+        math_html(e.ours),
+        BADGES[e.status],
+        note,
+    )
+    classes = ("", "", "", "", "", f" class='ledger-{e.status.replace(' ', '-')}'", "")
+    return (
+        f'<tr id="{row_anchor(chapter, i)}">'
+        + "".join(f"<td data-label='{h}'{c}>{v}</td>" for h, c, v in zip(COLUMNS, classes, cells))
+        + "</tr>"
+    )
+
+
+def _note_html(chapter: str, cause: Cause, label: str) -> str:
+    see = "Tested in" if cause.kind == "tested" else "See"
+    ref = f" <i>{see}</i> {escape(cause.ref)}." if cause.ref else ""
+    return (
+        f'<li id="{note_id(chapter, label)}"><b>Note {label}</b> ({escape(cause.kind)}): '
+        f"{math_html(cause.text)}{ref}</li>"
+    )
+
+
+def ledger_html(ledger: Ledger) -> str:
+    """The ledger as an HTML table, its counts in the caption, its shared notes below.
+
+    >>> from mlcrepro.ledger.core import Ledger
+    >>> led = Ledger("demo", "A. Author (2020)")
+    >>> _ = led.number("loss $L$", "Table 1", paper="0.43", ours=3 / 7)
+    >>> '<span class="math notranslate nohighlight">' in ledger_html(led)  # the $L$
+    True
+    """
+    shared = shared_causes(ledger.entries)
+    head = "".join(f"<th>{h}</th>" for h in COLUMNS)
+    body = "".join(
+        _row_html(ledger.chapter, i, e, shared) for i, e in enumerate(ledger.entries, 1)
+    )
+    summary = ", ".join(
+        f"{v} {k}"
+        for k, v in ledger.counts().items()
+        if v or k not in ("within spread", *RARE_STATUSES)
+    )
+    notes = "".join(_note_html(ledger.chapter, c, label) for c, label in shared.items())
+    return (
+        f"<table class='ledger'><caption>Reproduction ledger: {escape(ledger.paper)} "
+        f"({summary})</caption><thead><tr>{head}</tr></thead>"
+        f"<tbody>{body}</tbody></table>"
+        + (f"<ol class='ledger-notes'>{notes}</ol>" if notes else "")
+    )
+
+
+def ledger_text(ledger: Ledger) -> str:
+    """The ledger as plain text: its counts, then one line per row."""
+    counts = {k: v for k, v in ledger.counts().items() if v or k not in RARE_STATUSES}
+    lines = [f"Ledger {ledger.chapter!r} ({ledger.paper}): {counts}"]
+    for i, e in enumerate(ledger.entries, 1):
+        lines.append(
+            f"{i:3d}. [{e.status}] {e.claim} ({e.source}): paper {e.paper or '-'}, ours {e.ours}"
+        )
+    return "\n".join(lines)
+
+
+class Collapsed:
+    """A ledger shown inside ``<details>``; its text form is the ledger's own."""
+
+    def __init__(self, ledger: Ledger, summary: str) -> None:
+        self.ledger, self.summary = ledger, summary
+
+    def _repr_html_(self) -> str:
+        return (
+            f"<details class='ledger-chapter'><summary><b>{escape(self.summary)}</b>"
+            f"</summary>{ledger_html(self.ledger)}</details>"
+        )
+
+    def __repr__(self) -> str:
+        return f"{self.summary}\n{ledger_text(self.ledger)}"
