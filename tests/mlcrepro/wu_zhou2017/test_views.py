@@ -88,7 +88,10 @@ def test_errata_list_the_paper_error_rows(ledger):
     errata = V.errata(ledger)
     wrong = [e for e in ledger.entries if e.cause is not None and e.cause.kind == "paper error"]
     assert len(errata.table) == len(wrong) >= 1
-    assert "ledger row" in errata._repr_html_()
+    # each erratum links its row of the ledger on this page (1-based, as the ledger shows)
+    html = errata._repr_html_()
+    rows = [i for i, e in enumerate(ledger.entries, 1) if e in wrong]
+    assert all(f"href='#ledger-limo-{i}'" in html for i in rows)
 
 
 def test_b3_figure_has_a_panel_per_measure(ev):
