@@ -313,13 +313,28 @@ def page_values(ev: Evidence, ledger: Ledger) -> dict[str, Any]:
     """Every number and sentence the page's prose quotes, keyed by its glue name.
 
     Numbers are plain floats or ints (the page formats them); sentences are MyST text.
-    Floats are rounded to 10 decimals: the prose prints at most 4, and the last bits of
-    a mean follow the CPU's summation order (the page's stored values must not differ
-    between CPUs).
+    Floats are rounded to 10 decimals, and those below 0.001 in size (rounding errors of a
+    check, which the prose prints as ``:.0e``) to one significant digit, those below 1e-12
+    (a few units of the last place, or none, depending on the CPU) to 0: the prose prints
+    at most 4 decimals, and the last bits of a mean or of a finite difference follow the
+    CPU's arithmetic (the page's stored values must not differ between CPUs).
     """
-    return {
-        k: round(v, 10) if isinstance(v, float) else v for k, v in _page_values(ev, ledger).items()
-    }
+    return {k: _stable(v) for k, v in _page_values(ev, ledger).items()}
+
+
+def _stable(v: Any) -> Any:
+    """``v`` as the page stores it (see :func:`page_values`).
+
+    >>> _stable(2.09e-07), _stable(2.2e-16), _stable(0.12264493289501419), _stable(3)
+    (2e-07, 0.0, 0.1226449329, 3)
+    """
+    if not isinstance(v, float):
+        return v
+    if abs(v) < 1e-12:
+        return 0.0
+    if abs(v) < 1e-3:
+        return float(f"{v:.0e}")
+    return round(v, 10)
 
 
 def _page_values(ev: Evidence, ledger: Ledger) -> dict[str, Any]:
