@@ -121,6 +121,14 @@ def _resolve(app, env, node, contnode):
                 name = _documented_name(domain, found)
                 if name is not None:
                     break
+    # 1c. data re-exported by a package (``mlcrepro.ledger.STATUSES``), documented in the
+    # one module of the package that defines it: data carry no ``__module__``
+    if name is None and "." in target.rstrip("()"):
+        prefix, last = target.rstrip("()").rsplit(".", 1)
+        inside = [h for h in domain.objects
+                  if h.startswith(prefix + ".") and h.rsplit(".", 1)[-1] == last]
+        if len(inside) == 1:
+            name = inside[0]
     # 2. a short name documented once
     if name is None and "." not in target.rstrip("()"):
         hits = [full for full in domain.objects if full.rsplit(".", 1)[-1] == target]

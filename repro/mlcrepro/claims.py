@@ -1,8 +1,8 @@
 """The claims inventory: every checkable claim of each paper, and where the book checks it.
 
 Each paper of :data:`mlcrepro.papers.PAPERS` has a committed inventory
-``book/_claims/<key>.csv`` (``<key>`` the name of its folder,
-:attr:`mlcrepro.paper.Paper.key`) with one line per checkable claim (a table cell, a
+``book/_claims/<key>.csv`` (``<key>`` the name of its folder, the ``key`` of its
+:class:`~mlcrepro.paper.Paper`) with one line per checkable claim (a table cell, a
 worked example, a stated ordering or trend, a theorem statement that can be checked
 numerically) and the columns
 

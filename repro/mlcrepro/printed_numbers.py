@@ -1,7 +1,7 @@
 """The numbers a paper prints, each exactly as printed, beside the paper's claims inventory.
 
 One job: read ``book/_claims/<key>.printed.csv``, where ``<key>`` is the paper's key
-(:attr:`mlcrepro.paper.Paper.key`, the name of its folder), with the columns
+(the ``key`` of its :class:`~mlcrepro.paper.Paper`, the name of its folder), with the columns
 :data:`PRINTED_COLUMNS`, and check each value's claim id against the paper's inventory
 ``book/_claims/<key>.csv`` (:mod:`mlcrepro.claims`).  The paper folders read their
 printed numbers here; this module imports none of them, so the inventory module may
