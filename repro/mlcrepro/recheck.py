@@ -20,14 +20,13 @@ Nothing in the checkout is written.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import multiprocessing
 import os
 import shutil
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +37,7 @@ from mlcrepro._paths import results_dir
 from mlcrepro.check import rows_of
 from mlcrepro.experiment import Cells, Experiment
 from mlcrepro.papers import build_ledger, cells_behind, experiments
-from mlcrepro.reproduce import compute_cells
+from mlcrepro.reproduce import compute_cells, environment
 from mlcrepro.results import StaleResultError, committed_table, config_hash, load_or_compute
 from mlcrepro.runner import Cell, Spec, cell_path, cells, load
 
@@ -107,20 +106,6 @@ def splice(
     return out.astype(committed.dtypes.to_dict())
 
 
-@contextlib.contextmanager
-def _environment(**values: str) -> Iterator[None]:
-    old = {k: os.environ.get(k) for k in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-
-
 def _stage(name: str, table: pd.DataFrame, folder: Path) -> None:
     """Write ``table`` as the committed table ``name`` of ``folder``, under the committed
     configuration (so that the evidence, which asks for that configuration, reads it)."""
@@ -128,7 +113,7 @@ def _stage(name: str, table: pd.DataFrame, folder: Path) -> None:
     config = record["config"]
     if config_hash(config) != record["config_hash"]:
         raise StaleResultError(f"the provenance of {name} does not reproduce its own key")
-    with _environment(MLCBOOK_RECOMPUTE=name, MLCBOOK_RESULTS_DIR=str(folder)):
+    with environment(MLCBOOK_RECOMPUTE=name, MLCBOOK_RESULTS_DIR=str(folder)):
         load_or_compute(name, lambda: table, config)
 
 

@@ -61,6 +61,7 @@ __all__ = [
     "EXPERIMENTS",
     "LedgerChange",
     "cluster",
+    "environment",
     "experiments",
     "ledger_changes",
     "compute_cells",
@@ -344,7 +345,14 @@ def compare_tables(
 
 # --------------------------------------------------------------------------- reproducing
 @contextlib.contextmanager
-def _environment(**values: str) -> Iterator[None]:
+def environment(**values: str) -> Iterator[None]:
+    """Set environment variables inside the ``with`` block, and restore them after.
+
+    >>> import os
+    >>> with environment(MLCBOOK_PROGRESS="0"):
+    ...     os.environ["MLCBOOK_PROGRESS"]
+    '0'
+    """
     old = {k: os.environ.get(k) for k in values}
     os.environ.update(values)
     try:
@@ -428,12 +436,12 @@ def reproduce(
         if path.suffix in (".csv", ".json") and not (staging / path.name).exists():
             shutil.copy2(path, staging / path.name)
     specs = [s for e in exps for s in e.specs()]
-    with _environment(MLCBOOK_PROGRESS="1"), cluster(scheduler, n_workers):
+    with environment(MLCBOOK_PROGRESS="1"), cluster(scheduler, n_workers):
         compute_cells(specs, cache, desc=f"reproduce: {len(exps)} tables")
     reports = []
     for e in exps:
         start = time.perf_counter()
-        with _environment(
+        with environment(
             MLCBOOK_RECOMPUTE=e.name,
             MLCBOOK_RESUME="1",
             MLCBOOK_RESULTS_DIR=str(staging),
@@ -493,7 +501,7 @@ def ledger_changes(staging: str | Path, ledgers: str | Path | None = None) -> li
     """
     saved = load_ledgers(ledgers)
     out = []
-    with _environment(MLCBOOK_RESULTS_DIR=str(staging), MLCBOOK_PROGRESS="0"):
+    with environment(MLCBOOK_RESULTS_DIR=str(staging), MLCBOOK_PROGRESS="0"):
         for paper in PAPERS:
             if not paper.ledgers:
                 continue
