@@ -246,6 +246,11 @@ class Comparison:
     problem: str = ""
     volatile: tuple[str, ...] = field(default_factory=tuple)
 
+    @classmethod
+    def refused(cls, name: str, rows: int, problem: str, column: str = "") -> Comparison:
+        """A table that cannot be within tolerance: ``problem`` says why."""
+        return cls(name, rows, np.inf, column, 0.0, False, problem)
+
 
 def compare_tables(
     committed: pd.DataFrame, recomputed: pd.DataFrame, experiment: Experiment
@@ -273,24 +278,14 @@ def compare_tables(
     name = experiment.name
     volatile = tuple(c for c in experiment.volatile if c in committed.columns)
     if list(committed.columns) != list(recomputed.columns):
-        return Comparison(
+        return Comparison.refused(
             name,
             len(recomputed),
-            np.inf,
-            "",
-            0.0,
-            False,
             f"columns differ: {list(committed.columns)} vs {list(recomputed.columns)}",
         )
     if len(committed) != len(recomputed):
-        return Comparison(
-            name,
-            len(recomputed),
-            np.inf,
-            "",
-            0.0,
-            False,
-            f"{len(recomputed)} rows instead of {len(committed)}",
+        return Comparison.refused(
+            name, len(recomputed), f"{len(recomputed)} rows instead of {len(committed)}"
         )
     largest, where, bound, within = 0.0, "", 0.0, True
     worst_excess = -np.inf
@@ -330,15 +325,12 @@ def compare_tables(
             differ = a.astype(str).to_numpy() != b.astype(str).to_numpy()
             if differ.any():
                 i = int(np.flatnonzero(differ)[0])
-                return Comparison(
+                return Comparison.refused(
                     name,
                     len(b),
-                    np.inf,
-                    str(col),
-                    0.0,
-                    False,
                     f"column {col!r} differs in {int(differ.sum())} of {len(b)} rows "
                     f"(first: row {i}, {a.iloc[i]!r} -> {b.iloc[i]!r})",
+                    column=str(col),
                 )
     return Comparison(name, len(recomputed), largest, where, bound, within, "", volatile)
 
