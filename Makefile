@@ -82,13 +82,12 @@ book: $(STAMP) $(PDF)
 	@echo "open _build/html/index.html"
 
 # ---------------------------------------------------------------- checks
-# The PDF is printed before the site is built, which offers it for download; the site
-# writes the chapters' handouts, which `portable` runs.
-test: $(STAMP)
-	@t0=$$(date +%s); for stage in lint unit wheel java pairs pdf site portable browser pdfcheck clean-tree; do \
-	  s=$$(date +%s); $(MAKE) --no-print-directory $$stage || exit 1; \
-	  echo "make test: stage $$stage took $$(( $$(date +%s) - s )) s"; done; \
-	  echo "make test: all checks passed in $$(( $$(date +%s) - t0 )) s"
+# The stages run in rounds of lanes side by side (tools/stages.py, `python tools/stages.py
+# --plan`): lint, unit, wheel, java, pairs beside the PDF and then the site (which offers
+# the PDF and writes the handouts); then portable beside browser and pdfcheck; then
+# clean-tree.  What installs software (one apt lock) runs first, one after another.
+test: $(STAMP) chromium poppler weka
+	@$(BIN)/python tools/stages.py
 
 # Static checks of the library: ruff (lint and format) and mypy, configured in pyproject.toml.
 lint: $(STAMP)
@@ -105,7 +104,7 @@ lint: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/python -m pytest tests/mlcbook tests/book/test_chapter_cells.py \
 		tests/book/test_chapter_findings.py tests/book/test_learn_chapters.py \
-		tests/book/test_handout_markup.py tests/book/test_downloads.py \
+		tests/book/test_handout_markup.py tests/book/test_downloads.py tests/book/test_stages.py \
 		--doctest-modules lib/mlcbook repro/mlcrepro -q $(XDIST) -m "not portable"
 
 # The library as a researcher installs it: its wheel holds mlcbook only, and a non-editable
