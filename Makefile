@@ -19,6 +19,13 @@ PDF_SOURCES := $(wildcard book/*.ipynb) book/references.bib $(wildcard _static/*
 export MLCBOOK_PROGRESS := 0
 export PYTHONHASHSEED := 0
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
+# One BLAS/OpenMP thread per process: the checks run two workers on two cores (and the
+# runner one process per core), and OpenBLAS's own threads, which spin while they wait,
+# then fight the workers for the cores: a 5-fold cross-validation of the own_predictions
+# chapter took 57 s on a loaded 2-core machine with OpenBLAS's threads, 1.8 s without.
+export OPENBLAS_NUM_THREADS ?= 1
+export OMP_NUM_THREADS ?= 1
+export MKL_NUM_THREADS ?= 1
 # The book reads and caches data inside the checkout: the library's data home is the
 # git-ignored data/cache, its mirror ../shared/datasets when present (mlcrepro sets the
 # same defaults when a chapter imports it outside make).
