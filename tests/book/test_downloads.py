@@ -3,7 +3,7 @@ source tree's files, byte for byte, under one folder, and is the same bytes ever
 
 Checked on small trees made here (a git work tree, and a tree outside git as an unpacked
 archive is), read back with :mod:`tarfile`; the site's own downloads are checked by the
-browser stage (``tests/book/browser/test_get_the_code.py``).
+browser stage (``tests/book/browser/test_parts.py``).
 """
 
 from __future__ import annotations
