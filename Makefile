@@ -155,8 +155,9 @@ site: $(STAMP)
 	rm -rf _build/html _build/.doctrees
 	$(BIN)/jupyter-book build . --builder html --all -W --keep-going
 
-# Two workers, each with its own Chromium: the checks that read a page's desktop visit
-# (tests/book/browser/desktop.py) on one, so that each page is loaded there once.
+# Two workers, each with its own Chromium: the checks that read a page's visit (at 1280 px,
+# then narrowed to 390 px: tests/book/browser/visit.py) on one, so that each page is loaded
+# there once.
 browser: $(STAMP) chromium
 	$(BIN)/python -m pytest tests/book/browser -q -n 2 --dist loadgroup
 

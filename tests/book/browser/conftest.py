@@ -13,7 +13,7 @@ import pytest
 
 from mlcrepro._paths import project_root
 
-from .desktop import Visit, visit
+from .visit import Visit, visit
 
 SITE = project_root() / "_build" / "html"
 
@@ -82,17 +82,18 @@ def report_height(page: str, width: int, height: int) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
-    """The checks that read a page's desktop visit run on one worker (``--dist loadgroup``),
-    so that each page is visited once."""
+    """The checks that read a page's visit run on one worker (``--dist loadgroup``), so
+    that each page is visited once."""
     for item in items:
-        if "desktop_visit" in getattr(item, "fixturenames", ()):
+        if "page_visit" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("desktop"))
 
 
 @pytest.fixture(scope="session")
-def desktop_visit(browser, site_url):
-    """``desktop_visit(page)``: the facts of one 1280-px visit of ``page`` (desktop.py),
-    loaded on the first call and shared by every check that reads them."""
+def page_visit(browser, site_url):
+    """``page_visit(page)``: the facts of the one visit of ``page``, at 1280 px and narrowed
+    to 390 px (visit.py), loaded on the first call and shared by every check that reads
+    them."""
     seen: dict[str, Visit] = {}
 
     def get(page: str) -> Visit:
