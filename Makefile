@@ -161,10 +161,11 @@ site: $(STAMP)
 	rm -rf _build/html _build/.doctrees
 	$(BIN)/jupyter-book build . --builder html --all -W --keep-going
 
-# Two workers, each with its own Chromium: the checks that read a page's desktop visit
-# (tests/book/browser/desktop.py) on one, so that each page is loaded there once.
+# Two workers, each with its own Chromium, dealt the checks one by one: each page is loaded
+# once in the run, at 1280 px and then narrowed to 390 px (tests/book/browser/visit.py),
+# by the worker that first asks for it; the other reads its facts from their shared folder.
 browser: $(STAMP) chromium
-	$(BIN)/python -m pytest tests/book/browser -q -n 2 --dist loadgroup
+	$(BIN)/python -m pytest tests/book/browser -q -n 2 --dist load
 
 # No check may write into the repository: tracked files unchanged, nothing untracked.
 clean-tree:

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import functools
 import http.server
 import json
+import os
 import shutil
 import threading
+from pathlib import Path
 
 import pytest
 
 from mlcrepro._paths import project_root
 
-from .desktop import Visit, visit
+from .visit import Phone, Visit, visit
 
 SITE = project_root() / "_build" / "html"
 
@@ -80,27 +83,45 @@ def report_height(page: str, width: int, height: int) -> None:
         HEIGHTS.write_text(json.dumps(data, indent=1, sort_keys=True))
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items):
-    """The checks that read a page's desktop visit run on one worker (``--dist loadgroup``),
-    so that each page is visited once."""
-    for item in items:
-        if "desktop_visit" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group("desktop"))
-
-
 @pytest.fixture(scope="session")
-def desktop_visit(browser, site_url):
-    """``desktop_visit(page)``: the facts of one 1280-px visit of ``page`` (desktop.py),
-    loaded on the first call and shared by every check that reads them."""
+def page_visit(browser, site_url, tmp_path_factory):
+    """``page_visit(page)``: the facts of the one visit of ``page`` in this test run, at
+    1280 px and narrowed to 390 px (visit.py), loaded on the first call and shared by every
+    check that reads them.
+
+    On the two workers of ``make browser`` (``-n 2 --dist load``: the checks are dealt out
+    one by one, so both workers load pages) the first worker to ask for a page loads it and
+    leaves its facts in the folder the run's workers share (xdist's base temporary folder
+    of the run); the other reads them there, waiting while it is being loaded.
+    """
     seen: dict[str, Visit] = {}
+    shared = (tmp_path_factory.getbasetemp().parent / "page_visits"
+              if os.environ.get("PYTEST_XDIST_WORKER") else None)
 
     def get(page: str) -> Visit:
         if page not in seen:
-            seen[page] = visit(browser, site_url, page)
+            seen[page] = (visit(browser, site_url, page) if shared is None
+                          else _shared_visit(shared, browser, site_url, page))
         return seen[page]
 
     return get
+
+
+def _shared_visit(folder: Path, browser, site_url: str, page: str) -> Visit:
+    """The visit of ``page`` from ``folder``, or loaded and left there (under a lock per
+    page: the other worker waits for it rather than load the page a second time)."""
+    folder.mkdir(exist_ok=True)
+    facts = folder / (page.replace("/", "__") + ".json")
+    with open(facts.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if facts.exists():
+            data = json.loads(facts.read_text())
+            return Visit(**{**data, "phone": Phone(**data["phone"])})
+        v = visit(browser, site_url, page)
+        written = facts.with_suffix(".part")
+        written.write_text(json.dumps(dataclasses.asdict(v)))
+        written.replace(facts)
+        return v
 
 
 def pytest_terminal_summary(terminalreporter):

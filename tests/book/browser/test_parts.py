@@ -3,10 +3,10 @@
 - **Lengths:** at 1280 px, with every collapsed section closed, a Learn chapter is at most
   15,000 px tall, the front page 6,000, a Reproduce page 25,000 (the heights at 1280 and
   390 px are reported at the end of the run, and in ``_build/browser/page_heights.json``).
-- **Tables:** at 1280 px (and at 390 px, in ``test_layout.py``'s visit of each page on a
-  phone) every table of a page fits its column, or scrolls in a box that says so ("scroll
-  sideways", visible); no rendered table prints a value between 0.001 and 1000 (or zero)
-  in scientific notation, or a negative zero.
+- **Tables:** at 1280 px (and at 390 px, in ``test_layout.py``, read on the same visit of
+  the page narrowed to a phone's width) every table of a page fits its column, or scrolls
+  in a box that says so ("scroll sideways", visible); no rendered table prints a value
+  between 0.001 and 1000 (or zero) in scientific notation, or a negative zero.
 - **The code:** the front page links "Get the code"; that page offers the source archive,
   both wheels and the PDF of this build, and every chapter's download menu links it.
 - **The frame's pages** name no repository path in their prose.
@@ -44,20 +44,20 @@ LIMITS = {**{p: 15_000 for p in LEARN}, **{p: 25_000 for p in REPRODUCE}, FRONT:
 
 
 @pytest.mark.parametrize("page", list(LIMITS))
-def test_page_is_within_its_parts_length(desktop_visit, page):
-    height = desktop_visit(page).height
+def test_page_is_within_its_parts_length(page_visit, page):
+    height = page_visit(page).height
     report_height(page, 1280, height)
     assert height <= LIMITS[page], f"{page}: {height:,} px at 1280 px, at most {LIMITS[page]:,}"
 
 
 # ------------------------------------------------------------------------------ tables
 @pytest.mark.parametrize("page", PAGES)
-def test_tables_fit_or_scroll_with_a_cue_on_a_desktop(desktop_visit, page):
-    problems = desktop_visit(page).table_problems
+def test_tables_fit_or_scroll_with_a_cue_on_a_desktop(page_visit, page):
+    problems = page_visit(page).table_problems
     assert not problems, f"{page} at 1280 px: {problems[:5]}"
 
 
-# at 390 px: test_layout.py's phone visit checks the tables too (one visit per page)
+# at 390 px: test_layout.py checks the tables too (the same visit, narrowed to a phone)
 
 
 #: a number as a debugger prints it: 2.420e-02 or 0.000e+00 -- scientific notation for a value
@@ -86,8 +86,8 @@ def test_the_number_checks_see_what_they_look_for():
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_tables_print_numbers_as_a_person_reads_them(desktop_visit, page):
-    cells = desktop_visit(page).table_cells
+def test_tables_print_numbers_as_a_person_reads_them(page_visit, page):
+    cells = page_visit(page).table_cells
     bad = [c for c in cells if debugger_numbers(c)]
     assert not bad, f"{page}: table cells in scientific notation or a negative zero: {bad[:6]}"
 
@@ -97,18 +97,18 @@ GET = "book/get_the_code.html"
 DOWNLOADS = SITE / "downloads"
 
 
-def test_the_front_page_links_get_the_code(desktop_visit):
-    assert "get_the_code.html" in desktop_visit(FRONT).article_hrefs
+def test_the_front_page_links_get_the_code(page_visit):
+    assert "get_the_code.html" in page_visit(FRONT).article_hrefs
 
 
-def test_get_the_code_offers_this_versions_source_wheels_and_pdf(desktop_visit):
+def test_get_the_code_offers_this_versions_source_wheels_and_pdf(page_visit):
     release = version("mlcbook")
     names = {p.name for p in DOWNLOADS.iterdir()}
     want = {f"mlcbook-{release}.tar.gz", f"mlcbook-{release}-py3-none-any.whl",
             f"mlcbook-{release}.pdf"}
     assert want <= names, f"downloads/ holds {sorted(names)}"
     assert any(n.startswith("mlcbook_repro-") and n.endswith(".whl") for n in names)
-    hrefs = {h.split("/")[-1] for h in desktop_visit(GET).hrefs if "downloads/" in h}
+    hrefs = {h.split("/")[-1] for h in page_visit(GET).hrefs if "downloads/" in h}
     assert names <= hrefs, f"the page links {sorted(hrefs)}, the site holds {sorted(names)}"
     # the PDF is the one `make pdf` printed
     assert (DOWNLOADS / f"mlcbook-{release}.pdf").read_bytes() == (
@@ -129,8 +129,8 @@ def test_get_the_code_offers_this_versions_source_wheels_and_pdf(desktop_visit):
 
 
 @pytest.mark.parametrize("page", LEARN + REPRODUCE + [FRONT])
-def test_the_download_menu_links_get_the_code(desktop_visit, page):
-    hrefs = desktop_visit(page).hrefs
+def test_the_download_menu_links_get_the_code(page_visit, page):
+    hrefs = page_visit(page).hrefs
     assert any(h.endswith("get_the_code.html") for h in hrefs), f"{page}: no link to {GET}"
 
 
@@ -142,8 +142,8 @@ REPOSITORY_PATH = re.compile(
 
 
 @pytest.mark.parametrize("page", FRAME)
-def test_the_frames_prose_names_no_repository_path(desktop_visit, page):
-    found = REPOSITORY_PATH.findall(desktop_visit(page).prose)
+def test_the_frames_prose_names_no_repository_path(page_visit, page):
+    found = REPOSITORY_PATH.findall(page_visit(page).prose)
     assert not found, f"{page}: repository paths in its prose: {sorted(set(found))[:5]}"
 
 

@@ -24,8 +24,8 @@ def test_every_toc_page_was_built():
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_page_renders_offline(desktop_visit, site_url, page):
-    v = desktop_visit(page)
+def test_page_renders_offline(page_visit, site_url, page):
+    v = page_visit(page)
     assert v.ok, f"{page}: HTTP {v.status}"
 
     # MathJax (served from the site) has finished typesetting

@@ -1,10 +1,20 @@
-"""One visit of a page at 1280 px, offline, and what the browser checks read from it.
+"""One visit of a page, offline, at 1280 px and then at 390 px, and what the browser checks
+read from it.
 
-Each page of the site is loaded once per session (:func:`visit`, cached by the
-``desktop`` fixture of conftest.py); test_site.py, test_layout.py and test_teaching.py
-assert on the facts gathered here, so a chapter is not loaded, laid out and typeset
-four times over.  The visit refuses every request that leaves 127.0.0.1 and waits for
-MathJax to finish typesetting before reading anything.
+Each page of the site is loaded once per test run (:func:`visit`, cached by the
+``page_visit`` fixture of conftest.py) at 1280 x 900 px; when its desktop facts are read,
+the same page is narrowed to a phone's 390 x 844 px (:data:`PHONE`) and its phone facts are
+read: what overflows the screen, its tables' scroll cues, its height, how far its figures
+are shrunk.  test_site.py, test_layout.py, test_parts.py and test_teaching.py assert on
+these facts, so a chapter is not loaded, laid out and typeset once per check and width.
+The visit refuses every request that leaves 127.0.0.1 and waits for MathJax to finish
+typesetting before reading anything.
+
+Narrowing a loaded page shows a phone reader what a page loaded at 390 px shows (the
+equivalence was measured page by page: no difference in any of these facts): the
+stylesheets' media queries apply at once, and the site's width-dependent script
+(book/_ext/scroll_hint.py, which marks the boxes that scroll) runs again on ``resize``,
+as it must for a reader who turns a phone.
 """
 
 from __future__ import annotations
@@ -13,6 +23,8 @@ from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
 VIEWPORT = {"width": 1280, "height": 900}
+#: a phone held upright (CSS px; device scale 1, as the desktop)
+PHONE = {"width": 390, "height": 844}
 
 # exercises, their solutions, and how many solutions are shown on arrival (sphinx-exercise:
 # a solution is hidden in a closed ``details`` element or a ``dropdown`` with hidden content)
@@ -78,6 +90,76 @@ TABLES = """() => {
 }"""
 
 
+# elements of the article wider than the viewport and not inside a scroll container
+OVERFLOW = """() => {
+  const vw = document.documentElement.clientWidth;
+  const scrolls = el => {
+    for (let a = el.parentElement; a; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowX;
+      if (o === 'auto' || o === 'scroll') return true;
+    }
+    return false;
+  };
+  const out = [];
+  const article = document.querySelector('article') || document.body;
+  for (const el of article.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    if (getComputedStyle(el).visibility === 'hidden') continue;
+    if (el.closest('mjx-assistive-mml')) continue;  // MathJax's clipped copy for screen readers
+    if ((r.right > vw + 1 || r.left < -1) && !scrolls(el)) {
+      const name = el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+        (el.className && typeof el.className === 'string' ? '.' + el.className.split(' ')[0] : '');
+      out.push(`${name} [${Math.round(r.left)}, ${Math.round(r.right)}]`);
+    }
+  }
+  return {vw, page: document.documentElement.scrollWidth, out};
+}"""
+
+# every image of the page's main part: its end of src, its shown width and the width it
+# was made for (a figure's declared width, else its natural width)
+FIGURES = """() => [...document.querySelectorAll('main img')].map(i => ({
+    src: i.getAttribute('src').slice(-20),
+    shown: i.getBoundingClientRect().width,
+    natural: parseFloat(i.style.width) || i.naturalWidth}))"""
+
+# resolves after two animation frames: the layout of a new width is done, and the scripts
+# that run on ``resize`` (scroll_hint.py marks the boxes that scroll) have run
+TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+# resolves when a page narrowed to a phone has settled: laid out (two frames), every CSS
+# transition the new width started has ended (the theme slides its sidebar off the screen
+# in 0.2 s below 960 px; a page loaded at 390 px starts with it hidden), and laid out again
+SETTLED = """async () => {
+  const frames = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  await frames();
+  await Promise.all(document.getAnimations().filter(a => a instanceof CSSTransition)
+                    .map(a => a.finished.catch(() => null)));
+  await frames();
+}"""
+
+
+@dataclass
+class Phone:
+    """What the same page showed narrowed to :data:`PHONE`."""
+
+    width: int = 0
+    scroll_width: int = 0
+    overflow: list[str] = field(default_factory=list)
+    table_problems: list[str] = field(default_factory=list)
+    height: int = 0
+    figures: list[dict] = field(default_factory=list)
+
+
+def read_phone(pg) -> Phone:
+    """The phone facts of the page ``pg`` (already at the phone's width and laid out)."""
+    res = pg.evaluate(OVERFLOW)
+    return Phone(width=res["vw"], scroll_width=res["page"], overflow=res["out"],
+                 table_problems=pg.evaluate(TABLES)["problems"],
+                 height=pg.evaluate("document.documentElement.scrollHeight"),
+                 figures=pg.evaluate(FIGURES))
+
+
 @dataclass
 class Visit:
     """What one load of a page showed."""
@@ -98,10 +180,12 @@ class Visit:
     height: int = 0
     table_problems: list[str] = field(default_factory=list)
     table_cells: list[str] = field(default_factory=list)
+    phone: Phone = field(default_factory=Phone)
 
 
 def visit(browser, site_url: str, page: str) -> Visit:
-    """Load ``page`` at 1280 x 900 px, offline, and read every fact the checks need."""
+    """Load ``page`` at 1280 x 900 px, offline, read every desktop fact the checks need,
+    then narrow it to :data:`PHONE` and read the phone facts."""
     ctx = browser.new_context(viewport=VIEWPORT)
     try:
         pg = ctx.new_page()
@@ -149,6 +233,9 @@ def visit(browser, site_url: str, page: str) -> Visit:
         v.height = pg.evaluate("document.documentElement.scrollHeight")
         tables = pg.evaluate(TABLES)
         v.table_problems, v.table_cells = tables["problems"], tables["cells"]
+        pg.set_viewport_size(PHONE)
+        pg.evaluate(SETTLED)
+        v.phone = read_phone(pg)
         # console errors and outside requests raised while the facts were read count too
         v.console_errors, v.outside = list(console_errors), list(outside)
         return v
