@@ -470,7 +470,7 @@ class DependenceEvidence:
 def dependence_evidence(
     table: pd.DataFrame | None = None, *, resamples: int = 200, seed: int = 0
 ) -> DependenceEvidence:
-    """Everything the dependence ledger reads, from the committed study (about a minute).
+    """Everything the dependence ledger reads, from the committed study (about 10 s).
 
     Parameters
     ----------
