@@ -1,8 +1,8 @@
 """Small, tested helpers for the tables chapters print and the claims they check.
 
 Rankings at the printed precision (:func:`ranked`, :func:`ranks`), how robust a claim is over
-folds or resamples (:func:`robustness`), and the readings of a surrogate-by-target loss
-table (:func:`surrogate_readings`).
+folds or resamples (:func:`robustness`, its seeded draws :func:`bootstrap_draws`), and the
+readings of a surrogate-by-target loss table (:func:`surrogate_readings`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["ranked", "ranks", "robustness", "surrogate_readings"]
+__all__ = ["bootstrap_draws", "ranked", "ranks", "robustness", "surrogate_readings"]
 
 
 def ranked(values: pd.Series | Mapping[str, float], decimals: int = 3) -> str:
@@ -96,6 +96,38 @@ def ranks(
     )
 
 
+def bootstrap_draws(n_groups: int, resamples: int, seed: int = 0) -> np.ndarray:
+    """The groups each bootstrap resample draws: ``n_groups`` with replacement, seeded.
+
+    The draws of :func:`robustness`, one row per resample (indices into the groups in
+    sorted order), for a caller that evaluates the same resamples another way.
+
+    Parameters
+    ----------
+    n_groups : int
+        Number of groups (>= 1); each resample draws as many.
+    resamples : int
+        Number of resamples (>= 1).
+    seed : int
+        Seed of the draws.
+
+    Returns
+    -------
+    ndarray of int, shape (resamples, n_groups)
+
+    Examples
+    --------
+    >>> d = bootstrap_draws(4, 3, seed=0)
+    >>> d.shape, bool(((0 <= d) & (d < 4)).all())
+    ((3, 4), True)
+    """
+    for name, value in (("n_groups", n_groups), ("resamples", resamples)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be an int >= 1, got {value!r}")
+    rng = np.random.default_rng(seed)
+    return np.array([rng.integers(0, n_groups, n_groups) for _ in range(resamples)])
+
+
 def robustness(
     table: pd.DataFrame,
     holds: Callable[[pd.DataFrame], Any],
@@ -145,8 +177,7 @@ def robustness(
     if resamples is None:
         parts = (groups[k] for k in keys)
     else:
-        rng = np.random.default_rng(seed)
-        draws = [rng.integers(0, len(keys), len(keys)) for _ in range(resamples)]
+        draws = bootstrap_draws(len(keys), resamples, seed)
         parts = (
             pd.concat(
                 [groups[keys[j]].assign(**{by: i}) for i, j in enumerate(d)], ignore_index=True

@@ -5,7 +5,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from mlcbook.profiles import curve_summary
-from mlcrepro.tables import ranked, ranks, robustness, surrogate_readings
+from mlcrepro.tables import bootstrap_draws, ranked, ranks, robustness, surrogate_readings
 
 
 def test_ties_at_the_printed_precision_are_shown_and_ordered_by_name():
@@ -147,6 +147,20 @@ def test_robustness_bootstrap_equals_a_hand_written_resampling():
     # each drawn group enters with its own fold label, so duplicates stay apart
     sizes = robustness(t, lambda s: {"n": s.fold.nunique() == 5}, resamples=5)
     assert sizes == {"n": (5, 5)}
+
+
+def test_bootstrap_draws_are_the_draws_of_robustness():
+    t = _folds()
+    draws = bootstrap_draws(5, 50, seed=3)
+    # the resamples robustness sees: fold means 0..4, so the resample's mean is the draws'
+    got = robustness(t, lambda s: s.v.mean() > 2, resamples=50, seed=3)
+    assert got == (int((draws.mean(axis=1) > 2).sum()), 50)
+    rng = np.random.default_rng(3)
+    assert (draws == [rng.integers(0, 5, 5) for _ in range(50)]).all()
+    with pytest.raises(ValueError, match="resamples"):
+        bootstrap_draws(5, 0)
+    with pytest.raises(ValueError, match="n_groups"):
+        bootstrap_draws(True, 3)
 
 
 def test_robustness_bad_input():

@@ -14,8 +14,8 @@ the ledgers calls it once, and nothing a notebook computed is passed in.
 ``knn``         :func:`~mlcrepro.huellermeier2022.evidence_knn.knn_evidence`
 ==============  =====================================================================
 
-The whole takes about two minutes on one core (the bootstrap resamples of the Sec. 5.3
-and Fig. 4 observations take most of it).
+The whole takes about 25 s of CPU (reading the authors' fold files and the Fig. 4
+observations take most of it).
 """
 
 from __future__ import annotations
