@@ -34,7 +34,7 @@ ifneq ($(wildcard $(CURDIR)/../shared/datasets),)
 export MLCBOOK_DATA_MIRROR ?= $(abspath $(CURDIR)/../shared/datasets)
 endif
 
-.PHONY: help install lock book test lint unit wheel java pairs notebooks portable site browser clean-tree \
+.PHONY: help install lock book test lint unit wheel java pairs notebooks portable portable-tests portable-notebooks site browser clean-tree \
         test-matrix reproduce table chapter bench clean chromium weka
 
 # The book's environment: every package pinned, with hashes, for CPython 3.11-3.13.
@@ -89,10 +89,11 @@ book: $(STAMP) $(PDF)
 	@echo "open _build/html/index.html"
 
 # ---------------------------------------------------------------- checks
-# The stages run in rounds of lanes side by side (tools/stages.py, `python tools/stages.py
-# --plan`): lint, unit, wheel, java, pairs beside the PDF and then the site (which offers
-# the PDF and writes the handouts); then portable beside browser and pdfcheck; then
-# clean-tree.  What installs software (one apt lock) runs first, one after another.
+# The stages run in rounds of lanes side by side (tools/stages.py; `python tools/stages.py
+# --plan` prints them): lint, unit, wheel, java, pairs | pdf, site, pdfcheck | the
+# reproduction's tests on the emulated CPU; then the notebooks on the emulated CPU (they run
+# the handouts the site wrote) | browser; then clean-tree.  What installs software (one
+# apt lock) runs first, one after another.
 test: $(STAMP) chromium poppler weka
 	@$(BIN)/python tools/stages.py
 
@@ -150,12 +151,19 @@ notebooks: $(STAMP)
 # `java` and `notebooks`) would cost about four more minutes on CI's 2 cores; a failure
 # that only the CI CPU's own paths would show is left to `make notebooks` and
 # `make test-matrix`, which run nbval and every test natively (test-matrix on every
-# CPython, newest deps).  One session (conftest.py marks them all `portable`), so that
-# the long recompute tests and the notebooks share the two workers.  A chapter with
+# CPython, newest deps).  conftest.py marks them all `portable`, so that none is left
+# to the native CPU by a missing marker.  A chapter with
 # exercises runs as its two handouts (see NOTEBOOKS), so that each handout is shown to run
 # in a fresh kernel at no more cost than the chapter itself.
-portable: $(STAMP) weka
-	@$(NOTEBOOKS); $(EMULATE_CPU) $(BIN)/python -m pytest $(NBVAL) $(XDIST) tests $$nbs -m portable -q
+portable: portable-tests portable-notebooks
+
+# its two halves, stages of `make test` of their own: the tests need only the sources (they
+# run beside the site's build), the notebooks need the handouts the site writes
+portable-tests: $(STAMP) weka
+	$(EMULATE_CPU) $(BIN)/python -m pytest -p no:randomly $(XDIST) tests -m portable -q
+
+portable-notebooks: $(STAMP)
+	@$(NOTEBOOKS); $(EMULATE_CPU) $(BIN)/python -m pytest $(NBVAL) $(XDIST) $$nbs -m portable -q
 
 site: $(STAMP)
 	rm -rf _build/html _build/.doctrees

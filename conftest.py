@@ -41,10 +41,9 @@ def pytest_collection_modifyitems(config, items):
     committed tables: both carry the ``recompute`` marker.  Every test of the reproduction
     (``tests/mlcrepro``) compares with committed material too -- tables, ledgers, the
     authors' numbers -- and many recompute a cell of their own.  All of these carry the
-    ``portable`` marker, so that ``make test``'s ``portable`` stage runs them in one
-    session on the emulated CPU (``-m portable``), the long ones beside the notebooks on
-    two workers, and no recompute-style test is left to the native CPU alone by a
-    missing marker."""
+    ``portable`` marker, so that ``make test``'s ``portable-tests`` and
+    ``portable-notebooks`` stages run them on the emulated CPU (``-m portable``), and no
+    recompute-style test is left to the native CPU alone by a missing marker."""
     for item in items:
         if item.path.suffix == ".ipynb":
             item.add_marker(pytest.mark.recompute)

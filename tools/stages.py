@@ -9,14 +9,17 @@ killed), its output is printed, and the exit status is 1.
 
 Why the lanes are safe side by side: the PDF and the site read only the committed
 notebooks and write only under ``_build/`` (the site offers the PDF, so it comes
-second), while lint, unit, wheel, java and pairs read the sources and write nothing
-into the checkout; ``portable`` runs the handouts the site wrote, and ``browser`` and
-``pdfcheck`` read the built site and PDF.  What installs software (Chromium, poppler,
-the JDK and Weka: one apt lock) runs before the first round, in the Makefile.
+second); lint, unit, wheel, java, pairs and the reproduction's tests read the sources
+and write nothing into the checkout; the notebooks' stage runs the handouts the site
+wrote, ``browser`` and ``pdfcheck`` read the built site and PDF.  What installs software
+(Chromium, poppler, the JDK and Weka: one apt lock) runs before the first round, in the
+Makefile.
 
-A stage that uses one core (lint, wheel, pairs, the two Sphinx builds, pdfcheck) thus
-shares the machine with one that uses two, and two two-worker stages share the last
-round: on CI's two cores the checks take the time of their work, not of their waits.
+Why these lanes: on CI's two cores the checks should take the time of their work, not
+of their waits.  Alone, the Sphinx builds, lint, wheel, pairs and pdfcheck keep one core
+busy and the PDF's printing less (Chromium lays out 217 pages twice); the two-worker
+stages leave a core idle at their tails.  The reproduction's tests, which need no site,
+fill the first round; the notebooks and the browser share the second.
 
 Run as ``python tools/stages.py`` (from ``make test``) or with ``--plan`` to print the
 rounds.
@@ -36,8 +39,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: rounds of lanes of stages (make targets); the first lane of a round prints live
 ROUNDS: list[list[list[str]]] = [
-    [["lint", "unit", "wheel", "java", "pairs"], ["pdf", "site"]],
-    [["portable"], ["browser", "pdfcheck"]],
+    [["lint", "unit", "wheel", "java", "pairs"], ["pdf", "site", "pdfcheck"], ["portable-tests"]],
+    [["portable-notebooks"], ["browser"]],
     [["clean-tree"]],
 ]
 

@@ -67,10 +67,17 @@ def test_a_stage_that_fails_in_the_printed_lane_stops_its_lane(toy, capfd):
 def test_the_plan_names_every_stage_of_make_test_once():
     names = [s for lanes in stages.ROUNDS for lane in lanes for s in lane]
     assert sorted(names) == sorted(
-        ["lint", "unit", "wheel", "java", "pairs", "pdf", "site", "portable", "browser",
-         "pdfcheck", "clean-tree"])
-    # the site comes after the PDF it offers, portable and browser after the site,
-    # clean-tree last and alone
-    order = [s for lanes in stages.ROUNDS for lane in lanes for s in lane]
-    assert order.index("pdf") < order.index("site") < order.index("portable")
+        ["lint", "unit", "wheel", "java", "pairs", "pdf", "site", "portable-tests",
+         "portable-notebooks", "browser", "pdfcheck", "clean-tree"])
+    # the site comes after the PDF it offers (in one lane), the notebooks (the site's
+    # handouts) and the browser in a later round than the site, clean-tree last and alone
+    def place(stage):
+        return next((r, lane.index(stage), lane) for r, lanes in enumerate(stages.ROUNDS)
+                    for lane in lanes if stage in lane)
+
+    r_pdf, i_pdf, lane_pdf = place("pdf")
+    r_site, i_site, lane_site = place("site")
+    assert lane_pdf is lane_site and i_pdf < i_site
+    assert place("portable-notebooks")[0] > r_site and place("browser")[0] > r_site
+    assert place("pdfcheck")[0] > r_pdf or place("pdfcheck")[2] is lane_pdf
     assert stages.ROUNDS[-1] == [["clean-tree"]]
