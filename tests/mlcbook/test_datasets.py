@@ -29,7 +29,13 @@ from hypothesis import strategies as st
 
 import mlcbook.datasets as ds
 from mlcbook.datasets import load as load_mod
-from mlcbook.datasets.arff import parse_arff, read_mulan_labels, unescape_arff
+from mlcbook.datasets.arff import (
+    DatasetFormatError,
+    parse_arff,
+    read_arff_header,
+    read_mulan_labels,
+    unescape_arff,
+)
 from mlcbook.datasets.registry import SHA256
 
 MIRROR = ds.mirror_dir()
@@ -323,6 +329,27 @@ def test_fast_reader_equals_liac_arff_on_real_files(f):
     b = parse_arff(MIRROR / f, fast=False, **kw)
     assert same_matrix(a.X, b.X) and np.array_equal(a.Y, b.Y)
     assert (a.feature_names, a.label_names, a.nominal) == (b.feature_names, b.label_names, b.nominal)
+    # the header alone names the same columns and categories, without reading the rows
+    h = read_arff_header(MIRROR / f, label_names=labels)
+    assert (h.feature_names, h.label_names, h.nominal, h.relation) == (
+        a.feature_names, a.label_names, a.nominal, a.relation)
+
+
+def test_the_header_reader_refuses_what_parse_arff_refuses(tmp_path):
+    path = tmp_path / "toy.arff"
+    path.write_text("@relation 'toy: -C 1'\n@attribute a {0,1}\n@attribute x numeric\n")
+    with pytest.raises(DatasetFormatError, match="no @data line"):
+        read_arff_header(path, meka=True)
+    with pytest.raises(ValueError, match="exactly one of label_names"):
+        read_arff_header(path)
+    path.write_text("@relation 'toy: -C 1'\n@attribute a {0,2}\n@attribute x numeric\n@data\n")
+    for read in (read_arff_header, parse_arff):
+        with pytest.raises(DatasetFormatError, match="not 0/1"):
+            read(path, meka=True)
+    path.write_text("@relation toy\n@attribute a {0,1}\n@attribute x numeric\n@data\n")
+    for read in (read_arff_header, parse_arff):
+        with pytest.raises(DatasetFormatError, match="label attributes not found"):
+            read(path, label_names=["b"])
 
 
 @needs_mirror

@@ -18,7 +18,7 @@ load      ``load_dataset`` and the parsed-array (.npz) cache
 stats     ``dataset_statistics``
 """
 
-from .arff import DatasetFormatError, parse_arff, read_mulan_labels
+from .arff import ArffHeader, DatasetFormatError, parse_arff, read_arff_header, read_mulan_labels
 from .fetch import (
     ChecksumError,
     DataNotFoundError,
@@ -50,6 +50,8 @@ __all__ = [
     "DatasetSpec",
     "DatasetInfo",
     "parse_arff",
+    "read_arff_header",
+    "ArffHeader",
     "read_mulan_labels",
     "fetch_file",
     "cache_dir",

@@ -38,8 +38,10 @@ from .fetch import DatasetError
 
 __all__ = [
     "ParsedARFF",
+    "ArffHeader",
     "DatasetFormatError",
     "parse_arff",
+    "read_arff_header",
     "read_mulan_labels",
     "meka_label_count",
     "unescape_arff",
@@ -65,6 +67,16 @@ class ParsedARFF:
     @property
     def sparse(self) -> bool:
         return sp.issparse(self.X)
+
+
+@dataclass(frozen=True)
+class ArffHeader:
+    """The attributes of one multi-label ARFF file, as :func:`parse_arff` names them."""
+
+    feature_names: list[str]
+    label_names: list[str]
+    nominal: dict[str, list[str]]
+    relation: str = ""
 
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "0": "\0"}
@@ -227,6 +239,54 @@ def _fast_sparse(data: str, attrs: list):
     return values, rows, cols, len(lines)
 
 
+def _layout(
+    path: Path, attrs: list, relation: str, label_names: list[str] | None, meka: bool
+) -> tuple[list[str], list[int], list[int], dict[int, np.ndarray]]:
+    """Attribute names, label and feature columns, and the 0/1 value of each nominal
+    label's categories, from a decoded header (the MULAN or MEKA layout)."""
+    names = [unescape_arff(a[0]) for a in attrs]
+    n_attr = len(names)
+
+    if meka:
+        c = meka_label_count(relation)
+        if c is None or c == 0 or abs(c) > n_attr:
+            raise DatasetFormatError(
+                f"{path}: no usable MEKA '-C n' option in @relation {relation[:80]!r}"
+            )
+        label_idx = list(range(c)) if c > 0 else list(range(n_attr + c, n_attr))
+    else:
+        assert label_names is not None  # the callers check: label_names xor meka
+        pos = {n: i for i, n in enumerate(names)}
+        missing = [n for n in label_names if n not in pos]
+        if missing:
+            raise DatasetFormatError(
+                f"{path}: label attributes not found in the ARFF header: {missing[:5]}"
+                + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+            )
+        label_idx = [pos[n] for n in label_names]
+    label_set = set(label_idx)
+    feat_idx = [i for i in range(n_attr) if i not in label_set]
+
+    for i, (_, typ) in enumerate(attrs):
+        if isinstance(typ, str) and typ.upper() == "STRING":
+            raise DatasetFormatError(f"{path}: string attribute {names[i]!r} is not supported")
+
+    # numeric value of every nominal index for label columns ({0,1} or {1,0})
+    label_maps = {}
+    for i in label_idx:
+        typ = attrs[i][1]
+        if isinstance(typ, list):
+            try:
+                vals = [float(v) for v in typ]
+            except ValueError:
+                vals = None
+            if vals is None or not set(vals) <= {0.0, 1.0}:
+                raise DatasetFormatError(f"{path}: label {names[i]!r} has values {typ}, not 0/1")
+            label_maps[i] = np.asarray(vals)
+
+    return names, label_idx, feat_idx, label_maps
+
+
 @validate_params(meka=Flag(), fast=Flag())
 def parse_arff(
     path: str | PathLike,
@@ -286,46 +346,9 @@ def parse_arff(
         d = _liac(text, sparse, path)
         decoded = d["data"]
     attrs = d["attributes"]
-    names = [unescape_arff(a[0]) for a in attrs]
-    n_attr = len(names)
     relation = d.get("relation", "") or ""
-
-    if meka:
-        c = meka_label_count(relation)
-        if c is None or c == 0 or abs(c) > n_attr:
-            raise DatasetFormatError(
-                f"{path}: no usable MEKA '-C n' option in @relation {relation[:80]!r}"
-            )
-        label_idx = list(range(c)) if c > 0 else list(range(n_attr + c, n_attr))
-    else:
-        assert label_names is not None  # checked above: label_names xor meka
-        pos = {n: i for i, n in enumerate(names)}
-        missing = [n for n in label_names if n not in pos]
-        if missing:
-            raise DatasetFormatError(
-                f"{path}: label attributes not found in the ARFF header: {missing[:5]}"
-                + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
-            )
-        label_idx = [pos[n] for n in label_names]
-    label_set = set(label_idx)
-    feat_idx = [i for i in range(n_attr) if i not in label_set]
-
-    for i, (_, typ) in enumerate(attrs):
-        if isinstance(typ, str) and typ.upper() == "STRING":
-            raise DatasetFormatError(f"{path}: string attribute {names[i]!r} is not supported")
-
-    # numeric value of every nominal index for label columns ({0,1} or {1,0})
-    label_maps = {}
-    for i in label_idx:
-        typ = attrs[i][1]
-        if isinstance(typ, list):
-            try:
-                vals = [float(v) for v in typ]
-            except ValueError:
-                vals = None
-            if vals is None or not set(vals) <= {0.0, 1.0}:
-                raise DatasetFormatError(f"{path}: label {names[i]!r} has values {typ}, not 0/1")
-            label_maps[i] = np.asarray(vals)
+    names, label_idx, feat_idx, label_maps = _layout(path, attrs, relation, label_names, meka)
+    n_attr = len(names)
 
     if sparse:
         if len(decoded) == 4:  # fast path: values, rows, cols, n_rows
@@ -371,5 +394,72 @@ def parse_arff(
         feature_names=[names[i] for i in feat_idx],
         label_names=[names[i] for i in label_idx],
         nominal=nominal,
+        relation=relation,
+    )
+
+
+@validate_params(meka=Flag())
+def read_arff_header(
+    path: str | PathLike, *, label_names: list[str] | None = None, meka: bool = False
+) -> ArffHeader:
+    """Read only the header of a multi-label ARFF file: names, labels, nominal features.
+
+    The lines up to ``@data`` are read and decoded as :func:`parse_arff` decodes them,
+    so the names, the label columns and the nominal categories are those of
+    ``parse_arff(path, ...)``, without reading the rows (for a file's layout, as a
+    learner's configuration needs it).
+
+    Parameters
+    ----------
+    path : path-like
+        The ARFF file.
+    label_names : list of str, optional
+        MULAN layout: the names of the label attributes.
+    meka : bool
+        MEKA layout: the labels from ``-C n`` in the ``@relation`` line.  Exactly one of
+        ``label_names`` and ``meka`` must be given.
+
+    Returns
+    -------
+    ArffHeader
+
+    Raises
+    ------
+    DatasetFormatError
+        No ``@data`` line, a malformed header, labels not found or not 0/1, string
+        attributes.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> _ = Path("toy.arff").write_text(
+    ...     "@relation 'toy: -C 2'\\n@attribute a {0,1}\\n@attribute b {0,1}\\n"
+    ...     "@attribute colour {red,green}\\n@attribute x numeric\\n@data\\n0,1,red,0.5\\n")
+    >>> h = read_arff_header("toy.arff", meka=True)
+    >>> h.label_names, h.feature_names, h.nominal
+    (['a', 'b'], ['colour', 'x'], {'colour': ['red', 'green']})
+    """
+    path = Path(path)
+    if (label_names is None) == (not meka):
+        raise ValueError("give exactly one of label_names (MULAN) and meka=True (MEKA)")
+    lines = []
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                lines.append(line)
+                if _DATA_LINE.match(line.rstrip("\n")):
+                    break
+            else:
+                raise DatasetFormatError(f"corrupt or truncated ARFF file {path}: no @data line")
+    except UnicodeDecodeError as exc:
+        raise DatasetFormatError(f"corrupt ARFF file {path} (not UTF-8): {exc}") from exc
+    d = _liac("".join(lines) + "\n", False, path)
+    attrs = d["attributes"]
+    relation = d.get("relation", "") or ""
+    names, label_idx, feat_idx, _ = _layout(path, attrs, relation, label_names, meka)
+    return ArffHeader(
+        feature_names=[names[i] for i in feat_idx],
+        label_names=[names[i] for i in label_idx],
+        nominal={names[i]: list(attrs[i][1]) for i in feat_idx if isinstance(attrs[i][1], list)},
         relation=relation,
     )

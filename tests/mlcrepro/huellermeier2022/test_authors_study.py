@@ -177,3 +177,14 @@ def test_the_config_hashes_to_the_committed_tables_key():
     cfg = A.authors_study_config()
     assert config_hash(cfg) == meta["config_hash"]
     assert canonical(cfg) == meta["config"]
+
+
+@pytest.mark.parametrize("dataset", A.DATASETS)
+def test_the_layout_from_the_headers_is_the_layout_of_the_data(dataset):
+    """The configuration reads the authors' file headers alone (study_layout); what it
+    reads equals what the twenty files, read whole, give (study_data)."""
+    lay, data = A.study_layout(dataset), A.study_data(dataset)
+    assert lay.nominal == data.nominal and lay.file_nominal == data.file_nominal
+    assert (lay.n_labels, lay.scored_from) == (data.n_labels, data.scored_from)
+    for learner in A.LEARNERS:
+        assert lay.as_is(learner) == data.as_is(learner), learner
