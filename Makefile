@@ -19,6 +19,11 @@ PDF_SOURCES := $(wildcard book/*.ipynb) book/references.bib $(wildcard _static/*
 export MLCBOOK_PROGRESS := 0
 export PYTHONHASHSEED := 0
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
+# Byte-code caches (__pycache__/, git-ignored) even where the environment turns them off:
+# every worker, kernel and command the checks start imports the packages again, and
+# pytest rewrites the test modules again in each worker (collecting every test took 9.1
+# CPU-s without the caches, 4.5 with them).
+unexport PYTHONDONTWRITEBYTECODE
 # One BLAS/OpenMP thread per process: the checks run two workers on two cores (and the
 # runner one process per core), and OpenBLAS's own threads, which spin while they wait,
 # then fight the workers for the cores: a 5-fold cross-validation of the own_predictions
