@@ -720,7 +720,7 @@ class FoldsLayout:
     feature_names, label_names : tuple of str
         The authors' column names (as :class:`ReferenceFolds` has them).
     nominal : dict of int -> tuple of str
-        The nominal features, as :attr:`ReferenceFolds.nominal`.
+        The nominal features, as :class:`ReferenceFolds` holds them.
     """
 
     feature_names: tuple[str, ...]
