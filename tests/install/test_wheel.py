@@ -99,6 +99,9 @@ def _installed(wheel: Path, tmp_path: Path) -> tuple[Path, Path, Path, dict]:
            # matplotlib (imported for a figure) keeps its own font cache; it goes where
            # MPLCONFIGDIR says, so that HOME shows what mlcbook writes
            "MPLCONFIGDIR": str(tmp_path / "matplotlib")}
+    # the thread counts make sets (one BLAS thread per process: two workers share the cores)
+    env.update({k: v for k, v in os.environ.items()
+                if k in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")})
     # pip comes from the book environment (through the .pth) and installs into this one
     _run([str(py), "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
           "--ignore-installed", str(wheel)], env=env, cwd=tmp_path)
