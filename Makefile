@@ -101,10 +101,15 @@ book: $(STAMP) $(PDF)
 # The stages run in rounds of lanes side by side (tools/stages.py; `python tools/stages.py
 # --plan` prints them): lint, unit, wheel, java, pairs | pdf, site, pdfcheck | the
 # reproduction's tests on the emulated CPU; then the notebooks on the emulated CPU (they run
-# the handouts the site wrote) | browser; then clean-tree.  What installs software (one
-# apt lock) runs first, one after another.
-test: $(STAMP) chromium poppler weka
-	@$(BIN)/python tools/stages.py
+# the handouts the site wrote) | browser; then clean-tree.  What installs software runs
+# first: Debian's packages (Chromium, poppler, the JDK and Weka, one after another: one apt
+# lock) while pip fills .venv; apt's output is printed when both are done.
+test:
+	@mkdir -p _build/test-logs; log=_build/test-logs/system-packages.log; \
+	$(MAKE) --no-print-directory chromium poppler weka >$$log 2>&1 & apt=$$!; \
+	$(MAKE) --no-print-directory install || { wait $$apt; exit 1; }; \
+	if wait $$apt; then cat $$log; else cat $$log; echo "make test: installing Debian's packages failed"; exit 1; fi; \
+	$(BIN)/python tools/stages.py
 
 # Static checks of the library: ruff (lint and format) and mypy, configured in pyproject.toml.
 lint: $(STAMP)

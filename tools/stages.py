@@ -12,7 +12,7 @@ notebooks and write only under ``_build/`` (the site offers the PDF, so it comes
 second); lint, unit, wheel, java, pairs and the reproduction's tests read the sources
 and write nothing into the checkout; the notebooks' stage runs the handouts the site
 wrote, ``browser`` and ``pdfcheck`` read the built site and PDF.  What installs software
-(Chromium, poppler, the JDK and Weka: one apt lock) runs before the first round, in the
+(pip; apt for Chromium, poppler, the JDK and Weka) runs before the first round, in the
 Makefile.
 
 Why these lanes: on CI's two cores the checks should take the time of their work, not
