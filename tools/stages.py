@@ -27,6 +27,7 @@ rounds.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -64,26 +65,23 @@ class Lane(threading.Thread):
             if self.stop.is_set():
                 return
             start = time.monotonic()
-            if self.live:
+            log = self.logs / f"{stage}.log"
+            # the printed lane writes to this terminal, the others each to their log
+            with contextlib.nullcontext(None) if self.live else open(log, "wb") as out:
                 self.proc = subprocess.Popen(
-                    ["make", "--no-print-directory", stage], cwd=self.root, start_new_session=True
+                    ["make", "--no-print-directory", stage],
+                    cwd=self.root,
+                    stdout=out,
+                    stderr=None if out is None else subprocess.STDOUT,
+                    start_new_session=True,
                 )
+                if self.stop.is_set():  # another lane failed while this stage started
+                    self.kill()
                 code = self.proc.wait()
-            else:
-                log = self.logs / f"{stage}.log"
-                with open(log, "wb") as out:
-                    self.proc = subprocess.Popen(
-                        ["make", "--no-print-directory", stage],
-                        cwd=self.root,
-                        stdout=out,
-                        stderr=subprocess.STDOUT,
-                        start_new_session=True,
-                    )
-                    code = self.proc.wait()
-                if code == 0 or not self.stop.is_set():  # not a stage stopped by another
-                    text = log.read_text("utf-8", errors="replace").rstrip("\n")
-                    self.report.append(f"---- make {stage} (ran beside the lane above) ----")
-                    self.report.append(text)
+            if not self.live and (code == 0 or not self.stop.is_set()):  # not stopped by another
+                text = log.read_text("utf-8", errors="replace").rstrip("\n")
+                self.report.append(f"---- make {stage} (ran beside the lane above) ----")
+                self.report.append(text)
             if code != 0:
                 if not self.stop.is_set():
                     self.failed = stage
@@ -116,10 +114,8 @@ def run(rounds: list[list[list[str]]], root: Path = ROOT) -> int:
         try:
             for w in workers:
                 w.start()
-            while any(w.is_alive() for w in workers):
-                if stop.wait(0.5):
-                    for w in workers:
-                        w.kill()
+            while any(w.is_alive() for w in workers) and not stop.wait(0.5):
+                pass
         finally:  # also on Ctrl-C: no stage outlives make test
             stop.set()
             for w in workers:
