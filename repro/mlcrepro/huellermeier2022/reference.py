@@ -703,12 +703,15 @@ def reference_folds(name: str, *, download: bool | None = None) -> ReferenceFold
         ),
         feature_names=tuple(first.feature_names),
         label_names=tuple(first.label_names),
-        nominal={
-            i: tuple(first.nominal[f])
-            for i, f in enumerate(first.feature_names)
-            if f in first.nominal
-        },
+        nominal=_nominal_by_column(first.feature_names, first.nominal),
     )
+
+
+def _nominal_by_column(
+    feature_names: list[str], nominal: dict[str, list[str]]
+) -> dict[int, tuple[str, ...]]:
+    """A parsed file's nominal features keyed by column (feature order) instead of name."""
+    return {i: tuple(nominal[f]) for i, f in enumerate(feature_names) if f in nominal}
 
 
 @dataclass(frozen=True)
@@ -757,11 +760,7 @@ def reference_layout(name: str, *, download: bool | None = None) -> FoldsLayout:
     return FoldsLayout(
         feature_names=tuple(head.feature_names),
         label_names=tuple(head.label_names),
-        nominal={
-            i: tuple(head.nominal[f])
-            for i, f in enumerate(head.feature_names)
-            if f in head.nominal
-        },
+        nominal=_nominal_by_column(head.feature_names, head.nominal),
     )
 
 
