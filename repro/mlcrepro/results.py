@@ -555,8 +555,9 @@ def _table_record(name: str, table: pd.DataFrame) -> tuple[bytes, dict]:
             i = same.index(False)
             raise ValueError(
                 f"the table {name!r} does not survive its CSV: column {col!r}, row {i}: "
-                f"{a[i]!r} reads back as {b[i]!r} (use a float NaN or a nullable dtype for "
-                "a missing number, strings for text); nothing was written"
+                f"{_cell_words(a[i])} reads back as {_cell_words(b[i])} (use a float NaN or "
+                "a nullable dtype for a missing number, strings for text, '' for no text); "
+                "nothing was written"
             )
     try:  # and the whole: dtypes, index, column names and their types
         pd.testing.assert_frame_equal(_restore(back, record), table, check_exact=True)
@@ -567,6 +568,15 @@ def _table_record(name: str, table: pd.DataFrame) -> tuple[bytes, dict]:
             + "; nothing was written"
         ) from None
     return data, record
+
+
+def _cell_words(x: Any) -> str:
+    """A cell as a refusal names it: its repr, or "a missing value" for any of pandas'
+    missing markers (None, NaN, NA), which pandas 2 and 3 store differently in a text
+    column (pandas 3's ``str`` dtype turns None into NaN)."""
+    if not isinstance(x, str) and pd.isna(x):
+        return "a missing value"
+    return repr(x)
 
 
 def _same_cell(x: Any, y: Any) -> bool:

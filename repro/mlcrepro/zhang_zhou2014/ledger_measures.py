@@ -245,11 +245,20 @@ def compared(ledger: Ledger, group: str) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "claim": rows["claim"],
-            "ours": pd.to_numeric(rows["ours_value"].fillna(rows["ours"]), errors="coerce"),
-            "paper": pd.to_numeric(rows["paper_value"].fillna(rows["paper"]), errors="coerce"),
+            "ours": _as_number(rows["ours_value"], rows["ours"]),
+            "paper": _as_number(rows["paper_value"], rows["paper"]),
             "status": rows["status"],
         }
     ).reset_index(drop=True)
+
+
+def _as_number(value: pd.Series, text: pd.Series) -> pd.Series:
+    """A row's number: its stored value, else its text read as a number (NaN for text
+    that is no number, such as an ordering).  Each column keeps its own dtype: the text
+    is read as numbers before it fills the gaps of the float column."""
+    return pd.to_numeric(value, errors="coerce").combine_first(
+        pd.to_numeric(text, errors="coerce")
+    )
 
 
 def against_sklearn(evidence: Evidence) -> pd.DataFrame:
