@@ -40,7 +40,7 @@ export MLCBOOK_DATA_MIRROR ?= $(abspath $(CURDIR)/../shared/datasets)
 endif
 
 .PHONY: help install lock book test lint unit wheel java pairs notebooks portable portable-tests portable-notebooks site browser clean-tree \
-        test-matrix reproduce table chapter bench clean chromium weka
+        test-matrix newest reproduce table chapter bench clean chromium weka
 
 # The book's environment: every package pinned, with hashes, for CPython 3.11-3.13.
 LOCK := requirements/book.lock
@@ -85,7 +85,7 @@ $(STAMP): pyproject.toml repro/pyproject.toml $(LOCK)
 # changed requirement forces another version.
 lock:
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet 'uv>=0.5,<1'
+	@test -x $(BIN)/uv || $(BIN)/python -m pip install --quiet 'uv>=0.5,<1'
 	$(BIN)/uv pip compile pyproject.toml --extra book --extra test --extra lint --universal \
 	  --python-version 3.11.5 --generate-hashes --custom-compile-command "make lock" --quiet -o $(LOCK)
 
@@ -201,6 +201,14 @@ clean-tree:
 # that already holds numpy 2.4 and scikit-learn 1.8 must keep them when installing mlcbook.
 test-matrix:
 	$(PYTHON) tools/matrix.py
+
+# A slice of the matrix in every `make test`: the library's and the reproduction's tests
+# (not the refits of committed tables, not BOOMER, not Java) on the newest CPython found,
+# with the newest releases the requirements allow, in _build/newest-venv (upgraded eagerly
+# on every run), so that a new pandas or numpy that breaks a test fails `make test` the day
+# it is out (tools/matrix.py --newest).
+newest: $(STAMP)
+	$(BIN)/python tools/matrix.py --newest
 
 chromium:
 	@command -v chromium >/dev/null || { \

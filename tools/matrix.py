@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -37,9 +38,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 VERSIONS = ("3.11", "3.12", "3.13")
+FAILED_SHOWN = 20  # failing test ids the summary names per step
 UNIT = ["-m", "pytest", "tests/mlcbook", "tests/mlcrepro", "tests/java",
         "tests/book/test_chapter_cells.py", "tests/book/test_chapter_findings.py",
         "--doctest-modules", "lib/mlcbook", "repro/mlcrepro", "-q", "-p", "no:cacheprovider"]
+# `make newest` (a stage of `make test`): the same tests but the Java learners' and the
+# refits of committed tables, on both cores
+SLICE = ["-m", "pytest", "tests/mlcbook", "tests/mlcrepro", "--doctest-modules", "lib/mlcbook",
+         "repro/mlcrepro", "-q", "-p", "no:cacheprovider", "-n", "2", "--dist", "loadfile",
+         "-m", "not boomer and not recompute"]
 NBVAL = ["-m", "pytest", "--nbval", "--nbval-current-env", "--nbval-sanitize-with",
          "tests/nbval_sanitize.cfg", "-p", "no:randomly", "-p", "no:cacheprovider", "book", "-q"]
 
@@ -61,7 +68,32 @@ def find_interpreters() -> dict[str, str]:
     return found
 
 
-def run(cmd: list[str], log: list[str], **kw) -> bool:
+# a node id has no space outside its parameters' brackets, which may hold " - "
+_FAILED_LINE = re.compile(r"^(?:FAILED|ERROR) ([^\s\[]+(?:\[.*?\](?= - |$))?)")
+
+
+class Step:
+    """One command's outcome: whether it passed, and the ids of the tests that failed
+    (pytest's ``FAILED``/``ERROR`` lines), which the summary names."""
+
+    def __init__(self, ok: bool, failed: list[str] | None = None) -> None:
+        self.ok, self.failed = ok, failed or []
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+def failed_ids(lines: list[str]) -> list[str]:
+    """The test ids of pytest's short summary: ``FAILED id - reason`` -> ``id``."""
+    out = []
+    for line in lines:
+        match = _FAILED_LINE.match(line)
+        if match:
+            out.append(match.group(1))
+    return out
+
+
+def run(cmd: list[str], log: list[str], **kw) -> Step:
     t0 = time.time()
     out = subprocess.run(cmd, capture_output=True, text=True, check=False, **kw)
     lines = (out.stdout + out.stderr).strip().splitlines()
@@ -70,7 +102,7 @@ def run(cmd: list[str], log: list[str], **kw) -> bool:
     log.append(f"$ {' '.join(cmd[:6])}{' ...' if len(cmd) > 6 else ''}  "
                f"({time.time() - t0:.0f} s, exit {out.returncode})")
     log.extend("    " + line for line in tail)
-    return out.returncode == 0
+    return Step(out.returncode == 0, failed_ids(lines))
 
 
 def venv(python: str, where: Path, log: list[str]) -> str:
@@ -100,15 +132,64 @@ def versions(py: str) -> str:
     return subprocess.run([py, "-c", code], capture_output=True, text=True, check=False).stdout.strip()
 
 
+def test_env() -> dict[str, str]:
+    """The environment the tests run in: no progress bars, a fixed hash seed, this
+    machine's own CPU paths (no emulation), nothing recomputed on request."""
+    env = {**os.environ, "MLCBOOK_PROGRESS": "0", "PYTHONHASHSEED": "0", "CI": "true"}
+    for var in ("MLCBOOK_RECOMPUTE", "NPY_DISABLE_CPU_FEATURES", "OPENBLAS_CORETYPE"):
+        env.pop(var, None)
+    return env
+
+
+def print_summary(summary: list[tuple[str, str, Step | bool, str]], title: str) -> int:
+    """The summary lines (each failing step with the ids of its failed tests); the exit
+    status: 0 when every step passed."""
+    print(f"\n{title}")
+    for v, what, ok, vers in summary:
+        print(f"  CPython {v}  {'PASS' if ok else 'FAIL'}  {what}  {vers}")
+        failed = getattr(ok, "failed", [])
+        for test_id in failed[:FAILED_SHOWN]:
+            print(f"      failed: {test_id}")
+        if len(failed) > FAILED_SHOWN:
+            print(f"      ... and {len(failed) - FAILED_SHOWN} more (the log above lists 40)")
+    return 0 if all(ok for *_, ok, _ in summary) else 1
+
+
+def newest_slice() -> int:
+    """``make newest``, a stage of ``make test``: the tests of the library and the
+    reproduction (no refits of committed tables, no BOOMER, no Java) on the newest
+    interpreter found with the newest releases the requirements allow.
+
+    The venv ``_build/newest-venv`` (git-ignored) is made anew on every run by uv, the
+    lock's pinned installer, beside the interpreter that runs this; uv's own cache keeps
+    the downloads, so that a new release of numpy, scipy, pandas or scikit-learn is met
+    the day it is out, at the cost of a few seconds when nothing was released.
+    """
+    pythons = find_interpreters()
+    if not pythons:
+        print("no CPython 3.11-3.13 found")
+        return 1
+    v, python = list(pythons.items())[-1]
+    uv = str(Path(sys.executable).parent / "uv")
+    log: list[str] = []
+    where = ROOT / "_build" / "newest-venv"
+    py = str(where / "bin" / "python")
+    ok = run([uv, "venv", "--quiet", "--clear", "--python", python, str(where)], log)
+    ok = ok and run([uv, "pip", "install", "--quiet", "--python", py, "-e", ".[test,clus]",
+                     "-e", "repro"], log, cwd=ROOT)
+    ok = ok and run([py, *SLICE], log, cwd=ROOT, env=test_env())
+    print("\n".join(log))
+    what = "the newest releases: " + " ".join(SLICE[2:4]) + ", doctests (not boomer, not recompute)"
+    return print_summary([(v, what, ok, versions(py))], "make newest summary")
+
+
 def main() -> int:
     pythons = find_interpreters()
     if not pythons:
         print("no CPython 3.11-3.13 found")
         return 1
-    env = {**os.environ, "MLCBOOK_PROGRESS": "0", "PYTHONHASHSEED": "0", "CI": "true"}
-    for var in ("MLCBOOK_RECOMPUTE", "NPY_DISABLE_CPU_FEATURES", "OPENBLAS_CORETYPE"):
-        env.pop(var, None)
-    summary: list[tuple[str, str, bool, str]] = []
+    env = test_env()
+    summary: list[tuple[str, str, Step | bool, str]] = []
     log: list[str] = []
     boomer = json.loads((ROOT / "data/results/dependence_authors.json").read_text())[
         "versions"]["mlrl-boomer"]
@@ -165,11 +246,7 @@ def main() -> int:
         ok = ok and run([py, "-c", code], log, cwd=tmp)
         summary.append((v, "lowest core versions: install, import, measures", ok, versions(py)))
     print("\n".join(log))
-    print("\nmake test-matrix summary")
-    for v, what, ok, vers in summary:
-        print(f"  CPython {v}  {'PASS' if ok else 'FAIL'}  {what}  {vers}")
-    return 0 if all(ok for *_, ok, _ in summary) else 1
-
+    return print_summary(summary, "make test-matrix summary")
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(newest_slice() if sys.argv[1:] == ["--newest"] else main())

@@ -40,7 +40,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: rounds of lanes of stages (make targets); the first lane of a round prints live
 ROUNDS: list[list[list[str]]] = [
-    [["lint", "unit", "wheel", "java", "pairs"], ["pdf", "site", "pdfcheck"], ["portable-tests"]],
+    [
+        ["lint", "unit", "wheel", "java", "pairs"],
+        ["pdf", "site", "pdfcheck", "newest"],
+        ["portable-tests"],
+    ],
     [["portable-notebooks"], ["browser"]],
     [["clean-tree"]],
 ]

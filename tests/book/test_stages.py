@@ -68,7 +68,7 @@ def test_the_plan_names_every_stage_of_make_test_once():
     names = [s for lanes in stages.ROUNDS for lane in lanes for s in lane]
     assert sorted(names) == sorted(
         ["lint", "unit", "wheel", "java", "pairs", "pdf", "site", "portable-tests",
-         "portable-notebooks", "browser", "pdfcheck", "clean-tree"])
+         "portable-notebooks", "browser", "pdfcheck", "newest", "clean-tree"])
     # the site comes after the PDF it offers (in one lane), the notebooks (the site's
     # handouts) and the browser in a later round than the site, clean-tree last and alone
     def place(stage):
