@@ -34,7 +34,7 @@ import os
 import re
 import urllib.error
 import urllib.request
-from importlib import resources
+from importlib import metadata, resources
 from pathlib import Path
 from typing import BinaryIO
 
@@ -129,12 +129,20 @@ def mirror_dir() -> Path | None:
 
 #: the package of the book's data bundle (the wheel ``mlcbook_data-VERSION-py3-none-any.whl``)
 BUNDLE_PACKAGE = "mlcbook_data"
-_BUNDLE_HINT = (
-    "With no network, install the book's data bundle, the wheel "
-    'mlcbook_data-VERSION-py3-none-any.whl from the book\'s page "Get the code" '
-    "(pip install it beside the library), or set MLCBOOK_DATA_MIRROR to a folder "
-    "holding the file."
-)
+
+
+def _bundle_hint() -> str:
+    """What a reader with no network installs: the data bundle of this library's version."""
+    try:
+        release = metadata.version("mlcbook")
+    except metadata.PackageNotFoundError:  # pragma: no cover - a copy without metadata
+        release = "VERSION"
+    return (
+        "With no network, install the book's data bundle, the wheel "
+        f'mlcbook_data-{release}-py3-none-any.whl from the book\'s page "Get the code" '
+        "(pip install it beside the library), or set MLCBOOK_DATA_MIRROR to a folder "
+        "holding the file."
+    )
 
 
 def bundle_dir() -> Path | None:
@@ -310,7 +318,7 @@ def fetch_file(
             if isinstance(exc, DatasetError):
                 raise
             raise DownloadError(
-                f"download of {filename} from {url} failed: {exc}. " + _BUNDLE_HINT
+                f"download of {filename} from {url} failed: {exc}. " + _bundle_hint()
             ) from exc
         return dest, f"download:{url}"
     if url:
@@ -319,6 +327,6 @@ def fetch_file(
         f"{filename} is not in the cache {cache_dir()} and could not be obtained: "
         + "; ".join(tried)
         + ". "
-        + _BUNDLE_HINT
+        + _bundle_hint()
         + " Or allow downloading."
     )
