@@ -531,8 +531,18 @@ def handouts(nb, num: Numbers, docname: str, install: str | None = None):
     return student, solutions
 
 
-def student_markdown(text: str) -> str:
-    """A chapter's MyST source without its solutions (text and code)."""
+def student_markdown(text: str, install: str | None = None) -> str:
+    """A chapter's MyST source without its solutions (text and code); with ``install``
+    (a ``pip install ...`` line), the cells of :func:`install_cells` first, after the
+    front matter."""
+    if install is not None:
+        words, cell = install_cells(install)
+        tags = ", ".join(cell.metadata["tags"])
+        fence = f"```{{code-cell}} ipython3\n:tags: [{tags}]\n\n{cell.source}\n```"
+        head = f"{words.source}\n\n{fence}\n\n"
+        m = re.match(r"^---\n.*?\n---\n\n?", text, re.S)
+        at = m.end() if m else 0
+        text = text[:at] + head + text[at:]
     out, skipping, lines = [], False, text.splitlines(keepends=True)
     i = 0
     while i < len(lines):
@@ -560,16 +570,18 @@ def write_handouts(app, exception) -> None:
     num = numbers_of(env, bib)
     folder = Path(app.outdir, FOLDER)
     folder.mkdir(parents=True, exist_ok=True)
+    install = install_line(Path(app.srcdir))
     for doc in chapters(env):
         source = Path(env.doc2path(doc))
         stem = Path(doc).name
         nb = nbformat.read(source, as_version=4)
-        student, solutions = handouts(nb, num, doc, install_line(Path(app.srcdir)))
+        student, solutions = handouts(nb, num, doc, install)
         nbformat.write(student, folder / f"{stem}.ipynb")
         nbformat.write(solutions, folder / f"{stem}-solutions.ipynb")
         md = source.with_suffix(".md")
         if md.exists():
-            (folder / f"{stem}.md").write_text(student_markdown(md.read_text("utf-8")), "utf-8")
+            text = student_markdown(md.read_text("utf-8"), install)
+            (folder / f"{stem}.md").write_text(text, "utf-8")
 
 
 class HandoutsDirective(Directive):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import sys
 
+import jupytext
 import nbformat
 import pytest
 
@@ -24,6 +25,7 @@ from handouts import (  # noqa: E402
     imports_of,
     names_used,
     render_roles,
+    student_markdown,
 )
 from reproduction_finding import finding_markdown  # noqa: E402
 
@@ -155,3 +157,16 @@ def test_both_handouts_begin_with_the_install_line():
     plain_student, plain_solutions = handouts(_chapter(), NUM, "book/losses")
     assert [c.source for c in student.cells[2:]] == [c.source for c in plain_student.cells]
     assert [c.source for c in solutions.cells[3:]] == [c.source for c in plain_solutions.cells[1:]]
+
+
+def test_the_students_myst_begins_with_the_install_cell_after_its_front_matter():
+    source = ("---\njupytext:\n  formats: md:myst,ipynb\nkernelspec:\n  display_name: Python 3"
+              "\n  language: python\n  name: python3\n---\n\n"
+              "# Title\n\n```{code-cell} ipython3\nx = 1\n```\n")
+    line = "pip install a-1-py3-none-any.whl"
+    text = student_markdown(source, line)
+    assert text.startswith("---\njupytext:") and student_markdown(source) == source
+    nb = jupytext.reads(text, fmt="md:myst")
+    assert nb.cells[0].cell_type == "markdown" and "Before you start" in nb.cells[0].source
+    assert nb.cells[1].source == "%" + line and nb.cells[1].metadata["tags"] == INSTALL_TAGS
+    assert nb.cells[2].source == "# Title" and nb.cells[3].source == "x = 1"
