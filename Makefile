@@ -39,7 +39,7 @@ ifneq ($(wildcard $(CURDIR)/../shared/datasets),)
 export MLCBOOK_DATA_MIRROR ?= $(abspath $(CURDIR)/../shared/datasets)
 endif
 
-.PHONY: help install lock book test lint unit wheel java pairs notebooks portable portable-tests portable-notebooks site browser clean-tree \
+.PHONY: help install lock book test lint unit wheel java pairs notebooks portable portable-tests portable-notebooks handouts site browser clean-tree \
         test-matrix newest reproduce table chapter bench clean chromium weka
 
 # The book's environment: every package pinned, with hashes, for CPython 3.11-3.13.
@@ -142,15 +142,20 @@ java: $(STAMP) weka
 pairs: $(STAMP)
 	$(BIN)/python -m pytest tests/book/test_notebook_pairs.py -q
 
-# The notebooks nbval executes, each in a fresh kernel: every page of the book, a chapter
-# with exercises as its two handouts (students' and solutions'), which together hold every
-# cell of the chapter once (tests/book/notebooks.py; the site must be built first).
-NOTEBOOKS = nbs=$$($(BIN)/python tests/book/notebooks.py) || exit 1
+# The notebooks nbval executes, each in a fresh kernel: every page of the book without
+# exercises, here in the book's environment; a chapter with exercises as its two handouts
+# (students' and solutions'), which together hold every cell of the chapter once, in a
+# fresh environment built from the site's wheels with the network off (`handouts`,
+# tests/install/handouts.py; the site must be built first).
+PAGES = nbs=$$($(BIN)/python tests/book/notebooks.py --pages) || exit 1
+HANDOUTS_RUN = $(BIN)/python tests/install/handouts.py
 
-# nbval on this machine's CPU; not a stage of `make test`, whose `portable` compares the
-# same committed outputs with the same sanitizers on the emulated CPU (see there).
+# nbval on this machine's CPU; not a stage of `make test`, whose `portable-notebooks` and
+# `handouts` compare the same committed outputs with the same sanitizers on the emulated
+# CPU (see there).
 notebooks: $(STAMP)
-	@$(NOTEBOOKS); $(BIN)/python -m pytest $(NBVAL) $(XDIST) $$nbs -q
+	@$(PAGES); $(BIN)/python -m pytest $(NBVAL) $(XDIST) $$nbs -q
+	$(HANDOUTS_RUN)
 
 # The comparisons with committed numbers -- the recompute tests (a slice of each committed
 # result table refitted), nbval (every chapter re-executed against its committed
@@ -169,7 +174,7 @@ notebooks: $(STAMP)
 # to the native CPU by a missing marker.  A chapter with
 # exercises runs as its two handouts (see NOTEBOOKS), so that each handout is shown to run
 # in a fresh kernel at no more cost than the chapter itself.
-portable: portable-tests portable-notebooks
+portable: portable-tests portable-notebooks handouts
 
 # its two halves, stages of `make test` of their own: the tests need only the sources (they
 # run beside the site's build), the notebooks need the handouts the site writes
@@ -177,7 +182,13 @@ portable-tests: $(STAMP) weka
 	$(EMULATE_CPU) $(BIN)/python -m pytest -p no:randomly $(XDIST) tests -m portable -q
 
 portable-notebooks: $(STAMP)
-	@$(NOTEBOOKS); $(EMULATE_CPU) $(BIN)/python -m pytest $(NBVAL) $(XDIST) $$nbs -m portable -q
+	@$(PAGES); $(EMULATE_CPU) $(BIN)/python -m pytest $(NBVAL) $(XDIST) $$nbs -m portable -q
+
+# The 16 handouts as a student runs them: the one install line they print, run in a fresh
+# venv from the wheels the site built (library, reproduction with its tables, data bundle),
+# then every handout with nbval in that venv, network off (unshare -n), emulated CPU.
+handouts: $(STAMP)
+	$(EMULATE_CPU) $(HANDOUTS_RUN)
 
 site: $(STAMP)
 	rm -rf _build/html _build/.doctrees
@@ -334,15 +345,11 @@ pdfcheck: $(STAMP) poppler
 	$(BIN)/python -m pytest tests/book/test_pdf.py -q
 
 # ---------------------------------------------------------------- dist
-# Wheels of the library (mlcbook) and of the reproduction (mlcbook-repro, package mlcrepro)
-# into dist/, built from a copy of the sources in a temporary folder (setuptools' build/ and
-# egg-info stay out of the checkout); dist/ ignores itself. Install elsewhere with
-# `pip install dist/mlcbook-*.whl` (and dist/mlcbook_repro-*.whl to run the chapters).
+# Wheels of the library (mlcbook), of the reproduction (mlcbook-repro, package mlcrepro,
+# with the committed result tables as package data) and the data bundle (mlcbook-data) into
+# dist/, as the site's "Get the code" builds them (book/_ext/downloads.py): from a copy of
+# the sources in a temporary folder (setuptools' build/ and egg-info stay out of the
+# checkout); dist/ ignores itself. Install elsewhere with `pip install dist/*.whl`.
 dist: $(STAMP)
-	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	cp -r pyproject.toml README.md LICENSE lib "$$tmp"/; mkdir -p "$$tmp/repro"; \
-	cp -r repro/pyproject.toml repro/mlcrepro "$$tmp/repro"/; \
-	find "$$tmp" -name __pycache__ -prune -exec rm -rf {} +; \
-	mkdir -p dist && echo '*' > dist/.gitignore; \
-	$(BIN)/python -m pip wheel --quiet --no-deps --no-build-isolation -w dist "$$tmp" "$$tmp/repro"; \
-	ls -1 dist/*.whl
+	@mkdir -p dist && echo '*' > dist/.gitignore; \
+	$(BIN)/python book/_ext/downloads.py wheels dist

@@ -11,7 +11,9 @@ Why the lanes are safe side by side: the PDF and the site read only the committe
 notebooks and write only under ``_build/`` (the site offers the PDF, so it comes
 second); lint, unit, wheel, java, pairs and the reproduction's tests read the sources
 and write nothing into the checkout; the notebooks' stage runs the handouts the site
-wrote, ``browser`` and ``pdfcheck`` read the built site and PDF.  What installs software
+wrote (``portable-notebooks`` the pages, ``handouts`` the chapters' handouts in a fresh
+environment of the site's wheels, in a temporary folder), ``browser`` and ``pdfcheck``
+read the built site and PDF.  What installs software
 (pip; apt for Chromium, poppler, the JDK and Weka) runs before the first round, in the
 Makefile.
 
@@ -45,7 +47,7 @@ ROUNDS: list[list[list[str]]] = [
         ["pdf", "site", "pdfcheck", "newest"],
         ["portable-tests"],
     ],
-    [["portable-notebooks"], ["browser"]],
+    [["portable-notebooks", "handouts"], ["browser"]],
     [["clean-tree"]],
 ]
 

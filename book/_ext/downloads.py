@@ -8,7 +8,12 @@ When the HTML site is built, this extension builds into its folder ``downloads/`
   reproducibly (sorted names, no owners, fixed times: the same sources give the same
   bytes);
 * the library's wheel and the reproduction's wheel (``pip wheel`` of a copy of their
-  sources, as ``make dist`` builds them);
+  sources, as ``make dist`` builds them); the reproduction's carries the committed result
+  tables as package data, copied from ``data/results/`` into that copy;
+* the data bundle, a third wheel (``mlcbook_data``) holding every dataset file the library
+  registers, copied from the dataset mirror after their sha256 is checked: installed with
+  the other two (one ``pip install`` line, which the handouts print), it lets the
+  chapters and handouts run with no network;
 * the book as one PDF, copied from ``_build/pdf/mlcbook.pdf`` when ``make pdf`` has built
   it from the pages as they are now (``make book`` builds it first); a PDF older than a
   page's source is left out, and the page says so.
@@ -36,6 +41,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from docutils import nodes
+from mlcbook.datasets.registry import SHA256
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
@@ -146,25 +152,41 @@ def source_archive(root: Path, out: Path, top: str) -> Path:
 
 
 # ----------------------------------------------------------------------------- wheels
-def wheels(root: Path, folder: Path) -> list[Path]:
-    """The library's and the reproduction's wheels, built into ``folder`` from a copy of
-    their sources (setuptools' ``build/`` and ``*.egg-info`` stay out of the tree)."""
+#: where the reproduction's wheel carries the committed tables (mlcrepro._paths.PACKAGED_RESULTS)
+PACKAGED_RESULTS = "committed_tables"
+#: the data bundle: a wheel whose package holds the dataset files (mlcbook.datasets.fetch)
+DATA_PROJECT, DATA_PACKAGE = "mlcbook-data", "mlcbook_data"
+
+
+def stage_sources(root: Path, src: Path) -> None:
+    """Copy what the two wheels are built from into ``src`` (which must not exist):
+    the library's project and the reproduction's, whose package receives a copy of the
+    committed tables (``data/results/``, their single home) as its package data."""
     root = Path(root)
     ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "build")
-    with tempfile.TemporaryDirectory() as tmp:
-        src = Path(tmp) / "src"
-        src.mkdir()
-        for name in ("pyproject.toml", "README.md", "LICENSE"):
-            shutil.copy2(root / name, src / name)
-        shutil.copytree(root / "lib", src / "lib", ignore=ignore)
-        (src / "repro").mkdir()
-        shutil.copy2(root / "repro" / "pyproject.toml", src / "repro" / "pyproject.toml")
-        shutil.copytree(root / "repro" / "mlcrepro", src / "repro" / "mlcrepro", ignore=ignore)
-        built = Path(tmp) / "wheels"
+    src.mkdir(parents=True)
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy2(root / name, src / name)
+    shutil.copytree(root / "lib", src / "lib", ignore=ignore)
+    (src / "repro").mkdir()
+    shutil.copy2(root / "repro" / "pyproject.toml", src / "repro" / "pyproject.toml")
+    shutil.copytree(root / "repro" / "mlcrepro", src / "repro" / "mlcrepro", ignore=ignore)
+    tables = sorted(p for p in (root / "data" / "results").iterdir()
+                    if p.suffix in (".csv", ".json") and p.is_file())
+    if not tables:
+        raise FileNotFoundError(f"no committed result tables in {root / 'data' / 'results'}")
+    packaged = src / "repro" / "mlcrepro" / PACKAGED_RESULTS
+    packaged.mkdir()
+    for table in tables:
+        shutil.copy2(table, packaged / table.name)
+
+
+def _pip_wheel(projects: list[Path], folder: Path) -> list[Path]:
+    built = Path(tempfile.mkdtemp(prefix="wheels-"))
+    try:
         subprocess.run(
             [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
-             "--no-build-isolation", "--no-index", "-w", str(built), str(src),
-             str(src / "repro")],
+             "--no-build-isolation", "--no-index", "-w", str(built), *map(str, projects)],
             check=True, capture_output=True,
         )
         out = []
@@ -172,7 +194,81 @@ def wheels(root: Path, folder: Path) -> list[Path]:
             target = Path(folder) / whl.name
             shutil.copy2(whl, target)
             out.append(target)
-    return out
+        return out
+    finally:
+        shutil.rmtree(built, ignore_errors=True)
+
+
+def wheels(root: Path, folder: Path) -> list[Path]:
+    """The library's and the reproduction's wheels, built into ``folder`` from a copy of
+    their sources (:func:`stage_sources`; setuptools' ``build/`` and ``*.egg-info`` stay
+    out of the tree)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "src"
+        stage_sources(root, src)
+        return _pip_wheel([src, src / "repro"], folder)
+
+
+def dataset_mirror(root: Path) -> Path:
+    """The folder the data bundle is built from: ``$MLCBOOK_DATA_MIRROR``, else
+    ``../shared/datasets`` beside the checkout (as the reproduction's checkout uses)."""
+    env = os.environ.get("MLCBOOK_DATA_MIRROR")
+    return Path(env) if env else Path(root).resolve().parent / "shared" / "datasets"
+
+
+def data_wheel(root: Path, folder: Path, mirror: Path | None = None) -> Path:
+    """The data bundle ``mlcbook_data-VERSION-py3-none-any.whl``, built into ``folder``:
+    every dataset file the library registers (ARFF and MULAN XML, with ``SHA256SUMS``),
+    copied from the mirror after its sha256 is checked against the library's registry.
+    Installed beside the library, it is where the library finds a dataset with no
+    network (it checks the sha256 again when it copies a file into its data home)."""
+    mirror = dataset_mirror(root) if mirror is None else Path(mirror)
+    registry = dict(SHA256)  # the library's registry (this checkout's, editable)
+    release = version("mlcbook")
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "data"
+        files = src / DATA_PACKAGE / "files"
+        files.mkdir(parents=True)
+        sums = []
+        for name, sha in sorted(registry.items()):
+            path = mirror / name
+            if not path.is_file():
+                raise FileNotFoundError(f"the dataset file {name} is not in the mirror {mirror}")
+            if _digest(path) != sha:
+                raise ValueError(f"{path} does not have the sha256 the library registers")
+            shutil.copy2(path, files / name)
+            sums.append(f"{sha}  {name}")
+        (files / "SHA256SUMS").write_text("\n".join(sums) + "\n", "utf-8")
+        (src / DATA_PACKAGE / "__init__.py").write_text(
+            '"""The datasets of the book mlcbook (its data bundle): the files the library '
+            'registers, found by mlcbook.datasets when installed."""\n', "utf-8")
+        (src / "pyproject.toml").write_text(
+            '[build-system]\nrequires = ["setuptools>=77"]\n'
+            'build-backend = "setuptools.build_meta"\n\n'
+            f'[project]\nname = "{DATA_PROJECT}"\nversion = "{release}"\n'
+            'description = "The multi-label datasets of the book mlcbook, for use offline"\n'
+            'requires-python = ">=3.11"\n\n'
+            f'[tool.setuptools]\npackages = ["{DATA_PACKAGE}"]\n\n'
+            f'[tool.setuptools.package-data]\n{DATA_PACKAGE} = ["files/*"]\n', "utf-8")
+        (built,) = _pip_wheel([src], folder)
+    return built
+
+
+def install_line(root: Path) -> str:
+    """The one line that installs what the handouts need, from the site's downloads
+    saved in the notebook's folder: the library's, the reproduction's and the data
+    bundle's wheels (their names as :func:`wheels` and :func:`data_wheel` build them)."""
+    return "pip install " + " ".join(wheel_names(root))
+
+
+def wheel_names(root: Path) -> list[str]:
+    """The file names of the three wheels the site offers, from the projects' versions."""
+    release = version("mlcbook")
+    text = (Path(root) / "repro" / "pyproject.toml").read_text("utf-8")
+    repro = next(ln.split("=", 1)[1].strip().strip('"') for ln in text.splitlines()
+                 if ln.startswith("version"))
+    return [f"mlcbook-{release}-py3-none-any.whl", f"mlcbook_repro-{repro}-py3-none-any.whl",
+            f"{DATA_PACKAGE}-{release}-py3-none-any.whl"]
 
 
 # ------------------------------------------------------------------------------- PDF
@@ -207,9 +303,15 @@ def build_downloads(root: Path, folder: Path) -> list[Download]:
                     "notebooks, the committed result tables and every test")]
     for whl in wheels(root, folder):
         what = ("the reproduction's code (mlcrepro): the ledger and its rules, the runner, "
-                "one folder per paper" if whl.name.startswith("mlcbook_repro")
+                "one folder per paper, and the result tables the chapters read"
+                if whl.name.startswith("mlcbook_repro")
                 else "the library alone (mlcbook), to evaluate your own predictions")
         out.append(Download(whl.name, whl.stat().st_size, _digest(whl), what))
+    bundle = data_wheel(root, folder)
+    out.append(Download(bundle.name, bundle.stat().st_size, _digest(bundle),
+                        "the data bundle: every dataset file the library knows (ARFF and "
+                        "label XML, with their SHA-256), so that the chapters and handouts "
+                        "run with no network"))
     pdf = root / PDF
     if pdf_is_current(root, pdf):
         target = folder / f"mlcbook-{release}.pdf"
@@ -245,8 +347,8 @@ class GetTheCode(SphinxDirective):
         if app.builder.name != "html":
             para = nodes.paragraph(text=(
                 "The book's site offers the source archive of this version, the wheels "
-                "of the library and of the reproduction, and this book as a PDF, on its "
-                "page Get the code."))
+                "of the library and of the reproduction, the data bundle, and this book as "
+                "a PDF, on its page Get the code."))
             return [para]
         items = nodes.bullet_list(classes=["mlcbook-downloads"])
         for d in found:
@@ -271,6 +373,18 @@ class GetTheCode(SphinxDirective):
         details += block
         details += nodes.raw("", "</details>", format="html")
         return [items, details]
+
+
+class InstallLine(SphinxDirective):
+    """The one line that installs what the handouts need (the names the site builds)."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        text = install_line(Path(self.env.app.srcdir))
+        block = nodes.literal_block(text, text)
+        block["language"] = "bash"
+        return [block]
 
 
 # ------------------------------------------------------------------ the download menu
@@ -298,9 +412,29 @@ def _menu(app, pagename, templatename, context, doctree):
 def setup(app):
     app.connect("builder-inited", _build)
     app.add_directive("get-the-code", GetTheCode)
+    app.add_directive("install-line", InstallLine)
     app.connect("html-page-context", _menu, priority=600)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
 
 
-__all__ = ["Download", "build_downloads", "pdf_is_current", "source_archive", "source_files",
-           "wheels", "setup"]
+def main(argv: list[str]) -> int:
+    """``python book/_ext/downloads.py wheels FOLDER``: build the three wheels (library,
+    reproduction with its tables, data bundle) into ``FOLDER``, as the site does
+    (``make dist``); prints their names."""
+    if len(argv) != 2 or argv[0] != "wheels":
+        print("usage: python book/_ext/downloads.py wheels FOLDER", file=sys.stderr)
+        return 2
+    root = Path(__file__).resolve().parents[2]
+    folder = Path(argv[1])
+    folder.mkdir(parents=True, exist_ok=True)
+    for whl in [*wheels(root, folder), data_wheel(root, folder)]:
+        print(whl)
+    return 0
+
+
+__all__ = ["Download", "build_downloads", "data_wheel", "install_line", "pdf_is_current",
+           "source_archive", "source_files", "stage_sources", "wheel_names", "wheels", "setup"]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -11,11 +11,16 @@ chapter that has exercises, into ``handouts/`` of the site:
   chapter glues and the reproduction's finding written in as text;
 * ``<chapter>.md``: the students' MyST source (the chapter's ``.md`` without its
   solutions), for Jupytext users;
-* ``<chapter>-solutions.ipynb``: the chapter's imports and display settings (and its
-  cells tagged ``handout-setup``), then every exercise followed by its solution, for
-  instructors: it
+* ``<chapter>-solutions.ipynb``: the chapter's imports the solutions use and its display
+  settings (and its cells tagged ``handout-setup``), then every exercise followed by its
+  solution, for instructors: it
   runs top to bottom in a fresh kernel when each solution is self-contained, and
   ``make test`` runs it so (with the students' notebook, which holds every other cell).
+
+Both notebooks begin with what to download from "Get the code" and the one line that
+installs it (``%pip install`` of the library's, the reproduction's and the data bundle's
+wheels), tagged so that nbval skips it; ``make test`` runs that line and every handout in
+a fresh environment built from the site's wheels, with the network off.
 
 The ``handouts`` directive (used on the course plan) lists the files as a table.
 Numbers come from the build itself (``env.toc_fignumbers``), citations from
@@ -37,6 +42,7 @@ import nbformat
 import yaml
 from docutils import nodes
 from docutils.parsers.rst import Directive
+from downloads import install_line
 from pybtex.database import parse_file
 from reproduction_finding import finding_markdown
 from sphinx import addnodes
@@ -383,52 +389,105 @@ def _is_display_setting(node: ast.stmt) -> bool:
     return False
 
 
-def imports_of(cells) -> str:
+def _tree(source: str) -> ast.Module | None:
+    """A code cell parsed (IPython's ``%`` and ``!`` lines left out), None if not Python."""
+    code = "\n".join(ln for ln in source.splitlines() if not ln.lstrip().startswith(("%", "!")))
+    try:
+        return ast.parse(code)
+    except SyntaxError:
+        return None
+
+
+def _bound(node: ast.Import | ast.ImportFrom) -> set[str]:
+    """The names an import statement binds (``import a.b`` binds ``a``)."""
+    return {a.asname or a.name.split(".")[0] for a in node.names}
+
+
+def names_used(sources: Iterable[str]) -> set[str]:
+    """Every name the code ``sources`` reads (``np`` of ``np.arange(3)``)."""
+    used: set[str] = set()
+    for source in sources:
+        tree = _tree(source)
+        if tree is not None:
+            used |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    return used
+
+
+def imports_of(cells, used: set[str] | None = None) -> str:
     """Every top-level import statement of the code ``cells``, once each, in order, then
     the statements that set how outputs look (``pd.set_option(...)``,
-    ``np.set_printoptions(...)``, ``plt.rcParams[...] = ...``), once each, in order."""
-    imports: dict[str, None] = {}
+    ``np.set_printoptions(...)``, ``plt.rcParams[...] = ...``), once each, in order.
+
+    With ``used``, only the imports that bind one of those names or a name the display
+    settings read (the solutions' notebook carries no import it never uses)."""
+    imports: dict[str, set[str]] = {}
     settings: dict[str, None] = {}
     for cell in cells:
-        code = "\n".join(
-            ln for ln in cell.source.splitlines() if not ln.lstrip().startswith(("%", "!"))
-        )
-        try:
-            tree = ast.parse(code)
-        except SyntaxError:
+        tree = _tree(cell.source)
+        if tree is None:
             continue
         for node in tree.body:
             if isinstance(node, (ast.Import, ast.ImportFrom)):
-                imports.setdefault(ast.unparse(node), None)
+                imports.setdefault(ast.unparse(node), _bound(node))
             elif _is_display_setting(node):
                 settings.setdefault(ast.unparse(node), None)
+    if used is not None:
+        wanted = used | names_used(settings)
+        imports = {text: bound for text, bound in imports.items() if bound & wanted}
     return "\n".join([*imports, *settings])
 
 
 def _setup_cells(student_code, solutions) -> None:
-    """Put the chapter's imports (and its cells tagged :data:`SETUP_TAG`) first in the
-    solutions notebook, so that it runs top to bottom in a fresh kernel."""
+    """Put the chapter's imports that the solutions use (and its cells tagged
+    :data:`SETUP_TAG`) first in the solutions notebook, so that it runs top to bottom in a
+    fresh kernel."""
     carried = [nbformat.v4.new_markdown_cell(
         "Run this first: the chapter's imports and display settings, which the solutions "
         "below use.")]
-    imports = imports_of(student_code)
+    setup = [c for c in student_code if SETUP_TAG in c.metadata.get("tags", [])]
+    used = names_used(c.source for c in [*setup, *solutions.cells] if c.cell_type == "code")
+    imports = imports_of(student_code, used)
     if imports:
         carried.append(nbformat.v4.new_code_cell(imports))
-    for cell in student_code:
-        if SETUP_TAG in cell.metadata.get("tags", []):
-            new = nbformat.v4.new_code_cell(cell.source)
-            new.metadata["tags"] = [SETUP_TAG]
-            carried.append(new)
+    for cell in setup:
+        new = nbformat.v4.new_code_cell(cell.source)
+        new.metadata["tags"] = [SETUP_TAG]
+        carried.append(new)
     solutions.cells[1:1] = carried
 
 
-def handouts(nb, num: Numbers, docname: str):
+#: the tags of the install cell: nbval skips it (the book's own environment has the
+#: packages installed editable; the offline handout run executes the line itself)
+INSTALL_TAGS = ["handout-install", "nbval-skip"]
+
+
+def install_cells(line: str) -> list:
+    """The first cells of a handout: what to download and the one line that installs it."""
+    files = line.split()[2:]
+    names = ", ".join(f"`{f}`" for f in files)
+    text = (
+        "**Before you start.** This notebook runs on the book's library (`mlcbook`), its "
+        "reproduction (`mlcrepro`, which carries the result tables the chapter reads) and "
+        f"its data bundle (the datasets). Save the three files {names} from the book's page "
+        "*Get the code* into the folder of this notebook, and run the cell below once per "
+        "Python environment (skip it if the book's packages are installed already). It "
+        "needs no network when NumPy, pandas, SciPy, scikit-learn and matplotlib are "
+        "installed; otherwise pip fetches them."
+    )
+    cell = nbformat.v4.new_code_cell(f"%{line}")
+    cell.metadata["tags"] = list(INSTALL_TAGS)
+    return [nbformat.v4.new_markdown_cell(text), cell]
+
+
+def handouts(nb, num: Numbers, docname: str, install: str | None = None):
     """The students' notebook and the solutions notebook of one chapter.
 
     The students' notebook is the chapter without its solutions, its MyST markup (roles,
     directives, glued values, the reproduction's finding) written out as plain Jupyter
     Markdown; the solutions notebook holds each exercise and its solution, after the
-    chapter's imports, so that it runs on its own in a fresh kernel.
+    chapter's imports that the solutions use, so that it runs on its own in a fresh
+    kernel.  With ``install`` (a ``pip install ...`` line), both begin with what to
+    download and that line (:func:`install_cells`).
     """
     student = nbformat.v4.new_notebook(metadata=copy.deepcopy(nb.metadata))
     solutions = nbformat.v4.new_notebook(metadata=copy.deepcopy(nb.metadata))
@@ -466,11 +525,24 @@ def handouts(nb, num: Numbers, docname: str):
         else:
             student.cells.append(copy.deepcopy(cell))
     _setup_cells([c for c in student.cells if c.cell_type == "code"], solutions)
+    if install is not None:
+        student.cells[0:0] = install_cells(install)
+        solutions.cells[1:1] = install_cells(install)
     return student, solutions
 
 
-def student_markdown(text: str) -> str:
-    """A chapter's MyST source without its solutions (text and code)."""
+def student_markdown(text: str, install: str | None = None) -> str:
+    """A chapter's MyST source without its solutions (text and code); with ``install``
+    (a ``pip install ...`` line), the cells of :func:`install_cells` first, after the
+    front matter."""
+    if install is not None:
+        words, cell = install_cells(install)
+        tags = ", ".join(cell.metadata["tags"])
+        fence = f"```{{code-cell}} ipython3\n:tags: [{tags}]\n\n{cell.source}\n```"
+        head = f"{words.source}\n\n{fence}\n\n"
+        m = re.match(r"^---\n.*?\n---\n\n?", text, re.S)
+        at = m.end() if m else 0
+        text = text[:at] + head + text[at:]
     out, skipping, lines = [], False, text.splitlines(keepends=True)
     i = 0
     while i < len(lines):
@@ -498,16 +570,18 @@ def write_handouts(app, exception) -> None:
     num = numbers_of(env, bib)
     folder = Path(app.outdir, FOLDER)
     folder.mkdir(parents=True, exist_ok=True)
+    install = install_line(Path(app.srcdir))
     for doc in chapters(env):
         source = Path(env.doc2path(doc))
         stem = Path(doc).name
         nb = nbformat.read(source, as_version=4)
-        student, solutions = handouts(nb, num, doc)
+        student, solutions = handouts(nb, num, doc, install)
         nbformat.write(student, folder / f"{stem}.ipynb")
         nbformat.write(solutions, folder / f"{stem}-solutions.ipynb")
         md = source.with_suffix(".md")
         if md.exists():
-            (folder / f"{stem}.md").write_text(student_markdown(md.read_text("utf-8")), "utf-8")
+            text = student_markdown(md.read_text("utf-8"), install)
+            (folder / f"{stem}.md").write_text(text, "utf-8")
 
 
 class HandoutsDirective(Directive):
@@ -592,5 +666,6 @@ def setup(app):
     return {"parallel_read_safe": True, "parallel_write_safe": True}
 
 
-__all__ = ["chapters", "toc_order", "glued_values", "handouts", "imports_of", "numbers_of",
-           "render_roles", "student_markdown", "SETUP_TAG", "setup"]
+__all__ = ["chapters", "toc_order", "glued_values", "handouts", "imports_of", "install_cells",
+           "names_used", "numbers_of", "render_roles", "student_markdown", "INSTALL_TAGS",
+           "SETUP_TAG", "setup"]

@@ -1,20 +1,27 @@
-"""Where the reproduction keeps its files: all inside the book's checkout.
+"""Where the reproduction keeps its files: inside the book's checkout, or its wheel.
 
-The reproduction is not installed from a wheel; it lives in the checkout, next to the
-chapters, the committed result tables and the git-ignored cache.  :func:`use_checkout_data`
-points the library's data home and mirrors at the checkout's folders, unless the
-environment already chooses them.
+In the checkout (``make install`` installs it editable) the reproduction lives next to the
+chapters, the committed result tables (``data/results/``, their single home) and the
+git-ignored cache.  Installed from its wheel (the site's page "Get the code"), it carries
+a copy of the committed tables as package data, put there when the wheel is built, and
+finds them by name (:mod:`importlib.resources`), never by a path relative to the install
+prefix.  :func:`use_checkout_data` points the library's data home and mirrors at the
+checkout's folders, unless the environment already chooses them.
 """
 
 from __future__ import annotations
 
 import os
+from importlib import resources
 from pathlib import Path
 
 __all__ = [
     "project_root",
     "data_dir",
     "results_dir",
+    "in_checkout",
+    "packaged_results",
+    "PACKAGED_RESULTS",
     "cache_dir",
     "shared_dir",
     "use_checkout_data",
@@ -31,13 +38,34 @@ def data_dir() -> Path:
     return project_root() / "data"
 
 
-def results_dir() -> Path:
-    """``data/results/``: committed result tables of the long experiments.
+#: the folder of the package that holds the committed tables in the reproduction's wheel
+PACKAGED_RESULTS = "committed_tables"
 
-    ``MLCBOOK_RESULTS_DIR`` points elsewhere (used by tests to stage a stale table).
+
+def in_checkout() -> bool:
+    """Whether this copy of the reproduction is the book's checkout (``repro/`` beside
+    ``data/results/``), not a copy installed from the wheel."""
+    return (project_root() / "repro" / "pyproject.toml").is_file() and (
+        data_dir() / "results"
+    ).is_dir()
+
+
+def packaged_results() -> Path:
+    """The committed tables the reproduction's wheel carries (package data, found by name)."""
+    return Path(str(resources.files("mlcrepro").joinpath(PACKAGED_RESULTS)))
+
+
+def results_dir() -> Path:
+    """The committed result tables of the long experiments.
+
+    ``MLCBOOK_RESULTS_DIR`` when set (used by tests to stage a stale table); else, in the
+    checkout, ``data/results/``; else (installed from the wheel) the copy the wheel carries
+    (:func:`packaged_results`).
     """
     env = os.environ.get("MLCBOOK_RESULTS_DIR")
-    return Path(env) if env else data_dir() / "results"
+    if env:
+        return Path(env)
+    return data_dir() / "results" if in_checkout() else packaged_results()
 
 
 def cache_dir() -> Path:

@@ -63,7 +63,7 @@ from mlcbook.files import (
     remove_stale_temporaries,
 )
 from mlcbook.profiles import LogGrid
-from mlcrepro._paths import results_dir
+from mlcrepro._paths import in_checkout, packaged_results, results_dir
 
 __all__ = [
     "LogGrid",
@@ -247,6 +247,35 @@ def _how_to_recompute(name: str) -> str:
     )
 
 
+def _installed(folder: Path) -> bool:
+    """Whether ``folder`` is the copy of the committed tables an installed wheel carries
+    (its reader is a student, not the book's maintainer)."""
+    return not in_checkout() and folder == packaged_results()
+
+
+def _wheel_name() -> str:
+    try:
+        release = metadata.version("mlcbook-repro")
+    except metadata.PackageNotFoundError:  # pragma: no cover - mlcrepro without metadata
+        release = "VERSION"
+    return f"mlcbook_repro-{release}-py3-none-any.whl"
+
+
+def _table_problem(csv: Path, name: str, problem: str) -> StaleResultError:
+    """The error for a committed table that cannot be used: in the checkout it names the
+    file and how the maintainer recomputes it; in an installed copy it names the table and
+    what the reader installs (the wheel from the site's page "Get the code")."""
+    if _installed(csv.parent):
+        return StaleResultError(
+            f"the book's result table {name!r} {problem} in this installation of the "
+            f"reproduction (mlcrepro). Install the reproduction's wheel {_wheel_name()} "
+            'from the book\'s page "Get the code" (`pip install --force-reinstall '
+            f"{_wheel_name()}` in the folder where you saved it): it carries the book's "
+            "result tables."
+        )
+    return StaleResultError(f"the committed table {csv} {problem}; " + _how_to_recompute(name))
+
+
 def load_or_compute(
     name: str,
     compute: Callable[[], pd.DataFrame],
@@ -281,7 +310,15 @@ def load_or_compute(
     key = config_hash(config)  # refuses a machine-dependent specification before any work
     folder = Path(folder) if folder is not None else results_dir()
     csv, meta = folder / f"{name}.csv", folder / f"{name}.json"
-    remove_stale_temporaries(folder, recursive=False)  # what a killed write left
+    installed = _installed(folder)
+    if installed and recompute_requested(name):
+        raise StaleResultError(
+            f"recomputing the result table {name!r} needs the book's source (the source "
+            'archive on the book\'s page "Get the code"), not the installed wheel, whose '
+            "tables are read only"
+        )
+    if not installed:
+        remove_stale_temporaries(folder, recursive=False)  # what a killed write left
     if recompute_requested(name):
         table = compute()
         if not isinstance(table, pd.DataFrame):
@@ -297,12 +334,16 @@ def load_or_compute(
             fh.write(data)
         return _read_table(csv, record)
     if not csv.exists() or not meta.exists():
+        if installed:
+            raise _table_problem(csv, name, "is missing")
         raise StaleResultError(
             f"the result table {csv} (with {meta.name}) is missing; " + _how_to_recompute(name)
         )
     try:
         saved = json.loads(meta.read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:
+        if installed:
+            raise _table_problem(csv, name, f"has an unreadable provenance ({err})") from err
         raise StaleResultError(f"cannot read {meta}: {err}; " + _how_to_recompute(name)) from err
     if not isinstance(saved, dict) or saved.get("config_hash") != key:
         changed = _changed_keys(
@@ -334,12 +375,14 @@ def committed_table(name: str, *, folder: str | Path | None = None) -> pd.DataFr
     name : str
         File stem under ``data/results/`` (no path separators).
     folder : path, optional
-        Where the table lives (default ``data/results``).
+        Where the table lives (default: ``data/results`` in the book's checkout; the copy
+        the reproduction's wheel carries, found by name, when installed from the wheel).
 
     Raises
     ------
     StaleResultError
-        The table or its provenance is missing or does not match its recorded hash.
+        The table or its provenance is missing or does not match its recorded hash (in an
+        installed copy, the message says which wheel to install).
 
     Examples
     --------
@@ -351,12 +394,16 @@ def committed_table(name: str, *, folder: str | Path | None = None) -> pd.DataFr
     folder = Path(folder) if folder is not None else results_dir()
     csv, meta = folder / f"{name}.csv", folder / f"{name}.json"
     if not csv.exists() or not meta.exists():
+        if _installed(folder):
+            raise _table_problem(csv, name, "is missing")
         raise StaleResultError(
             f"the result table {csv} (with {meta.name}) is missing; " + _how_to_recompute(name)
         )
     try:
         saved = json.loads(meta.read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:
+        if _installed(folder):
+            raise _table_problem(csv, name, f"has an unreadable provenance ({err})") from err
         raise StaleResultError(f"cannot read {meta}: {err}; " + _how_to_recompute(name)) from err
     record = saved.get("table") if isinstance(saved, dict) else None
     _check_bytes(csv, record, name)
@@ -608,13 +655,13 @@ def _check_bytes(csv: Path, record: Any, name: str) -> None:
                 "half rewritten)"
             )
     if problem is not None:
-        raise StaleResultError(f"the committed table {csv} {problem}; " + _how_to_recompute(name))
+        raise _table_problem(csv, name, problem)
 
 
 def _read_table(csv: Path, record: dict) -> pd.DataFrame:
     table = _parse(csv, record)
     if "rows" in record and table.shape[0] != record["rows"]:
-        raise StaleResultError(
-            f"the committed table {csv} has {table.shape[0]} rows, its provenance {record['rows']}"
+        raise _table_problem(
+            csv, csv.stem, f"has {table.shape[0]} rows, its provenance {record['rows']}"
         )
     return table

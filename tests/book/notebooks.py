@@ -6,10 +6,13 @@ students' notebook (every cell of the chapter but the solutions, with the chapte
 committed outputs, which nbval compares) and the solutions notebook (the chapter's
 imports, then each solution, outputs compared too).  Together they execute every code
 cell of the chapter once, and they show that both handouts run top to bottom in a fresh
-kernel, as a student or a teacher runs them.
+kernel, as a student or a teacher runs them.  The pages run in the book's environment
+(:func:`pages`); the handouts in a fresh one built from the site's wheels, offline
+(:func:`handout_notebooks`, run by ``tests/install/handouts.py``).
 
-Run as a script, it prints the paths (relative to the checkout), one a line, and fails
-naming the handouts that are missing or older than their chapter (build the site first).
+Run as a script, it prints the paths of the pages (relative to the checkout), one a line,
+and with ``--handouts`` those of the handouts, failing with the handouts that are missing
+or older than their chapter (build the site first).
 """
 
 from __future__ import annotations
@@ -43,8 +46,23 @@ def notebooks(root: Path = ROOT) -> tuple[list[Path], list[str]]:
     return out, problems
 
 
-def main() -> int:
-    found, problems = notebooks()
+def pages(root: Path = ROOT) -> list[Path]:
+    """The pages of the book without exercises (they run in the book's environment)."""
+    return [p for p in sorted((root / "book").glob("*.ipynb")) if not has_exercises(p)]
+
+
+def handout_notebooks(root: Path = ROOT) -> tuple[list[Path], list[str]]:
+    """The chapters' handouts (students' and solutions'), and what keeps any out."""
+    found, problems = notebooks(root)
+    return [p for p in found if p.parent == HANDOUTS], problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv == ["--pages"]:
+        print("\n".join(str(p.relative_to(ROOT)) for p in pages()))
+        return 0
+    found, problems = handout_notebooks() if argv == ["--handouts"] else notebooks()
     if problems:
         print("the chapters' handouts are not built from the chapters as they are "
               "(run `make site` first): " + "; ".join(problems), file=sys.stderr)

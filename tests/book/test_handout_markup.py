@@ -11,13 +11,22 @@ from __future__ import annotations
 import re
 import sys
 
+import jupytext
 import nbformat
 import pytest
 
 from mlcrepro._paths import project_root
 
 sys.path.insert(0, str(project_root() / "book" / "_ext"))
-from handouts import Numbers, handouts, imports_of, render_roles  # noqa: E402
+from handouts import (  # noqa: E402
+    INSTALL_TAGS,
+    Numbers,
+    handouts,
+    imports_of,
+    names_used,
+    render_roles,
+    student_markdown,
+)
 from reproduction_finding import finding_markdown  # noqa: E402
 
 NUM = Numbers(
@@ -106,8 +115,9 @@ def test_code_spans_are_left_alone_and_terms_read_as_words(split):
 def test_the_solutions_carry_the_chapters_imports_first(split):
     _student, solutions = split
     code = [c.source for c in solutions.cells if c.cell_type == "code"]
-    assert code[0] == ("import numpy as np\nfrom myst_nb import glue\nimport pandas as pd\n"
-                       "from mlcbook import losses as L")
+    # only the import the solution uses: glue, pandas and the losses module it never reads
+    # stay in the students' notebook
+    assert code[0] == "import numpy as np"
     assert code[1] == "import numpy as np\nprint(np.arange(3))"
     assert "> **Exercise 2.1** (Recall)" in _markdown(solutions)
     assert "What is $k$? See Figure 2.1." in _markdown(solutions)
@@ -122,3 +132,41 @@ def test_imports_are_found_in_any_cell_once():
     assert imports_of(cells) == (
         "import numpy as np\nfrom a import b, c\npd.set_option('display.precision', 3)\n"
         "plt.rcParams['font.size'] = 10\nnp.set_printoptions(precision=3)")
+
+
+def test_an_import_is_carried_when_a_solution_or_a_display_setting_uses_it():
+    cells = [nbformat.v4.new_code_cell(s) for s in (
+        "import numpy as np\nimport pandas as pd\nimport os.path\nfrom x import y as z",
+        "pd.set_option('display.precision', 3)")]
+    assert imports_of(cells, names_used(["print(z(1))"])) == (
+        "import pandas as pd\nfrom x import y as z\npd.set_option('display.precision', 3)")
+    assert imports_of(cells, names_used(["os.path.join('a')"])).splitlines()[:2] == [
+        "import pandas as pd", "import os.path"]
+
+
+def test_both_handouts_begin_with_the_install_line():
+    line = "pip install a-1-py3-none-any.whl b-1-py3-none-any.whl"
+    student, solutions = handouts(_chapter(), NUM, "book/losses", line)
+    for nb, at in ((student, 0), (solutions, 1)):
+        text, cell = nb.cells[at], nb.cells[at + 1]
+        assert text.cell_type == "markdown" and "`a-1-py3-none-any.whl`, `b-1-" in text.source
+        assert "Get the code" in text.source
+        assert cell.cell_type == "code" and cell.source == "%" + line
+        assert cell.metadata["tags"] == INSTALL_TAGS and "nbval-skip" in INSTALL_TAGS
+    # the install cell is the only one added: the rest is the handout without it
+    plain_student, plain_solutions = handouts(_chapter(), NUM, "book/losses")
+    assert [c.source for c in student.cells[2:]] == [c.source for c in plain_student.cells]
+    assert [c.source for c in solutions.cells[3:]] == [c.source for c in plain_solutions.cells[1:]]
+
+
+def test_the_students_myst_begins_with_the_install_cell_after_its_front_matter():
+    source = ("---\njupytext:\n  formats: md:myst,ipynb\nkernelspec:\n  display_name: Python 3"
+              "\n  language: python\n  name: python3\n---\n\n"
+              "# Title\n\n```{code-cell} ipython3\nx = 1\n```\n")
+    line = "pip install a-1-py3-none-any.whl"
+    text = student_markdown(source, line)
+    assert text.startswith("---\njupytext:") and student_markdown(source) == source
+    nb = jupytext.reads(text, fmt="md:myst")
+    assert nb.cells[0].cell_type == "markdown" and "Before you start" in nb.cells[0].source
+    assert nb.cells[1].source == "%" + line and nb.cells[1].metadata["tags"] == INSTALL_TAGS
+    assert nb.cells[2].source == "# Title" and nb.cells[3].source == "x = 1"

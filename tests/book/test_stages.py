@@ -68,7 +68,7 @@ def test_the_plan_names_every_stage_of_make_test_once():
     names = [s for lanes in stages.ROUNDS for lane in lanes for s in lane]
     assert sorted(names) == sorted(
         ["lint", "unit", "wheel", "java", "pairs", "pdf", "site", "portable-tests",
-         "portable-notebooks", "browser", "pdfcheck", "newest", "clean-tree"])
+         "portable-notebooks", "handouts", "browser", "pdfcheck", "newest", "clean-tree"])
     # the site comes after the PDF it offers (in one lane), the notebooks (the site's
     # handouts) and the browser in a later round than the site, clean-tree last and alone
     def place(stage):
@@ -79,5 +79,6 @@ def test_the_plan_names_every_stage_of_make_test_once():
     r_site, i_site, lane_site = place("site")
     assert lane_pdf is lane_site and i_pdf < i_site
     assert place("portable-notebooks")[0] > r_site and place("browser")[0] > r_site
+    assert place("handouts")[0] > r_site  # it runs the handouts and wheels the site built
     assert place("pdfcheck")[0] > r_pdf or place("pdfcheck")[2] is lane_pdf
     assert stages.ROUNDS[-1] == [["clean-tree"]]

@@ -5,7 +5,10 @@ Order of the sources for a file ``NAME`` with known sha256:
 1. the cache: the library's data home (:func:`mlcbook.get_data_home`: ``$MLCBOOK_DATA``,
    else ``~/.cache/mlcbook``),
 2. a local mirror folder, when ``MLCBOOK_DATA_MIRROR`` names one,
-3. a download from the dataset's public home (``urllib``), unless ``download=False`` or
+3. the book's data bundle, when installed: the wheel ``mlcbook_data`` offered on the
+   book's page "Get the code", whose package holds every registered file
+   (:func:`bundle_dir`),
+4. a download from the dataset's public home (``urllib``), unless ``download=False`` or
    ``MLCBOOK_DATA_DOWNLOAD=0``.
 
 Whatever the source, the bytes are written to a temporary file *inside the cache folder*,
@@ -26,10 +29,12 @@ from __future__ import annotations
 
 import hashlib
 import http.client
+import importlib.util
 import os
 import re
 import urllib.error
 import urllib.request
+from importlib import metadata, resources
 from pathlib import Path
 from typing import BinaryIO
 
@@ -40,6 +45,8 @@ from .._validation import check_name
 __all__ = [
     "cache_dir",
     "mirror_dir",
+    "bundle_dir",
+    "BUNDLE_PACKAGE",
     "fetch_file",
     "sha256_of",
     "DatasetError",
@@ -118,6 +125,42 @@ def mirror_dir() -> Path | None:
     """
     env = os.environ.get("MLCBOOK_DATA_MIRROR")
     return Path(env) if env else None
+
+
+#: the package of the book's data bundle (the wheel ``mlcbook_data-VERSION-py3-none-any.whl``)
+BUNDLE_PACKAGE = "mlcbook_data"
+
+
+def _bundle_hint() -> str:
+    """What a reader with no network installs: the data bundle of this library's version."""
+    try:
+        release = metadata.version("mlcbook")
+    except metadata.PackageNotFoundError:  # pragma: no cover - a copy without metadata
+        release = "VERSION"
+    return (
+        "With no network, install the book's data bundle, the wheel "
+        f'mlcbook_data-{release}-py3-none-any.whl from the book\'s page "Get the code" '
+        "(pip install it beside the library), or set MLCBOOK_DATA_MIRROR to a folder "
+        "holding the file."
+    )
+
+
+def bundle_dir() -> Path | None:
+    """The dataset files of the book's data bundle when it is installed, else None.
+
+    The bundle is a wheel (package :data:`BUNDLE_PACKAGE`) whose folder ``files`` holds
+    every file the registry lists; it is found by name (:mod:`importlib.resources`), and
+    every file read from it is checked against the registry's sha256 like any other.
+
+    Examples
+    --------
+    >>> found = bundle_dir()
+    >>> found is None or (found / "SHA256SUMS").is_file()
+    True
+    """
+    if importlib.util.find_spec(BUNDLE_PACKAGE) is None:
+        return None
+    return Path(str(resources.files(BUNDLE_PACKAGE).joinpath("files")))
 
 
 def _download_allowed(download: bool | None) -> bool:
@@ -212,7 +255,7 @@ def fetch_file(
     path : Path
         The file in the cache.
     source : str
-        ``"cache"``, ``"mirror:<path>"`` or ``"download:<url>"``.
+        ``"cache"``, ``"mirror:<path>"``, ``"bundle:mlcbook_data"`` or ``"download:<url>"``.
 
     Raises
     ------
@@ -254,6 +297,16 @@ def fetch_file(
             return dest, f"mirror:{src}"
     else:
         tried.append("no mirror (MLCBOOK_DATA_MIRROR unset and ../shared/datasets absent)")
+    bundle = bundle_dir()
+    if bundle is not None:
+        src = bundle / filename
+        tried.append(f"the installed data bundle ({BUNDLE_PACKAGE})")
+        if src.is_file():
+            with open(src, "rb") as f:
+                _copy_verified(f, dest, sha256, origin=f"the data bundle {BUNDLE_PACKAGE}")
+            return dest, f"bundle:{BUNDLE_PACKAGE}"
+    else:
+        tried.append("no data bundle installed")
     if url and _download_allowed(download):
         try:
             req = urllib.request.Request(url, headers={"User-Agent": "mlcbook"})
@@ -264,12 +317,16 @@ def fetch_file(
         except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
             if isinstance(exc, DatasetError):
                 raise
-            raise DownloadError(f"download of {filename} from {url} failed: {exc}") from exc
+            raise DownloadError(
+                f"download of {filename} from {url} failed: {exc}. " + _bundle_hint()
+            ) from exc
         return dest, f"download:{url}"
     if url:
         tried.append("download disabled (download=False or MLCBOOK_DATA_DOWNLOAD=0)")
     raise DataNotFoundError(
         f"{filename} is not in the cache {cache_dir()} and could not be obtained: "
         + "; ".join(tried)
-        + ". Set MLCBOOK_DATA_MIRROR to a folder holding the file, or allow downloading."
+        + ". "
+        + _bundle_hint()
+        + " Or allow downloading."
     )
