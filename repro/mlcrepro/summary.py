@@ -33,6 +33,8 @@ __all__ = [
     "findings_counts",
     "findings_sentence",
     "claim_tally",
+    "HEADLINES",
+    "headline_sentence",
     "papers_findings",
     "errata",
     "errata_html",
@@ -636,6 +638,38 @@ def claim_tally(ledgers: pd.DataFrame, claim_id: str) -> tuple[int, int]:
     if pd.isna(hits) or pd.isna(trials):
         raise ValueError(f"the row of {claim_id!r} stores no tally (hits of trials)")
     return int(hits), int(trials)
+
+
+#: the headline claim of a ledger's paper, where it is an ordering over several trials: the
+#: claim id of its ledger row and what the trials are
+HEADLINES: dict[str, tuple[str, str]] = {"blended": ("PR158", "data sets")}
+
+
+def headline_sentence(ledgers: pd.DataFrame, ledger: str) -> str:
+    """The sentence that says how far a paper's headline claim held, or ``""`` if it has none.
+
+    The claim's words are its ledger row's (``claim``), the tally :func:`claim_tally`'s;
+    the ledgers with a headline are those of :data:`HEADLINES`.
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"claim_ids": ["PR158"], "claim": ["the blend wins"],
+    ...                      "hits": [0], "trials": [5]})
+    >>> headline_sentence(rows, "blended")
+    "The paper's headline claim, *the blend wins*, holds on **0** of the **5** data sets."
+    >>> headline_sentence(rows, "losses")
+    ''
+    """
+    if ledger not in HEADLINES:
+        return ""
+    claim_id, trials_are = HEADLINES[ledger]
+    hits, trials = claim_tally(ledgers, claim_id)
+    ids = ledgers["claim_ids"].fillna("").astype(str).str.split()
+    claim = ledgers.loc[ids.map(lambda i: claim_id in i), "claim"].iloc[0]
+    return (
+        f"The paper's headline claim, *{claim}*, holds on **{hits}** of the **{trials}** "
+        f"{trials_are}."
+    )
 
 
 def papers_findings(ledgers: pd.DataFrame, chapters=None) -> str:
