@@ -23,7 +23,7 @@ from sphinx.util.docutils import SphinxDirective
 from mlcrepro._paths import project_root
 from mlcrepro.ledger import load_ledgers
 from mlcrepro.papers import LEDGERS, ledger_page
-from mlcrepro.summary import findings_sentence
+from mlcrepro.summary import findings_sentence, headline_sentence
 
 
 def finding_markdown(ledger: str) -> str:
@@ -32,6 +32,8 @@ def finding_markdown(ledger: str) -> str:
         raise ValueError(f"reproduction-finding needs one of {list(LEDGERS)}, got {ledger!r}")
     rows = load_ledgers()
     sentence = findings_sentence(rows[rows["chapter"] == ledger], terms=True)
+    headline = headline_sentence(rows, ledger)
+    sentence = f"{sentence} {headline}" if headline else sentence
     paper = ledger_page(ledger)
     return (
         f"{sentence} Each claim, the comparisons behind it and the cause of every "

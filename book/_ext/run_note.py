@@ -3,7 +3,8 @@
 A reader of the site has no copy of the code yet; each executable page (a notebook with
 code cells: the introduction, the chapters, the Reproduce pages) gets one line under its
 title: the page "Get the code" (``downloads``) has the source and the two commands that
-run it, and the download button above has this page's notebook. The line is added to the
+run it, and the download button above has this page's notebook (the front page, which
+gives the install line in its text, gets none). The line is added to the
 rendered HTML, not to the chapters' sources, and is not part of the search index. A link
 to the repository appears only when one is configured (``repository``).
 """
@@ -33,6 +34,8 @@ def _note(app, pagename: str) -> str:
 def _add_note(app, pagename, templatename, context, doctree):
     if app.builder.name != "html" or doctree is None:
         return
+    if pagename == app.config.root_doc:
+        return  # the front page says how to install the library in its own words
     if not str(app.env.doc2path(pagename)).endswith(".ipynb"):
         return
     body = context.get("body", "")
@@ -40,7 +43,7 @@ def _add_note(app, pagename, templatename, context, doctree):
         return  # a notebook without code: nothing to run
     m = _H1_END.search(body)
     if m:
-        context["body"] = body[: m.end()] + _note(app, pagename) + body[m.end():]
+        context["body"] = body[: m.end()] + _note(app, pagename) + body[m.end() :]
 
 
 def setup(app):

@@ -21,6 +21,7 @@ import pandas as pd
 
 from mlcbook.metrics import WU_ZHOU_MEASURES
 from mlcbook.validation import Flag, Int, OneOf, validate_params
+from mlcrepro.vocabulary import WORDS
 
 __all__ = [
     "MEASURE_NAMES",
@@ -40,15 +41,16 @@ __all__ = [
 ]
 
 #: how a ledger row's status is shown in a table: a mark readable in black and white,
-#: and the word (:mod:`mlcrepro.ledger` renders its rows with them)
+#: and the book's word (:data:`mlcrepro.ledger.WORDS`; :mod:`mlcrepro.ledger` renders its
+#: rows with them)
 BADGES: Mapping[str, str] = MappingProxyType(
     {
-        "reproduced": "✔ reproduced",
-        "within spread": "± within spread",
-        "within our spread": "± within our spread",
-        "qualitative": "≈ qualitative",
-        "fragile": "~ fragile",
-        "differs": "✘ differs",
+        "reproduced": f"✔ {WORDS['reproduced']}",
+        "within spread": f"± {WORDS['within spread']}",
+        "within our spread": f"± {WORDS['within our spread']}",
+        "qualitative": f"≈ {WORDS['qualitative']}",
+        "fragile": f"~ {WORDS['fragile']}",
+        "differs": f"✘ {WORDS['differs']}",
     }
 )
 

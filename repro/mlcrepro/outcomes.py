@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from mlcrepro.ledger import CAUSE_KINDS, STATUSES
+from mlcrepro.ledger import CAUSE_KINDS, STATUSES, WORDS
 from mlcrepro.papers import PAPERS, ledger_page
 from mlcrepro.summary import row_paper
 
@@ -33,34 +33,15 @@ __all__ = [
     "CAUSE_STYLE",
 ]
 
-#: the outcomes a row can have on the front page: a status, with the paper's spread and
-#: our own spread counted together as *within spread*
-OUTCOMES = ("reproduced", "within spread", "qualitative", "fragile", "differs")
-#: the outcome of each ledger status
-OUTCOME_OF: Mapping[str, str] = {
-    "reproduced": "reproduced",
-    "within spread": "within spread",
-    "within our spread": "within spread",
-    "qualitative": "qualitative",
-    "fragile": "fragile",
-    "differs": "differs",
-}
-assert set(OUTCOME_OF) == set(STATUSES) and set(OUTCOME_OF.values()) == set(OUTCOMES)
+#: the outcomes a row can have on the front page: its status, each under the book's word
+#: for it (:data:`mlcrepro.ledger.WORDS`; the paper's spread and ours are two outcomes)
+OUTCOMES = STATUSES
+#: the outcome of each ledger status (itself)
+OUTCOME_OF: Mapping[str, str] = {s: s for s in STATUSES}
 
 #: the glossary's term for each outcome and cause kind (``{term}`` targets of
-#: ``book/glossary.md``)
-_TERM = {
-    "reproduced": "reproduced",
-    "within spread": "within spread",
-    "qualitative": "qualitative",
-    "fragile": "fragile",
-    "differs": "differs",
-    "paper error": "paper error",
-    "underspecified": "underspecified",
-    "material unavailable": "material unavailable",
-    "tested": "tested",
-    "unknown": "unknown",
-}
+#: ``book/glossary.md``): the book's word for it
+_TERM = WORDS
 
 
 def ledger_pages(ledgers) -> dict[str, str]:
@@ -104,9 +85,9 @@ def paper_outcomes(ledgers: pd.DataFrame) -> pd.DataFrame:
     ...                      "status": ["reproduced", "differs", "within our spread"],
     ...                      "cause": ["", "tested", ""]})
     >>> t = paper_outcomes(rows)
-    >>> cols = ["rows", "reproduced", "within spread", "differs", "tested"]
+    >>> cols = ["rows", "reproduced", "within spread", "within our spread", "differs"]
     >>> [int(v) for v in t.loc["park_read2018", cols]]
-    [3, 1, 1, 1, 1]
+    [3, 1, 0, 1, 1]
     """
     if not isinstance(ledgers, pd.DataFrame):
         raise TypeError(f"ledgers must be a pandas DataFrame, got {type(ledgers).__name__}")
@@ -184,33 +165,26 @@ def outcome_line(row: Mapping[str, Any], linked: set[str] | None = None) -> str:
 
     Examples
     --------
-    >>> row = {"rows": 5, "reproduced": 3, "within spread": 0, "qualitative": 0,
-    ...        "fragile": 0, "differs": 2, "paper error": 1, "underspecified": 0,
-    ...        "material unavailable": 0, "tested": 0, "unknown": 1}
+    >>> row = {"rows": 5, "reproduced": 3, "within spread": 0, "within our spread": 0,
+    ...        "qualitative": 0, "fragile": 0, "differs": 2, "paper error": 1,
+    ...        "underspecified": 0, "material unavailable": 0, "tested": 0, "unknown": 1}
     >>> print(textwrap.fill(outcome_line(row), 88))
-    of its **5** rows, **3** {term}`reproduced` and **2** {term}`differ <differs>` (**1** a
-    {term}`paper error`, **1** {term}`unknown`)
+    of its **5** rows, {term}`reproduced` **3**, {term}`differs` **2** (causes: {term}`paper
+    error` **1**, {term}`unknown` **1**)
     >>> print(textwrap.fill(outcome_line(row, linked={"reproduced", "differs"}), 88))
-    of its **5** rows, **3** reproduced and **2** differ (**1** a {term}`paper error`, **1**
-    {term}`unknown`)
+    of its **5** rows, reproduced **3**, differs **2** (causes: {term}`paper error` **1**,
+    {term}`unknown` **1**)
     """
     if int(row["rows"]) == int(row["reproduced"]):
-        word = _word("reproduced", "reproduced", linked)
+        word = _word("reproduced", WORDS["reproduced"], linked)
         return f"all **{int(row['rows'])}** of its rows {word}"
-    parts = []
-    for o in OUTCOMES:
-        n = int(row[o])
-        if n:
-            parts.append(f"**{n}** {_word(o, 'differ' if o == 'differs' else o, linked)}")
-    text = f"of its **{int(row['rows'])}** rows, {_series(parts)}"
-    causes = []
-    for c in CAUSE_KINDS:
-        n = int(row[c])
-        if n:
-            article = "a " if c == "paper error" else ""
-            causes.append(f"**{n}** {article}{_word(c, c, linked)}")
+    parts = [f"{_word(o, WORDS[o], linked)} **{int(row[o])}**" for o in OUTCOMES if int(row[o])]
+    text = f"of its **{int(row['rows'])}** rows, {', '.join(parts)}"
+    causes = [
+        f"{_word(c, WORDS[c], linked)} **{int(row[c])}**" for c in CAUSE_KINDS if int(row[c])
+    ]
     if causes:
-        text += f" ({', '.join(causes)})"
+        text += f" (causes: {', '.join(causes)})"
     return text
 
 
@@ -238,6 +212,7 @@ def outcomes_markdown(table: pd.DataFrame) -> str:
 OUTCOME_STYLE: Mapping[str, dict[str, str]] = {
     "reproduced": {"color": "#1f4e79", "hatch": "", "text": "white"},
     "within spread": {"color": "#6f9fcf", "hatch": "//", "text": "black"},
+    "within our spread": {"color": "#9ebfe0", "hatch": "--", "text": "black"},
     "qualitative": {"color": "#c6dbef", "hatch": "..", "text": "black"},
     "fragile": {"color": "#f4d35e", "hatch": "xx", "text": "black"},
     "differs": {"color": "#ffffff", "hatch": "\\\\\\", "text": "black"},
@@ -308,7 +283,7 @@ def _legend(fig, styles, columns, top: float, ncol: int) -> None:
             hatch=styles[c]["hatch"],
             edgecolor="black",
             linewidth=0.7,
-            label=c,
+            label=WORDS[c],
         )
         for c in columns
     ]
@@ -330,7 +305,7 @@ def _legend(fig, styles, columns, top: float, ncol: int) -> None:
 #: the figure's layout in inches: room for the papers' names left of the bars, the
 #: height of one paper's bar, and the bands above and below each panel
 _LEFT, _RIGHT, _BAR = 1.35, 0.25, 0.3
-_TITLE, _AXIS, _LEGEND, _GAP = 0.32, 0.5, 0.5, 0.2
+_TITLE, _AXIS, _LEGEND, _GAP = 0.32, 0.5, 0.75, 0.2
 
 
 def plot_outcomes(table: pd.DataFrame, *, width: float = 4.5):
@@ -394,7 +369,7 @@ def plot_outcomes(table: pd.DataFrame, *, width: float = 4.5):
         x=-_LEFT / span,
         pad=6,
     )
-    _legend(fig, OUTCOME_STYLE, OUTCOMES, 1 - (_TITLE + n * _BAR + _AXIS) / height, ncol=3)
+    _legend(fig, OUTCOME_STYLE, OUTCOMES, 1 - (_TITLE + n * _BAR + _AXIS) / height, ncol=2)
 
     lower = axes(panel + _GAP)
     most = max(int(table[list(CAUSE_KINDS)].sum(axis=1).max()), 1)
@@ -417,6 +392,6 @@ def plot_outcomes(table: pd.DataFrame, *, width: float = 4.5):
         CAUSE_STYLE,
         CAUSE_KINDS,
         1 - (panel + _GAP + _TITLE + n * _BAR + _AXIS) / height,
-        ncol=3,
+        ncol=2,
     )
     return fig

@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from mlcrepro.display import math_html
-from mlcrepro.ledger import CAUSE_KINDS, STATUSES, row_anchor
+from mlcrepro.ledger import CAUSE_KINDS, STATUSES, WORDS, row_anchor
 
 __all__ = [
     "claim_group",
@@ -32,6 +32,9 @@ __all__ = [
     "FINDINGS_TERMS",
     "findings_counts",
     "findings_sentence",
+    "claim_tally",
+    "HEADLINES",
+    "headline_sentence",
     "papers_findings",
     "errata",
     "errata_html",
@@ -474,19 +477,11 @@ def summary_html(
 
 
 # ------------------------------------------------------------ the boxes' sentences
-#: how a findings sentence names each status and cause kind (in the ledgers' order)
+#: how a findings sentence names each status and cause kind (in the ledgers' order): the
+#: book's word for it (:data:`mlcrepro.ledger.WORDS`), statuses in italics, causes quoted
 FINDINGS_WORDS: dict[str, str] = {
-    "reproduced": "*reproduced*",
-    "within spread": "*within the paper's spread*",
-    "within our spread": "*within our spread*",
-    "qualitative": "*qualitative*",
-    "fragile": "*fragile*",
-    "differs": "*differ*",
-    "paper error": "an error of the paper",
-    "underspecified": "what the paper leaves open",
-    "material unavailable": "material not available to us",
-    "tested": "a cause tested by a computation",
-    "unknown": "a cause not known",
+    **{s: f"*{WORDS[s]}*" for s in STATUSES},
+    **{c: f"the cause *{WORDS[c]}*" for c in CAUSE_KINDS},
 }
 
 
@@ -526,19 +521,11 @@ def _series(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-#: the glossary term (``book/glossary.md``) behind each word of :data:`FINDINGS_WORDS`
+#: each word of :data:`FINDINGS_WORDS` as a link to its definition in the glossary
+#: (``book/glossary.md`` defines each word of :data:`mlcrepro.ledger.WORDS` as a term)
 FINDINGS_TERMS: dict[str, str] = {
-    "reproduced": "{term}`reproduced`",
-    "within spread": "{term}`within the paper's spread <within spread>`",
-    "within our spread": "{term}`within our spread`",
-    "qualitative": "{term}`qualitative`",
-    "fragile": "{term}`fragile`",
-    "differs": "{term}`differ <differs>`",
-    "paper error": "an {term}`error of the paper <paper error>`",
-    "underspecified": "what the paper {term}`leaves open <underspecified>`",
-    "material unavailable": "{term}`material not available <material unavailable>` to us",
-    "tested": "a cause {term}`tested` by a computation",
-    "unknown": "a cause {term}`not known <unknown>`",
+    **{s: f"{{term}}`{WORDS[s]}`" for s in STATUSES},
+    **{c: f"the cause {{term}}`{WORDS[c]}`" for c in CAUSE_KINDS},
 }
 
 
@@ -579,24 +566,20 @@ def findings_sentence(ledger: pd.DataFrame, *, terms: bool = False) -> str:
     >>> led = pd.DataFrame({"status": ["reproduced", "differs", "differs", "qualitative"],
     ...                     "cause": [None, "tested", "unknown", None]})
     >>> print(textwrap.fill(findings_sentence(led), 80))
-    Of the **4** ledger rows, **1** is *reproduced*, **1** *qualitative* and **2**
-    *differ*. Of the rows that differ, **1** names a cause tested by a computation
-    and **1** a cause not known.
+    Of the **4** ledger rows, the status is *reproduced* for **1**, *qualitative*
+    for **1** and *differs* for **2**. Of the rows that differ, **1** names the
+    cause *tested* and **1** the cause *unknown*.
     >>> print(findings_sentence(led.iloc[:1]))
-    Of the **1** ledger rows, **1** is *reproduced*.
+    Of the **1** ledger rows, the status is *reproduced* for **1**.
     >>> print(textwrap.fill(findings_sentence(led.iloc[:2], terms=True), 80))
-    Of the **2** ledger rows, **1** is {term}`reproduced` and **1** {term}`differ
-    <differs>`. Of the rows that differ, **1** names a cause {term}`tested` by a
-    computation.
+    Of the **2** ledger rows, the status is {term}`reproduced` for **1** and
+    {term}`differs` for **1**. Of the rows that differ, **1** names the cause
+    {term}`tested`.
     """
     words = FINDINGS_TERMS if terms else FINDINGS_WORDS
     n = findings_counts(ledger)
-    parts: list[str] = []
-    for s in STATUSES:
-        if s in n:
-            verb = ("is " if n[s] == 1 else "are ") if not parts else ""
-            parts.append(f"**{n[s]}** {verb}{words[s]}")
-    text = f"Of the **{n['rows']}** ledger rows, {_series(parts)}."
+    parts = [f"{words[s]} for **{n[s]}**" for s in STATUSES if s in n]
+    text = f"Of the **{n['rows']}** ledger rows, the status is {_series(parts)}."
     causes = [c for c in CAUSE_KINDS if c in n]
     if causes:
         cs: list[str] = []
@@ -605,6 +588,88 @@ def findings_sentence(ledger: pd.DataFrame, *, terms: bool = False) -> str:
             cs.append(f"**{n[c]}** {verb}{words[c]}")
         text += f" Of the rows that differ, {_series(cs)}."
     return text
+
+
+def claim_tally(ledgers: pd.DataFrame, claim_id: str) -> tuple[int, int]:
+    """On how many of its trials (datasets, folds) the ordering a claim states holds.
+
+    The one ledger row that checks ``claim_id`` must be an ordering row (it stores
+    ``hits`` of ``trials``); a chapter quotes the pair in its prose instead of typing it.
+
+    Parameters
+    ----------
+    ledgers : pandas.DataFrame
+        Saved ledger rows (:func:`mlcrepro.ledger.load_ledgers`), with the columns
+        ``claim_ids``, ``hits`` and ``trials``.
+    claim_id : str
+        The claim's id (``"PR158"``).
+
+    Returns
+    -------
+    tuple of int
+        ``(hits, trials)``.
+
+    Raises
+    ------
+    ValueError
+        If no row or more than one checks ``claim_id``, or its row stores no tally.
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"claim_ids": ["PR157", "PR158 PR159"],
+    ...                      "hits": [None, 0], "trials": [None, 5]})
+    >>> claim_tally(rows, "PR158")
+    (0, 5)
+    """
+    if not isinstance(ledgers, pd.DataFrame):
+        raise TypeError(f"ledgers must be a pandas DataFrame, got {type(ledgers).__name__}")
+    missing = [c for c in ("claim_ids", "hits", "trials") if c not in ledgers.columns]
+    if missing:
+        raise ValueError(f"ledgers lacks the columns {missing} (see load_ledgers)")
+    if not isinstance(claim_id, str):
+        raise TypeError(f"claim_id must be a claim id such as 'PR158', got {claim_id!r}")
+    ids = ledgers["claim_ids"].fillna("").astype(str).str.split()
+    rows = ledgers[ids.map(lambda i: claim_id in i)]
+    if len(rows) != 1:
+        raise ValueError(
+            f"claim_id {claim_id!r} must be checked by exactly one ledger row, not {len(rows)}"
+        )
+    hits, trials = rows.iloc[0]["hits"], rows.iloc[0]["trials"]
+    if pd.isna(hits) or pd.isna(trials):
+        raise ValueError(f"the row of {claim_id!r} stores no tally (hits of trials)")
+    return int(hits), int(trials)
+
+
+#: the headline claim of a ledger's paper, where it is an ordering over several trials: the
+#: claim id of its ledger row and what the trials are
+HEADLINES: dict[str, tuple[str, str]] = {"blended": ("PR158", "data sets")}
+
+
+def headline_sentence(ledgers: pd.DataFrame, ledger: str) -> str:
+    """The sentence that says how far a paper's headline claim held, or ``""`` if it has none.
+
+    The claim's words are its ledger row's (``claim``), the tally :func:`claim_tally`'s;
+    the ledgers with a headline are those of :data:`HEADLINES`.
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"claim_ids": ["PR158"], "claim": ["the blend wins"],
+    ...                      "hits": [0], "trials": [5]})
+    >>> headline_sentence(rows, "blended")
+    "The paper's headline claim, *the blend wins*, holds on **0** of the **5** data sets."
+    >>> headline_sentence(rows, "losses")
+    ''
+    """
+    if ledger not in HEADLINES:
+        return ""
+    claim_id, trials_are = HEADLINES[ledger]
+    hits, trials = claim_tally(ledgers, claim_id)
+    ids = ledgers["claim_ids"].fillna("").astype(str).str.split()
+    claim = ledgers.loc[ids.map(lambda i: claim_id in i), "claim"].iloc[0]
+    return (
+        f"The paper's headline claim, *{claim}*, holds on **{hits}** of the **{trials}** "
+        f"{trials_are}."
+    )
 
 
 def papers_findings(ledgers: pd.DataFrame, chapters=None) -> str:

@@ -28,19 +28,20 @@ BOOK = project_root() / "book"
 sys.path.insert(0, str(BOOK / "_ext"))
 from reproduction_finding import finding_markdown  # noqa: E402
 
-#: how the sentences name each status and cause kind (the CSV's words)
+#: how the sentences name each status and cause kind (the glossary's words), and the
+#: CSV's key for each
 WORDS = {
     "reproduced": "reproduced",
     "within the paper's spread": "within spread",
     "within our spread": "within our spread",
     "qualitative": "qualitative",
     "fragile": "fragile",
-    "differ": "differs",
-    "error of the paper": "paper error",
-    "leaves open": "underspecified",
-    "material not available": "material unavailable",
+    "differs": "differs",
+    "paper error": "paper error",
+    "underspecified": "underspecified",
+    "material unavailable": "material unavailable",
     "tested": "tested",
-    "not known": "unknown",
+    "unknown": "unknown",
 }
 
 
@@ -57,7 +58,9 @@ def _quoted(text: str) -> tuple[int, Counter]:
     assert total, text
     phrase = "|".join(re.escape(w) for w in sorted(WORDS, key=len, reverse=True))
     counts: Counter = Counter()
-    for value, words in re.findall(rf"\b(\d+) (?:is |are |names? )?(?:an |a cause |what the paper )?({phrase})", plain):
+    for words, value in re.findall(rf"(?<!cause )\b({phrase}) for (\d+)", plain):
+        counts[WORDS[words]] += int(value)
+    for value, words in re.findall(rf"\b(\d+) (?:names? )?the cause ({phrase})", plain):
         counts[WORDS[words]] += int(value)
     return int(total.group(1)), counts
 
@@ -72,10 +75,10 @@ def _csv_counts(name: str) -> tuple[int, Counter]:
 
 def test_quoted_reads_a_sentence_by_hand():
     text = (
-        "Of the **7** ledger rows, **1** is {term}`reproduced`, **2** {term}`within the "
-        "paper's spread <within spread>` and **4** {term}`differ <differs>`. Of the rows "
-        "that differ, **3** name a cause {term}`tested` by a computation and **1** a cause "
-        "{term}`not known <unknown>`."
+        "Of the **7** ledger rows, the status is {term}`reproduced` for **1**, "
+        "{term}`within the paper's spread` for **2** and {term}`differs` for **4**. Of "
+        "the rows that differ, **3** name the cause {term}`tested` and **1** the cause "
+        "{term}`unknown`."
     )
     n, counts = _quoted(text)
     assert n == 7
@@ -101,7 +104,8 @@ def test_a_learn_chapter_says_what_the_reproduction_found_with_the_directive(doc
     text = (project_root() / f"{doc}.md").read_text(encoding="utf-8")
     found = re.findall(r"^```\{reproduction-finding\}\s*(\S+)\s*$", text, re.M)
     assert found == [name], (
-        f"{doc}.md: one ```{{reproduction-finding}} {name}``` wanted, found {found}")
+        f"{doc}.md: one ```{{reproduction-finding}} {name}``` wanted, found {found}"
+    )
     # no count typed or glued beside it: the directive is the chapter's one sentence
     assert not re.search(r"Of the \*\*\d+\*\* ledger rows", text)
     assert "findings_sentence" not in text and "-findings" not in text

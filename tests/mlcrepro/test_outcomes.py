@@ -31,8 +31,9 @@ from mlcrepro.papers import PAPERS
 matplotlib.use("Agg")
 
 LEDGERS = project_root() / "book" / "_ledgers"
-#: how the front page counts each status (both spreads together)
-GROUP = {"within our spread": "within spread"}
+#: how the front page counts each status: each under its own name (the paper's spread and
+#: ours are two outcomes, never pooled)
+GROUP: dict[str, str] = {}
 
 
 def _paper_of(paper_ref: str, source: str) -> str:
@@ -115,9 +116,7 @@ def test_the_figure_draws_the_counts(table):
     # bars from top to bottom are the papers in order (y = n-1, ..., 0)
     for k, (_, r) in enumerate(table.iterrows()):
         shares = _panel_bars(upper).get(float(n - 1 - k), [])
-        assert shares == pytest.approx(
-            [r[o] / r["rows"] for o in OUTCOMES if r[o]], abs=1e-12
-        )
+        assert shares == pytest.approx([r[o] / r["rows"] for o in OUTCOMES if r[o]], abs=1e-12)
         counts = _panel_bars(lower).get(float(n - 1 - k), [])
         assert counts == pytest.approx([r[c] for c in CAUSE_KINDS if r[c]], abs=1e-12)
     # the names from top to bottom, without their years
@@ -156,8 +155,14 @@ def test_bad_input_is_named():
         paper_outcomes([1])
     with pytest.raises(ValueError, match="lacks the columns"):
         paper_outcomes(pd.DataFrame({"status": ["reproduced"]}))
-    rows = pd.DataFrame({"paper_ref": ["Nobody (1999)"], "source": ["Table 1"],
-                         "status": ["reproduced"], "cause": [""]})
+    rows = pd.DataFrame(
+        {
+            "paper_ref": ["Nobody (1999)"],
+            "source": ["Table 1"],
+            "status": ["reproduced"],
+            "cause": [""],
+        }
+    )
     with pytest.raises(ValueError, match="does not list"):
         paper_outcomes(rows)
     with pytest.raises(ValueError, match="unknown cause kinds"):

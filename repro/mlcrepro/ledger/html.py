@@ -13,7 +13,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from mlcrepro.display import BADGES, math_html
-from mlcrepro.ledger.rules import RARE_STATUSES, Cause, Entry
+from mlcrepro.ledger.rules import RARE_STATUSES, WORDS, Cause, Entry
 
 if TYPE_CHECKING:
     from mlcrepro.ledger.core import Ledger
@@ -127,7 +127,7 @@ def ledger_html(ledger: Ledger) -> str:
         _row_html(ledger.chapter, i, e, shared) for i, e in enumerate(ledger.entries, 1)
     )
     summary = ", ".join(
-        f"{v} {k}"
+        f"{v} {WORDS[k]}"
         for k, v in ledger.counts().items()
         if v or k not in ("within spread", *RARE_STATUSES)
     )

@@ -20,12 +20,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mlcrepro.vocabulary import WORDS
+
 __all__ = [
     "CLAIM_ID",
     "STATUSES",
     "RARE_STATUSES",
     "KINDS",
     "CAUSE_KINDS",
+    "WORDS",
     "SPREAD_OF",
     "ORDERING_ROBUSTNESS",
     "check_claim_ids",
@@ -92,6 +95,7 @@ RARE_STATUSES = ("within our spread", "fragile")
 KINDS = ("number", "spread", "exact", "ordering", "qualitative")
 #: the classes of cause a row that differs names
 CAUSE_KINDS = ("paper error", "underspecified", "material unavailable", "tested", "unknown")
+assert set(WORDS) == {*STATUSES, *CAUSE_KINDS}, "every status and cause has its word"
 #: whose spread a spread row is judged by: the paper's (reported ± std, or the authors'
 #: released results) or ours (fold-to-fold or seed-to-seed spread of our runs)
 SPREAD_OF = ("paper", "ours")
