@@ -19,7 +19,7 @@ import yaml
 
 from mlcrepro._paths import project_root
 
-from .conftest import SITE, report_height
+from .conftest import SITE, report_height, report_phone
 from .test_site import PAGES
 from .visit import PHONE
 
@@ -36,6 +36,15 @@ def test_nothing_overflows_a_phone_screen(page_visit, page):
     assert v.ok, f"{page}: HTTP {v.status}"
     phone = v.phone
     report_height(page, PHONE["width"], phone.height)
+    figure_px = [figure_text_px(i) for i in phone.figures if i["natural"]]
+    report_phone(page, {
+        "wide_equations": len(phone.wide_equations),
+        "equations_without_cue": len(phone.equation_problems),
+        "broken_cells": len(phone.broken_words),
+        "verdict_tables": phone.verdict_tables,
+        "verdicts_hidden": len(phone.hidden_verdicts),
+        "figure_px": round(min(figure_px), 1) if figure_px else None,
+    })
     assert not phone.table_problems, f"{page} at 390 px, tables: {phone.table_problems[:5]}"
     assert not phone.overflow, (
         f"{page}: {len(phone.overflow)} elements overflow the {phone.width}-px viewport "
@@ -117,12 +126,16 @@ MIN_FIGURE_PT = 9.0
 MIN_FIGURE_TEXT_PX = 8.0
 
 
+def figure_text_px(image: dict) -> float:
+    """The smallest text of a figure as shown, in CSS px (``image`` from visit.py)."""
+    return MIN_FIGURE_PT * 100 / 72 * image["shown"] / image["natural"]
+
+
 @pytest.mark.parametrize("page", READABLE_FIGURES)
 def test_figures_are_not_shrunk_below_readable_type_on_a_phone(page_visit, page):
     images = page_visit(page).phone.figures
-    small = [(i["src"], round(MIN_FIGURE_PT * 100 / 72 * i["shown"] / i["natural"], 1))
-             for i in images if i["natural"]
-             and MIN_FIGURE_PT * 100 / 72 * i["shown"] / i["natural"] < MIN_FIGURE_TEXT_PX]
+    small = [(i["src"], round(figure_text_px(i), 1)) for i in images
+             if i["natural"] and figure_text_px(i) < MIN_FIGURE_TEXT_PX]
     assert not small, (
         f"{page}: figures whose {MIN_FIGURE_PT:g}-pt text is shown below "
         f"{MIN_FIGURE_TEXT_PX:g} px on a 390-px phone (src, px): {small}"
