@@ -4,9 +4,9 @@ At 390 px (a phone) no element of a page reaches beyond the viewport unless it s
 declared scroll container (``overflow-x: auto`` or ``scroll``), the page itself does not
 scroll sideways, and a table that does not fit scrolls with a visible cue; a display
 equation fits or scrolls under a cue, no table cell breaks a word letter by letter, a
-verdict column stays in view, and figures keep readable type (>= 8 px). These are read from each page's one visit, narrowed to a phone's width
-after its desktop facts were read (visit.py). Every chapter offers its notebook (with
-outputs) for download.
+verdict column stays in view, and figures keep readable type (>= 8 px). These are read
+from each page's one visit, narrowed to a phone's width after its desktop facts were read
+(visit.py). Every chapter offers its notebook (with outputs) for download.
 """
 
 from __future__ import annotations
