@@ -9,7 +9,7 @@ is wider than its visible part gets the class ``mlcbook-scrolls``: its right edg
 out while more lies to the right (``mlcbook-scrolls-more``), and a line above it says
 "scroll sideways", at every width (styles in ``_static/mlcbook.css``). A display equation
 (MathJax's ``mjx-container``, typeset after the page loaded) is marked once MathJax has
-finished. Re-checked on resize and on every scroll of a box.
+finished. Re-checked on resize, on every scroll of a box and when a collapsed section opens.
 
 A table with a column headed "verdict" (the paper-against-ours tables) keeps that column
 in view while the rest scrolls: its cells get the class ``mlcbook-verdict`` and stick to
@@ -126,6 +126,9 @@ _HINT = r"""
     if (document.querySelector('.math')) { whenMaths(0); }
   });
   window.addEventListener('resize', markAll);
+  // a collapsed section opened: the boxes in it have a width only now ('toggle' does not
+  // bubble; a capture listener on the document sees every section's)
+  document.addEventListener('toggle', markAll, true);
 })();
 """
 

@@ -291,17 +291,23 @@ class Phone:
 
 
 def read_phone(pg) -> Phone:
-    """The phone facts of the page ``pg`` (already at the phone's width and laid out)."""
+    """The phone facts of the page ``pg`` (already at the phone's width and laid out); the
+    page is left with its collapsed sections open."""
     res = pg.evaluate(OVERFLOW)
+    phone = Phone(width=res["vw"], scroll_width=res["page"], overflow=res["out"],
+                  table_problems=pg.evaluate(TABLES)["problems"],
+                  height=pg.evaluate("document.documentElement.scrollHeight"),
+                  figures=pg.evaluate(FIGURES))
+    # equations, table cells and verdicts are read with every collapsed section open (a
+    # reader opens them; most of a Reproduce page's tables are inside one)
+    pg.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    pg.evaluate(SETTLED)
     maths = pg.evaluate(EQUATIONS)
     verdicts = pg.evaluate(VERDICTS)
-    return Phone(width=res["vw"], scroll_width=res["page"], overflow=res["out"],
-                 table_problems=pg.evaluate(TABLES)["problems"],
-                 height=pg.evaluate("document.documentElement.scrollHeight"),
-                 figures=pg.evaluate(FIGURES),
-                 wide_equations=maths["wide"], equation_problems=maths["problems"],
-                 broken_words=pg.evaluate(BROKEN_WORDS),
-                 verdict_tables=verdicts["tables"], hidden_verdicts=verdicts["hidden"])
+    phone.wide_equations, phone.equation_problems = maths["wide"], maths["problems"]
+    phone.broken_words = pg.evaluate(BROKEN_WORDS)
+    phone.verdict_tables, phone.hidden_verdicts = verdicts["tables"], verdicts["hidden"]
+    return phone
 
 
 @dataclass
