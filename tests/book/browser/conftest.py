@@ -83,6 +83,21 @@ def report_height(page: str, width: int, height: int) -> None:
         HEIGHTS.write_text(json.dumps(data, indent=1, sort_keys=True))
 
 
+PHONE_FACTS = SITE.parent / "browser" / "phone.json"
+
+
+def report_phone(page: str, facts: dict) -> None:
+    """What a page shows at 390 px, counted (wide display equations and those without a
+    cue, cells breaking a word, verdict columns in and out of view, the smallest figure
+    text in px), to _build/browser/phone.json for the stage's summary (locked as above)."""
+    PHONE_FACTS.parent.mkdir(parents=True, exist_ok=True)
+    with open(PHONE_FACTS.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        data = json.loads(PHONE_FACTS.read_text()) if PHONE_FACTS.exists() else {}
+        data[page] = facts
+        PHONE_FACTS.write_text(json.dumps(data, indent=1, sort_keys=True))
+
+
 @pytest.fixture(scope="session")
 def page_visit(browser, site_url, tmp_path_factory):
     """``page_visit(page)``: the facts of the one visit of ``page`` in this test run, at
@@ -126,7 +141,8 @@ def _shared_visit(folder: Path, browser, site_url: str, page: str) -> Visit:
 
 def pytest_terminal_summary(terminalreporter):
     """The heights of the book's pages (not the API reference) at 1280 and 390 px, as the
-    checks measured them (collapsed sections closed)."""
+    checks measured them (collapsed sections closed), and what each shows at 390 px."""
+    _phone_summary(terminalreporter)
     if not HEIGHTS.exists():
         return
     data = json.loads(HEIGHTS.read_text())
@@ -138,3 +154,22 @@ def pytest_terminal_summary(terminalreporter):
     for page, h in sorted(rows):
         wide, narrow = (format(h[w], ",") if w in h else "-" for w in ("1280", "390"))
         terminalreporter.write_line(f"{page:42s} {wide:>9} {narrow:>9}")
+
+
+def _phone_summary(terminalreporter) -> None:
+    if not PHONE_FACTS.exists():
+        return
+    data = json.loads(PHONE_FACTS.read_text())
+    rows = [(p, f) for p, f in data.items() if p.startswith("book/") and "/api/" not in p]
+    if not rows:
+        return
+    terminalreporter.section("at 390 px (a phone)")
+    terminalreporter.write_line(
+        f"{'page':42s} {'wide eq.':>8s} {'no cue':>6s} {'broken':>6s} {'verdicts':>9s} "
+        f"{'fig. px':>7s}")
+    for page, f in sorted(rows):
+        fig = "-" if f["figure_px"] is None else format(f["figure_px"], ".1f")
+        terminalreporter.write_line(
+            f"{page:42s} {f['wide_equations']:>8d} {f['equations_without_cue']:>6d} "
+            f"{f['broken_cells']:>6d} {f['verdicts_hidden']:>4d}/{f['verdict_tables']:<4d} "
+            f"{fig:>7s}")
