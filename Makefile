@@ -127,6 +127,7 @@ unit: $(STAMP)
 	$(BIN)/python -m pytest tests/mlcbook tests/book/test_chapter_cells.py \
 		tests/book/test_chapter_findings.py tests/book/test_learn_chapters.py \
 		tests/book/test_handout_markup.py tests/book/test_downloads.py tests/book/test_stages.py \
+		tests/book/test_reading_load.py \
 		--doctest-modules lib/mlcbook repro/mlcrepro -q $(XDIST) -m "not portable"
 
 # The library as a researcher installs it: its wheel holds mlcbook only, and a non-editable
