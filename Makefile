@@ -13,7 +13,8 @@ CHAPTERS := $(wildcard book/*.md)
 # of these is newer; book/_ext/downloads.py offers it on the site only then)
 PDF := _build/pdf/mlcbook.pdf
 PDF_SOURCES := $(wildcard book/*.ipynb) book/references.bib $(wildcard _static/*) \
-               $(wildcard book/_ext/*.py) $(wildcard book/_ext/*.js) _toc.yml _config.yml
+               $(wildcard book/_ext/*.py) $(wildcard book/_ext/*.js) _toc.yml _config.yml \
+               $(wildcard book/_ledgers/*.csv) CITATION.cff
 
 # Executed chapters must print nothing time-dependent: no progress bars, fixed hash seed.
 export MLCBOOK_PROGRESS := 0
