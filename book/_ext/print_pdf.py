@@ -135,8 +135,7 @@ _SOLUTIONS = r"""(title) => {
 # prints as one line: its counts, from its caption, and a link to its section of the
 # appendix "The reproduction ledgers", which prints every row in a compact layout of its
 # own (ledger_appendix_html).  The ledgers page's summaries and errata print whole.
-LEDGER_NOTE = ("{caption}: {rows} rows in all, each printed with its claim ids, the paper's "
-               "value, ours, its status and its whole note in the appendix “{title}”, "
+LEDGER_NOTE = ("{caption}: {rows} rows in all, printed whole in the appendix “{title}”, "
                "section “{section}”.")
 _LEDGERS = r"""(args) => {
   const docs = [...document.querySelectorAll('span[id^="document-"]')];
@@ -585,7 +584,7 @@ def ledger_appendix_html(root: Path = ROOT) -> tuple[str, int]:
             if text.strip():
                 n = notes.setdefault(text, len(notes) + 1)
                 cell = f'<a href="#{ledger_appendix_id(name)}-note-{n}">{n}</a>'
-            status = BADGES.get(row.status, e(row.status))
+            status = f"<span class='pdf-badge'>{BADGES.get(row.status, e(row.status))}</span>"
             if _text(row.cause):
                 status += f"<br><span class='pdf-cause'>{e(_text(row.cause))}</span>"
             marks = "".join(f'<span id="{e(a)}"></span>' for a in anchors[1:])

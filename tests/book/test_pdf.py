@@ -176,10 +176,10 @@ def test_each_reproduce_page_prints_its_ledgers_counts_and_leads_to_its_rows(pag
     """A ledger prints as one line where it stands: its counts (from its caption) and its
     row count, the saved CSV's, and the section of the appendix that prints its rows."""
     text = " ".join(" ".join(pages).split())
-    assert text.count("rows in all, each printed with its claim ids") == len(LEDGERS)
+    assert text.count("rows in all, printed whole in the appendix") == len(LEDGERS)
     for name, rows in _committed_ledgers().items():
         doc = ledger_page(name).page_doc
-        assert re.search(rf"\): {len(rows)} rows in all, each printed", _pages_of(pages, doc)), (
+        assert re.search(rf"\): {len(rows)} rows in all, printed whole", _pages_of(pages, doc)), (
             name, doc)
     # no row of the site's ledger tables: their header row never prints
     assert "# claim source paper ours status note" not in text
