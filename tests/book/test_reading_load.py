@@ -1,6 +1,6 @@
-"""The course plan's reading loads (book/_ext/reading_load.py): each session's load is
-derived from the pages it names, and counts what those pages print (tables, ledgers,
-collapsed sections) besides their prose."""
+"""The course plan (book/instructors.md): each session's reading load is derived from the
+pages it names (book/_ext/reading_load.py) and counts what those pages print (tables,
+ledgers, collapsed sections) besides their prose; the report's rubric adds up."""
 
 from __future__ import annotations
 
@@ -75,3 +75,12 @@ def test_every_session_names_its_reading_through_the_role():
         assert len(names) == 1, f"no reading role in {line!r}"
         unknown = set(names[0].split()) - pages
         assert not unknown, f"pages not in the book: {unknown}"
+
+
+def test_the_rubric_of_the_report_adds_up_to_its_total():
+    """The course plan's rubric grades the project's report out of the total it states."""
+    text = (ROOT / "book" / "instructors.md").read_text(encoding="utf-8")
+    section = text.split("## Grading the project's report", 1)[1].split("\n## ", 1)[0]
+    total = int(re.search(r"out of (\d+)", section).group(1))
+    points = [int(n) for n in re.findall(r"^- \*\*[^*]+\((\d+) points\)\.\*\*", section, re.M)]
+    assert len(points) >= 4 and sum(points) == total, (points, total)
