@@ -13,7 +13,8 @@ CHAPTERS := $(wildcard book/*.md)
 # of these is newer; book/_ext/downloads.py offers it on the site only then)
 PDF := _build/pdf/mlcbook.pdf
 PDF_SOURCES := $(wildcard book/*.ipynb) book/references.bib $(wildcard _static/*) \
-               $(wildcard book/_ext/*.py) $(wildcard book/_ext/*.js) _toc.yml _config.yml
+               $(wildcard book/_ext/*.py) $(wildcard book/_ext/*.js) _toc.yml _config.yml \
+               $(wildcard book/_ledgers/*.csv) CITATION.cff
 
 # Executed chapters must print nothing time-dependent: no progress bars, fixed hash seed.
 export MLCBOOK_PROGRESS := 0
@@ -127,6 +128,7 @@ unit: $(STAMP)
 	$(BIN)/python -m pytest tests/mlcbook tests/book/test_chapter_cells.py \
 		tests/book/test_chapter_findings.py tests/book/test_learn_chapters.py \
 		tests/book/test_handout_markup.py tests/book/test_downloads.py tests/book/test_stages.py \
+		tests/book/test_reading_load.py \
 		--doctest-modules lib/mlcbook repro/mlcrepro -q $(XDIST) -m "not portable"
 
 # The library as a researcher installs it: its wheel holds mlcbook only, and a non-editable

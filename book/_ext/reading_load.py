@@ -4,6 +4,10 @@ As a Sphinx extension it gives every page ``book/NAME.md`` the MyST substitution
 ``{{ words_NAME }}`` (words of prose, rounded to the hundred, e.g. ``3,100``) and
 ``{{ minutes_NAME }}`` (reading time at ``WORDS_PER_MINUTE``, rounded to 5 minutes), so the
 course plan of ``book/instructors.md`` quotes the chapters as they are at build time.
+The course plan names its reading with the role ``{reading}`NAME NAME ...```: it links
+each page and states the load of them all, derived from those pages: their prose, and the
+words their code cells print (tables, ledgers, findings and the sections the site shows
+collapsed), which a reader meets too.
 As a script it prints the table::
 
     python book/_ext/reading_load.py
@@ -11,13 +15,22 @@ As a script it prints the table::
 Prose is the text of the markdown cells without their maths (``$...$``, ``$$...$$``, math
 blocks), inline code, directive and option lines, HTML tags and link targets; a word is a
 run of letters (with ``'`` or ``-`` inside). Code is the non-empty lines of code cells.
+Printed words are those of the outputs committed in the page's notebook (``NAME.ipynb``),
+shown or collapsed: of each output its markdown, else its HTML without tags, else its plain
+text, and the text it streams; a number is not a word, so a table of numbers adds only its
+headings; a cell tagged ``remove-output`` or ``remove-cell`` prints nothing.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.util.docutils import SphinxRole
 
 # Technical prose with formulas is read slowly: 120 words a minute (about half the pace of
 # plain prose) is the estimate the course plan states; the code and outputs come on top.
@@ -75,6 +88,40 @@ def count(path: Path) -> tuple[int, int]:
     return len(_WORD.findall(body)), code_lines
 
 
+_HIDDEN = ("remove-output", "remove-cell")
+_PREFERRED = ("text/markdown", "text/html", "text/plain")
+_SCRIPT = re.compile(r"<(script|style)\b.*?</\1>", re.S | re.I)
+_TAG = re.compile(r"<[^>]*>")
+_ENTITY = re.compile(r"&[#\w]+;")
+
+
+def printed_words(path: Path) -> int:
+    """Words the code cells of the notebook ``path`` print, shown or collapsed (see the
+    module's docstring): what a reader meets beyond the page's prose."""
+    nb = json.loads(Path(path).read_text(encoding="utf-8"))
+    words = 0
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") != "code":
+            continue
+        if any(t in _HIDDEN for t in cell.get("metadata", {}).get("tags", [])):
+            continue
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "stream":
+                texts = [out.get("text", "")]
+            else:
+                data = out.get("data", {})
+                texts = []
+                for prefix in ("", "application/papermill.record/"):
+                    kind = next((prefix + k for k in _PREFERRED if prefix + k in data), None)
+                    if kind:
+                        texts.append(data[kind])
+            for text in texts:
+                text = "".join(text) if isinstance(text, list) else str(text)
+                text = _ENTITY.sub(" ", _TAG.sub(" ", _SCRIPT.sub(" ", text)))
+                words += len(_WORD.findall(text))
+    return words
+
+
 def load(book: Path) -> dict[str, tuple[int, int]]:
     """``{NAME: (words, code lines)}`` for every ``book/NAME.md``."""
     return {p.stem: count(p) for p in sorted(Path(book).glob("*.md"))}
@@ -88,6 +135,62 @@ def _minutes(words: int) -> str:
     return str(max(5, 5 * round(words / WORDS_PER_MINUTE / 5)))
 
 
+def reading(book: Path, names: list[str]) -> tuple[int, int]:
+    """Words of prose and printed words (:func:`printed_words`) of the pages ``names``
+    (``book/NAME.md`` and its notebook ``book/NAME.ipynb``), added up."""
+    prose = printed = 0
+    for name in names:
+        source = Path(book) / f"{name}.md"
+        if not source.exists():
+            raise ValueError(f"names must be pages of the book (book/NAME.md), got {name!r}")
+        prose += count(source)[0]
+        notebook = source.with_suffix(".ipynb")
+        printed += printed_words(notebook) if notebook.exists() else 0
+    return prose, printed
+
+
+def describe(prose: int, printed: int) -> str:
+    """The load as the course plan states it.
+
+    >>> describe(1890, 0)
+    'about 1,900 words, 15 min'
+    >>> describe(1890, 9460)
+    'about 1,900 words, 15 min, and 9,500 more printed in their tables and collapsed sections'
+    """
+    text = f"about {_rounded(prose)} words, {_minutes(prose)} min"
+    if printed >= 50:
+        text += f", and {_rounded(printed)} more printed in their tables and collapsed sections"
+    return text
+
+
+class ReadingRole(SphinxRole):
+    """``{reading}`intro measures```: links to the pages, then their load in brackets."""
+
+    def run(self):
+        names = self.text.split()
+        if not names:
+            msg = self.inliner.reporter.error("reading needs one or more page names",
+                                              line=self.lineno)
+            return [self.inliner.problematic(self.rawtext, self.rawtext, msg)], [msg]
+        book = Path(self.env.srcdir) / "book"
+        try:
+            prose, printed = reading(book, names)
+        except ValueError as err:
+            msg = self.inliner.reporter.error(str(err), line=self.lineno)
+            return [self.inliner.problematic(self.rawtext, self.rawtext, msg)], [msg]
+        out: list[nodes.Node] = []
+        for k, name in enumerate(names):
+            if k:
+                out.append(nodes.Text(" and " if k == len(names) - 1 else ", "))
+            ref = addnodes.pending_xref(
+                "", nodes.inline(name, name, classes=["xref", "std", "std-doc"]),
+                refdomain="std", reftype="doc", reftarget=name, refexplicit=False,
+                refwarn=True, refdoc=self.env.docname)
+            out.append(ref)
+        out.append(nodes.Text(f" ({describe(prose, printed)})"))
+        return out, []
+
+
 def _substitutions(app, config):
     subs = dict(config.myst_substitutions or {})
     for name, (words, _code) in load(Path(app.srcdir) / "book").items():
@@ -99,12 +202,15 @@ def _substitutions(app, config):
 
 def setup(app):
     app.connect("config-inited", _substitutions)
+    app.add_role("reading", ReadingRole())
     return {"parallel_read_safe": True, "parallel_write_safe": True}
 
 
 if __name__ == "__main__":
     book = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[1]
-    print(f"{'page':<18}{'words':>7}{'code lines':>12}{'minutes':>9}"
+    print(f"{'page':<24}{'words':>7}{'printed':>9}{'code lines':>12}{'minutes':>9}"
           f"  (at {WORDS_PER_MINUTE} words/min)")
     for name, (words, code) in load(book).items():
-        print(f"{name:<18}{words:>7}{code:>12}{_minutes(words):>9}")
+        nb = book / f"{name}.ipynb"
+        printed = printed_words(nb) if nb.exists() else 0
+        print(f"{name:<24}{words:>7}{printed:>9}{code:>12}{_minutes(words):>9}")
