@@ -281,7 +281,8 @@ def pdf_is_current(root: Path, pdf: Path) -> bool:
     sources = [*Path(root, "book").glob("*.ipynb"), Path(root, "book", "references.bib"),
                *Path(root, "_static").glob("*"), *Path(root, "book", "_ext").glob("*.py"),
                *Path(root, "book", "_ext").glob("*.js"), Path(root, "_toc.yml"),
-               Path(root, "_config.yml")]
+               Path(root, "_config.yml"), *Path(root, "book", "_ledgers").glob("*.csv"),
+               Path(root, "CITATION.cff")]
     built = pdf.stat().st_mtime
     return all(s.stat().st_mtime <= built for s in sources if s.is_file())
 

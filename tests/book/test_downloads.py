@@ -100,6 +100,18 @@ def test_the_pdf_is_offered_only_when_newer_than_every_page(tmp_path):
     assert not pdf_is_current(tmp_path, pdf)
 
 
+@pytest.mark.parametrize("source", ["book/_ledgers/hu.csv", "CITATION.cff"])
+def test_the_pdf_is_stale_when_a_ledger_or_the_citation_changes(tmp_path, source):
+    # the PDF prints the ledgers as its appendix and its title page from CITATION.cff
+    _tree(tmp_path, {"book/a.ipynb": b"{}", source: b""})
+    pdf = tmp_path / "book.pdf"
+    pdf.write_bytes(b"%PDF")
+    assert pdf_is_current(tmp_path, pdf)
+    later = pdf.stat().st_mtime + 5
+    os.utime(tmp_path / source, (later, later))
+    assert not pdf_is_current(tmp_path, pdf)
+
+
 def test_sizes_read_as_a_person_reads_them():
     assert Download("a", 7_032_077, "", "").size_text == "7.0 MB"
     assert Download("a", 212_744, "", "").size_text == "213 kB"
