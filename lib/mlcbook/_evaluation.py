@@ -90,6 +90,7 @@ def read_inputs(
     labels: str | Sequence[str] | None = None,
     input_format: str = "auto",
     xml: str | None = None,
+    header: bool | None = None,
 ) -> tuple[Any, list[Any], list[np.ndarray | None], list[str], str]:
     """Read the truth, one or more prediction files and their score files on one set of
     labels.
@@ -105,10 +106,18 @@ def read_inputs(
 
     Returns ``(Y, [P, ...], [F or None, ...], labels, where the labels come from)``.
     """
-    t = read_label_file(truth, input_format, xml=xml)
-    ps = [read_label_file(p, input_format, xml=xml) for p in preds]
+    t = read_label_file(truth, input_format, xml=xml, header=header)
+    ps = [read_label_file(p, input_format, xml=xml, header=header) for p in preds]
     files = [t, *ps]
-    read = [read_score_file(s) if s is not None else None for s in scores]
+    for f in ps:  # before any more work: each line (row) is one instance in every file
+        if f.n_samples != t.n_samples:
+            raise LabelFileError(
+                f.path,
+                None,
+                f"{f.n_samples} rows but {t.path} has {t.n_samples}: each line (row) must "
+                "be the same instance in both files (an empty line is an empty label set)",
+            )
+    read = [read_score_file(s, header=header) if s is not None else None for s in scores]
     names = _labels_option(labels)
     source = "--labels"
     ordered = names is not None  # the columns of header-less score files have an order
@@ -150,8 +159,8 @@ def read_inputs(
         if r is None or path is None:
             Fs.append(None)
             continue
-        F, header = r
-        if header is None and not ordered:
+        F, score_names = r
+        if score_names is None and not ordered:
             raise LabelFileError(
                 path,
                 None,
@@ -162,7 +171,7 @@ def read_inputs(
         Fs.append(
             align_scores(
                 F,
-                header,
+                score_names,
                 out_labels,
                 path,
                 named=names is not None,
@@ -364,6 +373,7 @@ def evaluate_files(
     labels: str | Sequence[str] | None = None,
     input_format: str = "auto",
     xml: str | None = None,
+    header: bool | None = None,
     zero_division: Any = None,
     beta: float = 1.0,
     convention: str = "mlcbook",
@@ -391,7 +401,13 @@ def evaluate_files(
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
     Y, (P,), (F,), names, source = read_inputs(
-        truth, [pred], scores=[scores], labels=labels, input_format=input_format, xml=xml
+        truth,
+        [pred],
+        scores=[scores],
+        labels=labels,
+        input_format=input_format,
+        xml=xml,
+        header=header,
     )
     ks = check_cutoffs(ks, Y.shape[1])
     params = _measure_params(beta, zero_division, convention, params)
@@ -464,6 +480,7 @@ def compare_files(
     labels: str | Sequence[str] | None = None,
     input_format: str = "auto",
     xml: str | None = None,
+    header: bool | None = None,
     zero_division: Any = None,
     beta: float = 1.0,
     convention: str = "mlcbook",
@@ -488,6 +505,7 @@ def compare_files(
         labels=labels,
         input_format=input_format,
         xml=xml,
+        header=header,
     )
     params = _measure_params(beta, zero_division, convention, params)
     specs = select_measures(measures, scores=Fa is not None, params=params)

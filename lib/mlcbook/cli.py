@@ -10,7 +10,8 @@ datasets.
                                 [--beta B] [--zero-division Z] [--convention C]
                                 [--ci LEVEL [--resamples N] [--ci-method BCa|percentile]
                                  [--seed S]] [--plot FILE.png]
-                                [--input-format auto|matrix|labelsets|arff] [--xml FILE]
+                                [--format-in auto|matrix|labelsets|json|comma|space|arff]
+                                [--header|--no-header] [--xml FILE]
                                 [--k K1,K2,... [--propensity-ab A,B]]
     mlcbook compare TRUTH PRED_A PRED_B [--scores-a FILE --scores-b FILE] [--ci LEVEL]
                                 [--resamples N] [--permutations N] [--seed S] ...
@@ -424,6 +425,7 @@ def _common_options(args: argparse.Namespace) -> dict[str, Any]:
         "labels": args.labels,
         "input_format": args.input_format,
         "xml": args.xml,
+        "header": args.header,
         "zero_division": args.zero_division,
         "beta": args.beta,
         "convention": args.convention,
@@ -632,10 +634,21 @@ def _add_common(p: argparse.ArgumentParser, *, ci_flag: bool) -> None:
         "alpha=2, w=[0.5,0.3,0.2] (a JSON value); repeatable",
     )
     p.add_argument(
+        "--format-in",
         "--input-format",
-        choices=("auto", "matrix", "labelsets", "arff"),
+        dest="input_format",
+        choices=("auto", "matrix", "labelsets", "json", "comma", "space", "arff"),
         default="auto",
-        help="layout of the label files (default: auto)",
+        help="layout of the label files (default: auto, found from the whole file): a "
+        "0/1 matrix, label sets one instance a line (labelsets: their layout found from "
+        "every line; json, comma or space: given), or ARFF",
+    )
+    p.add_argument(
+        "--header",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="whether the first line of each matrix and score file names the labels "
+        "(default: when its fields are not all numbers, or are pandas' 0,1,...,K-1)",
     )
     p.add_argument("--xml", metavar="FILE", help="MULAN label file for ARFF input")
     p.add_argument(
