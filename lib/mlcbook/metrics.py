@@ -115,6 +115,7 @@ when ``tp + fp + fn = 0``; precision 0 when ``tp + fp = 0`` otherwise.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
@@ -137,6 +138,7 @@ __all__ = [
     "hamming_loss",
     "subset_zero_one_loss",
     "subset_accuracy",
+    "instance_jaccard",
     "jaccard_score",
     "precision",
     "recall",
@@ -145,6 +147,7 @@ __all__ = [
     "ranking_loss",
     "one_error",
     "coverage",
+    "label_ranking_average_precision",
     "average_precision",
     "auc",
     "binarize",
@@ -371,7 +374,7 @@ def subset_zero_one_loss(
     return 1.0 - _lc.weighted_mean(_exact(Y, P), w)
 
 
-def jaccard_score(
+def instance_jaccard(
     Y: Any,
     P: Any,
     *,
@@ -954,7 +957,7 @@ def _average_precision(Y, F) -> np.ndarray:
     return _RowStats(Y, F).average_precision()
 
 
-def average_precision(
+def label_ranking_average_precision(
     Y: Any,
     F: Any,
     *,
@@ -1354,7 +1357,7 @@ def all_measures(
     convention : {"mlcbook", "wu_zhou"}, default "mlcbook"
         ``"wu_zhou"``: ranking loss, coverage, average precision and the three
         AUCs as Wu & Zhou's ``measure/*.m`` compute them (see
-        :func:`ranking_loss`, :func:`coverage`, :func:`average_precision`,
+        :func:`ranking_loss`, :func:`coverage`, :func:`label_ranking_average_precision`,
         :func:`auc`); Hamming loss, one-error and the F1 counts are the same in
         both conventions.
     measures : "all" or list of str, optional
@@ -1415,7 +1418,7 @@ def all_measures(
     if stats is None:
         out["ranking_loss"] = float(ranking_loss(Yd, F, convention=conv))
         out["coverage"] = float(coverage(Yd, F, convention=conv))
-        out["average_precision"] = float(average_precision(Yd, F, convention=conv))
+        out["average_precision"] = float(label_ranking_average_precision(Yd, F, convention=conv))
     else:
         out["ranking_loss"] = float(np.mean(stats.ranking_loss()))
         out["coverage"] = float(np.mean(_coverage(Yd, F)))
@@ -1457,3 +1460,72 @@ def _all_measures_listed(Y: Any, F: Any, P: Any, zero_division: Any, convention:
     for name, axis in (("macro_f1", 0), ("instance_f1", 1), ("micro_f1", None)):
         out[name] = _mean_defined(_lc.prf("f", c.tp(axis), c.ny(axis), c.np_(axis), 1.0, zd))
     return {m: out[m] for m in WU_ZHOU_MEASURES}
+
+
+# ---------------------------------------------------------------------- old spellings
+_WARNED: set[str] = set()
+
+
+def _renamed(old: str, new: str, sklearn: str) -> None:
+    """Warn once per process that ``old`` is the old spelling of ``new``."""
+    if old in _WARNED:
+        return
+    _WARNED.add(old)
+    warnings.warn(
+        f"mlcbook.metrics.{old} is renamed {new}: scikit-learn's {old} is another "
+        f"measure ({sklearn}), so the name will give scikit-learn's number; use "
+        f"mlcbook.metrics.{new} for this one",
+        FutureWarning,
+        stacklevel=3,
+    )
+
+
+def jaccard_score(Y: Any, P: Any, **kwargs: Any) -> float | np.ndarray:
+    """Old spelling of :func:`instance_jaccard` (warns once): the book's Jaccard index
+    averaged over instances, 0/0 = 1.
+
+    scikit-learn's :func:`sklearn.metrics.jaccard_score` averages as ``average=`` says
+    (``'binary'`` by default) with 0/0 = 0: another number on the same input.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     old = jaccard_score([[1, 1], [0, 0]], [[1, 0], [0, 0]])
+    >>> old == instance_jaccard([[1, 1], [0, 0]], [[1, 0], [0, 0]]) == 0.75
+    True
+    """
+    _renamed(
+        "jaccard_score",
+        "instance_jaccard",
+        "averaged as average= says, 0/0 = 0; the registry's jaccard_samples is its "
+        "average over instances",
+    )
+    return instance_jaccard(Y, P, **kwargs)
+
+
+def average_precision(Y: Any, F: Any, **kwargs: Any) -> float | np.ndarray:
+    """Old spelling of :func:`label_ranking_average_precision` (warns once): Wu & Zhou's
+    "average precision", per instance over its ranking of the labels.
+
+    scikit-learn's ``average_precision`` (scorer, and
+    :func:`sklearn.metrics.average_precision_score`) is the area under each label's
+    precision-recall curve, averaged over labels: another number on the same input.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> Y, F = [[1, 0, 1], [0, 1, 0]], [[0.9, 0.8, 0.1], [0.2, 0.7, 0.3]]
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     old = average_precision(Y, F)
+    >>> old == label_ranking_average_precision(Y, F)
+    True
+    """
+    _renamed(
+        "average_precision",
+        "label_ranking_average_precision",
+        "the area under each label's precision-recall curve, averaged over labels",
+    )
+    return label_ranking_average_precision(Y, F, **kwargs)

@@ -154,7 +154,7 @@ def test_hand_computed_top2_of_five_labels():
     assert M.coverage(Y, top) == pytest.approx((4 + 1) / 2)
     # average precision: row 0: label 3 at rank 1 (1/1), label 0 at rank 5 (2/5);
     # row 1: label 4 at rank 2 (1/2)
-    assert M.average_precision(Y, top) == pytest.approx(((1 + 2 / 5) / 2 + 1 / 2) / 2)
+    assert M.label_ranking_average_precision(Y, top) == pytest.approx(((1 + 2 / 5) / 2 + 1 / 2) / 2)
     # instance AUC, row 0: (3, v) 3 right; (0, 1) wrong; (0, 2), (0, 4) ties -> 3 + 1 = 4
     # of 6; row 1: (4, 0) wrong, (4, 1..3) right -> 3 of 4
     assert M.auc(Y, top, "instance") == pytest.approx((4 / 6 + 3 / 4) / 2)
