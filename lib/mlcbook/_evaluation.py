@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from . import metrics as _M
 from . import registry as _R
 from ._grids import ALPHAS
 from ._labelfiles import (
@@ -383,9 +384,16 @@ def evaluate_files(
     ci: dict[str, Any] | None = None,
     ks: Sequence[int] | None = None,
     jain: Sequence[float] | None = None,
+    per_label: bool = False,
     show_progress: bool = False,
 ) -> dict[str, Any]:
     """Read the files and compute the measures, their intervals and the loss profile.
+
+    ``per_label`` (``--per-label``) adds ``per_label``: one row per label, (label,
+    support, precision, recall, F1, and with scores the AUC), each as
+    :func:`mlcbook.metrics.precision` etc. with ``average=None`` compute it, with
+    ``zero_division`` (default 1, the book's) for a label never predicted or never
+    true.
 
     ``ks`` (``--k``): every at-k measure at each of these cut-offs (integers in 1..K);
     without ``measures``, the report and the at-k measures.
@@ -441,6 +449,8 @@ def evaluate_files(
         "profile": _profile(Y, P, profile),
         "notes": notes,
     }
+    if per_label:
+        out["per_label"] = per_label_rows(Y, P, F, names, zero_division)
     if ci is not None:
         ints = []
         for s, kw in _loop([r for r in runs if r[0].has_interval], "bootstrap", show_progress):
@@ -468,6 +478,27 @@ def evaluate_files(
             ]
         )
     return out
+
+
+def per_label_rows(
+    Y: Any, P: Any, F: Any, names: Sequence[str], zero_division: Any = None
+) -> list[tuple[Any, ...]]:
+    """(label, support, precision, recall, F1[, AUC]) of every label: the values that
+    ``average='macro'`` averages (``zero_division``: None or ``'warn'`` read as the
+    book's 1.0 and 0.0)."""
+    zd = 1.0 if zero_division is None else 0.0 if zero_division == "warn" else zero_division
+    cols: list[Any] = [
+        np.asarray(Y.sum(axis=0)).ravel().astype(int),
+        _M.precision(Y, P, average=None, zero_division=zd),
+        _M.recall(Y, P, average=None, zero_division=zd),
+        _M.f_measure(Y, P, average=None, zero_division=zd),
+    ]
+    if F is not None:
+        cols.append(_M.auc(_dense_scores(Y), F, average=None))
+    return [
+        (str(name), int(cols[0][j]), *(float(c[j]) for c in cols[1:]))
+        for j, name in enumerate(names)
+    ]
 
 
 def compare_files(

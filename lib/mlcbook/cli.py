@@ -12,7 +12,7 @@ datasets.
                                  [--seed S]] [--plot FILE.png]
                                 [--format-in auto|matrix|labelsets|json|comma|space|arff]
                                 [--header|--no-header] [--xml FILE]
-                                [--k K1,K2,... [--propensity-ab A,B]]
+                                [--k K1,K2,... [--propensity-ab A,B]] [--per-label]
     mlcbook compare TRUTH PRED_A PRED_B [--scores-a FILE --scores-b FILE] [--ci LEVEL]
                                 [--resamples N] [--permutations N] [--seed S] ...
     mlcbook measures [--format ...]
@@ -20,7 +20,8 @@ datasets.
     mlcbook datasets fetch NAME [--subset all|train|test]
     mlcbook datasets stats NAME [--subset all|train|test]
 
-``python -m mlcbook ...`` is the same.  ``evaluate`` reads the truth and the predictions
+``mlcbook --version`` prints the library's version.  ``python -m mlcbook ...`` is the
+same.  ``evaluate`` reads the truth and the predictions
 (0/1 matrices as CSV/TSV with or without a header, label-set lists, JSON, MEKA/MULAN
 ARFF: see :mod:`mlcbook.datasets.labelfiles`) and prints the measures of the registry
 (:mod:`mlcbook.registry`; ``--measures``: by default the book's report, with the ranking
@@ -29,7 +30,9 @@ eq. 18 of Hüllermeier et al. 2022) and polynomial (eq. 17) loss profiles of the
 predictions: about ten log-spaced k and seven alpha from 1 to 1000 (``--profile full``:
 every k and the book's 25-point alpha grid).  ``--ci 0.95`` adds a bootstrap confidence
 interval to every measure that has one (:mod:`mlcbook.intervals`; seeded, so the same
-run prints the same interval) and a note on why the others have none.  ``--k 1,3,5``
+run prints the same interval) and a note on why the others have none.  ``--per-label``
+adds each label's support, precision, recall, F1 (and AUC with scores): the values the
+macro averages average.  ``--k 1,3,5``
 adds the extreme-classification measures (:mod:`mlcbook.extreme`: P@k, R@k, nDCG@k,
 PSP@k, PSnDCG@k, coverage@k) of the scores at each cut-off; the propensity-scored ones
 use Jain et al.'s propensities (``--propensity-ab``, default A = 0.55, B = 1.5) computed
@@ -74,6 +77,8 @@ import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+
+from . import __version__
 
 __all__ = [
     "main",
@@ -266,6 +271,11 @@ def format_report(res: dict[str, Any], fmt: str, digits: int | None = 4) -> str:
             obj["ci"] = res["ci"]
         if notes:
             obj["notes"] = notes
+        if "per_label" in res:
+            obj["per_label"] = {
+                r[0]: dict(zip(_PER_LABEL_HEAD[1:], [r[1], *(_json_value(v) for v in r[2:])]))
+                for r in res["per_label"]
+            }
         return json.dumps(obj, indent=2, allow_nan=False)
     with_ci = "ci" in res
     if fmt == "csv":
@@ -285,6 +295,12 @@ def format_report(res: dict[str, Any], fmt: str, digits: int | None = 4) -> str:
         w.writerows(
             ["profile", f"{f}_loss", p, v, *([""] * 3 if with_ci else [])] for f, p, v in prof
         )
+        for r in res.get("per_label", []):
+            w.writerows(
+                ["per_label", m, r[0], str(v) if m == "support" else _num(v)]
+                + ([""] * 3 if with_ci else [])
+                for m, v in zip(_PER_LABEL_HEAD[1:], r[1:])
+            )
         return buf.getvalue().rstrip("\n")
     if with_ci:
         head = ["measure", "value", f"{level:g} CI low", "high"]
@@ -310,7 +326,17 @@ def format_report(res: dict[str, Any], fmt: str, digits: int | None = 4) -> str:
             "loss profiles of the predictions (binomial k, polynomial alpha)",
             table(["family", "param", "mean loss"], prof),
         ]
+    if "per_label" in res:
+        rows = res["per_label"]
+        head = list(_PER_LABEL_HEAD[: len(rows[0])]) if rows else list(_PER_LABEL_HEAD[:5])
+        parts += [
+            "per label (the values the macro averages average)",
+            table(head, [[r[0], str(r[1]), *(_short(v, d) for v in r[2:])] for r in rows]),
+        ]
     return "\n\n".join(parts)
+
+
+_PER_LABEL_HEAD = ("label", "support", "precision", "recall", "f1", "auc")
 
 
 def format_comparison(res: dict[str, Any], fmt: str, digits: int | None = 4) -> str:
@@ -449,6 +475,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> str:
         ci=_ci_options(args) if args.ci is not None else None,
         ks=args.k,
         jain=args.propensity_ab,
+        per_label=args.per_label,
         **_common_options(args),
     )
     if plot is not None:
@@ -731,6 +758,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_epilog(),
         formatter_class=fmt,
     )
+    parser.add_argument("--version", action="version", version=f"mlcbook {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
@@ -776,6 +804,13 @@ def build_parser() -> argparse.ArgumentParser:
         "(default 0.55,1.5; Wikipedia 0.5,0.4; Amazon 0.6,2.6), computed from the label "
         "frequencies of TRUTH as mlcbook.extreme.jain_propensity does (the files hold "
         "no training labels; --param propensity=[...] gives others)",
+    )
+    ev.add_argument(
+        "--per-label",
+        action="store_true",
+        help="also print each label's support, precision, recall, F1 (and AUC with "
+        "--scores): the values the macro averages average (zero division: "
+        "--zero-division, default 1)",
     )
     ev.add_argument(
         "--plot",

@@ -391,9 +391,9 @@ def _ratio(num: np.ndarray, den: np.ndarray, zero: float = 0.0) -> np.ndarray:
     return out
 
 
-def _setup(Y, F, k, sample_weight, per_instance, empty_rows):
+def _setup(Y, F, k, sample_weight, per_instance, empty_rows, *, beyond_labels=False):
     Yc, S = _check_inputs(Y, F)
-    k = _check_k(k, Yc.shape[1], not isinstance(S, _listed.Listed))
+    k = _check_k(k, Yc.shape[1], not (beyond_labels or isinstance(S, _listed.Listed)))
     w = _lc.check_sample_weight(sample_weight, Yc.shape[0])
     return Yc, S, k, w, check_bool(per_instance, "per_instance"), _empty(empty_rows)
 
@@ -531,7 +531,8 @@ def ndcg_at_k(
         Scores: dense, sparse (stored entries are the candidates) or a
         :class:`~mlcbook.topk.TopK`.
     k : int >= 1
-        Cut-off (at most ``n_labels`` for dense ``F``).
+        Cut-off; above ``n_labels`` a dense ``F`` ranks all its labels (scikit-learn's
+        ``ndcg_score`` with such a ``k``).
     normalization : {"ideal", "k"}, default "ideal"
         Divide by the DCG of a perfect ranking (:math:`\min(k, |\mathbf y_i|)`
         discounts), or by the first ``k`` discounts (napkinXC).
@@ -544,9 +545,14 @@ def ndcg_at_k(
     -------
     float in [0, 1], or ndarray of shape (n_samples,)
     """
-    Yc, S, k, w, per, empty = _setup(Y, F, k, sample_weight, per_instance, empty_rows)
+    # a dense ranking holds K labels: its DCG at k > K is its DCG at K, as scikit-learn's
+    # ndcg_score computes it; the ideal normaliser has min(k, |y|) = |y| terms either way
+    Yc, S, k, w, per, empty = _setup(
+        Y, F, k, sample_weight, per_instance, empty_rows, beyond_labels=True
+    )
+    k_rank = k if isinstance(S, _listed.Listed) else min(k, Yc.shape[1])
     norm = check_average(normalization, _NORMALIZATION, "normalization")
-    T = _top_groups(Yc, S, k, None)
+    T = _top_groups(Yc, S, k_rank, None)
     return _mean(_ratio(_dcg(T), _ndcg_norm(T.n_pos, k, norm)), T.n_pos, empty, w, per)
 
 

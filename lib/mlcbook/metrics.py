@@ -261,20 +261,23 @@ def _prf(
     P,
     which: str,
     beta: float,
-    average: str,
+    average: str | None,
     zero_division: float,
     w: np.ndarray | None,
     per_instance: bool,
 ):
-    """Precision / recall / F-beta from the counts of one axis (no scikit-learn)."""
+    """Precision / recall / F-beta from the counts of one axis (no scikit-learn);
+    ``average=None``: the value of every label."""
     if per_instance and average != "instance":
         raise ValueError(f"per_instance=True needs average='instance', got {average!r}")
-    axis = {"micro": None, "macro": 0, "instance": 1}[average]
+    axis = {"micro": None, "macro": 0, "instance": 1, None: 0}[average]
     c = _lc.Counts(Y, P, w)
     # the formulas' one home; the arithmetic of scikit-learn (and Hivemall's micro path)
     v = _lc.prf(which, c.tp(axis), c.ny(axis), c.np_(axis), beta, zero_division)
     if axis == 1:
         return _finish(v, w, per_instance)
+    if average is None:
+        return np.asarray(v, dtype=np.float64)
     return _mean_defined(v)  # per label (weights are in the counts), or pooled
 
 
@@ -417,7 +420,7 @@ def precision(
     Y: Any,
     P: Any,
     *,
-    average: str = "micro",
+    average: str | None = "micro",
     zero_division: float = 1.0,
     sample_weight: Any = None,
     per_instance: bool = False,
@@ -434,7 +437,9 @@ def precision(
     Parameters
     ----------
     Y, P : array-like or sparse matrix of shape (n_samples, n_labels)
-    average : {'micro', 'macro', 'instance'}
+    average : {'micro', 'macro', 'instance'} or None
+        None: the value of every label, an array of shape (n_labels,) (scikit-learn's
+        ``average=None``).
     zero_division : float in [0, 1], default 1.0
         Value when nothing is predicted (for an instance, a label, or at all).
     sample_weight : array-like of shape (n_samples,), optional
@@ -448,7 +453,7 @@ def precision(
     float in [0, 1], or ndarray of shape (n_samples,)
     """
     Y, P, w, per = _pair_args(Y, P, sample_weight, per_instance)
-    average = check_average(average, _AVERAGES_F)
+    average = None if average is None else check_average(average, _AVERAGES_F)
     zd = _check_zero_division(zero_division)
     return _prf(Y, P, "precision", 1.0, average, zd, w, per)
 
@@ -457,7 +462,7 @@ def recall(
     Y: Any,
     P: Any,
     *,
-    average: str = "micro",
+    average: str | None = "micro",
     zero_division: float = 1.0,
     sample_weight: Any = None,
     per_instance: bool = False,
@@ -472,7 +477,9 @@ def recall(
     Parameters
     ----------
     Y, P : array-like or sparse matrix of shape (n_samples, n_labels)
-    average : {'micro', 'macro', 'instance'}
+    average : {'micro', 'macro', 'instance'} or None
+        None: the value of every label, an array of shape (n_labels,) (scikit-learn's
+        ``average=None``).
     zero_division : float in [0, 1], default 1.0
         Value when there is no true label (for an instance, a label, or at all).
     sample_weight : array-like of shape (n_samples,), optional
@@ -484,7 +491,7 @@ def recall(
     float in [0, 1], or ndarray of shape (n_samples,)
     """
     Y, P, w, per = _pair_args(Y, P, sample_weight, per_instance)
-    average = check_average(average, _AVERAGES_F)
+    average = None if average is None else check_average(average, _AVERAGES_F)
     zd = _check_zero_division(zero_division)
     return _prf(Y, P, "recall", 1.0, average, zd, w, per)
 
@@ -493,7 +500,7 @@ def f_measure(
     Y: Any,
     P: Any,
     beta: float = 1.0,
-    average: str = "micro",
+    average: str | None = "micro",
     *,
     zero_division: float = 1.0,
     sample_weight: Any = None,
@@ -521,7 +528,9 @@ def f_measure(
     Y, P : array-like or sparse matrix of shape (n_samples, n_labels)
     beta : float > 0, default 1
         Weight of recall: recall counts ``beta`` times as much as precision.
-    average : {'micro', 'macro', 'instance'}
+    average : {'micro', 'macro', 'instance'} or None
+        None: the value of every label, an array of shape (n_labels,) (scikit-learn's
+        ``average=None``).
     zero_division : float in [0, 1], default 1.0
         Value when there is neither a true nor a predicted label (in the
         instance, the label, or the matrix).
@@ -535,7 +544,7 @@ def f_measure(
     """
     Y, P, w, per = _pair_args(Y, P, sample_weight, per_instance)
     b = _check_beta(beta)
-    average = check_average(average, _AVERAGES_F)
+    average = None if average is None else check_average(average, _AVERAGES_F)
     zd = _check_zero_division(zero_division)
     return _prf(Y, P, "f", b, average, zd, w, per)
 
@@ -1049,7 +1058,7 @@ def _auc(Y, F, average: str, stats: _RowStats | None = None, w: np.ndarray | Non
 def auc(
     Y: Any,
     F: Any,
-    average: str = "macro",
+    average: str | None = "macro",
     *,
     sample_weight: Any = None,
     per_instance: bool = False,
@@ -1077,7 +1086,9 @@ def auc(
     ----------
     Y : array-like or sparse matrix of shape (n_samples, n_labels), 0/1
     F : array-like of shape (n_samples, n_labels)
-    average : {'macro', 'micro', 'instance'}
+    average : {'macro', 'micro', 'instance'} or None
+        None: the AUC of every label, an array of shape (n_labels,) (NaN for a label
+        with one class), whose mean over the defined ones is ``'macro'``.
     sample_weight : array-like of shape (n_samples,), optional
         Instance weights: a (positive, negative) pair of instances counts
         ``w_a w_b`` ('macro', 'micro'); 'instance' takes the weighted mean of
@@ -1094,6 +1105,22 @@ def auc(
     -------
     float in [0, 1] (or NaN), or ndarray of shape (n_samples,)
     """
+    if average is None:  # the AUC of every label (scikit-learn's average=None)
+        if _check_flag(per_instance, "per_instance"):
+            raise ValueError("per_instance=True needs average='instance', got None")
+        if _listed.is_listed(F):
+            Yc, L, w, _ = _listed_args(Y, F, sample_weight, False, convention)
+            return np.asarray(_listed.label_aucs(Yc, L, w), dtype=np.float64)
+        Y, F = _check_scores(Y, F)
+        w = _lc.check_sample_weight(sample_weight, Y.shape[0])
+        if _check_convention(convention) == "wu_zhou":
+            if w is not None:
+                raise ValueError(
+                    "convention='wu_zhou' takes no sample_weight (the authors' has none)"
+                )
+            Yb = Y.astype(bool)
+            return np.array([_auc_order_1d(y, f) for y, f in zip(Yb.T, F.T)])
+        return np.asarray(_label_aucs(Y, F, w), dtype=np.float64)
     if _listed.is_listed(F):
         average = check_average(average, _AVERAGES_AUC)
         Yc, L, w, per = _listed_args(Y, F, sample_weight, per_instance, convention)

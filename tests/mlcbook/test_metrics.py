@@ -490,8 +490,8 @@ def test_bad_score_input(fn):
 def test_bad_average_for_classification(fn):
     with pytest.raises(ValueError, match="average must be one of"):
         fn(Y0, P0, average="samples")
-    with pytest.raises(TypeError, match="average"):
-        fn(Y0, P0, average=None)
+    with pytest.raises(TypeError, match="average"):  # None: the per-label values
+        fn(Y0, P0, average=3)
 
 
 def test_bad_average_for_auc():
