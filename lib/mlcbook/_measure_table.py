@@ -684,7 +684,7 @@ _add(
     "instances and covers fewer labels, so bootstrap intervals are biased below the value",
     description="fraction of the labels relevant somewhere that some instance ranks in its "
     "top k while relevant",
-    reference="napkinXC measures.coverage_at_k",
+    reference="napkinXC metrics.coverage_at_k",
     label=_at_k_label("coverage_at_k"),
 )
 

@@ -50,9 +50,10 @@ Conventions (they differ across the literature; each is a parameter or stated he
   ``Metrics(remove_invalid=True)``).
 * **nDCG's normaliser**, ``normalization``: ``"ideal"`` (default) divides by the
   DCG of a perfect ranking, :math:`\sum_{j \le \min(k, |\mathbf y_i|)} d_j` (Jain et
-  al. 2016; pyxclib; scikit-learn); ``"k"`` by :math:`\sum_{j \le k} d_j`, so that
-  an instance with fewer than k relevant labels cannot reach 1 (napkinXC's
-  ``ndcg_at_k``).
+  al. 2016; pyxclib; scikit-learn; napkinXC 0.7.2's ``napkinxc.metrics.ndcg_at_k``,
+  tested against it to 1e-16); ``"k"`` by :math:`\sum_{j \le k} d_j`, so that an
+  instance with fewer than k relevant labels cannot reach 1 (no library above uses
+  it; it differs from ``"ideal"`` by up to a quarter).
 * **Normalising the propensity-scored measures**, ``normalize``: ``True``
   (default) divides the mean over instances by the mean of the best achievable
   values (the true labels ranked by decreasing inverse propensity), so the result
@@ -104,7 +105,7 @@ __all__ = [
 ]
 
 #: Jain et al.'s (A, B) by data set family, as pyxclib's ``compute_inv_propesity``
-#: and napkinXC's ``inverse_propensity`` document them (the paper fits A and B on
+#: and napkinXC's ``Jain_et_al_inverse_propensity`` document them (the paper fits A and B on
 #: Wikipedia and Amazon and uses 0.55 and 1.5 elsewhere).
 JAIN_PARAMETERS: dict[str, tuple[float, float]] = {
     "default": (0.55, 1.5),
@@ -129,7 +130,7 @@ def jain_propensity(Y: Any, A: float = 0.55, B: float = 1.5) -> np.ndarray:
     logarithms.  Published parameters (:data:`JAIN_PARAMETERS`): ``A = 0.55, B =
     1.5`` in general, ``A = 0.5, B = 0.4`` for Wikipedia (WikiLSHTC) and ``A = 0.6,
     B = 2.6`` for Amazon; the same as pyxclib's ``compute_inv_propesity`` (which
-    returns :math:`1/p_l`) and napkinXC's ``inverse_propensity``.
+    returns :math:`1/p_l`) and napkinXC's ``Jain_et_al_inverse_propensity``.
 
     Parameters
     ----------
@@ -535,7 +536,8 @@ def ndcg_at_k(
         ``ndcg_score`` with such a ``k``).
     normalization : {"ideal", "k"}, default "ideal"
         Divide by the DCG of a perfect ranking (:math:`\min(k, |\mathbf y_i|)`
-        discounts), or by the first ``k`` discounts (napkinXC).
+        discounts, as pyxclib, scikit-learn and napkinXC), or by the first ``k``
+        discounts.
     empty_rows : {"zero", "skip"}, default "zero"
         Rows without a true label: value 0 (pyxclib, scikit-learn), or left out.
     sample_weight : array-like of shape (n_samples,), optional
