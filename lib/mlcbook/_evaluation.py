@@ -273,12 +273,114 @@ def check_cutoffs(ks: Sequence[int] | None, K: int) -> list[int] | None:
 _FROM_TRUTH = "from the truth"
 
 
+def read_propensity_file(
+    path: str,
+    names: Sequence[str],
+    jain: Sequence[float] | None,
+    *,
+    input_format: str = "auto",
+    header: bool | None = None,
+) -> tuple[np.ndarray, str]:
+    """``--propensity FILE``: the propensities of the labels ``names`` and a note.
+
+    The file holds either one propensity in (0, 1] per line, in the order of the labels
+    (or ``label,propensity`` per line, any order, every label once), or the training
+    labels (any layout of a truth file, on the same labels), whose frequencies give
+    Jain et al.'s propensities (``jain`` = (A, B); None: 0.55, 1.5).
+    """
+    lines = [(i, ln.strip()) for i, ln in enumerate(_read_text_lines(path), 1) if ln.strip()]
+    if not lines:
+        raise LabelFileError(path, None, "the file is empty: no propensities or labels")
+    K = len(names)
+    fields = [[f.strip() for f in ln.replace("\t", ",").split(",")] for _, ln in lines]
+    numbers = all(len(f) == 1 and _is_float(f[0]) for f in fields)
+    pairs = all(len(f) == 2 and _is_float(f[1]) for f in fields)
+    if numbers or pairs:
+        if numbers:
+            if len(lines) != K:
+                raise LabelFileError(
+                    path, None, f"{len(lines)} propensities for {K} labels: one per label"
+                )
+            p = np.array([float(f[0]) for f in fields])
+        else:
+            index = {str(x): j for j, x in enumerate(names)}
+            p = np.full(K, np.nan)
+            for (lineno, _), (name, value) in zip(lines, fields):
+                if name not in index:
+                    raise LabelFileError(path, lineno, f"{name!r} is not one of the labels")
+                if not np.isnan(p[index[name]]):
+                    raise LabelFileError(path, lineno, f"the label {name!r} is given twice")
+                p[index[name]] = float(value)
+            if np.isnan(p).any():
+                missing = [str(names[j]) for j in np.flatnonzero(np.isnan(p))]
+                raise LabelFileError(path, None, f"no propensity for the labels {missing[:6]}")
+        bad = np.flatnonzero(~((p > 0.0) & (p <= 1.0)))
+        if bad.size:
+            raise LabelFileError(
+                path,
+                None,
+                f"propensities must lie in (0, 1]; label {names[bad[0]]!r} has {p[bad[0]]}",
+            )
+        return p, f"the propensities of {path}"
+    train = read_label_file(path, input_format, header=header)
+    if train.Y is not None:
+        if train.labels is not None and list(train.labels) != [str(x) for x in names]:
+            raise LabelFileError(
+                path,
+                1,
+                "the header names other labels than the truth's: "
+                f"{list(train.labels)[:6]} vs {list(names)[:6]}",
+            )
+        if train.Y.shape[1] != K:
+            raise LabelFileError(path, None, f"{train.Y.shape[1]} label columns for {K} labels")
+        Ytr: Any = train.Y
+    else:
+        Ytr, _, _ = align_label_files(
+            train, train, [str(x) for x in names], source="the labels of the truth"
+        )
+    if Ytr.shape[0] < 3:
+        raise LabelFileError(
+            path, None, "Jain et al.'s propensities need at least 3 training instances"
+        )
+    a, b = JAIN_PARAMETERS["default"] if jain is None else jain
+    note = (
+        f"propensities of Jain et al. (2016) with A = {a:g}, B = {b:g} from the label "
+        f"frequencies of {path} ({Ytr.shape[0]} training instances)"
+    )
+    return jain_propensity(Ytr, a, b), note
+
+
+def _is_float(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _read_text_lines(path: str) -> list[str]:
+    try:
+        return Path(path).read_text(encoding="utf-8-sig").splitlines()
+    except FileNotFoundError:
+        raise LabelFileError(path, None, "no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LabelFileError(path, None, f"cannot be read: {exc}") from None
+
+
 def _truth_propensity(
-    params: dict[str, Any], Y: Any, jain: Sequence[float] | None, takers: Sequence[str]
+    params: dict[str, Any],
+    Y: Any,
+    jain: Sequence[float] | None,
+    takers: Sequence[str],
+    given: tuple[np.ndarray, str] | None = None,
 ) -> list[str]:
-    """The propensity-scored measures' ``propensity``: the one given (``--param``), else,
-    if a selected measure takes it, Jain et al.'s from the label frequencies of the truth
+    """The propensity-scored measures' ``propensity``: the one given (``--param``), else
+    those of ``--propensity FILE`` (``given``), else, if a selected measure takes it,
+    Jain et al.'s from the label frequencies of the truth
     (:func:`mlcbook.extreme.jain_propensity`), with a note saying so."""
+    if given is not None and takers:
+        params["propensity"] = given[0]
+        return [f"{', '.join(takers)}: {given[1]}"]
     if params.get("propensity") is not _FROM_TRUTH:
         return []
     if not takers:
@@ -385,6 +487,7 @@ def evaluate_files(
     ks: Sequence[int] | None = None,
     jain: Sequence[float] | None = None,
     per_label: bool = False,
+    propensity_file: str | None = None,
     show_progress: bool = False,
 ) -> dict[str, Any]:
     """Read the files and compute the measures, their intervals and the loss profile.
@@ -428,8 +531,17 @@ def evaluate_files(
     if ks is not None and not any(s.kind == "at_k" for s in specs):
         raise LabelFileError("--k", None, f"{measures!r} selects no at-k measure to cut")
     takers = [s.name for s in specs if "propensity" in s.param_names]
-    notes = _truth_propensity(params, Y, jain, takers)
-    if ks is not None and Y.shape[0] < 3 and "propensity" not in params:
+    given = None
+    if propensity_file is not None:
+        if "propensity" in params and params["propensity"] is not _FROM_TRUTH:
+            raise LabelFileError(
+                "--propensity", None, "give the propensities once: a file or --param"
+            )
+        given = read_propensity_file(
+            propensity_file, names, jain, input_format=input_format, header=header
+        )
+    notes = _truth_propensity(params, Y, jain, takers, given)
+    if ks is not None and Y.shape[0] < 3 and "propensity" not in params and given is None:
         notes.append(
             "psprecision_at_k, psndcg_at_k: left out (Jain et al.'s propensities need at "
             "least 3 instances of the truth; give --param propensity=[...])"

@@ -476,6 +476,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> str:
         ks=args.k,
         jain=args.propensity_ab,
         per_label=args.per_label,
+        propensity_file=args.propensity,
         **_common_options(args),
     )
     if plot is not None:
@@ -804,6 +805,14 @@ def build_parser() -> argparse.ArgumentParser:
         "(default 0.55,1.5; Wikipedia 0.5,0.4; Amazon 0.6,2.6), computed from the label "
         "frequencies of TRUTH as mlcbook.extreme.jain_propensity does (the files hold "
         "no training labels; --param propensity=[...] gives others)",
+    )
+    ev.add_argument(
+        "--propensity",
+        metavar="FILE",
+        help="the propensities of PSP@k and PSnDCG@k: a file of the training labels "
+        "(any layout of TRUTH, on its labels: Jain et al.'s propensities from their "
+        "frequencies, with --propensity-ab) or of one propensity per label (a number a "
+        "line in label order, or label,propensity lines); default: from TRUTH",
     )
     ev.add_argument(
         "--per-label",
