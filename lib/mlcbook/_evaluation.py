@@ -26,9 +26,11 @@ from ._labelfiles import (
     align_label_files,
     align_scores,
     inferred_labels,
+    is_sparse_score_file,
     read_label_file,
     read_label_names,
     read_score_file,
+    read_sparse_scores,
 )
 from ._progress import progress
 from .extreme import JAIN_PARAMETERS, jain_propensity
@@ -118,7 +120,11 @@ def read_inputs(
                 f"{f.n_samples} rows but {t.path} has {t.n_samples}: each line (row) must "
                 "be the same instance in both files (an empty line is an empty label set)",
             )
-    read = [read_score_file(s, header=header) if s is not None else None for s in scores]
+    listed = [s is not None and is_sparse_score_file(s) for s in scores]
+    read = [
+        read_score_file(s, header=header) if s is not None and not lst else None
+        for s, lst in zip(scores, listed)
+    ]
     names = _labels_option(labels)
     source = "--labels"
     ordered = names is not None  # the columns of header-less score files have an order
@@ -155,8 +161,16 @@ def read_inputs(
                 "name them in the header, or give --labels",
             ) from None
         Ps.append(P)
-    Fs: list[np.ndarray | None] = []
-    for path, r in zip(scores, read):
+    Fs: list[Any] = []
+    for path, r, lst in zip(scores, read, listed):
+        if lst and path is not None:  # label:score lines: columns by name
+            F = read_sparse_scores(path, out_labels)
+            if F.shape[0] != Y.shape[0]:
+                raise LabelFileError(
+                    path, None, f"{F.shape[0]} rows of scores for {Y.shape[0]} instances"
+                )
+            Fs.append(F)
+            continue
         if r is None or path is None:
             Fs.append(None)
             continue
@@ -419,7 +433,11 @@ def _input(spec: _R.MeasureSpec, P: Any, F: Any) -> Any:
     return F
 
 
-def _dense_scores(Y: Any) -> Any:
+def _dense_scores(Y: Any, F: Any = None) -> Any:
+    """The truth for the score measures: dense beside dense scores; sparse truth stays
+    sparse beside sparse (listed) scores, which never become dense."""
+    if sp.issparse(F):
+        return Y
     return Y.toarray() if sp.issparse(Y) else Y
 
 
@@ -550,7 +568,7 @@ def evaluate_files(
     show = show_progress and Y.shape[0] * Y.shape[1] > LONG_CELLS
     rows = []
     for s, kw in _loop(runs, "measures", show):
-        Ys = _dense_scores(Y) if s.inputs == "scores" else Y
+        Ys = _dense_scores(Y, F) if s.inputs == "scores" else Y
         rows.append((_row(s, kw), s.compute(Ys, _input(s, P, F), **kw)))
     out: dict[str, Any] = {
         "n_samples": int(Y.shape[0]),
@@ -566,7 +584,7 @@ def evaluate_files(
     if ci is not None:
         ints = []
         for s, kw in _loop([r for r in runs if r[0].has_interval], "bootstrap", show_progress):
-            Ys = _dense_scores(Y) if s.inputs == "scores" else Y
+            Ys = _dense_scores(Y, F) if s.inputs == "scores" else Y
             res = bootstrap_interval(
                 s.name,
                 Ys,
@@ -606,7 +624,7 @@ def per_label_rows(
         _M.f_measure(Y, P, average=None, zero_division=zd),
     ]
     if F is not None:
-        cols.append(_M.auc(_dense_scores(Y), F, average=None))
+        cols.append(_M.auc(_dense_scores(Y, F), F, average=None))
     return [
         (str(name), int(cols[0][j]), *(float(c[j]) for c in cols[1:]))
         for j, name in enumerate(names)

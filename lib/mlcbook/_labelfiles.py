@@ -78,6 +78,8 @@ __all__ = [
     "LabelsInferredWarning",
     "HeaderWarning",
     "SET_FORMATS",
+    "is_sparse_score_file",
+    "read_sparse_scores",
     "read_label_file",
     "read_score_file",
     "read_label_names",
@@ -86,7 +88,7 @@ __all__ = [
     "align_scores",
 ]
 
-KINDS = ("auto", "matrix", "labelsets", "json", "comma", "space", "arff")
+KINDS = ("auto", "matrix", "labelsets", "json", "comma", "space", "xc", "arff")
 
 
 class LabelFileError(ValueError):
@@ -568,6 +570,8 @@ def read_label_file(
     if kind == "arff" or (kind == "auto" and path.suffix.lower() == ".arff"):
         return _read_arff(path, xml)
     lines = _read_lines(path)
+    if kind == "xc" or (kind in ("auto", "labelsets") and _is_xc(lines)):
+        return _read_xc(path, lines)
     if kind == "auto":
         rows = _data_lines(lines)
         if not rows:
@@ -591,6 +595,102 @@ def read_label_file(
         A, names, linenos = _read_matrix(path, lines, "label", booleans=True, header=header)
         return LabelFile(str(path), "matrix", _binary(path, A, linenos), None, names)
     return LabelFile(str(path), "labelsets", None, _read_label_sets(path, lines, kind), None)
+
+
+_XC_HEADER = re.compile(r"^\s*(\d+)\s+(\d+)\s+(\d+)\s*$")
+
+
+def _is_xc(lines: list[str]) -> bool:
+    """The Extreme Classification Repository's layout: a first line ``n d K`` and
+    instance lines ``l1,l2 f:v f:v ...`` (feature:value pairs after the labels)."""
+    if not lines or not _XC_HEADER.match(lines[0]):
+        return False
+    return any(":" in ln for ln in lines[1:6])
+
+
+def _read_xc(path: Path, lines: list[str]) -> LabelFile:
+    """The labels of an Extreme Classification Repository file: header ``n d K``, then
+    per instance its labels (integers in 0..K-1 separated by commas; none: the line
+    starts with a feature) and its ``feature:value`` pairs, which are not read."""
+    m = _XC_HEADER.match(lines[0]) if lines else None
+    if m is None:
+        raise LabelFileError(path, 1, "expected the header 'n d K' (instances, features, labels)")
+    n, K = int(m.group(1)), int(m.group(3))
+    body = lines[1:]
+    if len(body) != n:
+        raise LabelFileError(
+            path, None, f"the header says {n} instances, the file has {len(body)}"
+        )
+    sets: list[list[str]] = []
+    for lineno, line in enumerate(body, 2):
+        first = line.split(None, 1)[0] if line.strip() else ""
+        if not first or ":" in first:
+            sets.append([])
+            continue
+        labs = [t for t in first.split(",") if t]
+        for t in labs:
+            if not t.isdigit() or int(t) >= K:
+                raise LabelFileError(path, lineno, f"label {t!r} is not an integer in 0..{K - 1}")
+        sets.append(list(dict.fromkeys(labs)))
+    return LabelFile(str(path), "labelsets", None, sets, [str(j) for j in range(K)])
+
+
+def is_sparse_score_file(path: str | PathLike) -> bool:
+    """A score file of ``label:score`` pairs (one line per instance), not a matrix."""
+    try:
+        with open(path, encoding="utf-8-sig") as fh:
+            for line in fh:
+                if line.strip():
+                    tok = line.replace(",", " ").split()[0]
+                    name, sep, value = tok.rpartition(":")
+                    return bool(sep) and bool(name) and _is_number(value)
+    except (OSError, UnicodeDecodeError):
+        return False
+    return False
+
+
+def read_sparse_scores(path: str | PathLike, labels: Sequence[str]) -> sp.csr_matrix:
+    """A file of ``label:score`` pairs, one line per instance (separated by spaces or
+    commas; an empty line scores nothing): the listed scores as a CSR matrix over
+    ``labels``, read in one pass.  A top-k file of an extreme classifier is such a
+    file; a label is named as in the truth (for the Extreme Classification
+    Repository, its index)."""
+    path = Path(path)
+    index = {str(x): j for j, x in enumerate(labels)}
+    indptr = [0]
+    indices: list[int] = []
+    data: list[float] = []
+    try:
+        fh = open(path, encoding="utf-8-sig")
+    except OSError as exc:
+        raise LabelFileError(path, None, f"cannot be read: {exc.strerror}") from None
+    with fh:
+        for lineno, line in enumerate(fh, 1):
+            seen = set()
+            for tok in line.replace(",", " ").split():
+                name, sep, value = tok.rpartition(":")
+                j = index.get(name)
+                if not sep or j is None:
+                    what = "not label:score" if not sep else f"{name!r} is not one of the labels"
+                    raise LabelFileError(path, lineno, f"{tok!r}: {what}")
+                try:
+                    v = float(value)
+                except ValueError:
+                    raise LabelFileError(
+                        path, lineno, f"{tok!r}: the score is not a number"
+                    ) from None
+                if not math.isfinite(v):
+                    raise LabelFileError(path, lineno, f"{tok!r}: the score is not finite")
+                if j in seen:
+                    raise LabelFileError(path, lineno, f"the label {name!r} is scored twice")
+                seen.add(j)
+                indices.append(j)
+                data.append(v)
+            indptr.append(len(indices))
+    return sp.csr_matrix(
+        (np.asarray(data, dtype=np.float64), np.asarray(indices, dtype=np.int64), indptr),
+        shape=(len(indptr) - 1, len(index)),
+    )
 
 
 def _read_arff(path: Path, xml: str | PathLike | None) -> LabelFile:

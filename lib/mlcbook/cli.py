@@ -665,7 +665,7 @@ def _add_common(p: argparse.ArgumentParser, *, ci_flag: bool) -> None:
         "--format-in",
         "--input-format",
         dest="input_format",
-        choices=("auto", "matrix", "labelsets", "json", "comma", "space", "arff"),
+        choices=("auto", "matrix", "labelsets", "json", "comma", "space", "xc", "arff"),
         default="auto",
         help="layout of the label files (default: auto, found from the whole file): a "
         "0/1 matrix, label sets one instance a line (labelsets: their layout found from "
@@ -777,8 +777,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument(
         "--scores",
         metavar="FILE",
-        help="real-valued scores (CSV/TSV matrix, a header naming the labels) for the "
-        "ranking measures",
+        help="real-valued scores for the ranking measures: a CSV/TSV matrix (a header "
+        "naming the labels), or label:score pairs a line (top-k or sparse scores; the "
+        "labels not listed rank below the listed ones)",
     )
     ev.add_argument(
         "--profile",
