@@ -642,6 +642,8 @@ def compare_files(
     input_format: str = "auto",
     xml: str | None = None,
     header: bool | None = None,
+    ks: Sequence[int] | None = None,
+    jain: Sequence[float] | None = None,
     zero_division: Any = None,
     beta: float = 1.0,
     convention: str = "mlcbook",
@@ -669,11 +671,21 @@ def compare_files(
         header=header,
     )
     params = _measure_params(beta, zero_division, convention, params)
+    ks = check_cutoffs(ks, Y.shape[1])
+    if ks is not None:
+        if Fa is None:
+            raise LabelFileError("--k", None, "the at-k measures need --scores-a and --scores-b")
+        params.setdefault("k", ks[0])  # selects the at-k measures (each run at every k)
+        measures = "report,at_k" if measures is None else measures
+        if Y.shape[0] >= 3:
+            params.setdefault("propensity", _FROM_TRUTH)
     specs = select_measures(measures, scores=Fa is not None, params=params)
+    takers = [s.name for s in specs if "propensity" in s.param_names]
+    notes = _truth_propensity(params, Y, jain, takers) if ks is not None else []
     rows = []
-    for s in _loop([s for s in specs if s.has_interval], "compare", show_progress):
-        kw = _params_of(s, params)
-        Ys = _dense_scores(Y) if s.inputs == "scores" else Y
+    runs = [r for r in _runs(specs, params, ks) if r[0].has_interval]
+    for s, kw in _loop(runs, "compare", show_progress):
+        Ys = _dense_scores(Y, Fa if sp.issparse(Fb) else None) if s.inputs == "scores" else Y
         c = paired_comparison(
             s.name,
             Ys,
@@ -696,9 +708,10 @@ def compare_files(
         "labels_from": source,
         "ci": dict(ci),
         "rows": rows,
-        "notes": [
+        "notes": notes
+        + [
             n.replace(": no interval", ": not compared, no interval")
-            for n in _notes_for(_runs(specs, params, None))
+            for n in _notes_for(_runs(specs, params, ks))
         ],
     }
 

@@ -14,7 +14,8 @@ datasets.
                                 [--header|--no-header] [--xml FILE]
                                 [--k K1,K2,... [--propensity-ab A,B]] [--per-label]
     mlcbook compare TRUTH PRED_A PRED_B [--scores-a FILE --scores-b FILE] [--ci LEVEL]
-                                [--resamples N] [--permutations N] [--seed S] ...
+                                [--resamples N] [--permutations N] [--seed S]
+                                [--k K1,K2,... [--propensity-ab A,B]] ...
     mlcbook measures [--format ...]
     mlcbook datasets list
     mlcbook datasets fetch NAME [--subset all|train|test]
@@ -492,6 +493,8 @@ def _cmd_compare(args: argparse.Namespace) -> str:
         scores_a=args.scores_a,
         scores_b=args.scores_b,
         ci=_ci_options(args),
+        ks=args.k,
+        jain=args.propensity_ab,
         **_common_options(args),
     )
     return format_comparison(res, args.format, args.digits)
@@ -852,6 +855,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="random swaps of the randomisation test (default 9999)",
     )
     _add_common(co, ci_flag=False)
+    co.add_argument(
+        "--k",
+        type=_cutoffs,
+        metavar="K1,K2,...",
+        help="cut-offs of the at-k measures, compared at each (needs --scores-a and "
+        "--scores-b; propensities of Jain et al. from TRUTH, --propensity-ab)",
+    )
+    co.add_argument(
+        "--propensity-ab",
+        type=_jain_ab,
+        metavar="A,B",
+        help="Jain et al.'s A,B of the propensities of PSP@k and PSnDCG@k (default 0.55,1.5)",
+    )
     co.set_defaults(run=_cmd_compare)
 
     me = sub.add_parser(
