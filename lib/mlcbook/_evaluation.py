@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from . import metrics as _M
 from . import registry as _R
 from ._grids import ALPHAS
 from ._labelfiles import (
@@ -25,9 +26,11 @@ from ._labelfiles import (
     align_label_files,
     align_scores,
     inferred_labels,
+    is_sparse_score_file,
     read_label_file,
     read_label_names,
     read_score_file,
+    read_sparse_scores,
 )
 from ._progress import progress
 from .extreme import JAIN_PARAMETERS, jain_propensity
@@ -90,6 +93,7 @@ def read_inputs(
     labels: str | Sequence[str] | None = None,
     input_format: str = "auto",
     xml: str | None = None,
+    header: bool | None = None,
 ) -> tuple[Any, list[Any], list[np.ndarray | None], list[str], str]:
     """Read the truth, one or more prediction files and their score files on one set of
     labels.
@@ -105,10 +109,22 @@ def read_inputs(
 
     Returns ``(Y, [P, ...], [F or None, ...], labels, where the labels come from)``.
     """
-    t = read_label_file(truth, input_format, xml=xml)
-    ps = [read_label_file(p, input_format, xml=xml) for p in preds]
+    t = read_label_file(truth, input_format, xml=xml, header=header)
+    ps = [read_label_file(p, input_format, xml=xml, header=header) for p in preds]
     files = [t, *ps]
-    read = [read_score_file(s) if s is not None else None for s in scores]
+    for f in ps:  # before any more work: each line (row) is one instance in every file
+        if f.n_samples != t.n_samples:
+            raise LabelFileError(
+                f.path,
+                None,
+                f"{f.n_samples} rows but {t.path} has {t.n_samples}: each line (row) must "
+                "be the same instance in both files (an empty line is an empty label set)",
+            )
+    listed = [s is not None and is_sparse_score_file(s) for s in scores]
+    read = [
+        read_score_file(s, header=header) if s is not None and not lst else None
+        for s, lst in zip(scores, listed)
+    ]
     names = _labels_option(labels)
     source = "--labels"
     ordered = names is not None  # the columns of header-less score files have an order
@@ -145,13 +161,21 @@ def read_inputs(
                 "name them in the header, or give --labels",
             ) from None
         Ps.append(P)
-    Fs: list[np.ndarray | None] = []
-    for path, r in zip(scores, read):
+    Fs: list[Any] = []
+    for path, r, lst in zip(scores, read, listed):
+        if lst and path is not None:  # label:score lines: columns by name
+            F = read_sparse_scores(path, out_labels)
+            if F.shape[0] != Y.shape[0]:
+                raise LabelFileError(
+                    path, None, f"{F.shape[0]} rows of scores for {Y.shape[0]} instances"
+                )
+            Fs.append(F)
+            continue
         if r is None or path is None:
             Fs.append(None)
             continue
-        F, header = r
-        if header is None and not ordered:
+        F, score_names = r
+        if score_names is None and not ordered:
             raise LabelFileError(
                 path,
                 None,
@@ -162,7 +186,7 @@ def read_inputs(
         Fs.append(
             align_scores(
                 F,
-                header,
+                score_names,
                 out_labels,
                 path,
                 named=names is not None,
@@ -263,12 +287,114 @@ def check_cutoffs(ks: Sequence[int] | None, K: int) -> list[int] | None:
 _FROM_TRUTH = "from the truth"
 
 
+def read_propensity_file(
+    path: str,
+    names: Sequence[str],
+    jain: Sequence[float] | None,
+    *,
+    input_format: str = "auto",
+    header: bool | None = None,
+) -> tuple[np.ndarray, str]:
+    """``--propensity FILE``: the propensities of the labels ``names`` and a note.
+
+    The file holds either one propensity in (0, 1] per line, in the order of the labels
+    (or ``label,propensity`` per line, any order, every label once), or the training
+    labels (any layout of a truth file, on the same labels), whose frequencies give
+    Jain et al.'s propensities (``jain`` = (A, B); None: 0.55, 1.5).
+    """
+    lines = [(i, ln.strip()) for i, ln in enumerate(_read_text_lines(path), 1) if ln.strip()]
+    if not lines:
+        raise LabelFileError(path, None, "the file is empty: no propensities or labels")
+    K = len(names)
+    fields = [[f.strip() for f in ln.replace("\t", ",").split(",")] for _, ln in lines]
+    numbers = all(len(f) == 1 and _is_float(f[0]) for f in fields)
+    pairs = all(len(f) == 2 and _is_float(f[1]) for f in fields)
+    if numbers or pairs:
+        if numbers:
+            if len(lines) != K:
+                raise LabelFileError(
+                    path, None, f"{len(lines)} propensities for {K} labels: one per label"
+                )
+            p = np.array([float(f[0]) for f in fields])
+        else:
+            index = {str(x): j for j, x in enumerate(names)}
+            p = np.full(K, np.nan)
+            for (lineno, _), (name, value) in zip(lines, fields):
+                if name not in index:
+                    raise LabelFileError(path, lineno, f"{name!r} is not one of the labels")
+                if not np.isnan(p[index[name]]):
+                    raise LabelFileError(path, lineno, f"the label {name!r} is given twice")
+                p[index[name]] = float(value)
+            if np.isnan(p).any():
+                missing = [str(names[j]) for j in np.flatnonzero(np.isnan(p))]
+                raise LabelFileError(path, None, f"no propensity for the labels {missing[:6]}")
+        bad = np.flatnonzero(~((p > 0.0) & (p <= 1.0)))
+        if bad.size:
+            raise LabelFileError(
+                path,
+                None,
+                f"propensities must lie in (0, 1]; label {names[bad[0]]!r} has {p[bad[0]]}",
+            )
+        return p, f"the propensities of {path}"
+    train = read_label_file(path, input_format, header=header)
+    if train.Y is not None:
+        if train.labels is not None and list(train.labels) != [str(x) for x in names]:
+            raise LabelFileError(
+                path,
+                1,
+                "the header names other labels than the truth's: "
+                f"{list(train.labels)[:6]} vs {list(names)[:6]}",
+            )
+        if train.Y.shape[1] != K:
+            raise LabelFileError(path, None, f"{train.Y.shape[1]} label columns for {K} labels")
+        Ytr: Any = train.Y
+    else:
+        Ytr, _, _ = align_label_files(
+            train, train, [str(x) for x in names], source="the labels of the truth"
+        )
+    if Ytr.shape[0] < 3:
+        raise LabelFileError(
+            path, None, "Jain et al.'s propensities need at least 3 training instances"
+        )
+    a, b = JAIN_PARAMETERS["default"] if jain is None else jain
+    note = (
+        f"propensities of Jain et al. (2016) with A = {a:g}, B = {b:g} from the label "
+        f"frequencies of {path} ({Ytr.shape[0]} training instances)"
+    )
+    return jain_propensity(Ytr, a, b), note
+
+
+def _is_float(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _read_text_lines(path: str) -> list[str]:
+    try:
+        return Path(path).read_text(encoding="utf-8-sig").splitlines()
+    except FileNotFoundError:
+        raise LabelFileError(path, None, "no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LabelFileError(path, None, f"cannot be read: {exc}") from None
+
+
 def _truth_propensity(
-    params: dict[str, Any], Y: Any, jain: Sequence[float] | None, takers: Sequence[str]
+    params: dict[str, Any],
+    Y: Any,
+    jain: Sequence[float] | None,
+    takers: Sequence[str],
+    given: tuple[np.ndarray, str] | None = None,
 ) -> list[str]:
-    """The propensity-scored measures' ``propensity``: the one given (``--param``), else,
-    if a selected measure takes it, Jain et al.'s from the label frequencies of the truth
+    """The propensity-scored measures' ``propensity``: the one given (``--param``), else
+    those of ``--propensity FILE`` (``given``), else, if a selected measure takes it,
+    Jain et al.'s from the label frequencies of the truth
     (:func:`mlcbook.extreme.jain_propensity`), with a note saying so."""
+    if given is not None and takers:
+        params["propensity"] = given[0]
+        return [f"{', '.join(takers)}: {given[1]}"]
     if params.get("propensity") is not _FROM_TRUTH:
         return []
     if not takers:
@@ -307,7 +433,11 @@ def _input(spec: _R.MeasureSpec, P: Any, F: Any) -> Any:
     return F
 
 
-def _dense_scores(Y: Any) -> Any:
+def _dense_scores(Y: Any, F: Any = None) -> Any:
+    """The truth for the score measures: dense beside dense scores; sparse truth stays
+    sparse beside sparse (listed) scores, which never become dense."""
+    if sp.issparse(F):
+        return Y
     return Y.toarray() if sp.issparse(Y) else Y
 
 
@@ -364,6 +494,7 @@ def evaluate_files(
     labels: str | Sequence[str] | None = None,
     input_format: str = "auto",
     xml: str | None = None,
+    header: bool | None = None,
     zero_division: Any = None,
     beta: float = 1.0,
     convention: str = "mlcbook",
@@ -373,9 +504,17 @@ def evaluate_files(
     ci: dict[str, Any] | None = None,
     ks: Sequence[int] | None = None,
     jain: Sequence[float] | None = None,
+    per_label: bool = False,
+    propensity_file: str | None = None,
     show_progress: bool = False,
 ) -> dict[str, Any]:
     """Read the files and compute the measures, their intervals and the loss profile.
+
+    ``per_label`` (``--per-label``) adds ``per_label``: one row per label, (label,
+    support, precision, recall, F1, and with scores the AUC), each as
+    :func:`mlcbook.metrics.precision` etc. with ``average=None`` compute it, with
+    ``zero_division`` (default 1, the book's) for a label never predicted or never
+    true.
 
     ``ks`` (``--k``): every at-k measure at each of these cut-offs (integers in 1..K);
     without ``measures``, the report and the at-k measures.
@@ -391,7 +530,13 @@ def evaluate_files(
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
     Y, (P,), (F,), names, source = read_inputs(
-        truth, [pred], scores=[scores], labels=labels, input_format=input_format, xml=xml
+        truth,
+        [pred],
+        scores=[scores],
+        labels=labels,
+        input_format=input_format,
+        xml=xml,
+        header=header,
     )
     ks = check_cutoffs(ks, Y.shape[1])
     params = _measure_params(beta, zero_division, convention, params)
@@ -404,8 +549,17 @@ def evaluate_files(
     if ks is not None and not any(s.kind == "at_k" for s in specs):
         raise LabelFileError("--k", None, f"{measures!r} selects no at-k measure to cut")
     takers = [s.name for s in specs if "propensity" in s.param_names]
-    notes = _truth_propensity(params, Y, jain, takers)
-    if ks is not None and Y.shape[0] < 3 and "propensity" not in params:
+    given = None
+    if propensity_file is not None:
+        if "propensity" in params and params["propensity"] is not _FROM_TRUTH:
+            raise LabelFileError(
+                "--propensity", None, "give the propensities once: a file or --param"
+            )
+        given = read_propensity_file(
+            propensity_file, names, jain, input_format=input_format, header=header
+        )
+    notes = _truth_propensity(params, Y, jain, takers, given)
+    if ks is not None and Y.shape[0] < 3 and "propensity" not in params and given is None:
         notes.append(
             "psprecision_at_k, psndcg_at_k: left out (Jain et al.'s propensities need at "
             "least 3 instances of the truth; give --param propensity=[...])"
@@ -414,7 +568,7 @@ def evaluate_files(
     show = show_progress and Y.shape[0] * Y.shape[1] > LONG_CELLS
     rows = []
     for s, kw in _loop(runs, "measures", show):
-        Ys = _dense_scores(Y) if s.inputs == "scores" else Y
+        Ys = _dense_scores(Y, F) if s.inputs == "scores" else Y
         rows.append((_row(s, kw), s.compute(Ys, _input(s, P, F), **kw)))
     out: dict[str, Any] = {
         "n_samples": int(Y.shape[0]),
@@ -425,10 +579,12 @@ def evaluate_files(
         "profile": _profile(Y, P, profile),
         "notes": notes,
     }
+    if per_label:
+        out["per_label"] = per_label_rows(Y, P, F, names, zero_division)
     if ci is not None:
         ints = []
         for s, kw in _loop([r for r in runs if r[0].has_interval], "bootstrap", show_progress):
-            Ys = _dense_scores(Y) if s.inputs == "scores" else Y
+            Ys = _dense_scores(Y, F) if s.inputs == "scores" else Y
             res = bootstrap_interval(
                 s.name,
                 Ys,
@@ -454,6 +610,27 @@ def evaluate_files(
     return out
 
 
+def per_label_rows(
+    Y: Any, P: Any, F: Any, names: Sequence[str], zero_division: Any = None
+) -> list[tuple[Any, ...]]:
+    """(label, support, precision, recall, F1[, AUC]) of every label: the values that
+    ``average='macro'`` averages (``zero_division``: None or ``'warn'`` read as the
+    book's 1.0 and 0.0)."""
+    zd = 1.0 if zero_division is None else 0.0 if zero_division == "warn" else zero_division
+    cols: list[Any] = [
+        np.asarray(Y.sum(axis=0)).ravel().astype(int),
+        _M.precision(Y, P, average=None, zero_division=zd),
+        _M.recall(Y, P, average=None, zero_division=zd),
+        _M.f_measure(Y, P, average=None, zero_division=zd),
+    ]
+    if F is not None:
+        cols.append(_M.auc(_dense_scores(Y, F), F, average=None))
+    return [
+        (str(name), int(cols[0][j]), *(float(c[j]) for c in cols[1:]))
+        for j, name in enumerate(names)
+    ]
+
+
 def compare_files(
     truth: str,
     pred_a: str,
@@ -464,6 +641,9 @@ def compare_files(
     labels: str | Sequence[str] | None = None,
     input_format: str = "auto",
     xml: str | None = None,
+    header: bool | None = None,
+    ks: Sequence[int] | None = None,
+    jain: Sequence[float] | None = None,
     zero_division: Any = None,
     beta: float = 1.0,
     convention: str = "mlcbook",
@@ -488,13 +668,24 @@ def compare_files(
         labels=labels,
         input_format=input_format,
         xml=xml,
+        header=header,
     )
     params = _measure_params(beta, zero_division, convention, params)
+    ks = check_cutoffs(ks, Y.shape[1])
+    if ks is not None:
+        if Fa is None:
+            raise LabelFileError("--k", None, "the at-k measures need --scores-a and --scores-b")
+        params.setdefault("k", ks[0])  # selects the at-k measures (each run at every k)
+        measures = "report,at_k" if measures is None else measures
+        if Y.shape[0] >= 3:
+            params.setdefault("propensity", _FROM_TRUTH)
     specs = select_measures(measures, scores=Fa is not None, params=params)
+    takers = [s.name for s in specs if "propensity" in s.param_names]
+    notes = _truth_propensity(params, Y, jain, takers) if ks is not None else []
     rows = []
-    for s in _loop([s for s in specs if s.has_interval], "compare", show_progress):
-        kw = _params_of(s, params)
-        Ys = _dense_scores(Y) if s.inputs == "scores" else Y
+    runs = [r for r in _runs(specs, params, ks) if r[0].has_interval]
+    for s, kw in _loop(runs, "compare", show_progress):
+        Ys = _dense_scores(Y, Fa if sp.issparse(Fb) else None) if s.inputs == "scores" else Y
         c = paired_comparison(
             s.name,
             Ys,
@@ -517,9 +708,10 @@ def compare_files(
         "labels_from": source,
         "ci": dict(ci),
         "rows": rows,
-        "notes": [
+        "notes": notes
+        + [
             n.replace(": no interval", ": not compared, no interval")
-            for n in _notes_for(_runs(specs, params, None))
+            for n in _notes_for(_runs(specs, params, ks))
         ],
     }
 

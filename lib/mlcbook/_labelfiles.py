@@ -4,7 +4,11 @@ Three layouts are read, chosen by ``kind`` (``'auto'`` decides from the file):
 
 ``matrix``
     A CSV/TSV (or whitespace-separated) 0/1 matrix, one instance per line, one label per
-    column, with or without a header line of label names.  ``True``/``False`` and
+    column, with or without a header line of label names.  The first line is the
+    header when none of its fields is a number, or when it is ``0,1,...,K-1`` (K >= 2:
+    the column names ``DataFrame(Y).to_csv()`` writes; where that line could also be a
+    row, two labels or a score file, a :class:`HeaderWarning` says so); ``header=``
+    (``--header``/``--no-header``) decides instead.  ``True``/``False`` and
     ``yes``/``no`` (any case) read as 1/0, so a boolean pandas frame written by
     ``DataFrame.to_csv`` is read as it means (an empty first header field marks pandas'
     index column, which is dropped).  The separator: the suffix's (a tab for ``.tsv``, a
@@ -13,13 +17,16 @@ Three layouts are read, chosen by ``kind`` (``'auto'`` decides from the file):
     every line (an empty last column) is ignored.  A whole file that is one JSON array
     of 0/1 rows (``[[1, 0, 1], [0, 1, 0]]``) is a matrix too.
 ``labelsets``
-    One instance per line: a JSON array (``["new york", "paris"]``, Hivemall's
-    notation; ``[cat, bird]`` without quotes too) or labels separated by commas (if any
-    unbracketed line has a comma; quotes protect a comma inside a label) or else by
-    whitespace, as in the Hivemall guide's example (``cat, bird``).  An empty line or
-    ``[]`` is the empty set; empty lines at the very end of the file are ignored (write
-    ``[]`` for a final empty set).  A whole file that is one JSON array of arrays of
-    names is read as label sets.  A line that is a JSON object (``{"labels": [...]}``)
+    One instance per line, every line in one layout: JSON arrays (``["new york",
+    "paris"]``, Hivemall's notation; ``[cat, bird]`` without quotes too), labels
+    separated by commas (quotes protect a comma inside a label; the Hivemall guide's
+    ``cat, bird``) or labels separated by whitespace.  The layout is found from every
+    line (a line with one label fits all three) and a file whose lines are written in
+    two layouts is refused at the first line that disagrees; ``kind='json'``,
+    ``'comma'`` or ``'space'`` (``--format-in``) gives it.  An empty line or ``[]`` is
+    the empty set, anywhere in the file, the last lines included: the instances are the
+    lines.  A whole file that is one JSON array of arrays of names is read as label
+    sets.  A line that is a JSON object (``{"labels": [...]}``)
     and a bracketed line that is not valid JSON (``["cat", "dog]``) are refused.
 ``arff``
     A multi-label ARFF file read by :func:`mlcbook.datasets.parse_arff`: the MEKA
@@ -53,6 +60,7 @@ import csv
 import importlib
 import json
 import math
+import re
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -68,6 +76,10 @@ __all__ = [
     "LabelFile",
     "LabelFileError",
     "LabelsInferredWarning",
+    "HeaderWarning",
+    "SET_FORMATS",
+    "is_sparse_score_file",
+    "read_sparse_scores",
     "read_label_file",
     "read_score_file",
     "read_label_names",
@@ -76,7 +88,7 @@ __all__ = [
     "align_scores",
 ]
 
-KINDS = ("auto", "matrix", "labelsets", "arff")
+KINDS = ("auto", "matrix", "labelsets", "json", "comma", "space", "xc", "arff")
 
 
 class LabelFileError(ValueError):
@@ -88,6 +100,11 @@ class LabelFileError(ValueError):
         super().__init__(f"{where}: {message}")
         self.path = str(path)
         self.line = line
+
+
+class HeaderWarning(UserWarning):
+    """A first line of integers ``0, 1, ..., K-1`` was read as pandas' column names
+    where it could also be a row of values (``--header``/``--no-header`` decide)."""
 
 
 class LabelsInferredWarning(UserWarning):
@@ -223,8 +240,20 @@ def _looks_like_matrix(rows: list[tuple[int, str]], sep: str | None) -> bool:
     return total > 0 and 2 * values > total
 
 
+def _integer_header(fields: list[str]) -> bool:
+    """The fields are ``0, 1, ..., K-1`` (K >= 2), maybe after an empty index name: the
+    column names pandas writes for a frame without names (``DataFrame(Y).to_csv()``)."""
+    names = fields[1:] if fields and fields[0] == "" else fields
+    return len(names) >= 2 and names == [str(j) for j in range(len(names))]
+
+
 def _read_matrix(
-    path: Path, lines: list[str], what: str, *, booleans: bool = False
+    path: Path,
+    lines: list[str],
+    what: str,
+    *,
+    booleans: bool = False,
+    header: bool | None = None,
 ) -> tuple[np.ndarray, list[str] | None, list[int]]:
     """A real-valued matrix with an optional header (every field of line 1 non-numeric).
 
@@ -240,10 +269,25 @@ def _read_matrix(
     if not rows:
         raise LabelFileError(path, None, f"the file is empty: no {what} rows")
     trailing = _trailing_separator(rows, sep)
-    header = None
+    given = header
+    names: list[str] | None = None
     index_column = False
     first = _row_fields(rows[0][1], sep, trailing)
-    if not any(_value(t, booleans) is not None for t in first):
+    names_line = not any(_value(t, booleans) is not None for t in first)
+    if given is None and not names_line and _integer_header(first):
+        names_line = True
+        width = len(first) - (first[0] == "")
+        if what == "score" or width == 2:  # the same line could be a row of values
+            warnings.warn(
+                f"{path}:{rows[0][0]}: the first line {rows[0][1].strip()!r} is read as "
+                "the column names pandas writes (0, 1, ..., K-1), not as a row; give "
+                "--no-header if it is a row",
+                HeaderWarning,
+                stacklevel=4,
+            )
+    if given is not None:
+        names_line = given
+    if names_line:
         if first[0] == "" and len(first) > 1:
             index_column = True  # pandas: DataFrame.to_csv() with the index
             first = first[1:]
@@ -257,12 +301,14 @@ def _read_matrix(
         if len(set(first)) != len(first):
             dup = next(t for t in first if first.count(t) > 1)
             raise LabelFileError(path, rows[0][0], f"the header repeats the label {dup!r}")
-        header = first
+        names = first
         rows = rows[1:]
         if not rows:
             raise LabelFileError(path, None, f"the file has a header but no {what} rows")
-    elif len(rows) > 1 and 2 * sum(t != "" and _value(t, booleans) is None for t in first) >= len(
-        first
+    elif (
+        given is None
+        and len(rows) > 1
+        and 2 * sum(t != "" and _value(t, booleans) is None for t in first) >= len(first)
     ):  # as many names as numbers: a broken header (fewer: a data row with a typo)
         bad = next(t for t in first if t != "" and _value(t, booleans) is None)
         raise LabelFileError(
@@ -271,7 +317,7 @@ def _read_matrix(
             f"the line mixes numbers and names (found {bad!r}): a header holds only "
             "label names, a data row only numbers",
         )
-    width = len(header) if header is not None else len(_row_fields(rows[0][1], sep, trailing))
+    width = len(names) if names is not None else len(_row_fields(rows[0][1], sep, trailing))
     skip = 1 if index_column else 0
     out = np.empty((len(rows), width))
     for r, (lineno, line) in enumerate(rows):
@@ -286,7 +332,7 @@ def _read_matrix(
             if not math.isfinite(v):
                 raise LabelFileError(path, lineno, f"column {c + 1 + skip}: {tok!r} is not finite")
             out[r, c] = v
-    return out, header, [lineno for lineno, _ in rows]
+    return out, names, [lineno for lineno, _ in rows]
 
 
 def _json_label(path: Path, lineno: int, x: object) -> str:
@@ -380,35 +426,98 @@ def _split_plain(s: str, sep: str | None) -> list[str]:
     return s.split()
 
 
-def _read_label_sets(path: Path, lines: list[str]) -> list[list[str]]:
-    """One label set per line: a JSON array (``["new york", "paris"]``) or labels
-    separated by commas (if any line outside brackets has one; quotes protect a comma)
-    or else by whitespace."""
-    while lines and not lines[-1].strip():
-        lines = lines[:-1]
-    if not lines:
+#: The layouts of a label-set file: one per file (``labelsets``: found from the file).
+SET_FORMATS = ("json", "comma", "space")
+
+
+_QUOTED = re.compile(r'"[^"]*"|\'[^\']*\'')
+
+
+def _line_format(line: str) -> str | None:
+    """The layout one line of a label-set file is written in: ``'json'`` (bracketed),
+    ``'comma'`` (a comma), ``'space'`` (two or more words without a comma), or None for
+    a line that fits every layout (empty, ``[]`` or a single label)."""
+    s = line.strip()
+    if not s or s == "[]":
+        return None
+    if s.startswith(("[", "{")) or s.endswith("]"):
+        return "json"
+    s = _QUOTED.sub("x", s)  # a quoted label is one word: '"new york"' is one label
+    if "," in s:
+        return "comma"
+    if len(s.split()) > 1:
+        return "space"
+    return None
+
+
+_FORMAT_WORDS = {
+    "json": "a JSON array",
+    "comma": "labels separated by commas",
+    "space": "labels separated by spaces",
+}
+
+
+def _set_format(path: Path, lines: list[str]) -> str:
+    """The one layout of a label-set file, found from every line; lines written in two
+    layouts are refused at the first line that disagrees with the first."""
+    first: tuple[int, str] | None = None
+    for lineno, line in enumerate(lines, 1):
+        fmt = _line_format(line)
+        if fmt is None:
+            continue
+        if first is None:
+            first = (lineno, fmt)
+        elif fmt != first[1]:
+            raise LabelFileError(
+                path,
+                lineno,
+                f"{_shown(line.strip())!r} is {_FORMAT_WORDS[fmt]} but line {first[0]} is "
+                f"{_FORMAT_WORDS[first[1]]}: a label-set file is written in one layout. "
+                "Give it with --format-in json|comma|space (comma: a label may hold a "
+                "space; space: a label may hold a comma)",
+            )
+    return first[1] if first is not None else "space"
+
+
+def _read_label_sets(path: Path, lines: list[str], fmt: str = "labelsets") -> list[list[str]]:
+    """One label set per line, every line in one layout (``fmt``: ``'json'``,
+    ``'comma'``, ``'space'``, or ``'labelsets'`` to find it from the whole file).  An
+    empty line or ``[]`` is the empty set, at the end of the file too: the instances
+    are the lines."""
+    if not any(ln.strip() for ln in lines):
         raise LabelFileError(path, None, "the file is empty: no label sets")
-    doc = _json_document(path, lines)
+    doc = _json_document(path, lines) if fmt in ("labelsets", "json") else None
     if doc is not None:
         return [list(dict.fromkeys(_json_label(path, 1, x) for x in row)) for row in doc]
-    plain = [ln for ln in lines if not ln.strip().startswith("[")]
-    sep = "," if any("," in ln for ln in plain) else None
-    simple = all(
-        ("[" not in ln and "]" not in ln and '"' not in ln and "'" not in ln and "{" not in ln)
-        or ln.strip() == "[]"
-        for ln in lines
-    )
-    if simple:  # no JSON, no quotes: a plain split per line (the common large file)
+    if fmt == "labelsets":
+        fmt = _set_format(path, lines)
+    if fmt == "json":
+        for lineno, line in enumerate(lines, 1):
+            s = line.strip()
+            if s and not (s.startswith("[") or s.startswith("{")):
+                raise LabelFileError(
+                    path, lineno, f"{_shown(s)!r} is not a JSON array (--format-in json)"
+                )
         return [
-            []
-            if ln.strip() == "[]"
-            else list(dict.fromkeys(t for t in (x.strip() for x in ln.split(sep)) if t))
-            for ln in lines
+            list(dict.fromkeys(_line_labels(path, lineno, line, ","))) if line.strip() else []
+            for lineno, line in enumerate(lines, 1)
         ]
-    return [
-        list(dict.fromkeys(_line_labels(path, lineno, line, sep)))
-        for lineno, line in enumerate(lines, 1)
-    ]
+    sep = "," if fmt == "comma" else None
+    simple = all('"' not in ln and "'" not in ln for ln in lines)
+    out: list[list[str]] = []
+    for ln in lines:
+        s = ln.strip()
+        if not s or s == "[]":
+            out.append([])
+        elif simple or sep is None:
+            out.append(list(dict.fromkeys(t for t in (x.strip() for x in s.split(sep)) if t)))
+        else:
+            out.append(
+                list(
+                    dict.fromkeys(t for t in (_strip_quotes(x) for x in _split_plain(s, sep)) if t)
+                )
+            )
+    return out
 
 
 def _binary(path: Path, A: np.ndarray, linenos: list[int]) -> np.ndarray:
@@ -420,22 +529,31 @@ def _binary(path: Path, A: np.ndarray, linenos: list[int]) -> np.ndarray:
             linenos[r],
             f"column {c + 1}: labels must be 0 or 1, found {A[r, c]:g} (a file of "
             "label "
-            "names that are numbers is read as a matrix: use --input-format labelsets)",
+            "names that are numbers is read as a matrix: use --format-in labelsets)",
         )
     return A.astype(np.int8)
 
 
 def read_label_file(
-    path: str | PathLike, kind: str = "auto", *, xml: str | PathLike | None = None
+    path: str | PathLike,
+    kind: str = "auto",
+    *,
+    xml: str | PathLike | None = None,
+    header: bool | None = None,
 ) -> LabelFile:
     """Read a truth or prediction file (see the module docstring for the layouts).
 
     Parameters
     ----------
     path : path-like
-    kind : {'auto', 'matrix', 'labelsets', 'arff'}
+    kind : {'auto', 'matrix', 'labelsets', 'json', 'comma', 'space', 'arff'}
+        ``'labelsets'`` finds the layout of a label-set file from all its lines;
+        ``'json'``, ``'comma'`` and ``'space'`` give it.
     xml : path-like, optional
         MULAN label file for an ARFF without MEKA's ``-C n``.
+    header : bool, optional
+        Whether the first line of a matrix file names the labels (None: by the rule
+        of :func:`_read_matrix`).
 
     Returns
     -------
@@ -452,6 +570,8 @@ def read_label_file(
     if kind == "arff" or (kind == "auto" and path.suffix.lower() == ".arff"):
         return _read_arff(path, xml)
     lines = _read_lines(path)
+    if kind == "xc" or (kind in ("auto", "labelsets") and _is_xc(lines)):
+        return _read_xc(path, lines)
     if kind == "auto":
         rows = _data_lines(lines)
         if not rows:
@@ -472,9 +592,105 @@ def read_label_file(
                 )
             A = np.array([[float(v) for v in r] for r in doc], dtype=np.float64)
             return LabelFile(str(path), "matrix", A.astype(np.int8), None, None)
-        A, header, linenos = _read_matrix(path, lines, "label", booleans=True)
-        return LabelFile(str(path), "matrix", _binary(path, A, linenos), None, header)
-    return LabelFile(str(path), "labelsets", None, _read_label_sets(path, lines), None)
+        A, names, linenos = _read_matrix(path, lines, "label", booleans=True, header=header)
+        return LabelFile(str(path), "matrix", _binary(path, A, linenos), None, names)
+    return LabelFile(str(path), "labelsets", None, _read_label_sets(path, lines, kind), None)
+
+
+_XC_HEADER = re.compile(r"^\s*(\d+)\s+(\d+)\s+(\d+)\s*$")
+
+
+def _is_xc(lines: list[str]) -> bool:
+    """The Extreme Classification Repository's layout: a first line ``n d K`` and
+    instance lines ``l1,l2 f:v f:v ...`` (feature:value pairs after the labels)."""
+    if not lines or not _XC_HEADER.match(lines[0]):
+        return False
+    return any(":" in ln for ln in lines[1:6])
+
+
+def _read_xc(path: Path, lines: list[str]) -> LabelFile:
+    """The labels of an Extreme Classification Repository file: header ``n d K``, then
+    per instance its labels (integers in 0..K-1 separated by commas; none: the line
+    starts with a feature) and its ``feature:value`` pairs, which are not read."""
+    m = _XC_HEADER.match(lines[0]) if lines else None
+    if m is None:
+        raise LabelFileError(path, 1, "expected the header 'n d K' (instances, features, labels)")
+    n, K = int(m.group(1)), int(m.group(3))
+    body = lines[1:]
+    if len(body) != n:
+        raise LabelFileError(
+            path, None, f"the header says {n} instances, the file has {len(body)}"
+        )
+    sets: list[list[str]] = []
+    for lineno, line in enumerate(body, 2):
+        first = line.split(None, 1)[0] if line.strip() else ""
+        if not first or ":" in first:
+            sets.append([])
+            continue
+        labs = [t for t in first.split(",") if t]
+        for t in labs:
+            if not t.isdigit() or int(t) >= K:
+                raise LabelFileError(path, lineno, f"label {t!r} is not an integer in 0..{K - 1}")
+        sets.append(list(dict.fromkeys(labs)))
+    return LabelFile(str(path), "labelsets", None, sets, [str(j) for j in range(K)])
+
+
+def is_sparse_score_file(path: str | PathLike) -> bool:
+    """A score file of ``label:score`` pairs (one line per instance), not a matrix."""
+    try:
+        with open(path, encoding="utf-8-sig") as fh:
+            for line in fh:
+                if line.strip():
+                    tok = line.replace(",", " ").split()[0]
+                    name, sep, value = tok.rpartition(":")
+                    return bool(sep) and bool(name) and _is_number(value)
+    except (OSError, UnicodeDecodeError):
+        return False
+    return False
+
+
+def read_sparse_scores(path: str | PathLike, labels: Sequence[str]) -> sp.csr_matrix:
+    """A file of ``label:score`` pairs, one line per instance (separated by spaces or
+    commas; an empty line scores nothing): the listed scores as a CSR matrix over
+    ``labels``, read in one pass.  A top-k file of an extreme classifier is such a
+    file; a label is named as in the truth (for the Extreme Classification
+    Repository, its index)."""
+    path = Path(path)
+    index = {str(x): j for j, x in enumerate(labels)}
+    indptr = [0]
+    indices: list[int] = []
+    data: list[float] = []
+    try:
+        fh = open(path, encoding="utf-8-sig")
+    except OSError as exc:
+        raise LabelFileError(path, None, f"cannot be read: {exc.strerror}") from None
+    with fh:
+        for lineno, line in enumerate(fh, 1):
+            seen = set()
+            for tok in line.replace(",", " ").split():
+                name, sep, value = tok.rpartition(":")
+                j = index.get(name)
+                if not sep or j is None:
+                    what = "not label:score" if not sep else f"{name!r} is not one of the labels"
+                    raise LabelFileError(path, lineno, f"{tok!r}: {what}")
+                try:
+                    v = float(value)
+                except ValueError:
+                    raise LabelFileError(
+                        path, lineno, f"{tok!r}: the score is not a number"
+                    ) from None
+                if not math.isfinite(v):
+                    raise LabelFileError(path, lineno, f"{tok!r}: the score is not finite")
+                if j in seen:
+                    raise LabelFileError(path, lineno, f"the label {name!r} is scored twice")
+                seen.add(j)
+                indices.append(j)
+                data.append(v)
+            indptr.append(len(indices))
+    return sp.csr_matrix(
+        (np.asarray(data, dtype=np.float64), np.asarray(indices, dtype=np.int64), indptr),
+        shape=(len(indptr) - 1, len(index)),
+    )
 
 
 def _read_arff(path: Path, xml: str | PathLike | None) -> LabelFile:
@@ -504,11 +720,16 @@ def _read_arff(path: Path, xml: str | PathLike | None) -> LabelFile:
     return LabelFile(str(path), "arff", p.Y.astype(np.int8), None, list(p.label_names))
 
 
-def read_score_file(path: str | PathLike) -> tuple[np.ndarray, list[str] | None]:
-    """A real-valued score matrix (CSV/TSV, optional header): ``(F, header)``."""
+def read_score_file(
+    path: str | PathLike, *, header: bool | None = None
+) -> tuple[np.ndarray, list[str] | None]:
+    """A real-valued score matrix (CSV/TSV, optional header): ``(F, header)``.
+
+    ``header``: whether the first line names the labels (None: the rule of the module
+    docstring)."""
     path = Path(path)
-    F, header, _ = _read_matrix(path, _read_lines(path), "score")
-    return F, header
+    F, names, _ = _read_matrix(path, _read_lines(path), "score", header=header)
+    return F, names
 
 
 def read_label_names(source: str | PathLike) -> list[str]:

@@ -18,6 +18,8 @@ use the same groups with labels as segments and instances as items.
 from __future__ import annotations
 
 import functools
+import sys
+import warnings
 from typing import Any
 
 import numpy as np
@@ -230,7 +232,44 @@ def as_listed(F: Any, name: str = "F") -> Listed:
     data = A.data.astype(np.float64, copy=False)
     if not np.isfinite(data).all():
         raise ValueError(f"{name} must not contain NaN or infinite values")
+    _warn_unlisted_above(A.indptr, data, int(A.shape[1]), name)
     return listed_from_csr(A.indptr, A.indices, data, int(A.shape[1]))
+
+
+class SparseScoresWarning(UserWarning):
+    """A sparse score matrix read as listed scores is not the same dense matrix: some
+    row stores a score <= 0 beside labels it does not store, which the dense matrix
+    would rank at 0, above (or tied with) that score, and the listing ranks below it."""
+
+
+def _warn_unlisted_above(indptr: np.ndarray, data: np.ndarray, K: int, name: str) -> None:
+    """Warn when a row's implicit zeros are not the lowest scores of their row: a stored
+    entry <= 0 in a row that leaves some label unstored."""
+    lengths = np.diff(indptr)
+    low = data <= 0.0
+    if not low.any():
+        return
+    rows = np.flatnonzero(np.add.reduceat(low, indptr[:-1]) * (lengths > 0) * (lengths < K))
+    if rows.size == 0:
+        return
+    warnings.warn(
+        f"{name} is sparse, so its stored entries are the candidates and every label it "
+        f"does not store ranks below them; but {rows.size} row(s) (the first: row "
+        f"{int(rows[0])}) store a score <= 0, which the dense matrix would rank below its "
+        "implicit zeros. The measures are those of the listing, not of "
+        f"{name}.toarray(): pass the dense matrix to rank every label, or shift the "
+        "scores to be positive",
+        SparseScoresWarning,
+        stacklevel=_caller_level(),
+    )
+
+
+def _caller_level() -> int:
+    """The ``stacklevel`` of the first frame outside the library (the user's call)."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("mlcbook."):
+        frame, level = frame.f_back, level + 1  # type: ignore[assignment]
+    return level
 
 
 def relevance(Y: Any, rows: np.ndarray, labels: np.ndarray) -> np.ndarray:

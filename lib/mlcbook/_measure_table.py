@@ -330,12 +330,12 @@ _add(
 )
 _add(
     "instance_jaccard",
-    _M.jaccard_score,
+    _M.instance_jaccard,
     "classification",
     "predictions",
     True,
     params=(ZD_BOOK,),
-    per_instance=_per("instance_jaccard", _M.jaccard_score),
+    per_instance=_per("instance_jaccard", _M.instance_jaccard),
     convention="mlcbook",
     equals="sklearn.metrics.jaccard_score(average='samples', zero_division=1)",
     description="Jaccard index |y & p| / |y | p| averaged over instances (0/0 = 1)",
@@ -475,12 +475,12 @@ _add(
 )
 _add(
     "label_ranking_average_precision",
-    _M.average_precision,
+    _M.label_ranking_average_precision,
     "ranking",
     "scores",
     True,
     params=(CONVENTION,),
-    per_instance=_per("label_ranking_average_precision", _M.average_precision),
+    per_instance=_per("label_ranking_average_precision", _M.label_ranking_average_precision),
     convention="mlcbook",
     equals="sklearn.metrics.label_ranking_average_precision_score",
     description="per instance, the mean precision at each relevant label's rank "
@@ -684,7 +684,7 @@ _add(
     "instances and covers fewer labels, so bootstrap intervals are biased below the value",
     description="fraction of the labels relevant somewhere that some instance ranks in its "
     "top k while relevant",
-    reference="napkinXC measures.coverage_at_k",
+    reference="napkinXC metrics.coverage_at_k",
     label=_at_k_label("coverage_at_k"),
 )
 

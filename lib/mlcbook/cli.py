@@ -10,16 +10,19 @@ datasets.
                                 [--beta B] [--zero-division Z] [--convention C]
                                 [--ci LEVEL [--resamples N] [--ci-method BCa|percentile]
                                  [--seed S]] [--plot FILE.png]
-                                [--input-format auto|matrix|labelsets|arff] [--xml FILE]
-                                [--k K1,K2,... [--propensity-ab A,B]]
+                                [--format-in auto|matrix|labelsets|json|comma|space|arff]
+                                [--header|--no-header] [--xml FILE]
+                                [--k K1,K2,... [--propensity-ab A,B]] [--per-label]
     mlcbook compare TRUTH PRED_A PRED_B [--scores-a FILE --scores-b FILE] [--ci LEVEL]
-                                [--resamples N] [--permutations N] [--seed S] ...
+                                [--resamples N] [--permutations N] [--seed S]
+                                [--k K1,K2,... [--propensity-ab A,B]] ...
     mlcbook measures [--format ...]
     mlcbook datasets list
     mlcbook datasets fetch NAME [--subset all|train|test]
     mlcbook datasets stats NAME [--subset all|train|test]
 
-``python -m mlcbook ...`` is the same.  ``evaluate`` reads the truth and the predictions
+``mlcbook --version`` prints the library's version.  ``python -m mlcbook ...`` is the
+same.  ``evaluate`` reads the truth and the predictions
 (0/1 matrices as CSV/TSV with or without a header, label-set lists, JSON, MEKA/MULAN
 ARFF: see :mod:`mlcbook.datasets.labelfiles`) and prints the measures of the registry
 (:mod:`mlcbook.registry`; ``--measures``: by default the book's report, with the ranking
@@ -28,7 +31,9 @@ eq. 18 of Hüllermeier et al. 2022) and polynomial (eq. 17) loss profiles of the
 predictions: about ten log-spaced k and seven alpha from 1 to 1000 (``--profile full``:
 every k and the book's 25-point alpha grid).  ``--ci 0.95`` adds a bootstrap confidence
 interval to every measure that has one (:mod:`mlcbook.intervals`; seeded, so the same
-run prints the same interval) and a note on why the others have none.  ``--k 1,3,5``
+run prints the same interval) and a note on why the others have none.  ``--per-label``
+adds each label's support, precision, recall, F1 (and AUC with scores): the values the
+macro averages average.  ``--k 1,3,5``
 adds the extreme-classification measures (:mod:`mlcbook.extreme`: P@k, R@k, nDCG@k,
 PSP@k, PSnDCG@k, coverage@k) of the scores at each cut-off; the propensity-scored ones
 use Jain et al.'s propensities (``--propensity-ab``, default A = 0.55, B = 1.5) computed
@@ -73,6 +78,8 @@ import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+
+from . import __version__
 
 __all__ = [
     "main",
@@ -265,6 +272,11 @@ def format_report(res: dict[str, Any], fmt: str, digits: int | None = 4) -> str:
             obj["ci"] = res["ci"]
         if notes:
             obj["notes"] = notes
+        if "per_label" in res:
+            obj["per_label"] = {
+                r[0]: dict(zip(_PER_LABEL_HEAD[1:], [r[1], *(_json_value(v) for v in r[2:])]))
+                for r in res["per_label"]
+            }
         return json.dumps(obj, indent=2, allow_nan=False)
     with_ci = "ci" in res
     if fmt == "csv":
@@ -284,6 +296,12 @@ def format_report(res: dict[str, Any], fmt: str, digits: int | None = 4) -> str:
         w.writerows(
             ["profile", f"{f}_loss", p, v, *([""] * 3 if with_ci else [])] for f, p, v in prof
         )
+        for r in res.get("per_label", []):
+            w.writerows(
+                ["per_label", m, r[0], str(v) if m == "support" else _num(v)]
+                + ([""] * 3 if with_ci else [])
+                for m, v in zip(_PER_LABEL_HEAD[1:], r[1:])
+            )
         return buf.getvalue().rstrip("\n")
     if with_ci:
         head = ["measure", "value", f"{level:g} CI low", "high"]
@@ -309,7 +327,17 @@ def format_report(res: dict[str, Any], fmt: str, digits: int | None = 4) -> str:
             "loss profiles of the predictions (binomial k, polynomial alpha)",
             table(["family", "param", "mean loss"], prof),
         ]
+    if "per_label" in res:
+        rows = res["per_label"]
+        head = list(_PER_LABEL_HEAD[: len(rows[0])]) if rows else list(_PER_LABEL_HEAD[:5])
+        parts += [
+            "per label (the values the macro averages average)",
+            table(head, [[r[0], str(r[1]), *(_short(v, d) for v in r[2:])] for r in rows]),
+        ]
     return "\n\n".join(parts)
+
+
+_PER_LABEL_HEAD = ("label", "support", "precision", "recall", "f1", "auc")
 
 
 def format_comparison(res: dict[str, Any], fmt: str, digits: int | None = 4) -> str:
@@ -424,6 +452,7 @@ def _common_options(args: argparse.Namespace) -> dict[str, Any]:
         "labels": args.labels,
         "input_format": args.input_format,
         "xml": args.xml,
+        "header": args.header,
         "zero_division": args.zero_division,
         "beta": args.beta,
         "convention": args.convention,
@@ -447,6 +476,8 @@ def _cmd_evaluate(args: argparse.Namespace) -> str:
         ci=_ci_options(args) if args.ci is not None else None,
         ks=args.k,
         jain=args.propensity_ab,
+        per_label=args.per_label,
+        propensity_file=args.propensity,
         **_common_options(args),
     )
     if plot is not None:
@@ -462,6 +493,8 @@ def _cmd_compare(args: argparse.Namespace) -> str:
         scores_a=args.scores_a,
         scores_b=args.scores_b,
         ci=_ci_options(args),
+        ks=args.k,
+        jain=args.propensity_ab,
         **_common_options(args),
     )
     return format_comparison(res, args.format, args.digits)
@@ -632,10 +665,21 @@ def _add_common(p: argparse.ArgumentParser, *, ci_flag: bool) -> None:
         "alpha=2, w=[0.5,0.3,0.2] (a JSON value); repeatable",
     )
     p.add_argument(
+        "--format-in",
         "--input-format",
-        choices=("auto", "matrix", "labelsets", "arff"),
+        dest="input_format",
+        choices=("auto", "matrix", "labelsets", "json", "comma", "space", "xc", "arff"),
         default="auto",
-        help="layout of the label files (default: auto)",
+        help="layout of the label files (default: auto, found from the whole file): a "
+        "0/1 matrix, label sets one instance a line (labelsets: their layout found from "
+        "every line; json, comma or space: given), or ARFF",
+    )
+    p.add_argument(
+        "--header",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="whether the first line of each matrix and score file names the labels "
+        "(default: when its fields are not all numbers, or are pandas' 0,1,...,K-1)",
     )
     p.add_argument("--xml", metavar="FILE", help="MULAN label file for ARFF input")
     p.add_argument(
@@ -718,6 +762,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_epilog(),
         formatter_class=fmt,
     )
+    parser.add_argument("--version", action="version", version=f"mlcbook {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
@@ -735,8 +780,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument(
         "--scores",
         metavar="FILE",
-        help="real-valued scores (CSV/TSV matrix, a header naming the labels) for the "
-        "ranking measures",
+        help="real-valued scores for the ranking measures: a CSV/TSV matrix (a header "
+        "naming the labels), or label:score pairs a line (top-k or sparse scores; the "
+        "labels not listed rank below the listed ones)",
     )
     ev.add_argument(
         "--profile",
@@ -763,6 +809,21 @@ def build_parser() -> argparse.ArgumentParser:
         "(default 0.55,1.5; Wikipedia 0.5,0.4; Amazon 0.6,2.6), computed from the label "
         "frequencies of TRUTH as mlcbook.extreme.jain_propensity does (the files hold "
         "no training labels; --param propensity=[...] gives others)",
+    )
+    ev.add_argument(
+        "--propensity",
+        metavar="FILE",
+        help="the propensities of PSP@k and PSnDCG@k: a file of the training labels "
+        "(any layout of TRUTH, on its labels: Jain et al.'s propensities from their "
+        "frequencies, with --propensity-ab) or of one propensity per label (a number a "
+        "line in label order, or label,propensity lines); default: from TRUTH",
+    )
+    ev.add_argument(
+        "--per-label",
+        action="store_true",
+        help="also print each label's support, precision, recall, F1 (and AUC with "
+        "--scores): the values the macro averages average (zero division: "
+        "--zero-division, default 1)",
     )
     ev.add_argument(
         "--plot",
@@ -794,6 +855,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="random swaps of the randomisation test (default 9999)",
     )
     _add_common(co, ci_flag=False)
+    co.add_argument(
+        "--k",
+        type=_cutoffs,
+        metavar="K1,K2,...",
+        help="cut-offs of the at-k measures, compared at each (needs --scores-a and "
+        "--scores-b; propensities of Jain et al. from TRUTH, --propensity-ab)",
+    )
+    co.add_argument(
+        "--propensity-ab",
+        type=_jain_ab,
+        metavar="A,B",
+        help="Jain et al.'s A,B of the propensities of PSP@k and PSnDCG@k (default 0.55,1.5)",
+    )
     co.set_defaults(run=_cmd_compare)
 
     me = sub.add_parser(

@@ -50,9 +50,10 @@ Conventions (they differ across the literature; each is a parameter or stated he
   ``Metrics(remove_invalid=True)``).
 * **nDCG's normaliser**, ``normalization``: ``"ideal"`` (default) divides by the
   DCG of a perfect ranking, :math:`\sum_{j \le \min(k, |\mathbf y_i|)} d_j` (Jain et
-  al. 2016; pyxclib; scikit-learn); ``"k"`` by :math:`\sum_{j \le k} d_j`, so that
-  an instance with fewer than k relevant labels cannot reach 1 (napkinXC's
-  ``ndcg_at_k``).
+  al. 2016; pyxclib; scikit-learn; napkinXC 0.7.2's ``napkinxc.metrics.ndcg_at_k``,
+  tested against it to 1e-16); ``"k"`` by :math:`\sum_{j \le k} d_j`, so that an
+  instance with fewer than k relevant labels cannot reach 1 (no library above uses
+  it; it differs from ``"ideal"`` by up to a quarter).
 * **Normalising the propensity-scored measures**, ``normalize``: ``True``
   (default) divides the mean over instances by the mean of the best achievable
   values (the true labels ranked by decreasing inverse propensity), so the result
@@ -104,7 +105,7 @@ __all__ = [
 ]
 
 #: Jain et al.'s (A, B) by data set family, as pyxclib's ``compute_inv_propesity``
-#: and napkinXC's ``inverse_propensity`` document them (the paper fits A and B on
+#: and napkinXC's ``Jain_et_al_inverse_propensity`` document them (the paper fits A and B on
 #: Wikipedia and Amazon and uses 0.55 and 1.5 elsewhere).
 JAIN_PARAMETERS: dict[str, tuple[float, float]] = {
     "default": (0.55, 1.5),
@@ -129,7 +130,7 @@ def jain_propensity(Y: Any, A: float = 0.55, B: float = 1.5) -> np.ndarray:
     logarithms.  Published parameters (:data:`JAIN_PARAMETERS`): ``A = 0.55, B =
     1.5`` in general, ``A = 0.5, B = 0.4`` for Wikipedia (WikiLSHTC) and ``A = 0.6,
     B = 2.6`` for Amazon; the same as pyxclib's ``compute_inv_propesity`` (which
-    returns :math:`1/p_l`) and napkinXC's ``inverse_propensity``.
+    returns :math:`1/p_l`) and napkinXC's ``Jain_et_al_inverse_propensity``.
 
     Parameters
     ----------
@@ -391,9 +392,9 @@ def _ratio(num: np.ndarray, den: np.ndarray, zero: float = 0.0) -> np.ndarray:
     return out
 
 
-def _setup(Y, F, k, sample_weight, per_instance, empty_rows):
+def _setup(Y, F, k, sample_weight, per_instance, empty_rows, *, beyond_labels=False):
     Yc, S = _check_inputs(Y, F)
-    k = _check_k(k, Yc.shape[1], not isinstance(S, _listed.Listed))
+    k = _check_k(k, Yc.shape[1], not (beyond_labels or isinstance(S, _listed.Listed)))
     w = _lc.check_sample_weight(sample_weight, Yc.shape[0])
     return Yc, S, k, w, check_bool(per_instance, "per_instance"), _empty(empty_rows)
 
@@ -531,10 +532,12 @@ def ndcg_at_k(
         Scores: dense, sparse (stored entries are the candidates) or a
         :class:`~mlcbook.topk.TopK`.
     k : int >= 1
-        Cut-off (at most ``n_labels`` for dense ``F``).
+        Cut-off; above ``n_labels`` a dense ``F`` ranks all its labels (scikit-learn's
+        ``ndcg_score`` with such a ``k``).
     normalization : {"ideal", "k"}, default "ideal"
         Divide by the DCG of a perfect ranking (:math:`\min(k, |\mathbf y_i|)`
-        discounts), or by the first ``k`` discounts (napkinXC).
+        discounts, as pyxclib, scikit-learn and napkinXC), or by the first ``k``
+        discounts.
     empty_rows : {"zero", "skip"}, default "zero"
         Rows without a true label: value 0 (pyxclib, scikit-learn), or left out.
     sample_weight : array-like of shape (n_samples,), optional
@@ -544,9 +547,14 @@ def ndcg_at_k(
     -------
     float in [0, 1], or ndarray of shape (n_samples,)
     """
-    Yc, S, k, w, per, empty = _setup(Y, F, k, sample_weight, per_instance, empty_rows)
+    # a dense ranking holds K labels: its DCG at k > K is its DCG at K, as scikit-learn's
+    # ndcg_score computes it; the ideal normaliser has min(k, |y|) = |y| terms either way
+    Yc, S, k, w, per, empty = _setup(
+        Y, F, k, sample_weight, per_instance, empty_rows, beyond_labels=True
+    )
+    k_rank = k if isinstance(S, _listed.Listed) else min(k, Yc.shape[1])
     norm = check_average(normalization, _NORMALIZATION, "normalization")
-    T = _top_groups(Yc, S, k, None)
+    T = _top_groups(Yc, S, k_rank, None)
     return _mean(_ratio(_dcg(T), _ndcg_norm(T.n_pos, k, norm)), T.n_pos, empty, w, per)
 
 

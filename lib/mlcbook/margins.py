@@ -160,6 +160,11 @@ def effective_scores(Y, kind: str, seed=None, *, boundary: int | None = None) ->
     irrelevant entry -- an adversarial placement used to concentrate threshold errors.
     """
     Y = check_label_matrix(Y, "Y", allow_sparse=False).astype(bool)
+    if boundary is not None and kind == "double":
+        raise ValueError(
+            "boundary places a label (label-wise) or an instance (inst-wise) at the cut; "
+            "the 'double' construction has no such place: leave boundary=None"
+        )
     if boundary is not None and kind != "double":
         width = Y.shape[1] if kind == "label-wise" else Y.shape[0]
         check_positive_int(boundary, "boundary", low=0, high=width - 1)
@@ -254,7 +259,11 @@ def table2_check(Y_list, n_draws: int = 20, seed: int = 0):
     def seed_():
         return int(rng.integers(2**32))
 
-    if isinstance(Y_list, (str, bytes)) or not hasattr(Y_list, "__iter__"):
+    if (
+        isinstance(Y_list, (str, bytes, np.ndarray))
+        or hasattr(Y_list, "tocsr")
+        or not hasattr(Y_list, "__iter__")
+    ):
         raise TypeError(f"Y_list must be a list of label matrices, got {type(Y_list).__name__}")
     # every matrix checked before the work starts (a cast to int8 would turn NaN, a
     # complex number or text into some label)

@@ -115,6 +115,7 @@ when ``tp + fp + fn = 0``; precision 0 when ``tp + fp = 0`` otherwise.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
@@ -137,6 +138,7 @@ __all__ = [
     "hamming_loss",
     "subset_zero_one_loss",
     "subset_accuracy",
+    "instance_jaccard",
     "jaccard_score",
     "precision",
     "recall",
@@ -145,6 +147,7 @@ __all__ = [
     "ranking_loss",
     "one_error",
     "coverage",
+    "label_ranking_average_precision",
     "average_precision",
     "auc",
     "binarize",
@@ -258,20 +261,23 @@ def _prf(
     P,
     which: str,
     beta: float,
-    average: str,
+    average: str | None,
     zero_division: float,
     w: np.ndarray | None,
     per_instance: bool,
 ):
-    """Precision / recall / F-beta from the counts of one axis (no scikit-learn)."""
+    """Precision / recall / F-beta from the counts of one axis (no scikit-learn);
+    ``average=None``: the value of every label."""
     if per_instance and average != "instance":
         raise ValueError(f"per_instance=True needs average='instance', got {average!r}")
-    axis = {"micro": None, "macro": 0, "instance": 1}[average]
+    axis = {"micro": None, "macro": 0, "instance": 1, None: 0}[average]
     c = _lc.Counts(Y, P, w)
     # the formulas' one home; the arithmetic of scikit-learn (and Hivemall's micro path)
     v = _lc.prf(which, c.tp(axis), c.ny(axis), c.np_(axis), beta, zero_division)
     if axis == 1:
         return _finish(v, w, per_instance)
+    if average is None:
+        return np.asarray(v, dtype=np.float64)
     return _mean_defined(v)  # per label (weights are in the counts), or pooled
 
 
@@ -371,7 +377,7 @@ def subset_zero_one_loss(
     return 1.0 - _lc.weighted_mean(_exact(Y, P), w)
 
 
-def jaccard_score(
+def instance_jaccard(
     Y: Any,
     P: Any,
     *,
@@ -414,7 +420,7 @@ def precision(
     Y: Any,
     P: Any,
     *,
-    average: str = "micro",
+    average: str | None = "micro",
     zero_division: float = 1.0,
     sample_weight: Any = None,
     per_instance: bool = False,
@@ -431,7 +437,9 @@ def precision(
     Parameters
     ----------
     Y, P : array-like or sparse matrix of shape (n_samples, n_labels)
-    average : {'micro', 'macro', 'instance'}
+    average : {'micro', 'macro', 'instance'} or None
+        None: the value of every label, an array of shape (n_labels,) (scikit-learn's
+        ``average=None``).
     zero_division : float in [0, 1], default 1.0
         Value when nothing is predicted (for an instance, a label, or at all).
     sample_weight : array-like of shape (n_samples,), optional
@@ -445,7 +453,7 @@ def precision(
     float in [0, 1], or ndarray of shape (n_samples,)
     """
     Y, P, w, per = _pair_args(Y, P, sample_weight, per_instance)
-    average = check_average(average, _AVERAGES_F)
+    average = None if average is None else check_average(average, _AVERAGES_F)
     zd = _check_zero_division(zero_division)
     return _prf(Y, P, "precision", 1.0, average, zd, w, per)
 
@@ -454,7 +462,7 @@ def recall(
     Y: Any,
     P: Any,
     *,
-    average: str = "micro",
+    average: str | None = "micro",
     zero_division: float = 1.0,
     sample_weight: Any = None,
     per_instance: bool = False,
@@ -469,7 +477,9 @@ def recall(
     Parameters
     ----------
     Y, P : array-like or sparse matrix of shape (n_samples, n_labels)
-    average : {'micro', 'macro', 'instance'}
+    average : {'micro', 'macro', 'instance'} or None
+        None: the value of every label, an array of shape (n_labels,) (scikit-learn's
+        ``average=None``).
     zero_division : float in [0, 1], default 1.0
         Value when there is no true label (for an instance, a label, or at all).
     sample_weight : array-like of shape (n_samples,), optional
@@ -481,7 +491,7 @@ def recall(
     float in [0, 1], or ndarray of shape (n_samples,)
     """
     Y, P, w, per = _pair_args(Y, P, sample_weight, per_instance)
-    average = check_average(average, _AVERAGES_F)
+    average = None if average is None else check_average(average, _AVERAGES_F)
     zd = _check_zero_division(zero_division)
     return _prf(Y, P, "recall", 1.0, average, zd, w, per)
 
@@ -490,7 +500,7 @@ def f_measure(
     Y: Any,
     P: Any,
     beta: float = 1.0,
-    average: str = "micro",
+    average: str | None = "micro",
     *,
     zero_division: float = 1.0,
     sample_weight: Any = None,
@@ -518,7 +528,9 @@ def f_measure(
     Y, P : array-like or sparse matrix of shape (n_samples, n_labels)
     beta : float > 0, default 1
         Weight of recall: recall counts ``beta`` times as much as precision.
-    average : {'micro', 'macro', 'instance'}
+    average : {'micro', 'macro', 'instance'} or None
+        None: the value of every label, an array of shape (n_labels,) (scikit-learn's
+        ``average=None``).
     zero_division : float in [0, 1], default 1.0
         Value when there is neither a true nor a predicted label (in the
         instance, the label, or the matrix).
@@ -532,7 +544,7 @@ def f_measure(
     """
     Y, P, w, per = _pair_args(Y, P, sample_weight, per_instance)
     b = _check_beta(beta)
-    average = check_average(average, _AVERAGES_F)
+    average = None if average is None else check_average(average, _AVERAGES_F)
     zd = _check_zero_division(zero_division)
     return _prf(Y, P, "f", b, average, zd, w, per)
 
@@ -954,7 +966,7 @@ def _average_precision(Y, F) -> np.ndarray:
     return _RowStats(Y, F).average_precision()
 
 
-def average_precision(
+def label_ranking_average_precision(
     Y: Any,
     F: Any,
     *,
@@ -1046,7 +1058,7 @@ def _auc(Y, F, average: str, stats: _RowStats | None = None, w: np.ndarray | Non
 def auc(
     Y: Any,
     F: Any,
-    average: str = "macro",
+    average: str | None = "macro",
     *,
     sample_weight: Any = None,
     per_instance: bool = False,
@@ -1074,7 +1086,9 @@ def auc(
     ----------
     Y : array-like or sparse matrix of shape (n_samples, n_labels), 0/1
     F : array-like of shape (n_samples, n_labels)
-    average : {'macro', 'micro', 'instance'}
+    average : {'macro', 'micro', 'instance'} or None
+        None: the AUC of every label, an array of shape (n_labels,) (NaN for a label
+        with one class), whose mean over the defined ones is ``'macro'``.
     sample_weight : array-like of shape (n_samples,), optional
         Instance weights: a (positive, negative) pair of instances counts
         ``w_a w_b`` ('macro', 'micro'); 'instance' takes the weighted mean of
@@ -1091,6 +1105,22 @@ def auc(
     -------
     float in [0, 1] (or NaN), or ndarray of shape (n_samples,)
     """
+    if average is None:  # the AUC of every label (scikit-learn's average=None)
+        if _check_flag(per_instance, "per_instance"):
+            raise ValueError("per_instance=True needs average='instance', got None")
+        if _listed.is_listed(F):
+            Yc, L, w, _ = _listed_args(Y, F, sample_weight, False, convention)
+            return np.asarray(_listed.label_aucs(Yc, L, w), dtype=np.float64)
+        Y, F = _check_scores(Y, F)
+        w = _lc.check_sample_weight(sample_weight, Y.shape[0])
+        if _check_convention(convention) == "wu_zhou":
+            if w is not None:
+                raise ValueError(
+                    "convention='wu_zhou' takes no sample_weight (the authors' has none)"
+                )
+            Yb = Y.astype(bool)
+            return np.array([_auc_order_1d(y, f) for y, f in zip(Yb.T, F.T)])
+        return np.asarray(_label_aucs(Y, F, w), dtype=np.float64)
     if _listed.is_listed(F):
         average = check_average(average, _AVERAGES_AUC)
         Yc, L, w, per = _listed_args(Y, F, sample_weight, per_instance, convention)
@@ -1354,7 +1384,7 @@ def all_measures(
     convention : {"mlcbook", "wu_zhou"}, default "mlcbook"
         ``"wu_zhou"``: ranking loss, coverage, average precision and the three
         AUCs as Wu & Zhou's ``measure/*.m`` compute them (see
-        :func:`ranking_loss`, :func:`coverage`, :func:`average_precision`,
+        :func:`ranking_loss`, :func:`coverage`, :func:`label_ranking_average_precision`,
         :func:`auc`); Hamming loss, one-error and the F1 counts are the same in
         both conventions.
     measures : "all" or list of str, optional
@@ -1415,7 +1445,7 @@ def all_measures(
     if stats is None:
         out["ranking_loss"] = float(ranking_loss(Yd, F, convention=conv))
         out["coverage"] = float(coverage(Yd, F, convention=conv))
-        out["average_precision"] = float(average_precision(Yd, F, convention=conv))
+        out["average_precision"] = float(label_ranking_average_precision(Yd, F, convention=conv))
     else:
         out["ranking_loss"] = float(np.mean(stats.ranking_loss()))
         out["coverage"] = float(np.mean(_coverage(Yd, F)))
@@ -1457,3 +1487,72 @@ def _all_measures_listed(Y: Any, F: Any, P: Any, zero_division: Any, convention:
     for name, axis in (("macro_f1", 0), ("instance_f1", 1), ("micro_f1", None)):
         out[name] = _mean_defined(_lc.prf("f", c.tp(axis), c.ny(axis), c.np_(axis), 1.0, zd))
     return {m: out[m] for m in WU_ZHOU_MEASURES}
+
+
+# ---------------------------------------------------------------------- old spellings
+_WARNED: set[str] = set()
+
+
+def _renamed(old: str, new: str, sklearn: str) -> None:
+    """Warn once per process that ``old`` is the old spelling of ``new``."""
+    if old in _WARNED:
+        return
+    _WARNED.add(old)
+    warnings.warn(
+        f"mlcbook.metrics.{old} is renamed {new}: scikit-learn's {old} is another "
+        f"measure ({sklearn}), so the name will give scikit-learn's number; use "
+        f"mlcbook.metrics.{new} for this one",
+        FutureWarning,
+        stacklevel=3,
+    )
+
+
+def jaccard_score(Y: Any, P: Any, **kwargs: Any) -> float | np.ndarray:
+    """Old spelling of :func:`instance_jaccard` (warns once): the book's Jaccard index
+    averaged over instances, 0/0 = 1.
+
+    scikit-learn's :func:`sklearn.metrics.jaccard_score` averages as ``average=`` says
+    (``'binary'`` by default) with 0/0 = 0: another number on the same input.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     old = jaccard_score([[1, 1], [0, 0]], [[1, 0], [0, 0]])
+    >>> old == instance_jaccard([[1, 1], [0, 0]], [[1, 0], [0, 0]]) == 0.75
+    True
+    """
+    _renamed(
+        "jaccard_score",
+        "instance_jaccard",
+        "averaged as average= says, 0/0 = 0; the registry's jaccard_samples is its "
+        "average over instances",
+    )
+    return instance_jaccard(Y, P, **kwargs)
+
+
+def average_precision(Y: Any, F: Any, **kwargs: Any) -> float | np.ndarray:
+    """Old spelling of :func:`label_ranking_average_precision` (warns once): Wu & Zhou's
+    "average precision", per instance over its ranking of the labels.
+
+    scikit-learn's ``average_precision`` (scorer, and
+    :func:`sklearn.metrics.average_precision_score`) is the area under each label's
+    precision-recall curve, averaged over labels: another number on the same input.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> Y, F = [[1, 0, 1], [0, 1, 0]], [[0.9, 0.8, 0.1], [0.2, 0.7, 0.3]]
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     old = average_precision(Y, F)
+    >>> old == label_ranking_average_precision(Y, F)
+    True
+    """
+    _renamed(
+        "average_precision",
+        "label_ranking_average_precision",
+        "the area under each label's precision-recall curve, averaged over labels",
+    )
+    return label_ranking_average_precision(Y, F, **kwargs)

@@ -51,7 +51,7 @@ def _single_measures(Y, F, P):
         "ranking_loss": metrics.ranking_loss(Y, F, **wz),
         "one_error": metrics.one_error(Y, F),
         "coverage": metrics.coverage(Y, F, **wz),
-        "average_precision": metrics.average_precision(Y, F, **wz),
+        "average_precision": metrics.label_ranking_average_precision(Y, F, **wz),
         "macro_f1": metrics.f_measure(Y, P, average="macro", zero_division=0.0),
         "instance_f1": metrics.f_measure(Y, P, average="instance", zero_division=0.0),
         "micro_f1": metrics.f_measure(Y, P, average="micro", zero_division=0.0),

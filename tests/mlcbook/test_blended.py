@@ -71,11 +71,11 @@ def test_special_cases_equal_metrics(n, L, seed, p):
     rng = np.random.default_rng(seed)
     T, P = _binary(rng, n, L, p), _binary(rng, n, L, p)
     assert blended_similarity(T, P, 1, 1) == pytest.approx(1 - metrics.hamming_loss(T, P), abs=1e-12)
-    assert blended_similarity(T, P, 0, 1) == pytest.approx(metrics.jaccard_score(T, P), abs=1e-12)
+    assert blended_similarity(T, P, 0, 1) == pytest.approx(metrics.instance_jaccard(T, P), abs=1e-12)
     for a in (0.0, 1e-5, 0.3, 1.0):
         assert blended_similarity(T, P, a, np.inf) == pytest.approx(metrics.subset_accuracy(T, P), abs=1e-12)
     # alpha -> 0 approaches Jaccard (including the empty/empty convention s = 1)
-    assert blended_similarity(T, P, 1e-12, 1) == pytest.approx(metrics.jaccard_score(T, P), abs=1e-9)
+    assert blended_similarity(T, P, 1e-12, 1) == pytest.approx(metrics.instance_jaccard(T, P), abs=1e-9)
     # beta -> inf approaches exact match on 0/1 predictions
     assert blended_similarity(T, P, 0.5, 1e6) == pytest.approx(metrics.subset_accuracy(T, P), abs=1e-9)
 

@@ -31,7 +31,7 @@ CASES = {
     # mean 5/6.  Row 2: label 2 at position 4 -> 1.  Default: ties share the worst
     # rank (labels 1, 2 both rank 2): row 1 (1/2 + 2/3)/2 = 7/12, row 2 1/2, rows 3, 4
     # score 1.
-    "average_precision": (lambda c: M.average_precision(Y, F, convention=c),
+    "average_precision": (lambda c: M.label_ranking_average_precision(Y, F, convention=c),
                           Fr(1, 2) * (Fr(5, 6) + 1),
                           Fr(1, 4) * (Fr(7, 12) + Fr(1, 2) + 1 + 1)),
     # Coverage.m: (K - lowest relevant position + 1) - 1: row 1 position 2 -> 2; row 2

@@ -9,11 +9,11 @@ Evidence, each independent of the code under test:
 * scikit-learn's ``ndcg_score`` (dense scores, ties averaged as here);
 * pyxclib's formulas (kunaldahiya/pyxclib, ``xclib/evaluation/xc_metrics.py``:
   ``precision``, ``recall``, ``ndcg``, ``psprecision``, ``psndcg``,
-  ``compute_inv_propesity``) and napkinXC's (mwydmuch/napkinXC,
-  ``python/napkinxc/measures.py``: ``coverage_at_k``, ``ndcg_at_k``,
-  ``psprecision_at_k``, ``recall_at_k``), re-implemented below line by line as
-  loops: pyxclib is not on PyPI and napkinXC is not a dependency, so neither can
-  run in the test suite;
+  ``compute_inv_propesity``) and napkinXC's (0.7.2, ``napkinxc/metrics.py``:
+  ``coverage_at_k``, ``ndcg_at_k`` (``NDCGAtK``: the ideal normaliser of
+  ``min(k, |y|)`` discounts), ``psprecision_at_k``, ``recall_at_k``), re-implemented
+  below line by line as loops: pyxclib is not on PyPI and napkinXC is not a
+  dependency (``test_napkinxc_oracle.py`` calls napkinXC itself where it is installed);
 * top-k and sparse scores against the dense matrix with the unlisted entries set
   below every listed score.
 
@@ -122,8 +122,9 @@ def pyxclib_inv_propensity(Y, A, B):
 
 
 def napkinxc_reference(Y, F, k, inv_ps):
-    """napkinXC's coverage_at_k, ndcg_at_k (normaliser: k discounts),
-    psprecision_at_k (normalised) and recall_at_k (zero_division=0) at place k."""
+    """napkinXC 0.7.2's coverage_at_k, ndcg_at_k (normaliser: min(k, |y|) discounts,
+    0 for an empty row), psprecision_at_k (normalised) and recall_at_k
+    (zero_division=0) at place k."""
     n, K = Y.shape
     uniq_t, uniq_tp = set(), set()
     nd = rec = psp = best = 0.0
@@ -133,7 +134,8 @@ def napkinxc_reference(Y, F, k, inv_ps):
         uniq_t |= t
         uniq_tp |= {j for j in p if j in t}
         dcg = sum(1 / math.log2(r + 2) for r, j in enumerate(p) if j in t)
-        nd += dcg / sum(1 / math.log2(r + 2) for r in range(k))
+        norm = sum(1 / math.log2(r + 2) for r in range(min(k, len(t))))
+        nd += dcg / norm if t else 0.0
         rec += len(t & set(p)) / len(t) if t else 0.0
         psp += sum(inv_ps[j] for j in p if j in t) / k
         best += sum(sorted((inv_ps[j] for j in t), reverse=True)[:k]) / k
@@ -285,7 +287,7 @@ def test_agrees_with_napkinxc_formulas(seed):
     p = rng.uniform(0.05, 1.0, K)
     ref = napkinxc_reference(Y, F, k, 1 / p)
     assert X.coverage_at_k(Y, F, k) == pytest.approx(ref["coverage"], abs=TOL)
-    assert X.ndcg_at_k(Y, F, k, normalization="k") == pytest.approx(ref["ndcg"], abs=TOL)
+    assert X.ndcg_at_k(Y, F, k) == pytest.approx(ref["ndcg"], abs=TOL)
     assert X.recall_at_k(Y, F, k) == pytest.approx(ref["recall"], abs=TOL)
     assert X.psprecision_at_k(Y, F, k, propensity=p) == pytest.approx(
         ref["psprecision"], abs=TOL)

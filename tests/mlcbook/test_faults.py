@@ -87,9 +87,10 @@ def _case(f, args, names=None, legit=()):
     return f, args, names or {}, set(legit)
 
 
-_LABELS_PRED = ("hamming_loss", "subset_zero_one_loss", "subset_accuracy", "jaccard_score",
+_LABELS_PRED = ("hamming_loss", "subset_zero_one_loss", "subset_accuracy", "instance_jaccard",
                 "precision", "recall", "f_measure", "example_based_f_measure")
-_LABELS_SCORES = ("ranking_loss", "one_error", "coverage", "average_precision", "auc")
+_LABELS_SCORES = ("ranking_loss", "one_error", "coverage", "label_ranking_average_precision",
+                  "auc")
 _MARGINS = ("label_wise_margins", "instance_wise_margins", "is_label_wise_effective",
             "is_instance_wise_effective", "is_double_effective")
 _SCALAR_ALPHA = {("params", "a scalar"), ("params", "inf")}  # alpha = inf: the limit

@@ -248,7 +248,7 @@ def test_zero_division_nan_estimate_is_the_measure(name):
           "instance_precision": lambda: M.precision(Y, P, average="instance",
                                                     zero_division=np.nan),
           "micro_recall": lambda: M.recall(Y, P, average="micro", zero_division=np.nan),
-          "instance_jaccard": lambda: M.jaccard_score(Y, P, zero_division=np.nan),
+          "instance_jaccard": lambda: M.instance_jaccard(Y, P, zero_division=np.nan),
           "example_based_f1": lambda: M.example_based_f_measure(Y, P,
                                                                 zero_division=np.nan)}[name]
     assert ci.estimate == pytest.approx(fn(), rel=1e-13)

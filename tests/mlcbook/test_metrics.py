@@ -101,7 +101,7 @@ def test_classification_measures_equal_sklearn(seed):
     assert M.subset_accuracy(Y, P) == pytest.approx(skm.accuracy_score(Y, P), abs=1e-15)
     assert M.subset_zero_one_loss(Y, P) == pytest.approx(skm.zero_one_loss(Y, P), abs=1e-15)
     for zd in (0.0, 1.0):
-        assert M.jaccard_score(Y, P, zero_division=zd) == pytest.approx(
+        assert M.instance_jaccard(Y, P, zero_division=zd) == pytest.approx(
             skm.jaccard_score(Y, P, average="samples", zero_division=zd), abs=1e-13)
         for avg in ("micro", "macro", "instance"):
             kw = dict(average=AVG_SK[avg], zero_division=zd)
@@ -119,7 +119,7 @@ def test_classification_measures_equal_sklearn(seed):
 def test_ranking_measures_equal_sklearn(seed, ties):
     Y, _, F = random_problem(seed, ties=ties)
     assert M.ranking_loss(Y, F) == pytest.approx(skm.label_ranking_loss(Y, F), abs=1e-13)
-    assert M.average_precision(Y, F) == pytest.approx(
+    assert M.label_ranking_average_precision(Y, F) == pytest.approx(
         skm.label_ranking_average_precision_score(Y, F), abs=1e-13)
     has = Y.sum(axis=1) > 0
     # Wu & Zhou's coverage is scikit-learn's coverage_error minus one ...
@@ -172,7 +172,7 @@ def test_hypothesis_sparse_equals_dense_equals_sklearn(n, K, seed, ties, fmt):
     Ys, Ps = fmt(Y), fmt(P)
     assert M.hamming_loss(Ys, Ps) == pytest.approx(skm.hamming_loss(Y, P), abs=1e-15)
     assert M.subset_accuracy(Ys, P) == pytest.approx(skm.accuracy_score(Y, P), abs=1e-15)
-    assert M.jaccard_score(Y, Ps) == pytest.approx(
+    assert M.instance_jaccard(Y, Ps) == pytest.approx(
         skm.jaccard_score(Y, P, average="samples", zero_division=1.0), abs=1e-13)
     for avg in ("micro", "macro", "instance"):
         assert M.f_measure(Ys, Ps, 2.0, avg) == pytest.approx(M.f_measure(Y, P, 2.0, avg),
@@ -181,7 +181,7 @@ def test_hypothesis_sparse_equals_dense_equals_sklearn(n, K, seed, ties, fmt):
             sk_quiet(skm.f1_score, Y, P, average=AVG_SK[avg], zero_division=1.0), abs=1e-13)
     assert M.example_based_f_measure(Ys, Ps) == M.example_based_f_measure(Y, P)
     assert M.ranking_loss(Ys, F) == pytest.approx(skm.label_ranking_loss(Y, F), abs=1e-13)
-    assert M.average_precision(Ys, F) == pytest.approx(
+    assert M.label_ranking_average_precision(Ys, F) == pytest.approx(
         skm.label_ranking_average_precision_score(Y, F), abs=1e-13)
     assert M.coverage(Ys, F) == M.coverage(Y, F)
     assert M.one_error(Ys, F) == M.one_error(Y, F)
@@ -202,7 +202,7 @@ def test_ranking_measures_equal_brute_force_definitions(seed, ties):
     assert M.ranking_loss(Y, F) == pytest.approx(ref["ranking_loss"], abs=1e-13)
     assert M.one_error(Y, F) == pytest.approx(ref["one_error"], abs=1e-13)
     assert M.coverage(Y, F) == pytest.approx(ref["coverage"], abs=1e-13)
-    assert M.average_precision(Y, F) == pytest.approx(ref["average_precision"], abs=1e-13)
+    assert M.label_ranking_average_precision(Y, F) == pytest.approx(ref["average_precision"], abs=1e-13)
     per_row = [brute_auc(Y[i], F[i]) for i in range(len(Y))]
     per_col = [brute_auc(Y[:, j], F[:, j]) for j in range(Y.shape[1])]
     assert M.auc(Y, F, "instance") == pytest.approx(np.nanmean(per_row), abs=1e-13)
@@ -223,7 +223,7 @@ def test_all_measures_equals_the_individual_functions(seed):
     assert d["ranking_loss"] == pytest.approx(M.ranking_loss(Y, F), abs=1e-15)
     assert d["one_error"] == M.one_error(Y, F)
     assert d["coverage"] == M.coverage(Y, F)
-    assert d["average_precision"] == pytest.approx(M.average_precision(Y, F), abs=1e-15)
+    assert d["average_precision"] == pytest.approx(M.label_ranking_average_precision(Y, F), abs=1e-15)
     for avg in ("macro", "instance", "micro"):
         assert d[f"{avg}_f1"] == pytest.approx(M.f_measure(Y, P, 1, avg), abs=1e-13)
         a, b = d[f"{avg}_auc"], M.auc(Y, F, avg)
@@ -239,10 +239,10 @@ def test_no_warnings_on_degenerate_input():
     F = np.zeros((3, 4))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        values = [M.jaccard_score(Z, Z), M.f_measure(Z, Z, average="macro"),
+        values = [M.instance_jaccard(Z, Z), M.f_measure(Z, Z, average="macro"),
                   M.precision(Z, O, average="instance"), M.recall(O, Z, average="macro"),
                   M.f_measure(Z, O, 2, "instance"), M.example_based_f_measure(Z, Z),
-                  M.ranking_loss(Z, F), M.average_precision(O, F), M.coverage(Z, F),
+                  M.ranking_loss(Z, F), M.label_ranking_average_precision(O, F), M.coverage(Z, F),
                   M.one_error(Z, F)]
         d = M.all_measures(Z, F, Z)
         aucs = [M.auc(Z, F, avg) for avg in ("macro", "micro", "instance")]
@@ -261,8 +261,8 @@ def test_single_label_column_is_not_read_as_a_binary_problem():
     assert M.precision(Y, P) == pytest.approx(0.5)
     assert M.recall(Y, P, average="macro") == pytest.approx(0.5)
     assert M.f_measure(Y, P, average="instance") == pytest.approx(0.5)
-    assert M.jaccard_score(Y, P) == pytest.approx(0.5)
-    assert M.jaccard_score(Y, P, zero_division=0) == pytest.approx(0.25)
+    assert M.instance_jaccard(Y, P) == pytest.approx(0.5)
+    assert M.instance_jaccard(Y, P, zero_division=0) == pytest.approx(0.25)
     assert M.hamming_loss(Y, P) == pytest.approx(0.5)
 
 
@@ -326,8 +326,8 @@ def test_park_read_table_1():
     # by hand: Hamming 2/4, 1, 1, 3/4, 3/4; Exact 0, 1, 1, 0, 0; Jaccard 1/3, 1, 1, 1/2, 1/2
     assert 1 - M.hamming_loss(T, P) == pytest.approx(4 / 5)
     assert M.subset_accuracy(T, P) == pytest.approx(2 / 5)
-    assert M.jaccard_score(T, P) == pytest.approx((1 / 3 + 1 + 1 + 1 / 2 + 1 / 2) / 5)
-    assert round(M.jaccard_score(T, P), 2) == 0.67
+    assert M.instance_jaccard(T, P) == pytest.approx((1 / 3 + 1 + 1 + 1 / 2 + 1 / 2) / 5)
+    assert round(M.instance_jaccard(T, P), 2) == 0.67
 
 
 def test_ranking_measures_by_hand():
@@ -337,7 +337,7 @@ def test_ranking_measures_by_hand():
     assert M.ranking_loss(Y, F) == pytest.approx(2 / 4)     # (2,1) and (2,3) reversed
     assert M.one_error(Y, F) == 0.0                          # top label 0 is relevant
     assert M.coverage(Y, F) == 3.0                           # deepest relevant rank 4, minus 1
-    assert M.average_precision(Y, F) == pytest.approx((1 / 1 + 2 / 4) / 2)
+    assert M.label_ranking_average_precision(Y, F) == pytest.approx((1 / 1 + 2 / 4) / 2)
     assert M.auc(Y, F, "instance") == pytest.approx(2 / 4)
 
 
@@ -347,7 +347,7 @@ def test_tie_conventions_by_hand():
     assert M.ranking_loss(Y, F) == pytest.approx(1 / 2)   # the tied pair counts as wrong
     assert M.auc(Y, F, "instance") == pytest.approx(3 / 4)  # ... but as half right in AUC
     assert M.coverage(Y, F) == 1.0                         # tied labels share the worst rank 2
-    assert M.average_precision(Y, F) == pytest.approx(1 / 2)
+    assert M.label_ranking_average_precision(Y, F) == pytest.approx(1 / 2)
     assert M.one_error(np.array([[0, 1, 0]]), F) == 1.0    # first maximum (label 0) wins
     assert M.one_error(Y, F) == 0.0
 
@@ -359,15 +359,15 @@ def test_empty_rows_by_hand():
     # row 1: relevant ranks 1 and 3; pairs (2,1) reversed -> rloss 1/2; coverage 3-1=2;
     #        avgprec (1/1 + 2/3)/2; one-error 0; AUC 1/2
     assert M.ranking_loss(Y, F) == pytest.approx(1 / 4)
-    assert M.average_precision(Y, F) == pytest.approx((1 + (1 + 2 / 3) / 2) / 2)
+    assert M.label_ranking_average_precision(Y, F) == pytest.approx((1 + (1 + 2 / 3) / 2) / 2)
     assert M.coverage(Y, F) == pytest.approx(1.0)
     assert M.one_error(Y, F) == pytest.approx(0.5)
     assert M.auc(Y, F, "instance") == pytest.approx(0.5)
     assert np.isnan(M.auc(np.zeros((2, 3)), F, "micro"))
     assert np.isnan(M.auc(np.zeros((2, 3)), F, "macro"))
     Z = np.zeros((2, 3), dtype=int)
-    assert M.jaccard_score(Z, Z) == 1.0
-    assert M.jaccard_score(Z, Z, zero_division=0.0) == 0.0
+    assert M.instance_jaccard(Z, Z) == 1.0
+    assert M.instance_jaccard(Z, Z, zero_division=0.0) == 0.0
     assert M.f_measure(Z, Z, average="instance") == 1.0
     assert M.f_measure(Z, Z, average="micro", zero_division=0.0) == 0.0
     assert M.precision(Y, Z, average="instance") == 1.0  # nothing predicted
@@ -441,9 +441,9 @@ Y0 = np.array([[1, 0, 1], [0, 1, 0]])
 P0 = np.array([[1, 1, 0], [0, 1, 0]])
 F0 = np.array([[0.2, 0.5, 0.9], [0.1, 0.8, 0.3]])
 
-PAIR_FUNCS = [M.hamming_loss, M.subset_accuracy, M.subset_zero_one_loss, M.jaccard_score,
+PAIR_FUNCS = [M.hamming_loss, M.subset_accuracy, M.subset_zero_one_loss, M.instance_jaccard,
               M.precision, M.recall, M.f_measure, M.example_based_f_measure]
-SCORE_FUNCS = [M.ranking_loss, M.one_error, M.coverage, M.average_precision, M.auc]
+SCORE_FUNCS = [M.ranking_loss, M.one_error, M.coverage, M.label_ranking_average_precision, M.auc]
 
 
 @pytest.mark.parametrize("fn", PAIR_FUNCS, ids=lambda f: f.__name__)
@@ -490,8 +490,8 @@ def test_bad_score_input(fn):
 def test_bad_average_for_classification(fn):
     with pytest.raises(ValueError, match="average must be one of"):
         fn(Y0, P0, average="samples")
-    with pytest.raises(TypeError, match="average"):
-        fn(Y0, P0, average=None)
+    with pytest.raises(TypeError, match="average"):  # None: the per-label values
+        fn(Y0, P0, average=3)
 
 
 def test_bad_average_for_auc():
@@ -512,7 +512,7 @@ def test_bad_beta(fn):
         fn(Y0, P0, "2")
 
 
-@pytest.mark.parametrize("fn", [M.jaccard_score, M.precision, M.recall, M.f_measure,
+@pytest.mark.parametrize("fn", [M.instance_jaccard, M.precision, M.recall, M.f_measure,
                                 M.example_based_f_measure], ids=lambda f: f.__name__)
 def test_bad_zero_division(fn):
     with pytest.raises(ValueError, match="zero_division"):
@@ -614,10 +614,10 @@ def test_zero_division_warn_is_zero_with_an_undefined_metric_warning():
 def test_zero_division_nan_everywhere_undefined_gives_nan():
     Z = np.zeros((2, 3), dtype=int)
     assert np.isnan(M.f_measure(Z, Z, average="macro", zero_division=np.nan))
-    assert np.isnan(M.jaccard_score(Z, Z, zero_division=np.nan))
+    assert np.isnan(M.instance_jaccard(Z, Z, zero_division=np.nan))
     assert np.isnan(M.example_based_f_measure(Z, Z, zero_division=np.nan))
     # one defined row: the mean of the defined rows only (hand-computed: 2/3)
     Y = np.array([[0, 0, 0], [1, 1, 0]])
     P = np.array([[0, 0, 0], [1, 0, 0]])
     assert M.f_measure(Y, P, average="instance", zero_division=np.nan) == pytest.approx(2 / 3)
-    assert M.jaccard_score(Y, P, zero_division=np.nan) == 0.5
+    assert M.instance_jaccard(Y, P, zero_division=np.nan) == 0.5

@@ -56,7 +56,7 @@ def test_weighted_classification_measures_equal_sklearn(seed):
         skm.zero_one_loss(Y, P, sample_weight=w), abs=TOL
     )
     for zd in (0.0, 1.0):
-        assert M.jaccard_score(
+        assert M.instance_jaccard(
             Y, P, zero_division=zd, sample_weight=w
         ) == pytest.approx(
             sk(
@@ -91,7 +91,7 @@ def test_weighted_ranking_measures_equal_sklearn(seed):
     assert M.ranking_loss(Y, F, sample_weight=w) == pytest.approx(
         skm.label_ranking_loss(Y, F, sample_weight=w), abs=TOL
     )
-    assert M.average_precision(Y, F, sample_weight=w) == pytest.approx(
+    assert M.label_ranking_average_precision(Y, F, sample_weight=w) == pytest.approx(
         skm.label_ranking_average_precision_score(Y, F, sample_weight=w), abs=TOL
     )
     has = Y.sum(axis=1) > 0
@@ -139,7 +139,7 @@ def test_per_instance_values_match_definitions_and_means(seed):
         M.hamming_loss: (Y != P).sum(1) / K,
         M.subset_accuracy: (Y == P).all(1).astype(float),
         M.subset_zero_one_loss: (Y != P).any(1).astype(float),
-        M.jaccard_score: np.array([t / u if u else zd for t, u in zip(tp, union)]),
+        M.instance_jaccard: np.array([t / u if u else zd for t, u in zip(tp, union)]),
     }
     for fn, ref in defs.items():
         v = fn(Y, P, per_instance=True)
@@ -160,7 +160,7 @@ def test_per_instance_values_match_definitions_and_means(seed):
     np.testing.assert_allclose(
         M.f_measure(Y, P, 2.0, "instance", per_instance=True), f2, atol=TOL, rtol=0
     )
-    for fn in (M.ranking_loss, M.one_error, M.coverage, M.average_precision):
+    for fn in (M.ranking_loss, M.one_error, M.coverage, M.label_ranking_average_precision):
         v = fn(Y, F, per_instance=True)
         assert v.shape == (n,)
         # each instance alone gives its own value
@@ -202,7 +202,7 @@ def test_hypothesis_every_input_kind_gives_the_same_value(n, K, seed, dtype, fmt
     calls = [
         lambda a, b, **k: M.hamming_loss(a, b, **k),
         lambda a, b, **k: M.subset_accuracy(a, b, **k),
-        lambda a, b, **k: M.jaccard_score(a, b, **k),
+        lambda a, b, **k: M.instance_jaccard(a, b, **k),
         lambda a, b, **k: M.example_based_f_measure(a, b, 2.0, **k),
     ] + [
         (lambda avg, fn: lambda a, b, **k: fn(a, b, average=avg, **k))(avg, fn)
@@ -237,7 +237,7 @@ P0 = np.array([[1, 1, 0], [0, 1, 0]])
     [
         M.hamming_loss,
         M.subset_accuracy,
-        M.jaccard_score,
+        M.instance_jaccard,
         M.precision,
         M.recall,
         M.f_measure,

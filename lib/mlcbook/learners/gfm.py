@@ -49,10 +49,30 @@ def gfm_predict(P: np.ndarray, p_empty: np.ndarray) -> np.ndarray:
     ndarray of int8, shape (n_samples, n_labels)
         The F1-optimal predictions.
     """
+    P = _probabilities(P, "P")
+    p_empty = _probabilities(p_empty, "p_empty")
+    if P.ndim != 3 or P.shape[1] != P.shape[2]:
+        raise ValueError(f"P must have shape (n_samples, n_labels, n_labels), got {P.shape}")
+    if p_empty.shape != (P.shape[0],):
+        raise ValueError(
+            f"p_empty must have shape (n_samples,) = ({P.shape[0]},), got {p_empty.shape}"
+        )
     m = P.shape[1]
     s = np.arange(1, m + 1)
     Wsk = 2.0 / (s[:, None] + s[None, :])
     return _gfm_from_delta(P @ Wsk, p_empty)
+
+
+def _probabilities(a: object, name: str) -> np.ndarray:
+    """``a`` as floats, every entry a probability in [0, 1] (NaN refused)."""
+    try:
+        A = np.asarray(a, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must hold real numbers, got {type(a).__name__}") from None
+    if not np.all((A >= 0.0) & (A <= 1.0)):  # NaN fails both comparisons
+        bad = A[~((A >= 0.0) & (A <= 1.0))].flat[0]
+        raise ValueError(f"{name} must hold probabilities in [0, 1], found {bad}")
+    return A
 
 
 def _gfm_from_delta(D: np.ndarray, p_empty: np.ndarray) -> np.ndarray:

@@ -124,7 +124,12 @@ def consensus_mask(neighbor_labels: np.ndarray) -> np.ndarray:
     ndarray of bool, shape (n_queries, K)
         True where the consensus rule fixes the label.
     """
-    return _consensus.consensus_mask(neighbor_labels, axis=1)
+    L = np.asarray(neighbor_labels)
+    if L.ndim != 3:
+        raise ValueError(f"neighbor_labels must have shape (n_queries, c, K), got shape {L.shape}")
+    if not np.isin(L, (0, 1)).all():
+        raise ValueError("neighbor_labels must hold 0/1 label vectors")
+    return _consensus.consensus_mask(L, axis=1)
 
 
 def _check_tables(loss_tables: Any, K: int) -> np.ndarray:

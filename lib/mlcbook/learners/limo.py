@@ -187,6 +187,8 @@ def limo_objective(
     applies the shrinkage :math:`(1 - \\eta)` only to rows of violated pairs, however, so it
     is not exact SGD on it.  Dense computation: for small problems (tests, the synthetic data).
     """
+    lambda1 = check_real(lambda1, "lambda1", low=0.0)
+    lambda2 = check_real(lambda2, "lambda2", low=0.0)
     X = _as_X(X)
     Y = check_label_matrix(Y, "Y", allow_sparse=False).astype(bool)
     W = np.asarray(W, dtype=float)

@@ -18,7 +18,7 @@ from itertools import combinations
 from math import comb
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone, is_classifier
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.metaestimators import available_if
 
@@ -183,6 +183,11 @@ class RAkEL(MultiLabelMixin, ClassifierMixin, BaseEstimator):
         rng = np.random.default_rng(self.random_state)
         self.labelsets_ = self._draw_labelsets(self.n_labels_, rng)
         base = self.estimator if self.estimator is not None else DecisionTreeClassifier()
+        if not is_classifier(base):
+            raise TypeError(
+                "estimator must be a scikit-learn classifier (each member predicts "
+                f"labelset classes), got {type(base).__name__}"
+            )
         seeds = rng.integers(0, 2**31 - 1, size=len(self.labelsets_))
         self.members_ = []
         for labels, seed in zip(self.labelsets_, seeds):

@@ -39,7 +39,13 @@ import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.svm import SVR
 
-from .._validation import check_average, check_label_matrix, check_same_shape, check_score_matrix
+from .._validation import (
+    check_average,
+    check_bool,
+    check_label_matrix,
+    check_same_shape,
+    check_score_matrix,
+)
 from ._contract import MultiLabelMixin
 
 __all__ = ["column_thresholds", "row_thresholds", "LabelThreshold", "InstanceThreshold"]
@@ -107,6 +113,7 @@ def column_thresholds(F, Y, measure: str = "f1", *, shared: bool = False) -> np.
     -------
     ndarray of shape (n_labels,)
     """
+    shared = check_bool(shared, "shared")
     F, Y, measure = _check(F, Y, measure)
     if shared:
         t = _best_cuts(F.reshape(-1, 1), Y.reshape(-1, 1), measure)[0]

@@ -27,7 +27,7 @@ from sklearn.model_selection import KFold
 
 from mlcbook.datasets import load_dataset
 from mlcbook.learners import LabelPowerset
-from mlcbook.metrics import hamming_loss, jaccard_score, subset_accuracy
+from mlcbook.metrics import hamming_loss, instance_jaccard, subset_accuracy
 from mlcrepro.park_read2018.grid import GRID_DATASETS, split_and_scale
 from mlcrepro.results import dataset_fingerprints, load_or_compute
 from mlcrepro.runner import Spec, table
@@ -99,7 +99,7 @@ def lp_scores(
     for part, (Xp, Yp) in {"train": (Xtr, Ytr), "test": (Xte, Yte)}.items():
         P = clf.predict(Xp)
         row[f"{part}_hamming"] = 1.0 - hamming_loss(Yp, P)
-        row[f"{part}_jaccard"] = jaccard_score(Yp, P)
+        row[f"{part}_jaccard"] = instance_jaccard(Yp, P)
         row[f"{part}_exact"] = subset_accuracy(Yp, P)
     return row
 

@@ -23,7 +23,7 @@ from sklearn.preprocessing import MaxAbsScaler, MinMaxScaler, StandardScaler
 
 from mlcbook.datasets import load_dataset
 from mlcbook.learners.blended import BlendedLinearClassifier
-from mlcbook.metrics import hamming_loss, jaccard_score, subset_accuracy
+from mlcbook.metrics import hamming_loss, instance_jaccard, subset_accuracy
 from mlcrepro.results import dataset_fingerprints, load_or_compute
 from mlcrepro.runner import Spec, table
 
@@ -101,7 +101,7 @@ def split_and_scale(
 def _scores(Y: np.ndarray, P: np.ndarray) -> dict:
     return {
         "hamming": 1.0 - hamming_loss(Y, P),
-        "jaccard": jaccard_score(Y, P, zero_division=1.0),
+        "jaccard": instance_jaccard(Y, P, zero_division=1.0),
         "exact": subset_accuracy(Y, P),
     }
 

@@ -131,7 +131,7 @@ def limits() -> pd.Series:
             - 1
             + metrics.hamming_loss(T_r, P_r),
             "Jaccard: s(1e-9,1) - jaccard_score": blended_similarity(T_r, P_r, 1e-9, 1)
-            - metrics.jaccard_score(T_r, P_r),
+            - metrics.instance_jaccard(T_r, P_r),
             "Exact: s(0.5,1e6) - subset_accuracy": blended_similarity(T_r, P_r, 0.5, 1e6)
             - metrics.subset_accuracy(T_r, P_r),
         }

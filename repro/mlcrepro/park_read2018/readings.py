@@ -49,7 +49,7 @@ from sklearn.preprocessing import StandardScaler
 
 from mlcbook.datasets import load_dataset
 from mlcbook.learners.blended import BlendedLinearClassifier
-from mlcbook.metrics import hamming_loss, jaccard_score, subset_accuracy
+from mlcbook.metrics import hamming_loss, instance_jaccard, subset_accuracy
 from mlcrepro.park_read2018.grid import (
     GRID_ALPHAS,
     GRID_BETAS,
@@ -201,7 +201,7 @@ def cell_spec(
 def _scores(Y, P, part: str) -> dict:
     return {
         f"{part}_hamming": 1.0 - hamming_loss(Y, P),
-        f"{part}_jaccard": jaccard_score(Y, P, zero_division=1.0),
+        f"{part}_jaccard": instance_jaccard(Y, P, zero_division=1.0),
         f"{part}_exact": subset_accuracy(Y, P),
     }
 

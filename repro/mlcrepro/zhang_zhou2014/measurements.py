@@ -53,7 +53,7 @@ __all__ = [
 SIMILARITIES: dict[str, Callable[..., Any]] = {
     "Hamming": lambda t, p: 1 - M.hamming_loss(t, p),
     "Exact": M.subset_accuracy,
-    "Jaccard": M.jaccard_score,
+    "Jaccard": M.instance_jaccard,
 }
 
 #: Zhang & Zhou's five example-based measures -> scikit-learn's call for each
@@ -96,7 +96,7 @@ def sklearn_comparison(Y: np.ndarray, F: np.ndarray, P: np.ndarray) -> pd.DataFr
         "Hamming loss": (M.hamming_loss(Y, P), skm.hamming_loss(Y, P)),
         "subset accuracy": (M.subset_accuracy(Y, P), skm.accuracy_score(Y, P)),
         "Jaccard (example-based accuracy)": (
-            M.jaccard_score(Y, P),
+            M.instance_jaccard(Y, P),
             skm.jaccard_score(Y, P, **smp),
         ),
         "precision, instance": (
@@ -115,7 +115,7 @@ def sklearn_comparison(Y: np.ndarray, F: np.ndarray, P: np.ndarray) -> pd.DataFr
         "one-error": (M.one_error(Y, F), np.nan),
         "coverage": (M.coverage(Y, F), skm.coverage_error(Y, F) - 1),
         "average precision": (
-            M.average_precision(Y, F),
+            M.label_ranking_average_precision(Y, F),
             skm.label_ranking_average_precision_score(Y, F),
         ),
     }
@@ -157,7 +157,7 @@ def edge_cases() -> pd.DataFrame:
         pairs = {
             "ranking loss": (M.ranking_loss(Ye, Fe), skm.label_ranking_loss(Ye, Fe)),
             "average precision": (
-                M.average_precision(Ye, Fe),
+                M.label_ranking_average_precision(Ye, Fe),
                 skm.label_ranking_average_precision_score(Ye, Fe),
             ),
             "coverage (sklearn: coverage_error - 1)": (
@@ -211,7 +211,7 @@ def effective_coverage(Y: np.ndarray, F_eff: np.ndarray) -> dict[str, float]:
         "coverage": float(M.coverage(Y, F_eff)),
         "theorem": float(np.mean(Y.sum(axis=1) - 1)),
         "ranking_loss": float(M.ranking_loss(Y, F_eff)),
-        "average_precision": float(M.average_precision(Y, F_eff)),
+        "average_precision": float(M.label_ranking_average_precision(Y, F_eff)),
     }
 
 
@@ -221,7 +221,7 @@ def _gaps(Y: np.ndarray, P: np.ndarray) -> dict[str, float]:
         "subset accuracy": (M.subset_accuracy(Y, P), skm.accuracy_score(Y, P)),
         "Hamming loss": (M.hamming_loss(Y, P), skm.hamming_loss(Y, P)),
         "Accuracy_exam": (
-            M.jaccard_score(Y, P, zero_division=1.0),
+            M.instance_jaccard(Y, P, zero_division=1.0),
             skm.jaccard_score(Y, P, average="samples", zero_division=1.0),
         ),
         "Precision_exam": (

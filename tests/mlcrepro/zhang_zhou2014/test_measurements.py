@@ -39,7 +39,7 @@ def test_example_based_definitions_agree_with_a_set_computation():
     # 1e-12: sums of 60 terms <= 1 in double precision
     assert M.subset_accuracy(Y, P) == pytest.approx(ref["subset accuracy"], abs=1e-12)
     assert skm.hamming_loss(Y, P) == pytest.approx(ref["Hamming loss"], abs=1e-12)
-    assert M.jaccard_score(Y, P) == pytest.approx(ref["Accuracy_exam"], abs=1e-12)
+    assert M.instance_jaccard(Y, P) == pytest.approx(ref["Accuracy_exam"], abs=1e-12)
     assert M.precision(Y, P, average="instance") == pytest.approx(ref["Precision_exam"], abs=1e-12)
     assert M.recall(Y, P, average="instance") == pytest.approx(ref["Recall_exam"], abs=1e-12)
     gaps = m.definition_gaps(seed=1, draws=5)
