@@ -1,8 +1,7 @@
-"""napkinXC itself as the oracle of the measures at k (where it is installed).
+"""napkinXC itself as the oracle of the measures at k.
 
-napkinXC is no dependency of the library nor of the test suite (it has no wheel for
-every Python the suite runs on); ``test_extreme.py`` re-implements its formulas.  Where
-``pip install napkinxc==0.7.2`` has been run, this file calls its own functions: P@k,
+napkinXC is no dependency of the library: the ``test`` extra installs it (its wheels
+cover CPython 3.11-3.13), and this file calls its own functions: P@k,
 R@k, nDCG@k (whose normaliser is the ideal one, mlcbook's default, not ``"k"``),
 PSP@k, PSnDCG@k, coverage@k and Jain et al.'s inverse propensities.  Scores without
 ties (napkinXC breaks ties by its sort; mlcbook averages them).  1e-13: the same sums
@@ -14,9 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import napkinxc.metrics as N
 from mlcbook import extreme as X
-
-N = pytest.importorskip("napkinxc.metrics")
 
 TOL = 1e-13
 
