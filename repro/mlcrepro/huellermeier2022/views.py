@@ -21,6 +21,7 @@ from mlcrepro.display import (
     compact_table,
     comparison_table,
     format_number,
+    ledger_ref,
     verdicts,
 )
 from mlcrepro.huellermeier2022 import authors_compare as ac
@@ -175,6 +176,7 @@ def numbers(
                 "paper": e.paper_value,
                 "tol": e.tol + (e.spread or 0.0),
                 "status": e.status,
+                **ledger_ref(e),
             }
         )
     return comparison_table(pd.DataFrame(frame), decimals=decimals, caption=caption)
@@ -333,6 +335,7 @@ def released(led: Ledger, caption: str = "") -> CompactTable:
                 "authors": e.paper_value,
                 "tol": (e.tol or 0.0) + (e.spread or 0.0),
                 "status": e.status,
+                **ledger_ref(e),
             }
         )
     return comparison_table(pd.DataFrame(rows), theirs="authors", decimals=4, caption=caption)
