@@ -69,8 +69,8 @@ def test_each_row_shows_its_claim_ids_and_the_first_row_of_an_id_holds_its_ancho
     led.exact("sign again", "Sec. 3", paper="+", ours="+", claim_id="PR017")
     html = led._repr_html_()
     rows = html.split("<tr id=")[1:]
-    assert "<a class='claim-id' href='#PR016' id='PR016'>PR016</a>" in rows[0]
-    assert "id='PR017'>PR017</a> <a class='claim-id' href='#PR018' id='PR018'>" in rows[1]
+    assert '<a class="claim-id" href="#PR016" id="PR016">PR016</a>' in rows[0]
+    assert 'id="PR017">PR017</a> <a class="claim-id" href="#PR018" id="PR018">' in rows[1]
     # a later row of the same id links to it but holds no second anchor (ids are unique)
-    assert "href='#PR017'>PR017</a>" in rows[2] and "id='PR017'" not in rows[2]
-    assert html.count("id='PR017'") == 1
+    assert 'href="#PR017">PR017</a>' in rows[2] and 'id="PR017"' not in rows[2]
+    assert html.count('id="PR017"') == 1

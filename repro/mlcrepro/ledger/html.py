@@ -63,9 +63,10 @@ def _ids_html(e: Entry, anchored: set[str]) -> str:
     out = []
     for cid in e.claim_ids:
         a = claim_anchor(cid)
-        target = "" if a in anchored else f" id='{escape(a)}'"
+        # double quotes, as Sphinx writes ids (the site's link check reads id="...")
+        target = "" if a in anchored else f' id="{escape(a)}"'
         anchored.add(a)
-        out.append(f"<a class='claim-id' href='#{escape(a)}'{target}>{escape(cid)}</a>")
+        out.append(f'<a class="claim-id" href="#{escape(a)}"{target}>{escape(cid)}</a>')
     return " ".join(out)
 
 

@@ -50,7 +50,7 @@ def _page(doc: str) -> str:
 @pytest.mark.parametrize("doc", REPRODUCE)
 def test_a_verdict_that_does_not_agree_links_its_ledger_row(doc):
     page = _page(doc)
-    anchors = set(re.findall(r"id='([A-Z]{2}\d{3})'", page))
+    anchors = set(re.findall(r'id="([A-Z]{2}\d{3})"', page))
     verdicts = [
         html.unescape(re.sub(r"<[^>]+>", "", c)).replace("\xa0", " ")
         for table in re.findall(r"<table[^>]*dataframe compact.*?</table>", page, re.S)
@@ -75,8 +75,8 @@ def test_every_ledger_row_shows_its_claim_ids(doc):
     page = _page(doc)
     for row in re.findall(r"<tr id=\"ledger-[^\"]+\">(.*?)</tr>", page, re.S):
         first = _CELL.search(row)
-        assert first and re.search(r"class='claim-id' href='#[A-Z]{2}\d{3}'", first.group(1))
-    ids = re.findall(r" id='([A-Z]{2}\d{3})'", page)
+        assert first and re.search(r'class="claim-id" href="#[A-Z]{2}\d{3}"', first.group(1))
+    ids = re.findall(r' id="([A-Z]{2}\d{3})"', page)
     assert len(ids) == len(set(ids))  # an anchor is unique on its page
 
 
