@@ -344,7 +344,7 @@ poppler:
 
 # checks the PDF that `make pdf` built (fails, never skips, when it is missing)
 pdfcheck: $(STAMP) poppler
-	$(BIN)/python -m pytest tests/book/test_pdf.py -q
+	$(BIN)/python -m pytest tests/book/test_pdf.py tests/book/test_pdf_prose.py -q
 
 # ---------------------------------------------------------------- dist
 # Wheels of the library (mlcbook), of the reproduction (mlcbook-repro, package mlcrepro,

@@ -369,8 +369,9 @@ class GetTheCode(SphinxDirective):
         block = nodes.literal_block(digests, digests, classes=["mlcbook-sha256"])
         block["language"] = "none"
         details = nodes.container(classes=["mlcbook-sha256-box"])
-        details += nodes.raw("", "<details><summary>SHA-256 digests, to check a download "
-                             "with <code>sha256sum --check</code></summary>", format="html")
+        details += nodes.raw("", "<details class='collapsed-section'><summary>SHA-256 digests "
+                             "to check a download with <code>sha256sum --check</code> "
+                             f"({len(found)} rows)</summary>", format="html")
         details += block
         details += nodes.raw("", "</details>", format="html")
         return [items, details]

@@ -25,5 +25,6 @@ _OPEN_TARGET = """
 
 
 def setup(app):
+    app.setup_extension("collapsed_sections")  # the summary lines of the collapsed sections
     app.add_js_file(None, body=_OPEN_TARGET)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

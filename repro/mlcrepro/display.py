@@ -35,6 +35,7 @@ __all__ = [
     "BADGES",
     "format_number",
     "comparison_table",
+    "ledger_ref",
     "Collapsed",
     "collapsed",
     "math_html",
@@ -223,19 +224,37 @@ def side_by_side(
 class CompactTable:
     """A small table of text shown without its index: HTML for the book, text for nbval.
 
-    Made by :func:`compact_table`; ``frame`` holds the cells (all text).
+    Made by :func:`compact_table`; ``frame`` holds the cells (all text).  ``links`` maps
+    a row (its position) to the end of its ``verdict`` cell that links to the ledger row
+    behind it, and that anchor: on the page the end becomes a link.
     """
 
-    def __init__(self, frame: pd.DataFrame, caption: str = "") -> None:
+    def __init__(
+        self,
+        frame: pd.DataFrame,
+        caption: str = "",
+        links: Mapping[int, tuple[str, str]] | None = None,
+    ) -> None:
         self.frame = frame
         self.caption = caption
+        self.links = dict(links or {})
 
     def _repr_html_(self) -> str:
-        html = self.frame.to_html(
+        shown = self.frame
+        if self.links:
+            shown = self.frame.copy()
+            col = shown.columns.get_loc("verdict")
+            for i, (end, _) in self.links.items():
+                cell = str(shown.iat[i, col])
+                shown.iat[i, col] = f"{cell[: len(cell) - len(end)]}[[ledger-link-{i}]]"
+        html = shown.to_html(
             index=False, escape=True, border=0, classes="dataframe compact", justify="left"
         )
         for badge in BADGES.values():  # a verdict never breaks between its mark and word
             html = html.replace(escape(badge), escape(badge).replace(" ", "&nbsp;"))
+        for i, (end, anchor) in self.links.items():
+            link = f"<a class='ledger-link' href='#{escape(anchor)}'>{escape(end.strip())}</a>"
+            html = html.replace(f"[[ledger-link-{i}]]", " " + link)
         if self.caption:
             head = html.index(">") + 1
             html = f"{html[:head]}<caption>{escape(self.caption)}</caption>{html[head:]}"
@@ -297,7 +316,8 @@ def verdicts(ledger: Any, labels: Mapping[str, str]) -> CompactTable:
         Columns ``claim`` (the label), ``paper`` (the paper's value or words as the row
         stores them), ``ours`` (a value; for an ordering whether its rule holds, with
         its robustness hits/trials; for a reading whether the evidence agrees) and
-        ``verdict`` (the row's status).  The full ledger holds the rules and causes.
+        ``verdict`` (the row's status; for a row that does not agree, its cause and claim
+        id, a link to its row in the ledger on the page).  The ledger holds the rules.
     """
     if not isinstance(labels, Mapping) or not labels:
         raise TypeError("labels must be a non-empty mapping claim id -> short claim")
@@ -311,11 +331,19 @@ def verdicts(ledger: Any, labels: Mapping[str, str]) -> CompactTable:
     missing = [i for i in labels if i not in by_id]
     if missing:
         raise ValueError(f"no ledger row carries the claim ids {missing}")
-    rows = [
-        (label, by_id[i].paper, _ours_short(by_id[i]), BADGES[by_id[i].status])
-        for i, label in labels.items()
-    ]
-    return compact_table(pd.DataFrame(rows, columns=["claim", "paper", "ours", "verdict"]))
+    rows, links = [], {}
+    for n, (i, label) in enumerate(labels.items()):
+        e = by_id[i]
+        verdict = BADGES[e.status]
+        if e.status in _LINKED:
+            ref = ledger_ref(e)
+            end = f" ({ref['cause']}, {i})" if ref["cause"] else f" ({i})"
+            links[n] = (end, i)
+            verdict += end
+        rows.append((label, e.paper, _ours_short(e), verdict))
+    table = compact_table(pd.DataFrame(rows, columns=["claim", "paper", "ours", "verdict"]))
+    table.links = links
+    return table
 
 
 #: the typographic minus sign of the tables (a hyphen lets a browser break the line there)
@@ -371,6 +399,31 @@ def format_number(value: Any, decimals: int = 3) -> str:
     return text.replace("-", MINUS)
 
 
+#: the statuses whose verdict cell in a comparison names its cause and links its ledger row
+_LINKED = ("differs", "within spread", "within our spread", "fragile")
+
+
+def ledger_ref(entry: Any) -> dict[str, str]:
+    """The columns of a comparison row that link it to its ledger row: ``claim_id``, ``cause``.
+
+    ``claim_id`` is the row's first claim id (the anchor of its row in the ledger shown on
+    the same page, :func:`mlcrepro.ledger.html.claim_anchor`); ``cause`` the kind of its
+    cause (empty for a row without one).  :func:`comparison_table` puts both at the end of
+    the verdict of a row that does not agree.
+
+    >>> from mlcrepro.ledger.rules import Entry, unknown
+    >>> e = Entry("a", "", "1", "2", "differs", cause=unknown("not traced"),
+    ...           claim_ids=("PR067",))
+    >>> ledger_ref(e)
+    {'claim_id': 'PR067', 'cause': 'unknown'}
+    """
+    ids = getattr(entry, "claim_ids", None)
+    if not ids:
+        raise ValueError(f"entry must be a ledger row with claim ids, got {entry!r}")
+    cause = getattr(entry, "cause", None)
+    return {"claim_id": str(ids[0]), "cause": cause.kind if cause is not None else ""}
+
+
 def _tolerance(tol: float) -> str:
     """A tolerance to two significant digits, never rounded away (0.0005, not 0.001)."""
     if np.isnan(tol):
@@ -399,8 +452,11 @@ def comparison_table(
     frame : DataFrame
         One row per comparison, with the columns ``ours`` and ``theirs`` (numbers),
         ``status`` (a ledger status, :data:`BADGES`) and optionally ``tol`` (the
-        tolerance of the verdict, a number); any other columns named in ``labels`` say
-        what is compared (dataset, measure, ...).
+        tolerance of the verdict, a number), optionally ``claim_id`` and ``cause`` (the
+        ledger row behind the comparison, :func:`ledger_ref`); any other columns named in
+        ``labels`` say what is compared (dataset, measure, ...).  With ``claim_id``, the
+        verdict of a row that does not agree (✘, ±, ~) ends with its cause and its claim
+        id, a link to the row in the ledger on the same page.
     theirs : str
         The name of the column of their numbers, shown as its header (``"paper"``,
         ``"authors"``, ``"Octave"``).
@@ -427,6 +483,12 @@ def comparison_table(
          measure  ours paper difference    verdict
     Hamming loss 0.205 0.205      0.000 ✔ reproduced
        one-error 0.300 0.310     −0.010   ✘ differs
+    >>> rows["claim_id"], rows["cause"] = ["PR016", "PR017"], ["", "unknown"]
+    >>> t = comparison_table(rows)
+    >>> t.frame["verdict"].tolist()
+    ['✔ reproduced', '✘ differs (unknown, PR017)']
+    >>> "href='#PR017'>(unknown, PR017)</a>" in t._repr_html_()
+    True
     """
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(f"frame must be a DataFrame, got {type(frame).__name__}")
@@ -436,7 +498,7 @@ def comparison_table(
     bad = sorted(set(frame["status"]) - set(BADGES))
     if bad:
         raise ValueError(f"frame has unknown statuses {bad}; expected one of {list(BADGES)}")
-    fixed = {"ours", theirs, "tol", "status"}
+    fixed = {"ours", theirs, "tol", "status", "claim_id", "cause"}
     cols = [c for c in frame.columns if c not in fixed] if labels is None else list(labels)
     absent = [c for c in cols if c not in frame.columns]
     if absent:
@@ -456,7 +518,17 @@ def comparison_table(
         else:
             out["tol."] = [_tolerance(v) for v in tols]
     out["verdict"] = [BADGES[s] for s in frame["status"]]
-    return compact_table(out.reset_index(drop=True), note)
+    links: dict[int, tuple[str, str]] = {}
+    if "claim_id" in frame.columns:
+        causes = frame["cause"] if "cause" in frame.columns else pd.Series("", frame.index)
+        for i, (s, cid, why) in enumerate(zip(frame["status"], frame["claim_id"], causes)):
+            if s in _LINKED and isinstance(cid, str) and cid:
+                end = f" ({why}, {cid})" if isinstance(why, str) and why else f" ({cid})"
+                links[i] = (end, cid)
+                out.iat[i, out.columns.get_loc("verdict")] += end
+    table = compact_table(out.reset_index(drop=True), note)
+    table.links = links
+    return table
 
 
 class Collapsed:
@@ -467,7 +539,11 @@ class Collapsed:
     """
 
     def __init__(self, content: Any, summary: str) -> None:
-        self.content, self.summary = content, summary
+        self.content = content
+        frame = getattr(content, "frame", content)
+        rows = len(frame) if isinstance(frame, pd.DataFrame) else None
+        # the summary line says how long the table is, counted from it
+        self.summary = summary if rows is None else f"{summary} ({rows} row{'s' * (rows != 1)})"
 
     def _repr_html_(self) -> str:
         inner = self.content._repr_html_()
@@ -484,13 +560,14 @@ def collapsed(content: Any, summary: str) -> Collapsed:
     """Show ``content`` (a table: anything with ``_repr_html_``) closed, behind ``summary``.
 
     The summary line says what the content found, so that a reader who does not open it
-    still has the result; the HTML is a ``<details>`` element, closed by default.
+    still has the result, and how many rows a table holds (counted from it); the HTML is a
+    ``<details>`` element, closed by default.
 
-    >>> c = collapsed(compact_table(pd.DataFrame({"a": ["1"]})), "One row: a = 1")
-    >>> c._repr_html_().startswith("<details class='collapsed-section'><summary>One row")
+    >>> c = collapsed(compact_table(pd.DataFrame({"a": ["1"]})), "a = 1")
+    >>> c._repr_html_().startswith("<details class='collapsed-section'><summary>a = 1 (1 row)")
     True
     >>> print(repr(c))
-    One row: a = 1
+    a = 1 (1 row)
     a
     1
     """

@@ -53,9 +53,24 @@ def test_the_folded_ledger_holds_the_table_and_counts_its_rows():
     led.exact("sign", "Sec. 2", paper="+", ours="-", cause=CAUSE)
     folded = led.collapsed("The ledger")
     html = folded._repr_html_()
-    assert html.startswith("<details class='ledger-chapter'><summary><b>The ledger "
-                           "(2 rows: 1 reproduced, 1 differs)</b></summary>")
+    # the summary line: what is inside and how long, counted from the ledger
+    assert html.startswith("<details class='ledger-chapter collapsed-section'><summary>"
+                           "The ledger: 2 rows (1 reproduced, 1 differs)</summary>")
     assert led._repr_html_() in html
     assert repr(folded).splitlines()[1:] == repr(led).splitlines()
     with pytest.raises(ValueError, match="title"):
         led.collapsed(" ")
+
+
+def test_each_row_shows_its_claim_ids_and_the_first_row_of_an_id_holds_its_anchor():
+    led = Ledger("t", "P")
+    led.exact("count", "Sec. 2", paper=3, ours=3, claim_id="PR016")
+    led.exact("sign", "Sec. 2", paper="+", ours="-", cause=CAUSE, claim_id=["PR017", "PR018"])
+    led.exact("sign again", "Sec. 3", paper="+", ours="+", claim_id="PR017")
+    html = led._repr_html_()
+    rows = html.split("<tr id=")[1:]
+    assert '<a class="claim-id" href="#PR016" id="PR016">PR016</a>' in rows[0]
+    assert 'id="PR017">PR017</a> <a class="claim-id" href="#PR018" id="PR018">' in rows[1]
+    # a later row of the same id links to it but holds no second anchor (ids are unique)
+    assert 'href="#PR017">PR017</a>' in rows[2] and 'id="PR017"' not in rows[2]
+    assert html.count('id="PR017"') == 1

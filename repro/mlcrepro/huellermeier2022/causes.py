@@ -21,6 +21,7 @@ from mlcrepro.ledger import (
     Cause,
     material_unavailable,
     paper_error,
+    section,
     tested,
     underspecified,
     unknown,
@@ -46,47 +47,51 @@ __all__ = [
     "birds_cause",
 ]
 
+#: how a cause's reference names the Reproduce page that shows its evidence
+PAGE = "Reproducing Hüllermeier et al. (2022)"
+
 # ------------------------------------------------------------------ losses (Secs. 3-4)
 OWA_SUM = paper_error(
     "with the weights of eq. (15) the printed sum $\\sum_{i=K-m+1}^{K} w_i$ equals "
     "$v(m/K)$, not the loss $w_1 + \\dots + w_m$ of $m$ errors; it is right only with "
     "the weights re-indexed by increasing error (as in the paper's table) and, read as "
     "'the $m$ largest weights', only for convex $v$",
-    ref="Reproducing Hüllermeier et al. (2022), the OWA losses",
+    ref=section(PAGE, "Errata"),
 )
 PAIR_PROBABILITY = paper_error(
     "the paper's $0.32 = 2 \\cdot 0.8 \\cdot 0.2$ is the probability that exactly one "
     "label of a pair is wrong; the loss is the probability that a pair is not entirely "
     "right, $1 - 0.8^2 = 0.36$",
-    ref="Reproducing Hüllermeier et al. (2022), learners A and B (Sec. 4.4)",
+    ref=section(PAGE, "Errata"),
 )
 TELESCOPED = paper_error(
     "without the capacities the differences telescope, "
     "$\\sum_{j=1}^{K} (u_{(j)} - u_{(j-1)}) = u_{(K)}$, not $u_{(1)}$; what is meant is "
     "that only the first term survives, because $\\mu(A_{(j)}) = 0$ for $j > 1$, and the "
     "conclusion, the loss $\\max_i |y_i - s_i|$, holds",
-    ref="Reproducing Hüllermeier et al. (2022), the special cases",
+    ref=section(PAGE, "Errata"),
 )
 
 # ------------------------------------------------------------------ datasets (Table 2)
 FLAGS_12 = underspecified(
     "the paper does not say that its Flags takes 5 binary symbol attributes as labels "
     "besides the 7 colours; with them (flags-12) every Table 2 number is reproduced",
-    ref="datasets chapter, Flags",
+    ref=section(PAGE, "Table 2: the benchmark data"),
 )
 MEDICAL_FILE = tested(
     "the file is the 2007 CMC challenge's 978 training reports followed by 976 more "
     "(most likely its test set); its first 978 rows give MULAN's statistics; "
     "medical-train.arff == medical-test.arff == medical.arff",
-    ref="datasets chapter, Medical: two datasets in one file",
+    ref=section(PAGE, "Table 2: the benchmark data"),
 )
 
 # ------------------------------------------------- dependence: the released profiles
-_CLUS_NOTE = "mlcbook.learners.clus; notes/clus-boomer-agreement.csv"
+_WHY = section(PAGE, "What differs, and why")
+_CLUS_NOTE = "mlcbook.learners.clus; " + _WHY
 SEEDED_CAUSE = material_unavailable(
     "the authors' splits of scene and yeast were not released: ours are 10 seeded "
     "folds of our copies, so only a difference within the fold spread can be expected",
-    ref="dependence chapter, Setup",
+    ref=section(PAGE, "The study as the authors ran it"),
 )
 FOLDS_CAUSE = tested(
     "the authors pooled fewer PCT folds (which ones is not recorded); pooled over a "
@@ -106,12 +111,12 @@ GENBASE_CAUSE = tested(
     "Boomer repository's own genbase file (identifier and the 1073 constant features "
     "removed) it learns 1000 rules and misses 16 of 662 subsets (theirs 17) and 18 "
     "label cells (theirs 18); which file the authors' runs read is not recorded",
-    ref="notes/boomer-genbase.md; tests/mlcbook/test_boomer_config.py",
+    ref=_WHY,
 )
 BOOMER_CAUSE = unknown(
     "BOOMER at its 2021 defaults on mlrl-boomer, not the authors' 2021 GitHub "
     "build; which step moves the rules is not established",
-    ref="lib/mlcbook/learners/boomer.py",
+    ref="mlcbook.learners.boomer; " + _WHY,
 )
 OTHER_CAUSE = unknown("not explained: the same learner at the same defaults on the same folds")
 HEAD_CAUSE = tested(
@@ -121,7 +126,7 @@ HEAD_CAUSE = tested(
     "testbed defaults, reproduces the released BOOMER-1 profile exactly (1555 wrong "
     "rows, 4175 wrong cells), and 0.9.0 with only that comparison reverted gives "
     "0.8.2's result; only BOOMER-1 has single-label heads (measured on enron)",
-    ref="notes/boomer-enron.md; notes/boomer_enron.py",
+    ref=_WHY,
 )
 _BY_PAIR = {
     ("genbase", "BOOMER-1"): GENBASE_CAUSE,
@@ -218,7 +223,7 @@ def sec53_cause(ev: Sec53, claim: str, family: str, summary: pd.DataFrame) -> Ca
                 f"profiles: it fails there only at {theirs_at}. Ours fail at "
                 f"{ours_at}: the authors' exception explains the verdict, not the size "
                 "of our exceptions",
-                ref="dependence chapter, table of claim counts",
+                ref=section(PAGE, "The paper's observations (Sec. 5.3)"),
             )
         first, second = EVERY[claim][0]
         why, explained = _where_ours_differ(ev, claim, family, summary)
@@ -230,14 +235,16 @@ def sec53_cause(ev: Sec53, claim: str, family: str, summary: pd.DataFrame) -> Ca
             f"ratios are read at, so the figure shows it on the line. Ours fail at "
             f"{ours_at}. There "
             f"our {first} and {second} are {why}",
-            ref="Reproduce page, Sec. 5.3 and the comparison with the released profiles",
+            ref=section(PAGE, "The paper's observations (Sec. 5.3)")
+            + "; "
+            + section(PAGE, "Beside the authors' released profiles"),
         )
     if auth < ev.needed(claim):
         return tested(
             f"fails on the authors' released profiles too ({auth} of {n} datasets, "
             f"{ev.needed(claim)} needed; ours {ours}): their numbers do not carry "
             "this reading either",
-            ref="dependence chapter, table of claim counts",
+            ref=section(PAGE, "The paper's observations (Sec. 5.3)"),
         )
     return unknown(
         f"holds on the authors' released profiles ({auth} of {n}), not on ours "
@@ -271,7 +278,7 @@ def tie_break_cause(ev: KnnEvidence) -> Cause:
         f"tie-breaks, and {ranks('flags-12')} on flags-12: the tie-break explains the "
         "birds half of the claim (the lexicographic one gives the paper's reading), "
         "while on flags-12 none of the three does, for a reason not known",
-        ref="Reproduce page, Sec. 6: Fig. 4 under each tie-break",
+        ref=section(PAGE, "Sec. 6: minimising a loss with neighbours (Fig. 4)"),
     )
 
 

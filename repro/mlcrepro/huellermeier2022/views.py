@@ -21,6 +21,7 @@ from mlcrepro.display import (
     compact_table,
     comparison_table,
     format_number,
+    ledger_ref,
     verdicts,
 )
 from mlcrepro.huellermeier2022 import authors_compare as ac
@@ -175,6 +176,7 @@ def numbers(
                 "paper": e.paper_value,
                 "tol": e.tol + (e.spread or 0.0),
                 "status": e.status,
+                **ledger_ref(e),
             }
         )
     return comparison_table(pd.DataFrame(frame), decimals=decimals, caption=caption)
@@ -279,16 +281,28 @@ def claim_counts(ev: Sec53, led: Ledger) -> CompactTable:
     if not isinstance(ev, Sec53):
         raise TypeError(f"ev must be a Sec53, got {type(ev).__name__}")
     rows_by_claim = {e.claim: e for e in _check(led, "dependence").entries}
-    rows = []
+    rows: list[dict[str, str]] = []
+    links: dict[int, tuple[str, str]] = {}
     for claim in [SCENE, *(c.name for c in CLAIMS)]:
         row = {"claim": CLAIM_WORDS[claim]}
         for f in FAMILIES:
             row[f] = f"{ev.ours[claim, f]} / {ev.authors[claim, f]}"
         row["needed"] = "scene" if claim == SCENE else f"{ev.needed(claim)} of {ev.over(claim)}"
         row["resamples"] = " · ".join(str(ev.hits[claim, f][0]) for f in FAMILIES)
-        row["verdict"] = _verdict([rows_by_claim[f"{claim} ({f})"].status for f in FAMILIES])
+        entries = [rows_by_claim[f"{claim} ({f})"] for f in FAMILIES]
+        row["verdict"] = _verdict([e.status for e in entries])
+        # a verdict that does not agree names the cause of its first such row and links it
+        off = [e for e in entries if e.status not in ("reproduced", "qualitative")]
+        if off:
+            ref = ledger_ref(off[0])
+            end = f" ({ref['cause']}, {ref['claim_id']})" if ref["cause"] else ""
+            end = end or f" ({ref['claim_id']})"
+            links[len(rows)] = (end, ref["claim_id"])
+            row["verdict"] += end
         rows.append(row)
-    return compact_table(pd.DataFrame(rows))
+    table = compact_table(pd.DataFrame(rows))
+    table.links = links
+    return table
 
 
 def claim_exceptions(ev: Sec53) -> pd.DataFrame:
@@ -333,6 +347,7 @@ def released(led: Ledger, caption: str = "") -> CompactTable:
                 "authors": e.paper_value,
                 "tol": (e.tol or 0.0) + (e.spread or 0.0),
                 "status": e.status,
+                **ledger_ref(e),
             }
         )
     return comparison_table(pd.DataFrame(rows), theirs="authors", decimals=4, caption=caption)

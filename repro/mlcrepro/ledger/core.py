@@ -481,18 +481,24 @@ class Ledger:
     def _repr_html_(self) -> str:
         return html.ledger_html(self)
 
-    def collapsed(self, title: str = "The full reproduction ledger") -> html.Collapsed:
-        """The ledger behind a toggle: a reader opens it by its title (and its counts).
+    def collapsed(self, title: str = "Ledger") -> html.Collapsed:
+        """The ledger behind a toggle whose summary line says what it holds and how much.
+
+        The line is the title, the number of rows and the rows by status, counted from
+        the ledger (``"Ledger: 1 row (1 reproduced)"``).
 
         >>> led = Ledger("demo", "A. Author (2020)")
         >>> _ = led.exact("count", "Sec. 2", paper=1, ours=1)
-        >>> led.collapsed()._repr_html_().startswith("<details class='ledger-chapter'>")
+        >>> led.collapsed().summary
+        'Ledger: 1 row (1 reproduced)'
+        >>> led.collapsed()._repr_html_().startswith("<details class='ledger-chapter")
         True
         """
         if not isinstance(title, str) or not title.strip():
             raise ValueError("title must be a non-empty string")
         counts = ", ".join(f"{v} {k}" for k, v in self.counts().items() if v)
-        return html.Collapsed(self, f"{title} ({len(self.entries)} rows: {counts})")
+        n = len(self.entries)
+        return html.Collapsed(self, f"{title}: {n} row{'' if n == 1 else 's'} ({counts})")
 
     def __repr__(self) -> str:
         return html.ledger_text(self)

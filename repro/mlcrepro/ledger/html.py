@@ -1,7 +1,9 @@
 """The ledger's HTML: the table a chapter shows, its shared notes, and its folded form.
 
-Each row has an id (:func:`row_anchor`) for links from the summaries, and each cell
-names its column (``data-label``) so that a narrow screen can stack a row's cells.  A
+Each row has an id (:func:`row_anchor`) for links from the summaries, and its first cell
+shows the row's claim ids, each an anchor of its own (``#PR067``, :func:`claim_anchor`)
+that a table of a Reproduce page links to; each cell names its column (``data-label``)
+so that a narrow screen can stack a row's cells.  A
 cause shared by several rows is printed once, below the table, and referenced by its
 label (:func:`shared_causes`).
 """
@@ -22,6 +24,7 @@ __all__ = [
     "BADGES",
     "COLUMNS",
     "row_anchor",
+    "claim_anchor",
     "note_id",
     "shared_causes",
     "ledger_html",
@@ -30,7 +33,7 @@ __all__ = [
 ]
 
 #: the columns of the rendered table
-COLUMNS = ("#", "claim", "source", "paper", "ours", "status", "note")
+COLUMNS = ("id", "claim", "source", "paper", "ours", "status", "note")
 
 
 def row_anchor(chapter: str, row: int) -> str:
@@ -40,6 +43,31 @@ def row_anchor(chapter: str, row: int) -> str:
     'ledger-losses-3'
     """
     return f"ledger-{chapter}-{int(row)}"
+
+
+def claim_anchor(claim_id: str) -> str:
+    """HTML id of the ledger row that first carries the claim id ``claim_id`` on a page.
+
+    The id itself, so that ``page.html#PR067`` reads as the claim it opens.
+
+    >>> claim_anchor("PR067")
+    'PR067'
+    """
+    if not isinstance(claim_id, str) or not claim_id.strip() or " " in claim_id.strip():
+        raise ValueError(f"claim_id must be one claim id such as 'PR067', got {claim_id!r}")
+    return claim_id.strip()
+
+
+def _ids_html(e: Entry, anchored: set[str]) -> str:
+    """The row's claim ids, each a link to itself; the first row of an id holds its anchor."""
+    out = []
+    for cid in e.claim_ids:
+        a = claim_anchor(cid)
+        # double quotes, as Sphinx writes ids (the site's link check reads id="...")
+        target = "" if a in anchored else f' id="{escape(a)}"'
+        anchored.add(a)
+        out.append(f'<a class="claim-id" href="#{escape(a)}"{target}>{escape(cid)}</a>')
+    return " ".join(out)
 
 
 def note_id(chapter: str, label: str) -> str:
@@ -78,7 +106,9 @@ def shared_causes(entries: Sequence[Entry]) -> dict[Cause, str]:
     return {c: _label(i) for i, c in enumerate(shared)}
 
 
-def _row_html(chapter: str, i: int, e: Entry, shared: Mapping[Cause, str]) -> str:
+def _row_html(
+    chapter: str, i: int, e: Entry, shared: Mapping[Cause, str], anchored: set[str]
+) -> str:
     if e.cause is not None and e.cause in shared:
         note = (
             f"{escape(e.cause.kind)} — <a href='#{note_id(chapter, shared[e.cause])}'>"
@@ -87,7 +117,7 @@ def _row_html(chapter: str, i: int, e: Entry, shared: Mapping[Cause, str]) -> st
     else:
         note = math_html(e.explanation)
     cells = (
-        str(i),
+        _ids_html(e, anchored),
         math_html(e.claim),
         escape(e.source),
         math_html(e.paper),
@@ -123,8 +153,9 @@ def ledger_html(ledger: Ledger) -> str:
     """
     shared = shared_causes(ledger.entries)
     head = "".join(f"<th>{h}</th>" for h in COLUMNS)
+    anchored: set[str] = set()
     body = "".join(
-        _row_html(ledger.chapter, i, e, shared) for i, e in enumerate(ledger.entries, 1)
+        _row_html(ledger.chapter, i, e, shared, anchored) for i, e in enumerate(ledger.entries, 1)
     )
     summary = ", ".join(
         f"{v} {WORDS[k]}"
@@ -159,8 +190,8 @@ class Collapsed:
 
     def _repr_html_(self) -> str:
         return (
-            f"<details class='ledger-chapter'><summary><b>{escape(self.summary)}</b>"
-            f"</summary>{ledger_html(self.ledger)}</details>"
+            f"<details class='ledger-chapter collapsed-section'><summary>"
+            f"{escape(self.summary)}</summary>{ledger_html(self.ledger)}</details>"
         )
 
     def __repr__(self) -> str:

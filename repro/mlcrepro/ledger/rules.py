@@ -39,6 +39,8 @@ __all__ = [
     "tested",
     "material_unavailable",
     "unknown",
+    "section",
+    "section_refs",
     "derive_status",
     "cause_where_differs",
     "CauseGiven",
@@ -158,6 +160,43 @@ class Cause:
         """One line: ``kind: text (ref)``."""
         ref = f" ({self.ref})" if self.ref else ""
         return f"{self.kind}: {self.text}{ref}"
+
+
+#: one part of a cause's reference that names a section of a page of the book
+SECTION_REF = re.compile(r"(?P<page>[^;“”]+?), section “(?P<heading>[^“”]+)”")
+
+
+def section(page: str, heading: str) -> str:
+    """A cause's reference to a section of the book: the page's title and the heading.
+
+    A reader finds it by the page's title in the contents and the heading on the page;
+    the book's tests check that the page has a section of that heading.  Several
+    references are joined by ``"; "``.
+
+    >>> section("Reproducing Park & Read (2018)", "Hypotheses for what differs")
+    'Reproducing Park & Read (2018), section “Hypotheses for what differs”'
+    """
+    for name, text in (("page", page), ("heading", heading)):
+        if not isinstance(text, str) or not text.strip() or any(c in text for c in ";“”"):
+            raise ValueError(
+                f"{name} must be a non-empty title without ';', '“' or '”', got {text!r}"
+            )
+    return f"{page.strip()}, section “{heading.strip()}”"
+
+
+def section_refs(ref: str) -> list[tuple[str, str]]:
+    """The (page, heading) pairs a cause's reference names (:func:`section`).
+
+    >>> section_refs("mlcbook.margins.table2_check; " + section("A page", "Its part"))
+    [('A page', 'Its part')]
+    """
+    if not isinstance(ref, str):
+        raise TypeError(f"ref must be a string, got {type(ref).__name__}")
+    return [
+        (m["page"], m["heading"])
+        for part in ref.split("; ")
+        if (m := SECTION_REF.fullmatch(part.strip()))
+    ]
 
 
 def paper_error(proof: str, ref: str = "") -> Cause:

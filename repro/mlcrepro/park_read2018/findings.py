@@ -22,6 +22,7 @@ from scipy.stats import spearmanr
 from mlcrepro.ledger import (
     Cause,
     material_unavailable,
+    section,
     tested,
     underspecified,
     unknown,
@@ -37,7 +38,7 @@ from mlcrepro.park_read2018.tables import (
 )
 
 __all__ = [
-    "TABLES",
+    "PAGE",
     "choose_reading",
     "alpha_trend",
     "location_gaps",
@@ -64,7 +65,8 @@ __all__ = [
 ]
 
 #: where the committed tables behind the tested causes live
-TABLES = "data/results/"
+#: how a cause's reference names the Reproduce page that shows its evidence
+PAGE = "Reproducing Park & Read (2018)"
 
 
 def choose_reading(fit: pd.DataFrame, column: str = "mean |Δ| all") -> str:
@@ -350,20 +352,20 @@ def causes(
             f"the paper's; with a fixed gamma in {{{gammas}}} the training and the test "
             f"value both come within {PENALTY_FIT} of the paper's for {len(ok)} of the "
             f"{len(match)} (dataset, base) pairs (beta = 1 and 128)",
-            ref=TABLES + "blended_penalty.csv",
+            ref=section(PAGE, "Why the training halves differ: the penalty"),
         ),
         "train": unknown(
             "training halves: our models fit them closer than the paper's, whose train and "
             "test scores are close; at the base settings a fixed gamma was tried (the "
             f"penalty cause, {len(ok)} of {len(match)} bases explained), at the optima "
             "it was not (each optimum is a different setting, found over the whole grid)",
-            ref=TABLES + "blended_penalty.csv",
+            ref=section(PAGE, "Why the training halves differ: the penalty"),
         ),
         "test": unknown(
             "test halves: a few hundredths from the paper; the paper gives no split seed, "
             "and our own splits move such numbers by about as much (Enron: best test "
             f"exact {seeds.min():.3f}-{top:.3f} over {len(seeds)} seeds)",
-            ref=TABLES + "blended_split_check.csv",
+            ref=section(PAGE, "Why the training halves differ: the penalty"),
         ),
         "enron": unknown(
             f"best test exact on Enron: ours {enron_best_test:.3f} against 0.239; not the "
@@ -372,7 +374,7 @@ def causes(
             f"{top_std:.3f}), not L-BFGS's iteration cap (the fits run to "
             "convergence); the paper's Enron rows of Table 4 look swapped (the swap cause), "
             "which explains its value but not its location",
-            ref=TABLES + "blended_split_check.csv",
+            ref=section(PAGE, "Why the training halves differ: the penalty"),
         ),
         "stare": material_unavailable(
             "Stare: the multi-label data set the paper used is not available to us; the "
@@ -389,7 +391,7 @@ def causes(
         "flat": tested(
             f"near-tie: at the paper's (alpha, beta) our score is within {TIE} of our best, "
             "so the argmax of a flat panel decides the location",
-            ref="book/blended.md, table 'where the optima are'",
+            ref=section(PAGE, "Tables 2–4 beside ours"),
         ),
     }
     if ranges is not None:
@@ -403,7 +405,7 @@ def causes(
             f"setting's value by up to {said} (largest range over {len(seeds)} seeds at "
             "alpha = 0.2, any beta and penalty of the split check); this row's "
             "difference is no larger than that",
-            ref=TABLES + "blended_split_check.csv",
+            ref=section(PAGE, "Why the training halves differ: the penalty"),
         )
     if ascent is not None:
         big = ascent[ascent["beta"] >= 64]
@@ -417,7 +419,7 @@ def causes(
             f"0.5^beta and {one} of its {len(big)} fits at beta >= 64 stop after at most "
             f"one step (best exact match there {top:.3f}); the paper reports trained "
             "models there, so this is a limit of our reading, not the paper's result",
-            ref=TABLES + "blended_study_ascent.csv",
+            ref=section(PAGE, "Two readings of the training"),
         )
         if (bases_reading or chosen) == "ascent":
             out["large_beta"] = out["untrained"]
@@ -425,15 +427,15 @@ def causes(
         out["slashdot"] = material_unavailable(
             "Slashdot: the paper takes it from MEKA's datasets page (its footnote 4); "
             "MEKA's file (22 labels, 1,079 features, as MEKA distributes it) is not in our "
-            "mirror (/work/shared/datasets, SOURCES.md), whose Slashdot (the BOOMER "
+            "dataset mirror, whose Slashdot (the BOOMER "
             "authors' copy: 20 labels, 3,125 features) we used instead"
             + (f"; {slashdot_fit}" if slashdot_fit else ""),
-            ref="book/blended.md, section 'Open hypotheses'",
+            ref=section(PAGE, "Hypotheses for what differs"),
         )
     if swap is not None:
         out["swap"] = tested(
             f"Table 4's Enron rows look swapped in the paper: {swap}",
-            ref="book/blended.md, section 'Open hypotheses', (1)",
+            ref=section(PAGE, "Hypotheses for what differs"),
         )
     return out
 
@@ -485,7 +487,7 @@ def trend_cause(
         "fits stopped before convergence can make the trend, but the budget, the step "
         "sizes and the fixed gamma are our choices and the paper gives none of them, so "
         "whether its fits stopped early is not known",
-        ref=TABLES + "blended_literal.csv",
+        ref=section(PAGE, "Hypotheses for what differs"),
     )
 
 

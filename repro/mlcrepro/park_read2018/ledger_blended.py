@@ -13,7 +13,7 @@ from __future__ import annotations
 import pandas as pd
 
 from mlcrepro.evidence_common import IDENTITY_TOL
-from mlcrepro.ledger import Ledger, paper_error
+from mlcrepro.ledger import Ledger, paper_error, section
 from mlcrepro.park_read2018.blended_evidence import Evidence
 from mlcrepro.park_read2018.hypotheses import READING_NAMES
 from mlcrepro.park_read2018.metric import COUNTS
@@ -116,7 +116,7 @@ def _identity_rows(led: Ledger, ev: Evidence) -> None:
             "irrelevant labels, the printed term does not); the inequality after it also "
             "writes $\\mathbf y_k$ for $\\mathbf z_k$. The conclusion, $s$ increasing in "
             "$\\alpha$, holds (row above)",
-            ref="Reproducing Park & Read (2018), the blend",
+            ref=section("Reproducing Park & Read (2018)", "Errata"),
         ),
         claim_id="PR159",
     )

@@ -71,11 +71,13 @@ def worked_examples(ledger: Ledger) -> CompactTable:
     f = f[f["source"].isin(["Table 1", "Sec. 2.2"])].copy()
     f["ours"] = pd.to_numeric(f["ours"], errors="coerce")
     f["paper"] = pd.to_numeric(f["paper"], errors="coerce")
+    f["claim_id"] = f["claim_ids"].str.split().str[0]
+    f["cause"] = f["cause"].fillna("")
     f = f[f["ours"].notna() & f["paper"].notna()]
     f["claim"] = f["claim"].str.replace(" for t=[1 0 1], z=[0.6 0.4 0.2]", "", regex=False)
     f["tol"] = f["tol"].fillna(0.0)  # an exact row: equal or not
     return comparison_table(
-        f[["claim", "ours", "paper", "tol", "status"]],
+        f[["claim", "ours", "paper", "tol", "status", "claim_id", "cause"]],
         caption="Table 1 and Sec. 2.2 (t = [1 0 1], z = [0.6 0.4 0.2])",
         decimals=2,
     )
@@ -97,8 +99,10 @@ def printed_numbers(
         raise ValueError("give either ledger (the ledger's numbers) or reading, not both")
     if ledger is not None:
         rows = ev.numbers.copy()
-        status = _frame(ledger).set_index("claim_ids")["status"]
-        rows["status"] = rows["id"].map(status)
+        by_id = _frame(ledger).set_index("claim_ids")
+        rows["status"] = rows["id"].map(by_id["status"])
+        rows["claim_id"] = rows["id"]
+        rows["cause"] = rows["id"].map(by_id["cause"].fillna(""))
         words = "the ledger's numbers"
     else:
         if reading not in READINGS:
@@ -120,6 +124,10 @@ def printed_numbers(
             "status": rows["status"],
         }
     )
+    # a verdict that does not agree links the ledger row of its printed number (under a
+    # reading other than the ledger's, without the cause, which is the ledger reading's)
+    out["claim_id"] = rows["id"]
+    out["cause"] = rows["cause"] if ledger is not None else ""
     return comparison_table(out, caption=f"{_TABLES[measure]} ({measure}), {words}")
 
 

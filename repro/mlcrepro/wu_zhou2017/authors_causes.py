@@ -40,7 +40,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from mlcrepro.ledger import Cause, tested, unknown
+from mlcrepro.ledger import Cause, section, tested, unknown
 from mlcrepro.wu_zhou2017.record import PAPER
 
 __all__ = [
@@ -58,10 +58,8 @@ __all__ = [
 #: our data set names -> the authors' file stems (the data sets with released splits)
 AUTHORS_DATASETS = {"cal500": "CAL500", "enron": "enron"}
 
-_SECTION = f"Reproducing {PAPER.citation}, 'The authors' code, splits and measures'"
-_LIMO_REF = f"tables limo_authors_octave and limo_authors_ours; {_SECTION}"
-_VAR_REF = f"table limo_authors_variants; {_SECTION}"
-_BASE_REF = f"table limo_authors_baselines; {_SECTION}"
+_SECTION = section(f"Reproducing {PAPER.citation}", "The authors' code, splits and measures")
+_LIMO_REF = _VAR_REF = _BASE_REF = _SECTION
 
 
 def within_paper(value: float, mean: str, std: str) -> bool:

@@ -21,6 +21,7 @@ from mlcrepro.ledger import (
     Cause,
     material_unavailable,
     paper_error,
+    section,
     tested,
     underspecified,
     unknown,
@@ -51,15 +52,13 @@ def make_causes() -> dict[str, Cause]:
     by :func:`br_cause` and :func:`gfm_cause` of those runs, and adds
     :func:`account_cause` and :func:`passes_cause` for bibtex.
     """
-    thr = (
-        f"{PAGE}, 'Where the F1 pattern comes from'; tables limo_thresholds and "
-        "limo_thresholds_bibtex; tests/mlcrepro/wu_zhou2017/test_thresholds.py"
-    )
+    thr = section(PAGE, "Where the F1 pattern comes from")
     return {
         "fig1": material_unavailable(
             "the synthetic regions are drawn in the paper's Figure 1, which our plain-text "
             "copy of the paper lacks; our quadrant design from the text admits no "
-            "label-wise effective linear predictor (proof in 'Synthetic data'), so the "
+            "label-wise effective linear predictor (proof in the section "
+            "“The synthetic study (Sec. 5.1)”), so the "
             "variants barely differ"
         ),
         "f1_threshold": unknown(
@@ -73,7 +72,8 @@ def make_causes() -> dict[str, Cause]:
         ),
         "f1_untested": underspecified(
             "how LIMO's thresholds were chosen (the paper: 'on training data'); the "
-            "account tested on CAL500, medical and enron (table limo_thresholds) was "
+            "account tested on CAL500, medical and enron (section “Where the F1 pattern "
+            "comes from”) was "
             "not run on this dataset"
         ),
         "limo_other": unknown(
@@ -82,7 +82,7 @@ def make_causes() -> dict[str, Cause]:
             "remaining gap was not traced: the released demo.m runs LIMO with λ1 = λ2 = 1 "
             "only, on emotions, CAL500 and enron, and the other data sets' splits are not "
             "published",
-            "tests/mlcbook/test_limo.py::test_limo_equals_line_by_line_algorithm",
+            section(PAGE, "LIMO as we run it"),
         ),
         "gfm": underspecified(
             "GFM's probability estimates (only '10 neighbours' is given) and how its 0/1 "
@@ -98,8 +98,7 @@ def make_causes() -> dict[str, Cause]:
             "the authors' protocol (their splits, and F1 = 0 for a label with no true and "
             "no predicted positive, ours 1), ML-kNN's macro-F1 is within the paper's std; "
             "that convention was not tried on this data set",
-            "tests/mlcbook/test_limo.py::test_mlknn_matches_reference; "
-            "table limo_authors_baselines",
+            section(PAGE, "The authors' code, splits and measures"),
         ),
         "micro_eq": paper_error(
             "Theorem 4 states $\\text{micro-F1}(H) = \\text{instance-F1}(H)$ for a "
@@ -113,7 +112,7 @@ def make_causes() -> dict[str, Cause]:
             "$\\text{micro-F1} = 2\\,TP / (2\\,TP + E) \\ge 2(P - E)/(2P - E)$, since "
             "$TP \\ge P - E$",
             "mlcrepro.wu_zhou2017.bounds.micro_f1_counterexample; "
-            "tests/mlcrepro/wu_zhou2017/test_bounds.py::test_micro_f1_breaks_theorem_4_bound",
+            + section(PAGE, "The theorem bounds, and two slips in the proofs"),
         ),
         "table2_micro": underspecified(
             "what a ✗ of a classification measure means: Table 2's ✓ rests on bounds by "
@@ -124,12 +123,12 @@ def make_causes() -> dict[str, Cause]:
             "at most one error per label, E <= l errors in all, and for any F micro-F1 = "
             "2TP/(2TP + E) >= 2(P - E)/(2P - E) with P relevant entries (TP >= P - E); "
             "so micro-F1 is bounded by threshold errors for either kind of effective F",
-            f"mlcbook.margins.table2_check; {PAGE}, 'Table 2, checked by construction'",
+            "mlcbook.margins.table2_check; " + section(PAGE, "Table 2, checked by construction"),
         ),
         "corel5k": material_unavailable(
             "corel5k's features are not available here (the mirror has "
             "only its label file, and no reachable source has the ARFF); not run",
-            "mlcbook.datasets.registry (corel5k's note); book/datasets.md",
+            "mlcbook.datasets.registry; " + section(PAGE, "Table B.3 beside ours"),
         ),
     }
 
@@ -181,7 +180,7 @@ def gfm_cause(missed: Mapping[str, Sequence[str]]) -> Cause:
         "(their splits, and their measure/*.m, which rank tied labels by sort position) "
         f"GFM is within the paper's std on {said}; this data set has no such protocol, "
         "or the cell is one that protocol does not reach",
-        f"table limo_authors_baselines; {PAGE}, 'The authors' code, splits and measures'",
+        section(PAGE, "The authors' code, splits and measures"),
     )
 
 
@@ -200,7 +199,7 @@ def br_cause(summary: Mapping[str, float]) -> Cause:
         f"BR cells within the paper's std and LIBLINEAR {int(summary['liblinear_within'])}; "
         f"|LIBSVM - LIBLINEAR| has median {summary['median_abs_diff']:.3f} and maximum "
         f"{summary['max_abs_diff']:.3f} (coverage {summary['max_abs_diff_coverage']:.1f})",
-        f"table limo_authors_baselines; {PAGE}, 'The authors' code, splits and measures'",
+        section(PAGE, "The authors' code, splits and measures"),
     )
 
 
@@ -223,7 +222,7 @@ def passes_cause(cmp: pd.DataFrame) -> Cause:
     n = len(cmp)
     strict, printed = int(cmp["between"].sum()), int(cmp["between, printed"].sum())
     widened = int(cmp["bracketed"].sum())
-    ref = f"table limo_epochs; {PAGE}, 'LIMO's number of passes'"
+    ref = section(PAGE, "LIMO's number of passes")
     said = (
         f"on one split, the paper's value lies between ours after {e0} and {e1} passes "
         f"on {strict} of {n} cells strictly, on {printed} at its printed precision (half "
@@ -258,7 +257,7 @@ def passes_cell_causes(
     cols = [c for c in cmp.columns if c.endswith(" passes")]
     e0, e1 = cols[0].split()[0], cols[-1].split()[0]
     printed = paper.set_index(["dataset", "method", "measure"])
-    ref = f"table limo_epochs; {PAGE}, 'LIMO's number of passes'"
+    ref = section(PAGE, "LIMO's number of passes")
     out: dict[tuple[str, str, str], Cause] = {}
     for (d, m, k), r in cmp[~cmp["between, printed"]].iterrows():
         cell = printed.loc[(DS_PAPER[d], m, k)]
@@ -297,7 +296,7 @@ def account_cause(check: pd.DataFrame, dataset: str) -> Cause:
     n = len(check)
     acc, code = int(check["account within std"].sum()), int(check["code within std"].sum())
     k = int(check["splits"].iloc[0])
-    ref = f"table limo_thresholds_bibtex; {PAGE}, 'Where the F1 pattern comes from'"
+    ref = section(PAGE, "Where the F1 pattern comes from")
     which = "one split" if k == 1 else f"mean of {k} splits"
     said = (
         f"on {DS_PAPER[dataset]} ({which}, not used to find it) the thresholding "

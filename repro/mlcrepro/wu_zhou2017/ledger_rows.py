@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mlcrepro.ledger import ORDERING_ROBUSTNESS, Cause, Ledger, paper_error
+from mlcrepro.ledger import ORDERING_ROBUSTNESS, Cause, Ledger, paper_error, section
 from mlcrepro.summary import verdict_table
 from mlcrepro.wu_zhou2017 import authors_causes as AC
 from mlcrepro.wu_zhou2017 import causes as C
@@ -179,7 +179,8 @@ def _middle_equality_row(led: Ledger, ev: Evidence) -> None:
             "$B$ is uniform on $(0, \\min_i A_i)$, so given $\\min_i A_i \\le a$, "
             "$\\Pr[C > B] \\ge 1 - a/2$, and $\\Pr[C > B] \\ge (1 - a/2)[1 - (1 - a)^n]$ "
             "(the row 'Theorem 3 proof: inequality (2)')",
-            ref="mlcrepro.wu_zhou2017.bounds.inequality2",
+            ref="mlcrepro.wu_zhou2017.bounds.inequality2; "
+            + section(C.PAGE, "The theorem bounds, and two slips in the proofs"),
         ),
         claim_id="WZ445",
     )

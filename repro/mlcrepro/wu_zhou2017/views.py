@@ -22,6 +22,7 @@ from mlcrepro.display import (
     compact_table,
     comparison_table,
     format_number,
+    ledger_ref,
     verdicts,
 )
 from mlcrepro.ledger import Ledger
@@ -139,6 +140,7 @@ def ledger_comparison(
                 "paper": e.paper_value,
                 "tol": (e.tol or 0.0) + (e.spread or 0.0),
                 "status": e.status,
+                **ledger_ref(e),
             }
             for e in rows
         ]

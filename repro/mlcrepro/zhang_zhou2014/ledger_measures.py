@@ -227,9 +227,10 @@ def compared(ledger: Ledger, group: str) -> pd.DataFrame:
 
     The shape :func:`mlcrepro.display.comparison_table` reads: ``claim`` (the row's
     claim), ``ours`` and ``paper`` (numbers; an exact row's text read as a number, NaN
-    for an ordering) and ``status``.  The tolerances (half a unit of the paper's last
-    printed digit; 1e-12 for an identity) are left to the caption: a column of them
-    would print 1e-12 as twelve decimals.
+    for an ordering), ``status``, and ``claim_id`` and ``cause`` (the row's first claim
+    id and its cause's kind, linked from a verdict that does not agree).  The tolerances
+    (half a unit of the paper's last printed digit; 1e-12 for an identity) are left to
+    the caption: a column of them would print 1e-12 as twelve decimals.
 
     Raises
     ------
@@ -248,6 +249,8 @@ def compared(ledger: Ledger, group: str) -> pd.DataFrame:
             "ours": _as_number(rows["ours_value"], rows["ours"]),
             "paper": _as_number(rows["paper_value"], rows["paper"]),
             "status": rows["status"],
+            "claim_id": rows["claim_ids"].str.split().str[0],
+            "cause": rows["cause"].fillna(""),
         }
     ).reset_index(drop=True)
 

@@ -23,13 +23,28 @@ def _saved(name):
     return Ledger.from_frame(rows[rows["chapter"] == name].reset_index(drop=True), name)
 
 
+def _verdict(e):
+    """A row's verdict as a table shows it: its badge, and where it does not agree (✘, ±)
+    its cause's kind and claim id, the link to its ledger row."""
+    if e.status in ("reproduced", "qualitative"):
+        return BADGES[e.status]
+    cause = f"{e.cause.kind}, " if e.cause else ""
+    return f"{BADGES[e.status]} ({cause}{e.claim_ids[0]})"
+
+
 def test_numbers_show_ours_the_paper_and_the_verdict_of_the_row(losses):
     t = V.numbers(losses, {"HU021": "learner A, k = 2", "EX003": "the same, simulated"})
     f = t.frame
     assert f["claim"].tolist() == ["learner A, k = 2", "the same, simulated"]
     assert f["ours"].tolist() == ["0.360", "0.360"] and f["paper"].tolist() == ["0.320"] * 2
     assert f["difference"].tolist() == ["0.040", "0.040"]
-    assert f["verdict"].tolist() == [BADGES["differs"]] * 2
+    # a verdict that differs names its row's cause (the paper's 0.32, Sec. 4.4) and id
+    kinds = {i: e.cause.kind for e in losses.entries for i in e.claim_ids if e.cause}
+    assert kinds["HU021"] == "paper error"
+    assert f["verdict"].tolist() == [
+        f"{BADGES['differs']} ({kinds[i]}, {i})" for i in ("HU021", "EX003")
+    ]
+    assert "href='#HU021'" in t._repr_html_() and "href='#EX003'" in t._repr_html_()
     # the exact row is judged to half a printed unit, the simulated one to 4 std. errors
     assert f["tol."].iloc[0] == "0.005" and float(f["tol."].iloc[1]) < 0.005
     with pytest.raises(ValueError, match="not a number"):
@@ -53,7 +68,7 @@ def test_released_counts_every_comparison_row_once():
     t = V.released(dep).frame
     rows = [e for e in dep.entries if e.source == "released profiles"]
     assert len(t) == len(rows) == 126
-    assert t["verdict"].tolist() == [BADGES[e.status] for e in rows]
+    assert t["verdict"].tolist() == [_verdict(e) for e in rows]
     assert not t["difference"].str.contains("e-|e\\+|−0.0000$", regex=True).any()
     tol = [(e.tol or 0) + (e.spread or 0) for e in rows]
     # a row within our spread lies within the tolerance shown, one that differs beyond it
@@ -74,9 +89,11 @@ def test_claim_counts_and_exceptions():
     assert len(t) == 1 + len(CLAIMS) and set(V.CLAIM_WORDS) == {SCENE, *(c.name for c in CLAIMS)}
     assert t["binomial"].iloc[1] == "5 / 6" and t["resamples"].iloc[1] == "7 · 7"
     # the verdict is the ledger rows': both families the same badge here
-    rows = {e.claim: e.status for e in dep.entries}
+    rows = {e.claim: e for e in dep.entries}
     row = t[t["claim"] == V.CLAIM_WORDS[every]]
-    assert row["verdict"].item() == BADGES[rows[f"{every} (binomial)"]] == BADGES["differs"]
+    first = rows[f"{every} (binomial)"]
+    assert first.status == "differs"
+    assert row["verdict"].item() == _verdict(first)  # with its cause and link
     assert V.claim_exceptions(ev).shape == (4, 2)
 
 

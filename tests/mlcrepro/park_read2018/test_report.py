@@ -44,7 +44,14 @@ def test_printed_numbers_show_the_ledgers_values_and_statuses(ev, ledger, measur
     frame = ledger.to_frame().set_index("claim_ids")
     rows = ev.numbers[ev.numbers["measure"] == measure]
     statuses = [frame.loc[i, "status"] for i in rows["id"]]
-    assert [v.split(" ", 1)[1] for v in shown["verdict"]] == statuses
+    assert [v.split(" (")[0].split(" ", 1)[1] for v in shown["verdict"]] == statuses
+    # a row that differs names its cause's kind and links its ledger row by claim id
+    causes = [frame.loc[i, "cause"] for i in rows["id"]]
+    ends = [v.split(" (", 1)[1] if " (" in v else "" for v in shown["verdict"]]
+    assert ends == [
+        f"{c}, {i})" if s == "differs" else ("" if s == "reproduced" else f"{i})")
+        for s, c, i in zip(statuses, causes, rows["id"])
+    ]
     assert shown["ours"].tolist() == [f"{v:.3f}" for v in rows["ours"]]
 
 
@@ -52,9 +59,10 @@ def test_printed_numbers_of_a_reading_follow_the_printed_precision(ev):
     shown = _shown(report.printed_numbers(ev, "exact", reading="lbfgs"))
     pairs = paper_pairs(ev.grids["lbfgs"]).query("measure == 'exact'")
     # the number rule at three printed decimals: reproduced iff within half a unit
+    # a number that differs links the ledger row of its printed number (by its id)
     want = [
-        "✔ reproduced" if abs(float(p) - o) <= 5e-4 + 1e-12 else "✘ differs"
-        for p, o in zip(pairs["paper"], pairs["ours"])
+        "✔ reproduced" if abs(float(p) - o) <= 5e-4 + 1e-12 else f"✘ differs ({i})"
+        for p, o, i in zip(pairs["paper"], pairs["ours"], pairs["id"])
     ]
     assert shown["verdict"].tolist() == want
     with pytest.raises(ValueError, match="either"):
