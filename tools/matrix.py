@@ -42,11 +42,39 @@ FAILED_SHOWN = 20  # failing test ids the summary names per step
 UNIT = ["-m", "pytest", "tests/mlcbook", "tests/mlcrepro", "tests/java",
         "tests/book/test_chapter_cells.py", "tests/book/test_chapter_findings.py",
         "--doctest-modules", "lib/mlcbook", "repro/mlcrepro", "-q", "-p", "no:cacheprovider"]
-# `make newest` (a stage of `make test`): the same tests but the Java learners' and the
-# refits of committed tables, on both cores
-SLICE = ["-m", "pytest", "tests/mlcbook", "tests/mlcrepro", "--doctest-modules", "lib/mlcbook",
-         "repro/mlcrepro", "-q", "-p", "no:cacheprovider", "-n", "2", "--dist", "loadfile",
-         "-m", "not boomer and not recompute"]
+# `make newest` (a stage of `make test`): the tests where a new release of pandas or
+# scikit-learn changes what the book prints, within make test's time -- the committed
+# tables' round trip, the ledgers built from them and their views (pandas shapes every
+# one), the library's measures against scikit-learn's own functions (every name they
+# share, on every surface; the ranking kernels; the metrics), and every docstring example
+# of both packages; `make test-matrix` runs all the tests on every interpreter
+NEWEST_TESTS = (
+    "tests/mlcrepro/test_results*.py", "tests/mlcrepro/test_tables.py",
+    "tests/mlcrepro/test_ledger*.py", "tests/mlcrepro/*/test_ledger*.py",
+    "tests/mlcrepro/*/test_views.py", "tests/mlcrepro/test_summary.py",
+    "tests/mlcrepro/test_display.py", "tests/mlcrepro/test_outcomes.py",
+    "tests/mlcrepro/test_verdict_tables.py", "tests/mlcrepro/test_claims.py",
+    "tests/mlcrepro/test_check.py",
+    "tests/mlcbook/test_name_walk.py", "tests/mlcbook/test_registry_common.py",
+    "tests/mlcbook/test_scorers.py", "tests/mlcbook/test_ranking_kernels_sklearn.py",
+    "tests/mlcbook/test_metrics.py",
+)
+
+
+def newest_command() -> list[str]:
+    """The pytest command of ``make newest``: the files of :data:`NEWEST_TESTS` (each
+    pattern must match), the doctests, BOOMER's tests and the refits left out."""
+    files = []
+    for pattern in NEWEST_TESTS:
+        found = sorted(str(p.relative_to(ROOT)) for p in ROOT.glob(pattern))
+        if not found:
+            raise SystemExit(f"make newest: no test file matches {pattern!r}")
+        files += found
+    return ["-m", "pytest", *files, "--doctest-modules", "lib/mlcbook", "repro/mlcrepro", "-q",
+            "-p", "no:cacheprovider", "-n", "2", "--dist", "loadfile",
+            "-m", "not boomer and not recompute"]
+
+
 NBVAL = ["-m", "pytest", "--nbval", "--nbval-current-env", "--nbval-sanitize-with",
          "tests/nbval_sanitize.cfg", "-p", "no:randomly", "-p", "no:cacheprovider", "book", "-q"]
 
@@ -177,9 +205,12 @@ def newest_slice() -> int:
     ok = run([uv, "venv", "--quiet", "--clear", "--python", python, str(where)], log)
     ok = ok and run([uv, "pip", "install", "--quiet", "--python", py, "-e", ".[test,clus]",
                      "-e", "repro"], log, cwd=ROOT)
-    ok = ok and run([py, *SLICE], log, cwd=ROOT, env=test_env())
+    command = newest_command()
+    ok = ok and run([py, *command], log, cwd=ROOT, env=test_env())
     print("\n".join(log))
-    what = "the newest releases: " + " ".join(SLICE[2:4]) + ", doctests (not boomer, not recompute)"
+    n_files = sum(a.startswith("tests/") for a in command)
+    what = (f"the newest releases: {n_files} test files and the doctests "
+            "(not boomer, not recompute)")
     return print_summary([(v, what, ok, versions(py))], "make newest summary")
 
 

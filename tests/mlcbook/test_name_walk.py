@@ -27,6 +27,7 @@ import warnings
 import numpy as np
 import pytest
 from sklearn import metrics as skm
+from sklearn.base import BaseEstimator, ClassifierMixin
 
 from mlcbook import metrics as M
 from mlcbook import registry as R
@@ -105,10 +106,9 @@ def _walk():
     return rows
 
 
-class _Fixed:
-    """A fitted stand-in whose predict/decision_function return the given matrices."""
-
-    _estimator_type = "classifier"
+class _Fixed(ClassifierMixin, BaseEstimator):
+    """A fitted stand-in whose predict/decision_function return the given matrices (an
+    estimator by scikit-learn's contract: its scorers read the estimator's tags)."""
 
     def __init__(self, P, F):
         self.P, self.F = P, F

@@ -26,7 +26,8 @@ def test_verdicts_pick_rows_by_claim_id_in_the_given_order():
     assert t.frame.values.tolist() == [
         ["ordering", "A is better", "holds (180/200)", BADGES["reproduced"]],
         ["mean", "0.43", "0.4286", BADGES["reproduced"]],
-        ["other", "0.30", "0.3600", BADGES["differs"]],
+        # a row that differs names its cause kind and claim id (linked to its ledger row)
+        ["other", "0.30", "0.3600", BADGES["differs"] + " (paper error, HU002)"],
         ["reading", "often", "agrees", BADGES["qualitative"]],
     ]
     with pytest.raises(ValueError, match=r"no ledger row carries the claim ids \['HU009'\]"):
@@ -44,7 +45,11 @@ def test_compact_tables_show_no_index_and_keep_a_verdict_on_one_line():
 def test_the_collapsed_ledger_holds_the_whole_table_and_its_counts():
     led = _ledger()
     c = led.collapsed("All rows")
-    assert c._repr_html_().startswith("<details class='ledger-chapter'><summary><b>All rows (4 rows")
+    # the summary line says what is inside and how much, counted from the ledger
+    assert c._repr_html_().startswith(
+        "<details class='ledger-chapter collapsed-section'><summary>All rows: 4 rows "
+        "(2 reproduced, 1 qualitative, 1 differs)"
+    )
     assert led._repr_html_() in c._repr_html_()
     assert "2 reproduced, 1 qualitative, 1 differs" in repr(c)  # zero counts left out
     with pytest.raises(ValueError, match="title"):
