@@ -39,9 +39,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 VERSIONS = ("3.11", "3.12", "3.13")
 FAILED_SHOWN = 20  # failing test ids the summary names per step
+# two workers, one test file (or notebook) per worker at a time, as make test runs them
+XDIST = ["-n", "2", "--dist", "loadfile"]
 UNIT = ["-m", "pytest", "tests/mlcbook", "tests/mlcrepro", "tests/java",
         "tests/book/test_chapter_cells.py", "tests/book/test_chapter_findings.py",
-        "--doctest-modules", "lib/mlcbook", "repro/mlcrepro", "-q", "-p", "no:cacheprovider"]
+        "--doctest-modules", "lib/mlcbook", "repro/mlcrepro", "-q", "-p", "no:cacheprovider",
+        *XDIST]
 # `make newest` (a stage of `make test`): the tests where a new release of pandas or
 # scikit-learn changes what the book prints, within make test's time -- the committed
 # tables' round trip, the ledgers built from them and their views (pandas shapes every
@@ -71,12 +74,12 @@ def newest_command() -> list[str]:
             raise SystemExit(f"make newest: no test file matches {pattern!r}")
         files += found
     return ["-m", "pytest", *files, "--doctest-modules", "lib/mlcbook", "repro/mlcrepro", "-q",
-            "-p", "no:cacheprovider", "-n", "2", "--dist", "loadfile",
-            "-m", "not boomer and not recompute"]
+            "-p", "no:cacheprovider", *XDIST, "-m", "not boomer and not recompute"]
 
 
 NBVAL = ["-m", "pytest", "--nbval", "--nbval-current-env", "--nbval-sanitize-with",
-         "tests/nbval_sanitize.cfg", "-p", "no:randomly", "-p", "no:cacheprovider", "book", "-q"]
+         "tests/nbval_sanitize.cfg", "-p", "no:randomly", "-p", "no:cacheprovider", "book", "-q",
+         *XDIST]
 
 
 def find_interpreters() -> dict[str, str]:
