@@ -83,7 +83,7 @@ class Lane(threading.Thread):
                 )
                 if self.stop.is_set():  # another lane failed while this stage started
                     self.kill()
-                code = self.proc.wait()
+                code, cpu = self.wait()
             if not self.live and (code == 0 or not self.stop.is_set()):  # not stopped by another
                 text = log.read_text("utf-8", errors="replace").rstrip("\n")
                 self.report.append(f"---- make {stage} (ran beside the lane above) ----")
@@ -93,11 +93,25 @@ class Lane(threading.Thread):
                     self.failed = stage
                     self.stop.set()
                 return
-            took = f"make test: stage {stage} took {round(time.monotonic() - start)} s"
+            took = (f"make test: stage {stage} took {round(time.monotonic() - start)} s"
+                    + ("" if cpu is None else f" ({round(cpu)} CPU-s)"))
             if self.live:
                 print(took, flush=True)
             else:
                 self.report.append(took)
+
+    def wait(self) -> tuple[int, float | None]:
+        """The stage's exit status and the CPU seconds (user and system) it and every
+        process it waited for used, from the kernel's accounting (``wait4``), so that the
+        stages' costs add up to what the run used; ``None`` where the status was taken
+        by another caller first (a stage stopped by a failure elsewhere)."""
+        assert self.proc is not None
+        try:
+            _, status, usage = os.wait4(self.proc.pid, 0)
+        except ChildProcessError:
+            return self.proc.wait(), None
+        self.proc.returncode = os.waitstatus_to_exitcode(status)
+        return self.proc.returncode, usage.ru_utime + usage.ru_stime
 
     def kill(self) -> None:
         """Stop the running stage: every process of its session."""
