@@ -7,7 +7,7 @@ Three layouts are read, chosen by ``kind`` (``'auto'`` decides from the file):
     column, with or without a header line of label names.  The first line is the
     header when none of its fields is a number, or when it is ``0,1,...,K-1`` (K >= 2:
     the column names ``DataFrame(Y).to_csv()`` writes; where that line could also be a
-    row, two labels or a score file, a :class:`HeaderWarning` says so); ``header=``
+    row, two labels or a score file, a ``HeaderWarning`` says so); ``header=``
     (``--header``/``--no-header``) decides instead.  ``True``/``False`` and
     ``yes``/``no`` (any case) read as 1/0, so a boolean pandas frame written by
     ``DataFrame.to_csv`` is read as it means (an empty first header field marks pandas'
@@ -553,7 +553,7 @@ def read_label_file(
         MULAN label file for an ARFF without MEKA's ``-C n``.
     header : bool, optional
         Whether the first line of a matrix file names the labels (None: by the rule
-        of :func:`_read_matrix`).
+        of ``_read_matrix``).
 
     Returns
     -------

@@ -4,7 +4,7 @@ In the checkout (``make install`` installs it editable) the reproduction lives n
 chapters, the committed result tables (``data/results/``, their single home) and the
 git-ignored cache.  Installed from its wheel (the site's page "Get the code"), it carries
 a copy of the committed tables as package data, put there when the wheel is built, and
-finds them by name (:mod:`importlib.resources`), never by a path relative to the install
+finds them by name (``importlib.resources``), never by a path relative to the install
 prefix.  :func:`use_checkout_data` points the library's data home and mirrors at the
 checkout's folders, unless the environment already chooses them.
 """

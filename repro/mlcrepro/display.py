@@ -42,7 +42,7 @@ __all__ = [
 ]
 
 #: how a ledger row's status is shown in a table: a mark readable in black and white,
-#: and the book's word (:data:`mlcrepro.ledger.WORDS`; :mod:`mlcrepro.ledger` renders its
+#: and the book's word (``mlcrepro.vocabulary.WORDS``; :mod:`mlcrepro.ledger` renders its
 #: rows with them)
 BADGES: Mapping[str, str] = MappingProxyType(
     {

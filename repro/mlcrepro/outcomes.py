@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 #: the outcomes a row can have on the front page: its status, each under the book's word
-#: for it (:data:`mlcrepro.ledger.WORDS`; the paper's spread and ours are two outcomes)
+#: for it (``mlcrepro.vocabulary.WORDS``; the paper's spread and ours are two outcomes)
 OUTCOMES = STATUSES
 #: the outcome of each ledger status (itself)
 OUTCOME_OF: Mapping[str, str] = {s: s for s in STATUSES}

@@ -478,7 +478,7 @@ def summary_html(
 
 # ------------------------------------------------------------ the boxes' sentences
 #: how a findings sentence names each status and cause kind (in the ledgers' order): the
-#: book's word for it (:data:`mlcrepro.ledger.WORDS`), statuses in italics, causes quoted
+#: book's word for it (``mlcrepro.vocabulary.WORDS``), statuses in italics, causes quoted
 FINDINGS_WORDS: dict[str, str] = {
     **{s: f"*{WORDS[s]}*" for s in STATUSES},
     **{c: f"the cause *{WORDS[c]}*" for c in CAUSE_KINDS},
@@ -522,7 +522,7 @@ def _series(parts: list[str]) -> str:
 
 
 #: each word of :data:`FINDINGS_WORDS` as a link to its definition in the glossary
-#: (``book/glossary.md`` defines each word of :data:`mlcrepro.ledger.WORDS` as a term)
+#: (``book/glossary.md`` defines each word of ``mlcrepro.vocabulary.WORDS`` as a term)
 FINDINGS_TERMS: dict[str, str] = {
     **{s: f"{{term}}`{WORDS[s]}`" for s in STATUSES},
     **{c: f"the cause {{term}}`{WORDS[c]}`" for c in CAUSE_KINDS},

@@ -149,7 +149,7 @@ def bundle_dir() -> Path | None:
     """The dataset files of the book's data bundle when it is installed, else None.
 
     The bundle is a wheel (package :data:`BUNDLE_PACKAGE`) whose folder ``files`` holds
-    every file the registry lists; it is found by name (:mod:`importlib.resources`), and
+    every file the registry lists; it is found by name (``importlib.resources``), and
     every file read from it is checked against the registry's sha256 like any other.
 
     Examples
