@@ -44,7 +44,7 @@ from docutils import nodes
 from docutils.parsers.rst import Directive
 from downloads import install_line
 from pybtex.database import parse_file
-from reproduction_finding import finding_markdown
+from mlcrepro.papers import finding_markdown
 from sphinx import addnodes
 
 FOLDER = "handouts"

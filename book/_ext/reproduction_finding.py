@@ -21,24 +21,7 @@ from docutils.statemachine import StringList
 from sphinx.util.docutils import SphinxDirective
 
 from mlcrepro._paths import project_root
-from mlcrepro.ledger import load_ledgers
-from mlcrepro.papers import LEDGERS, ledger_page
-from mlcrepro.summary import findings_sentence, headline_sentence
-
-
-def finding_markdown(ledger: str) -> str:
-    """The MyST text of the note for the ledger ``ledger`` (also used by the handouts)."""
-    if ledger not in LEDGERS:
-        raise ValueError(f"reproduction-finding needs one of {list(LEDGERS)}, got {ledger!r}")
-    rows = load_ledgers()
-    sentence = findings_sentence(rows[rows["chapter"] == ledger], terms=True)
-    headline = headline_sentence(rows, ledger)
-    sentence = f"{sentence} {headline}" if headline else sentence
-    paper = ledger_page(ledger)
-    return (
-        f"{sentence} Each claim, the comparisons behind it and the cause of every "
-        f"difference are on the page {{doc}}`/{paper.page_doc}`."
-    )
+from mlcrepro.papers import finding_markdown
 
 
 class ReproductionFinding(SphinxDirective):

@@ -16,14 +16,16 @@ from typing import Any
 
 from mlcrepro import hivemall, huellermeier2022, park_read2018, wu_zhou2017, zhang_zhou2014
 from mlcrepro.experiment import Cells, Experiment
-from mlcrepro.ledger import Ledger
+from mlcrepro.ledger import Ledger, load_ledgers
 from mlcrepro.paper import Paper
+from mlcrepro.summary import findings_sentence, headline_sentence
 
 __all__ = [
     "FOLDERS",
     "PAPERS",
     "paper",
     "ledger_page",
+    "finding_markdown",
     "page_ledgers",
     "LEDGERS",
     "build_ledgers",
@@ -79,6 +81,37 @@ def ledger_page(ledger: str) -> Paper:
         if ledger in p.ledgers:
             return p
     raise ValueError(f"ledger must be one of {list(LEDGERS)}, got {ledger!r}")
+
+
+def finding_markdown(ledger: str) -> str:
+    """The MyST text of a Learn chapter's note on what the reproduction found.
+
+    The sentence counting the committed ledger ``ledger``'s rows by status and cause
+    (:func:`mlcrepro.summary.findings_sentence`), the paper's headline where it has one
+    (:func:`mlcrepro.summary.headline_sentence`), and a link to the Reproduce page that
+    shows the ledger; what the book's ``reproduction-finding`` directive and the
+    handouts print.
+
+    Raises
+    ------
+    ValueError
+        If ``ledger`` is not one of :data:`LEDGERS`.
+
+    Examples
+    --------
+    >>> finding_markdown("measures").endswith("{doc}`/book/reproduce_zhang_zhou2014`.")
+    True
+    """
+    if ledger not in LEDGERS:
+        raise ValueError(f"reproduction-finding needs one of {list(LEDGERS)}, got {ledger!r}")
+    rows = load_ledgers()
+    sentence = findings_sentence(rows[rows["chapter"] == ledger], terms=True)
+    headline = headline_sentence(rows, ledger)
+    sentence = f"{sentence} {headline}" if headline else sentence
+    return (
+        f"{sentence} Each claim, the comparisons behind it and the cause of every "
+        f"difference are on the page {{doc}}`/{ledger_page(ledger).page_doc}`."
+    )
 
 
 def page_ledgers(page: str) -> dict[str, tuple[str, ...]]:

@@ -12,7 +12,6 @@ of its own uses the directive (and no typed or glued count of its own).
 import csv
 import json
 import re
-import sys
 from collections import Counter
 
 import pytest
@@ -20,13 +19,11 @@ import pytest
 from mlcrepro._paths import project_root
 from mlcrepro.ledger import load_ledgers
 from mlcrepro.outcomes import outcomes_markdown, paper_outcomes
-from mlcrepro.papers import LEDGERS
+from mlcrepro.papers import LEDGERS, finding_markdown
 
 from .test_learn_chapters import learn_chapters
 
 BOOK = project_root() / "book"
-sys.path.insert(0, str(BOOK / "_ext"))
-from reproduction_finding import finding_markdown  # noqa: E402
 
 #: how the sentences name each status and cause kind (the glossary's words), and the
 #: CSV's key for each

@@ -16,6 +16,7 @@ import nbformat
 import pytest
 
 from mlcrepro._paths import project_root
+from mlcrepro.papers import finding_markdown
 
 sys.path.insert(0, str(project_root() / "book" / "_ext"))
 from handouts import (  # noqa: E402
@@ -27,7 +28,6 @@ from handouts import (  # noqa: E402
     render_roles,
     student_markdown,
 )
-from reproduction_finding import finding_markdown  # noqa: E402
 
 NUM = Numbers(
     numbers={"ex-a": "Exercise 2.1", "fig-a": "Figure 2.1"},
