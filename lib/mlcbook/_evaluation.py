@@ -23,6 +23,7 @@ from . import registry as _R
 from ._grids import ALPHAS
 from ._labelfiles import (
     LabelFileError,
+    _is_number,
     align_label_files,
     align_scores,
     inferred_labels,
@@ -307,8 +308,8 @@ def read_propensity_file(
         raise LabelFileError(path, None, "the file is empty: no propensities or labels")
     K = len(names)
     fields = [[f.strip() for f in ln.replace("\t", ",").split(",")] for _, ln in lines]
-    numbers = all(len(f) == 1 and _is_float(f[0]) for f in fields)
-    pairs = all(len(f) == 2 and _is_float(f[1]) for f in fields)
+    numbers = all(len(f) == 1 and _is_number(f[0]) for f in fields)
+    pairs = all(len(f) == 2 and _is_number(f[1]) for f in fields)
     if numbers or pairs:
         if numbers:
             if len(lines) != K:
@@ -362,14 +363,6 @@ def read_propensity_file(
         f"frequencies of {path} ({Ytr.shape[0]} training instances)"
     )
     return jain_propensity(Ytr, a, b), note
-
-
-def _is_float(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _read_text_lines(path: str) -> list[str]:
