@@ -60,7 +60,7 @@ The package in three parts
 and ``mlcrepro.ledger.core``, the :class:`Ledger` that gathers the rows.
 """
 
-from mlcrepro.ledger.core import Ledger
+from mlcrepro.ledger.core import ABOUT_KEYS, Ledger, row_about
 from mlcrepro.ledger.html import BADGES, row_anchor
 from mlcrepro.ledger.rules import (
     CAUSE_KINDS,
@@ -90,6 +90,8 @@ from mlcrepro.ledger.storage import load_ledgers
 
 __all__ = [
     "Ledger",
+    "row_about",
+    "ABOUT_KEYS",
     "Entry",
     "Cause",
     "STATUSES",

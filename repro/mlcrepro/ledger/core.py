@@ -9,6 +9,7 @@ gathers the rows.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,52 @@ from mlcrepro.ledger.rules import (
     row_problems,
 )
 
-__all__ = ["Ledger"]
+__all__ = ["ABOUT_KEYS", "Ledger", "row_about"]
+
+#: the keys a row may be about: what a page's table or a recompute selects rows by
+ABOUT_KEYS = (
+    "table",
+    "figure",
+    "example",
+    "dataset",
+    "learner",
+    "measure",
+    "loss",
+    "setting",
+    "seed",
+    "fold",
+    "k",
+    "quantity",
+    "group",
+)
+
+
+def row_about(about: Mapping[str, Any] | None) -> dict[str, Any]:
+    """What a row is about, checked: keys from :data:`ABOUT_KEYS`, plain values.
+
+    Examples
+    --------
+    >>> row_about({"dataset": "emotions", "learner": "BR"})
+    {'dataset': 'emotions', 'learner': 'BR'}
+    >>> row_about({"wording": "x"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: about: unknown key 'wording'; expected keys from ('table', ...
+    """
+    if about is None:
+        return {}
+    if not isinstance(about, Mapping):
+        raise TypeError(f"about must be a mapping of key to value, got {type(about).__name__}")
+    out: dict[str, Any] = {}
+    for key, value in about.items():
+        if key not in ABOUT_KEYS:
+            raise ValueError(f"about: unknown key {key!r}; expected keys from {ABOUT_KEYS}")
+        if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (str, int, float, np.integer, np.floating)
+        ):
+            raise TypeError(f"about[{key!r}] must be a str or a number, got {value!r}")
+        out[key] = value.item() if isinstance(value, np.generic) else value
+    return out
 
 
 def _is_number(x: Any) -> bool:
@@ -138,6 +184,7 @@ class Ledger:
         cause: CauseGiven | None = None,
         note: str = "",
         claim_id: str | list[str] = "",
+        about: Mapping[str, Any] | None = None,
     ) -> Entry:
         """A number against the paper's printed value.
 
@@ -161,9 +208,24 @@ class Ledger:
             A remark (for rows that agree; a difference's explanation is its cause).
         claim_id : str or list of str
             The inventory id(s) of the claim(s) the row checks (``"HU012"``).
+        about : mapping of str to str or number, optional
+            What the row is about, as data (:func:`row_about`): the keys the pages'
+            tables and ``mlcrepro check --recompute`` select rows by, so that no code
+            reads them back from the claim's wording.
         """
         return self._numeric(
-            "number", claim, source, paper, ours, tol, None, digits, cause, note, claim_id
+            "number",
+            claim,
+            source,
+            paper,
+            ours,
+            tol,
+            None,
+            digits,
+            cause,
+            note,
+            claim_id,
+            about=about,
         )
 
     @validate_params(tol=Real(low=0.0, allow_none=True), digits=Int(0, 17, allow_none=True))
@@ -181,6 +243,7 @@ class Ledger:
         note: str = "",
         claim_id: str | list[str] = "",
         spread_of: str = "paper",
+        about: Mapping[str, Any] | None = None,
     ) -> Entry:
         """A number judged against a spread: the paper's (``paper ± spread``) or ours.
 
@@ -214,6 +277,7 @@ class Ledger:
             note,
             claim_id,
             spread_of,
+            about=about,
         )
 
     def _numeric(
@@ -230,6 +294,7 @@ class Ledger:
         note,
         claim_id,
         spread_of="paper",
+        about=None,
     ):
         paper_text, paper_value, dec = _paper_number(paper)
         ours_value = _our_number(ours)
@@ -257,6 +322,7 @@ class Ledger:
             paper_value=paper_value,
             ours_value=ours_value,
             spread_of=spread_of,
+            about=row_about(about),
         )
 
     def exact(
@@ -269,6 +335,7 @@ class Ledger:
         cause: CauseGiven | None = None,
         note: str = "",
         claim_id: str | list[str] = "",
+        about: Mapping[str, Any] | None = None,
     ) -> Entry:
         """A count, sign pattern or text that must be equal: *reproduced* or *differs*.
 
@@ -284,7 +351,17 @@ class Ledger:
                 return str(int(x))
             return str(x)
 
-        return self._add("exact", claim, source, text(paper), text(ours), cause, note, claim_id)
+        return self._add(
+            "exact",
+            claim,
+            source,
+            text(paper),
+            text(ours),
+            cause,
+            note,
+            claim_id,
+            about=row_about(about),
+        )
 
     def ordering(
         self,
@@ -299,6 +376,7 @@ class Ledger:
         cause: CauseGiven | None = None,
         note: str = "",
         claim_id: str | list[str] = "",
+        about: Mapping[str, Any] | None = None,
     ) -> Entry:
         """An ordering or trend, decided by ``rule`` on our results.
 
@@ -341,6 +419,7 @@ class Ledger:
             holds=bool(holds),
             hits=hits,
             trials=trials,
+            about=row_about(about),
         )
 
     def qualitative(
@@ -354,6 +433,7 @@ class Ledger:
         cause: CauseGiven | None = None,
         note: str = "",
         claim_id: str | list[str] = "",
+        about: Mapping[str, Any] | None = None,
     ) -> Entry:
         """A reading no rule decides: *qualitative* if ``evidence`` supports it, else differs."""
         if not isinstance(agrees, (bool, np.bool_)):
@@ -370,6 +450,7 @@ class Ledger:
             note,
             claim_id,
             holds=bool(agrees),
+            about=row_about(about),
         )
 
     # ------------------------------------------------------------------ reading
@@ -389,6 +470,27 @@ class Ledger:
         led = cls(chapter, paper)
         led.entries.extend(entries)
         return led
+
+    # --------------------------------------------------------------- selecting
+    def where(self, **about: Any) -> list[Entry]:
+        """The rows about what ``about`` names (every given key equal), in ledger order.
+
+        Examples
+        --------
+        >>> led = Ledger("demo", "A. Author (2020)")
+        >>> _ = led.number("Hamming loss of BR on emotions", "Table 3", paper="0.20",
+        ...                ours=0.2, about={"learner": "BR", "dataset": "emotions"})
+        >>> [e.claim for e in led.where(learner="BR")]
+        ['Hamming loss of BR on emotions']
+        >>> led.where(learner="LP")
+        []
+        """
+        wanted = row_about(about)
+        return [
+            e
+            for e in self.entries
+            if all(k in e.about and e.about[k] == v for k, v in wanted.items())
+        ]
 
     # ---------------------------------------------------------------- checking
     def problems(self) -> list[str]:

@@ -313,6 +313,10 @@ class Entry:
     trials: int | None = field(default=None, repr=False)
     claim_ids: tuple[str, ...] = field(default=(), repr=False)
     spread_of: str = field(default="paper", repr=False)
+    #: what the row is about, as data (``{"table": "Table 3", "dataset": "emotions",
+    #: "learner": "BR", "measure": "hamming_loss"}``): read by the pages' tables and by
+    #: ``mlcrepro check --recompute``, never parsed back from ``claim``; not saved
+    about: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def derived_status(self) -> str:
         """The status the row's evidence gives under the rule of its kind."""
