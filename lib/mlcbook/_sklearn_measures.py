@@ -36,7 +36,9 @@ import numpy as np
 
 from . import _labelcounts as _lc
 from . import _listed, _ranks
-from . import metrics as _M
+from ._auc import label_aucs
+from ._classification import check_scores, check_zero_division
+from ._ranking import coverage_args, listed_args
 
 __all__ = [
     "prf",
@@ -124,7 +126,7 @@ def prf(
     ``"precision"``, ``"recall"``, ``"f"``) of a label matrix with ``average``
     ``"micro"``, ``"macro"``, ``"samples"`` or ``"weighted"``."""
     Y, P, w = _args(Y, P, sample_weight)
-    zd = _M._check_zero_division(zero_division)
+    zd = check_zero_division(zero_division)
     tp, ny, np_ = _counts(Y, P, average, w)
     return _average(_lc.prf(which, tp, ny, np_, 1.0, zd), average, ny, w)
 
@@ -135,7 +137,7 @@ def jaccard(
     """scikit-learn's ``jaccard_score`` of a label matrix: ``|y & p| / |y | p|`` per
     label (macro, weighted), pooled (micro) or per instance (samples)."""
     Y, P, w = _args(Y, P, sample_weight)
-    zd = _M._check_zero_division(zero_division)
+    zd = check_zero_division(zero_division)
     tp, ny, np_ = _counts(Y, P, average, w)
     v = _lc.divide(tp, np.asarray(ny, np.float64) + np_ - tp, zd)
     if average == "weighted":
@@ -148,7 +150,7 @@ def samples_values(Y: Any, P: Any, *, which: str, zero_division: Any = "warn") -
     """Per-instance precision, recall, F1 or Jaccard index (``average="samples"``
     before averaging): the values whose mean the registry's intervals resample."""
     Y, P = _lc.check_pair(Y, P, "Y", "P")
-    zd = float(_M._check_zero_division(zero_division))  # no warning per resample
+    zd = float(check_zero_division(zero_division))  # no warning per resample
     c = _lc.Counts(Y, P)
     tp, ny, np_ = c.tp(1), c.ny(1), c.np_(1)
     if which == "jaccard":
@@ -158,7 +160,7 @@ def samples_values(Y: Any, P: Any, *, which: str, zero_division: Any = "warn") -
 
 # ---------------------------------------------------------------------- scores
 def _score_args(Y: Any, F: Any, sample_weight: Any):
-    Y, F = _M._check_scores(Y, F)
+    Y, F = check_scores(Y, F)
     return Y.astype(bool), F, _lc.check_sample_weight(sample_weight, Y.shape[0])
 
 
@@ -174,11 +176,11 @@ def roc_auc(Y: Any, F: Any, *, sample_weight: Any = None) -> float:
     ``UndefinedMetricWarning`` if a label has only one class (scikit-learn >= 1.6; an
     earlier scikit-learn refuses that input)."""
     if _listed.is_listed(F):  # top-k or sparse scores (mlcbook.topk): nothing made dense
-        Yc, L, w, _ = _M._listed_args(Y, F, sample_weight, False)
+        Yc, L, w, _ = listed_args(Y, F, sample_weight, False)
         scores = _listed.label_aucs(Yc, L, w)
     else:
         Y, F, w = _score_args(Y, F, sample_weight)
-        scores = _M._label_aucs(Y, F, w)
+        scores = label_aucs(Y, F, w)
     if np.isnan(scores).any():
         _undefined(
             f"{int(np.isnan(scores).sum())} label(s) have only one class: their ROC AUC "
@@ -222,7 +224,7 @@ def average_precision(Y: Any, F: Any, *, sample_weight: Any = None) -> float:
     positive instance scores 0 (with scikit-learn's warning)."""
     listed = _listed.is_listed(F)  # top-k or sparse scores (mlcbook.topk)
     if listed:
-        Yc, L, w, _ = _M._listed_args(Y, F, sample_weight, False)
+        Yc, L, w, _ = listed_args(Y, F, sample_weight, False)
         pos = _listed.col_sums(Yc, w)
     else:
         Y, F, w = _score_args(Y, F, sample_weight)
@@ -255,19 +257,19 @@ def coverage_error_values(Y: Any, F: Any) -> np.ndarray:
     """Per instance: how many labels score at least as high as the lowest-scored
     relevant one (0 without a relevant label): scikit-learn's ``coverage_error``."""
     if _listed.is_listed(F):  # top-k or sparse scores (mlcbook.topk)
-        Yc, L, _, _ = _M._listed_args(Y, F, None, False)
+        Yc, L, _, _ = listed_args(Y, F, None, False)
         R = _listed.RowRanking(Yc, L)
         return np.where(R.n_pos > 0, R.coverage() + 1.0, 0.0)
-    Y, F, _ = _M._coverage_args(Y, F, None)
+    Y, F, _ = coverage_args(Y, F, None)
     return _ranks.lowest_relevant_rank(Y, F, name="F").astype(np.float64)  # 0: none relevant
 
 
 def coverage_error(Y: Any, F: Any, *, sample_weight: Any = None) -> float:
     """scikit-learn's ``coverage_error``: the mean of :func:`coverage_error_values`."""
     if _listed.is_listed(F):
-        Yc, L, w, _ = _M._listed_args(Y, F, sample_weight, False)
+        Yc, L, w, _ = listed_args(Y, F, sample_weight, False)
         R = _listed.RowRanking(Yc, L)
         return float(np.average(np.where(R.n_pos > 0, R.coverage() + 1.0, 0.0), weights=w))
-    Y, F, w = _M._coverage_args(Y, F, sample_weight)
+    Y, F, w = coverage_args(Y, F, sample_weight)
     v = _ranks.lowest_relevant_rank(Y, F, name="F").astype(np.float64)
     return float(np.average(v, weights=w))

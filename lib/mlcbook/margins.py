@@ -37,6 +37,7 @@ from ._validation import (
     validate_params,
 )
 from .metrics import WU_ZHOU_MEASURES, all_measures, auc
+from .registry import get_measure
 
 __all__ = [
     "effective_scores",
@@ -243,15 +244,8 @@ def table2_check(Y_list, n_draws: int = 20, seed: int = 0):
       Hamming loss -- so that the bound of Theorem 4 or 5 holds with
       :math:`\\epsilon = 1`.  (With error-free thresholds every kind reaches ``H = Y``.)
     """
-    ranking = (
-        "ranking_loss",
-        "average_precision",
-        "one_error",
-        "coverage",
-        "instance_auc",
-        "macro_auc",
-        "micro_auc",
-    )
+    # the measures of scores (the registry's inputs): optimal under any perfect ranking
+    ranking = [m for m in WU_ZHOU_MEASURES if get_measure(m).inputs == "scores"]
     families = {"label-wise": ("t(x)",), "inst-wise": ("t_j",), "double": ("t(x)", "t_j")}
     rng = np.random.default_rng(seed)
     ok = {(meas, kind): True for meas in WU_ZHOU_MEASURES for kind in EFFECTIVENESS}

@@ -63,7 +63,7 @@ MEASURE_NAMES: Mapping[str, str] = MappingProxyType(
         "ranking_loss": "ranking loss",
         "one_error": "one-error",
         "coverage": "coverage",
-        "average_precision": "average precision",
+        "label_ranking_average_precision": "average precision",
         "macro_f1": "macro-F1",
         "instance_f1": "instance-F1",
         "micro_f1": "micro-F1",
@@ -74,7 +74,7 @@ MEASURE_NAMES: Mapping[str, str] = MappingProxyType(
 )
 
 # shorter forms for narrow tables and figure axes; names not listed are short already
-_SHORT = {"average_precision": "avg. precision"}
+_SHORT = {"label_ranking_average_precision": "avg. precision"}
 
 
 def measure_name(key: str, *, short: bool = False) -> str:
@@ -87,7 +87,7 @@ def measure_name(key: str, *, short: bool = False) -> str:
     short : bool
         Abbreviate long names (``"avg. precision"``) for narrow tables.
 
-    >>> measure_name("average_precision", short=True)
+    >>> measure_name("label_ranking_average_precision", short=True)
     'avg. precision'
     """
     if not isinstance(key, str):

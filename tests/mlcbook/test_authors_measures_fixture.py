@@ -25,7 +25,12 @@ from mlcbook.metrics import WU_ZHOU_MEASURES, all_measures
 
 FIXTURE = Path(__file__).parents[1] / "data" / "wu_zhou_measures_octave.json"
 # the fixture's key of each of our measure names (perform_measure.m's field names)
-_FIELD = {k: k.replace("_f1", "_F1").replace("_auc", "_AUC") for k in WU_ZHOU_MEASURES}
+_FIELD = {
+    k: {"label_ranking_average_precision": "average_precision"}.get(k, k)
+    .replace("_f1", "_F1")
+    .replace("_auc", "_AUC")
+    for k in WU_ZHOU_MEASURES
+}
 # cases where every row has a relevant and an irrelevant label and no scores tie
 _UNAMBIGUOUS = ("random", "empty_predictions", "labels_never_and_always")
 # cases where a convention decides the value
@@ -51,7 +56,7 @@ def _single_measures(Y, F, P):
         "ranking_loss": metrics.ranking_loss(Y, F, **wz),
         "one_error": metrics.one_error(Y, F),
         "coverage": metrics.coverage(Y, F, **wz),
-        "average_precision": metrics.label_ranking_average_precision(Y, F, **wz),
+        "label_ranking_average_precision": metrics.label_ranking_average_precision(Y, F, **wz),
         "macro_f1": metrics.f_measure(Y, P, average="macro", zero_division=0.0),
         "instance_f1": metrics.f_measure(Y, P, average="instance", zero_division=0.0),
         "micro_f1": metrics.f_measure(Y, P, average="micro", zero_division=0.0),

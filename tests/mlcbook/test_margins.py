@@ -81,7 +81,7 @@ def test_label_wise_effective_optimises_theorem1_measures(Y, seed):
     assert v["ranking_loss"] == 0.0
     assert v["one_error"] == 0.0
     assert v["coverage"] == pytest.approx(np.mean(Y.sum(axis=1) - 1))
-    assert v["average_precision"] == pytest.approx(1.0)
+    assert v["label_ranking_average_precision"] == pytest.approx(1.0)
     assert v["instance_auc"] == pytest.approx(1.0)
 
 
@@ -116,8 +116,8 @@ def test_table2_pattern():
 
     _, Y = make_limo_synthetic(120, 1)
     got = table2_check([Y, random_label_matrix(80, 6, 0.3, 1)], n_draws=4)
-    lw = {"hamming_loss", "ranking_loss", "one_error", "coverage", "average_precision",
-          "instance_f1", "micro_f1", "instance_auc"}
+    lw = {"hamming_loss", "ranking_loss", "one_error", "coverage",
+          "label_ranking_average_precision",          "instance_f1", "micro_f1", "instance_auc"}
     iw = {"hamming_loss", "macro_f1", "micro_f1", "macro_auc"}
     for meas in got.index:
         assert got.loc[meas, "label-wise"] == (meas in lw), meas

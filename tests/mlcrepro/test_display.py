@@ -18,7 +18,7 @@ def test_every_measure_of_table_1_has_one_distinct_name():
     names = measure_names()
     assert len(set(names)) == 11
     assert names[0] == "Hamming loss" and names[-1] == "micro-AUC"
-    assert measure_name("average_precision", short=True) == "avg. precision"
+    assert measure_name("label_ranking_average_precision", short=True) == "avg. precision"
     assert measure_name("macro_f1", short=True) == "macro-F1"
 
 

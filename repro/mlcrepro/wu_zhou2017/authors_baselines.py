@@ -39,11 +39,11 @@ from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC, LinearSVC
 
 from mlcbook.learners import GFM, MLkNN
-from mlcbook.metrics import WU_ZHOU_MEASURES, all_measures
+from mlcbook.metrics import all_measures
 from mlcrepro.results import load_or_compute, recompute_requested
 from mlcrepro.runner import Spec, table
 from mlcrepro.wu_zhou2017 import authors
-from mlcrepro.wu_zhou2017.printed import paper_b3
+from mlcrepro.wu_zhou2017.printed import PAPER_COLUMN, paper_b3
 
 __all__ = [
     "BASELINES",
@@ -88,8 +88,8 @@ def _rows(dataset: str, split: int, method: str, Y: np.ndarray, F: Any, P: Any) 
             "dataset": dataset,
             "split": split,
             "method": method,
-            "measure": list(WU_ZHOU_MEASURES),
-            "value": [float(out[m]) for m in WU_ZHOU_MEASURES],
+            "measure": list(PAPER_COLUMN.values()),
+            "value": [float(out[m]) for m in PAPER_COLUMN],
         }
     )
 
@@ -192,7 +192,7 @@ def solver_comparison(base: pd.DataFrame | None = None) -> pd.DataFrame:
     p = p[p.method == "BR"].set_index(["dataset", "measure"])
     rows = []
     for d, name in _PAPER_NAMES.items():
-        for m in WU_ZHOU_MEASURES:
+        for m in PAPER_COLUMN.values():
             r = p.loc[(name, m)]
             tol = float(r["std"]) + 0.5 * 10.0 ** -len(r["mean"].split(".")[1])
             lib, lin = mean.loc[(d, m), "BR-LIBSVM"], mean.loc[(d, m), "BR-LIBLINEAR"]

@@ -38,12 +38,12 @@ from mlcbook.learners.released_thresholds import (
     column_cuts,
     predict_column,
 )
-from mlcbook.metrics import WU_ZHOU_MEASURES, all_measures
+from mlcbook.metrics import all_measures
 from mlcrepro.results import load_or_compute, recompute_requested
 from mlcrepro.runner import Spec, table
 from mlcrepro.wu_zhou2017 import authors
 from mlcrepro.wu_zhou2017.octave import authors_octave_tables
-from mlcrepro.wu_zhou2017.printed import paper_b3
+from mlcrepro.wu_zhou2017.printed import PAPER_COLUMN, paper_b3
 
 __all__ = [
     "OURS_TABLE",
@@ -95,8 +95,8 @@ def protocol_cell(dataset: str, split: int, sampling: str, **limo: Any) -> pd.Da
             "dataset": dataset,
             "split": split,
             "sampling": sampling,
-            "measure": list(WU_ZHOU_MEASURES),
-            "value": [float(out[m]) for m in WU_ZHOU_MEASURES],
+            "measure": list(PAPER_COLUMN.values()),
+            "value": [float(out[m]) for m in PAPER_COLUMN],
         }
     )
 
@@ -209,7 +209,7 @@ def variants_comparison(variants: pd.DataFrame | None = None) -> pd.DataFrame:
     out.insert(
         4, "paper_std", [b3.loc[k, "std"] for k in zip(out.dataset, out.variant, out.measure)]
     )
-    order = {m: i for i, m in enumerate(WU_ZHOU_MEASURES)}
+    order = {m: i for i, m in enumerate(PAPER_COLUMN.values())}
     return out.sort_values(
         ["dataset", "variant", "measure"],
         key=lambda c: c.map(order) if c.name == "measure" else c,
@@ -258,7 +258,7 @@ def comparison(
         flag = pd.Series(pd.NA, index=out.index, dtype="boolean")
         flag[spread] = ((col < out.authors_min) | (col > out.authors_max))[spread]
         out[f"outside_{s}"] = flag
-    order = {m: i for i, m in enumerate(WU_ZHOU_MEASURES)}
+    order = {m: i for i, m in enumerate(PAPER_COLUMN.values())}
     dorder = {d: i for i, d in enumerate(authors.DATASETS)}
     out = out.sort_values(
         ["dataset", "measure"], key=lambda s: s.map(dorder if s.name == "dataset" else order)

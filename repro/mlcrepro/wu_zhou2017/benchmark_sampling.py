@@ -24,7 +24,6 @@ from typing import Any
 
 import pandas as pd
 
-from mlcbook.metrics import WU_ZHOU_MEASURES
 from mlcrepro.results import load_or_compute
 from mlcrepro.runner import Spec, table
 from mlcrepro.wu_zhou2017 import printed as P
@@ -124,7 +123,7 @@ def sampling_comparison(algorithm1: pd.DataFrame, released: pd.DataFrame) -> pd.
         name = P.DS_PAPER[dataset]
         cells = [
             (m, paper.loc[(name, method, m)])
-            for m in WU_ZHOU_MEASURES
+            for m in P.PAPER_COLUMN.values()
             if (name, method, m) in paper.index
         ]
         row: dict[str, Any] = {"dataset": name, "method": method, "measures": len(cells)}

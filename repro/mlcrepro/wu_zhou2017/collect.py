@@ -129,6 +129,7 @@ def _table2(Y_syn: np.ndarray) -> pd.DataFrame:
     ]
     check = MG.table2_check(Y_list, n_draws=10, seed=0)
     paper, _ = P.paper_table2()
+    check = check.rename(index=P.PAPER_COLUMN)
     ours = {k: A.as_strings(check.loc[k]) for k in paper}
     out = pd.DataFrame({"ours": ours, "paper": paper})
     out["agrees"] = out.ours == out.paper

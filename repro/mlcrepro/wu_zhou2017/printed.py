@@ -16,11 +16,13 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from mlcrepro.display import MEASURE_NAMES, measure_name
+from mlcbook.registry import get_measure, group
+from mlcrepro.display import measure_name
 from mlcrepro.printed_numbers import printed
 from mlcrepro.wu_zhou2017.record import PAPER
 
 __all__ = [
+    "PAPER_COLUMN",
     "NAMES",
     "B3_ORDER",
     "METHODS",
@@ -38,8 +40,18 @@ __all__ = [
     "paper_frame",
 ]
 
-#: display names of the eleven measures, short forms for the narrow tables
-NAMES = {k: measure_name(k, short=True) for k in MEASURE_NAMES}
+#: the paper's column of each measure of its Table 1, keyed by the registry's name (the
+#: keys of ``mlcbook.metrics.all_measures``, ``mlcbook.registry.group("wu_zhou")``): the
+#: one place where the two vocabularies meet.  The paper calls the label-ranking average
+#: precision "average precision", scikit-learn's name of another measure; our tables
+#: keep the paper's column.
+PAPER_COLUMN: Mapping[str, str] = {
+    m: {"label_ranking_average_precision": "average_precision"}.get(m, m) for m in group("wu_zhou")
+}
+
+#: display names of the eleven measures by the paper's column, short forms for the
+#: narrow tables
+NAMES = {c: measure_name(m, short=True) for m, c in PAPER_COLUMN.items()}
 
 
 #: Table B.3's column order
@@ -68,22 +80,22 @@ VARIANTS = ["LIMO-inst", "LIMO-label", "LIMO"]
 DS_PAPER = {"cal500": "CAL500", "medical": "medical", "enron": "enron", "bibtex": "bibtex"}
 
 
-RANK_M = [
-    "ranking_loss",
-    "average_precision",
-    "one_error",
-    "coverage",
-    "macro_auc",
-    "instance_auc",
-    "micro_auc",
-]
-
-
-CLS_M = ["hamming_loss", "micro_f1", "macro_f1", "instance_f1"]
-
-
 #: where the paper's printed numbers live (:func:`mlcrepro.printed_numbers.printed`)
 PAPER_KEY = PAPER.key
+
+
+def _of_inputs(inputs: str, table: str) -> list[str]:
+    """The paper's columns of the Table 1 measures whose input is ``inputs`` (the
+    registry's ``MeasureSpec.inputs``), in the order ``table`` prints its rows."""
+    order = list(dict.fromkeys(printed(PAPER_KEY, table)["row"]))
+    cols = [c for m, c in PAPER_COLUMN.items() if get_measure(m).inputs == inputs]
+    return sorted(cols, key=order.index)
+
+
+#: Table B.1's rows: the ranking measures (of scores)
+RANK_M = _of_inputs("scores", "Table B.1")
+#: Table B.2's rows: the classification measures (of 0/1 predictions)
+CLS_M = _of_inputs("predictions", "Table B.2")
 
 
 #: the columns of Table 2, in the order of its ✓/✗ patterns

@@ -6,10 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mlcbook.metrics import WU_ZHOU_MEASURES
 from mlcrepro.wu_zhou2017 import authors
 from mlcrepro.wu_zhou2017 import authors_protocol as ap
-from mlcrepro.wu_zhou2017.printed import paper_b3
+from mlcrepro.wu_zhou2017.printed import PAPER_COLUMN, paper_b3
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +19,7 @@ def ours():
 def test_committed_table_covers_every_cell(ours):
     counts = ours.groupby(["dataset", "split", "sampling"]).size()
     assert len(counts) == len(authors.DATASETS) * 10 * 2
-    assert set(counts) == {len(WU_ZHOU_MEASURES)}
+    assert set(counts) == {len(PAPER_COLUMN)}
 
 
 @pytest.mark.parametrize("sampling", ["algorithm1", "released_code"])
@@ -33,15 +32,15 @@ def test_one_cell_recomputes(ours, sampling):
     )
     old = ours[(ours.dataset == "emotions") & (ours.split == 0) & (ours.sampling == sampling)]
     np.testing.assert_allclose(
-        new.set_index("measure").value.loc[list(WU_ZHOU_MEASURES)],
-        old.set_index("measure").value.loc[list(WU_ZHOU_MEASURES)],
+        new.set_index("measure").value.loc[list(PAPER_COLUMN.values())],
+        old.set_index("measure").value.loc[list(PAPER_COLUMN.values())],
         rtol=1e-9,
     )
 
 
 def test_comparison_follows_its_definition(ours):
     table = ap.comparison(ours=ours)
-    assert len(table) == len(authors.DATASETS) * len(WU_ZHOU_MEASURES)
+    assert len(table) == len(authors.DATASETS) * len(PAPER_COLUMN)
     ran = table[table.n_seeds.notna()]  # data sets with at least one finished Octave run
     assert len(ran) > 0
     assert (ran.authors_min <= ran.authors_mean + 1e-15).all()
@@ -74,7 +73,7 @@ def variants():
 def test_variants_table_covers_every_cell(variants):
     counts = variants.groupby(["dataset", "split", "sampling", "variant"]).size()
     assert len(counts) == 2 * 10 * 2 * 2  # CAL500, enron; 10 splits; 2 readings; 2 variants
-    assert set(counts) == {len(WU_ZHOU_MEASURES)}
+    assert set(counts) == {len(PAPER_COLUMN)}
     assert set(variants.variant) == set(ap.VARIANTS)
 
 
@@ -91,15 +90,15 @@ def test_a_variant_cell_recomputes(variants):
         & (variants.variant == "LIMO-inst")
     ]
     np.testing.assert_allclose(
-        new.set_index("measure").value.loc[list(WU_ZHOU_MEASURES)],
-        old.set_index("measure").value.loc[list(WU_ZHOU_MEASURES)],
+        new.set_index("measure").value.loc[list(PAPER_COLUMN.values())],
+        old.set_index("measure").value.loc[list(PAPER_COLUMN.values())],
         rtol=1e-9,
     )
 
 
 def test_variants_comparison_follows_its_definition(variants):
     table = ap.variants_comparison(variants)
-    assert len(table) == 2 * 2 * len(WU_ZHOU_MEASURES)
+    assert len(table) == 2 * 2 * len(PAPER_COLUMN)
     b3 = paper_b3().set_index(["dataset", "method", "measure"])
     for r in table.itertuples():
         assert (r.paper, r.paper_std) == tuple(

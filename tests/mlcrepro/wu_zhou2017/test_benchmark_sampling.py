@@ -7,7 +7,6 @@ import pandas as pd
 import pytest
 
 from mlcbook._io import read_csv_exact
-from mlcbook.metrics import WU_ZHOU_MEASURES
 from mlcrepro._paths import results_dir
 from mlcrepro.wu_zhou2017 import printed as P
 from mlcrepro.wu_zhou2017.benchmark import LIMO_VARIANTS
@@ -60,7 +59,7 @@ def test_comparison_counts_the_paper_s_cells_by_the_spread_rule():
     assert out.to_dict("records") == [{"dataset": "CAL500", "method": "LIMO",
                                        "measures": len(cells), "algorithm1": len(cells),
                                        "released_code": 0}]
-    assert len(cells) == len(WU_ZHOU_MEASURES)
+    assert len(cells) == len(P.PAPER_COLUMN)
 
 
 def test_an_unknown_variant_is_refused_before_any_work():
