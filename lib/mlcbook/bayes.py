@@ -37,6 +37,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import losses as _losses
+from ._choquet import check_weights
 from ._consensus import TIE_TOL, consensus_mask, tied
 from ._validation import Flag, Real, check_label_matrix, validate_params
 
@@ -99,7 +100,7 @@ def _parse_loss(loss: Any, K: int) -> _Kernel:
         if name in _losses.FAMILIES:
             return _Kernel("counts", _losses.error_count_losses(name, param, K), None)
         if name == "owa":
-            w = _losses._check_weights(param, K)
+            w = check_weights(param, K)
             L = np.concatenate([[0.0], np.cumsum(w)])
             L[-1] = 1.0
             return _Kernel("counts", L, None)
@@ -332,36 +333,51 @@ def bayes_optimal(
     # the enumeration limits are checked before the loss tables are built (a
     # binomial table for a large K is itself long work)
     if callable(loss) and not isinstance(loss, (str, tuple)):
-        if K > MAX_CALLABLE_LABELS:
-            raise ValueError(
-                f"K={K} labels is too many to enumerate for a callable loss; the limit is "
-                f"MAX_CALLABLE_LABELS={MAX_CALLABLE_LABELS} (use a structured loss spec to get "
-                "the fast transform and consensus pruning)"
-            )
-        kern = _parse_loss(loss, K)
-        allc = ((np.arange(1 << K)[:, None] >> np.arange(K)) & 1).astype(np.int8)
-        r = _risk_rows(allc, Ysup, p, kern)
-        rmin = float(r.min())
-        best = allc[tied(r, rmin, rtol=atol)]
-        return BayesOptimal(_sorted_rows(best), rmin)
-
-    if prune:
-        consensus = consensus_mask(Ysup, axis=0)
-    else:
-        consensus = np.zeros(K, dtype=bool)
+        return _by_enumeration(Ysup, p, loss, atol)
+    consensus = consensus_mask(Ysup, axis=0) if prune else np.zeros(K, dtype=bool)
     free = np.flatnonzero(~consensus)
     fixed = np.flatnonzero(consensus)
-    Kf = free.size
-    if Kf > MAX_BAYES_LABELS:
+    if free.size > MAX_BAYES_LABELS:
         raise ValueError(
-            f"{Kf} labels remain to enumerate after consensus pruning (2**{Kf} candidates); "
-            f"the limit is MAX_BAYES_LABELS={MAX_BAYES_LABELS}"
+            f"{free.size} labels remain to enumerate after consensus pruning "
+            f"(2**{free.size} candidates); the limit is MAX_BAYES_LABELS={MAX_BAYES_LABELS}"
         )
     kern = _parse_loss(loss, K)
-    base = np.zeros(K, dtype=np.int8)
-    base[fixed] = Ysup[0, fixed]
+    winners, rmin = _reduced_minimisers(Ysup, p, kern, free, atol)
+    reduced = np.repeat(np.zeros(K, dtype=np.int8)[None, :], winners.size, axis=0)
+    reduced[:, fixed] = Ysup[0, fixed]
+    if free.size:
+        reduced[:, free] = ((winners[:, None] >> np.arange(free.size)) & 1).astype(np.int8)
+    if fixed.size == 0:
+        return BayesOptimal(_sorted_rows(reduced), rmin)
+    return BayesOptimal(
+        _sorted_rows(_recover_ties(reduced, fixed, Ysup, p, kern, rmin, atol)), rmin
+    )
 
-    # reduced kernel g over the free labels (fixed labels are right)
+
+def _by_enumeration(Ysup: np.ndarray, p: np.ndarray, loss: Any, atol: float) -> BayesOptimal:
+    """:func:`bayes_optimal` of a callable loss: every candidate's risk."""
+    K = Ysup.shape[1]
+    if K > MAX_CALLABLE_LABELS:
+        raise ValueError(
+            f"K={K} labels is too many to enumerate for a callable loss; the limit is "
+            f"MAX_CALLABLE_LABELS={MAX_CALLABLE_LABELS} (use a structured loss spec to get "
+            "the fast transform and consensus pruning)"
+        )
+    kern = _parse_loss(loss, K)
+    allc = ((np.arange(1 << K)[:, None] >> np.arange(K)) & 1).astype(np.int8)
+    r = _risk_rows(allc, Ysup, p, kern)
+    rmin = float(r.min())
+    return BayesOptimal(_sorted_rows(allc[tied(r, rmin, rtol=atol)]), rmin)
+
+
+def _reduced_minimisers(
+    Ysup: np.ndarray, p: np.ndarray, kern: _Kernel, free: np.ndarray, atol: float
+) -> tuple[np.ndarray, float]:
+    """The minimisers over the free labels (codes of ``free``'s values; the fixed
+    labels are right) and the minimal risk."""
+    K, Kf = Ysup.shape[1], free.size
+    # reduced kernel g over the free labels
     zs = np.arange(1 << Kf, dtype=np.int64)
     assert kern.table is not None  # only table kernels reach the transform
     if kern.kind == "counts":
@@ -389,18 +405,22 @@ def bayes_optimal(
         raise _too_many_minimisers(f"about {near.size}")
     exact = _direct_risks(zs[near], ycodes, p, g)
     rmin = float(exact.min())
-    winners = zs[near][tied(exact, rmin, rtol=atol)]
+    return zs[near][tied(exact, rmin, rtol=atol)], rmin
 
-    reduced = np.repeat(base[None, :], winners.size, axis=0)
-    if Kf:
-        reduced[:, free] = ((winners[:, None] >> np.arange(Kf)) & 1).astype(np.int8)
 
-    if fixed.size == 0:
-        return BayesOptimal(_sorted_rows(reduced), rmin)
-
-    # recover ties that flip consensus labels (upward search, pruned by monotonicity).
-    # Risk never decreases along the way, so if flipping every consensus label of a
-    # reduced minimiser is still a tie, all 2**len(fixed) vectors in between are too.
+def _recover_ties(
+    reduced: np.ndarray,
+    fixed: np.ndarray,
+    Ysup: np.ndarray,
+    p: np.ndarray,
+    kern: _Kernel,
+    rmin: float,
+    atol: float,
+) -> np.ndarray:
+    """Every minimiser: the reduced ones and the ties that flip consensus labels (an
+    upward search, pruned by monotonicity).  Risk never decreases along the way, so if
+    flipping every consensus label of a reduced minimiser is still a tie, all
+    2**len(fixed) vectors in between are too."""
     if (1 << fixed.size) > MAX_MINIMISERS:
         top = reduced.copy()
         top[:, fixed] ^= 1
@@ -427,8 +447,7 @@ def bayes_optimal(
                     n_found += 1
                     if n_found > MAX_MINIMISERS:
                         raise _too_many_minimisers("more than the limit of")
-    allmin = np.unique(np.concatenate(found, axis=0), axis=0)
-    return BayesOptimal(_sorted_rows(allmin), rmin)
+    return np.unique(np.concatenate(found, axis=0), axis=0)
 
 
 def _sorted_rows(A: np.ndarray) -> np.ndarray:
