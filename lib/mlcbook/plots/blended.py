@@ -125,34 +125,7 @@ def plot_blended_heatmaps(
     for i, d in enumerate(datasets):
         for j, m in enumerate(metrics):
             ax = axes[i, j]
-            sub = df[df["dataset"] == d]
-            M = sub.pivot(index="beta", columns="alpha", values=f"{part}_{m}")
-            M = M.sort_index()
-            M = M.reindex(sorted(M.columns), axis=1)
-            V = M.to_numpy(float)
-            best = np.nanmax(V)
-            im = ax.imshow(
-                V - best,
-                origin="lower",
-                aspect="auto",
-                cmap=cmap,
-                vmin=vmin,
-                vmax=0.0,
-                interpolation="nearest",
-            )
-            k = np.unravel_index(np.nanargmax(V), M.shape)
-            ax.plot(k[1], k[0], "o", mfc="none", mec="white", mew=1.8, ms=7)
-            ax.plot(k[1], k[0], "o", mfc="none", mec="black", mew=0.8, ms=9)
-            alphas = list(M.columns)
-            # three alpha ticks (ends and middle), every other beta: room for 10 pt labels
-            xt = sorted({0, (len(alphas) - 1) // 2, len(alphas) - 1})
-            ax.set_xticks(xt)
-            ax.set_xticklabels(
-                [f"{alphas[t]:g}" if alphas[t] >= 0.05 else "0" for t in xt], fontsize=TEXT_PT
-            )
-            yt = list(range(0, len(M.index), 2))
-            ax.set_yticks(yt)
-            ax.set_yticklabels([f"{int(np.log2(M.index[t]))}" for t in yt], fontsize=TEXT_PT)
+            im, best = _shortfall_panel(ax, df[df["dataset"] == d], f"{part}_{m}", cmap, vmin)
             if i == nr - 1:
                 ax.set_xlabel(r"$\alpha$", fontsize=TEXT_PT)
             else:
@@ -180,3 +153,37 @@ def plot_blended_heatmaps(
         fontsize=TEXT_PT,
     )
     return fig
+
+
+def _shortfall_panel(ax, sub: pd.DataFrame, column: str, cmap: str, vmin: float):
+    """One panel of :func:`plot_blended_heatmaps`: ``column`` of ``sub`` (beta x alpha)
+    minus its best value, the best cell circled, alpha and log2 beta ticks.  Returns
+    the image and the best value."""
+    M = sub.pivot(index="beta", columns="alpha", values=column)
+    M = M.sort_index()
+    M = M.reindex(sorted(M.columns), axis=1)
+    V = M.to_numpy(float)
+    best = np.nanmax(V)
+    im = ax.imshow(
+        V - best,
+        origin="lower",
+        aspect="auto",
+        cmap=cmap,
+        vmin=vmin,
+        vmax=0.0,
+        interpolation="nearest",
+    )
+    k = np.unravel_index(np.nanargmax(V), M.shape)
+    ax.plot(k[1], k[0], "o", mfc="none", mec="white", mew=1.8, ms=7)
+    ax.plot(k[1], k[0], "o", mfc="none", mec="black", mew=0.8, ms=9)
+    alphas = list(M.columns)
+    # three alpha ticks (ends and middle), every other beta: room for 10 pt labels
+    xt = sorted({0, (len(alphas) - 1) // 2, len(alphas) - 1})
+    ax.set_xticks(xt)
+    ax.set_xticklabels(
+        [f"{alphas[t]:g}" if alphas[t] >= 0.05 else "0" for t in xt], fontsize=TEXT_PT
+    )
+    yt = list(range(0, len(M.index), 2))
+    ax.set_yticks(yt)
+    ax.set_yticklabels([f"{int(np.log2(M.index[t]))}" for t in yt], fontsize=TEXT_PT)
+    return im, best

@@ -46,40 +46,7 @@ def plot_margins(Y, F, *, label_names=None, ax=None):
     ):
         a = ax[k]
         for r in range(A.shape[0]):
-            pos, neg = B[r, A[r]], B[r, ~A[r]]
-            a.plot(
-                pos,
-                np.full(pos.size, r),
-                "o",
-                color="0.1",
-                ms=7,
-                label="relevant" if r == 0 else None,
-            )
-            a.plot(
-                neg,
-                np.full(neg.size, r),
-                "o",
-                mfc="white",
-                mec="0.1",
-                ms=7,
-                label="irrelevant" if r == 0 else None,
-            )
-            if pos.size and neg.size:
-                lo, hi = neg.max(), pos.min()
-                a.plot(
-                    [lo, hi],
-                    [r + 0.25, r + 0.25],
-                    "-" if hi > lo else ":",
-                    color="0.3",
-                    lw=2,
-                )
-                a.text(
-                    max(lo, hi) + 0.03,
-                    r + 0.25,
-                    f"{hi - lo:+.2f}",
-                    va="center",
-                    fontsize=10,
-                )
+            _margin_row(a, B[r, A[r]], B[r, ~A[r]], r)
         ticks = [f"x{r + 1}" for r in range(A.shape[0])] if lab == "instance" else names
         a.set_yticks(range(A.shape[0]), ticks)
         a.invert_yaxis()
@@ -266,3 +233,41 @@ def plot_ours_vs_paper(
         fig.suptitle(title, fontsize=10, x=0.02, ha="left")
     fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / size[1]))
     return fig
+
+
+def _margin_row(a, pos, neg, r: int) -> None:
+    """Row ``r`` of a margins panel: relevant scores ``pos`` filled, irrelevant ``neg``
+    open, and the margin's bar (dotted if negative) with its value."""
+    a.plot(
+        pos,
+        np.full(pos.size, r),
+        "o",
+        color="0.1",
+        ms=7,
+        label="relevant" if r == 0 else None,
+    )
+    a.plot(
+        neg,
+        np.full(neg.size, r),
+        "o",
+        mfc="white",
+        mec="0.1",
+        ms=7,
+        label="irrelevant" if r == 0 else None,
+    )
+    if pos.size and neg.size:
+        lo, hi = neg.max(), pos.min()
+        a.plot(
+            [lo, hi],
+            [r + 0.25, r + 0.25],
+            "-" if hi > lo else ":",
+            color="0.3",
+            lw=2,
+        )
+        a.text(
+            max(lo, hi) + 0.03,
+            r + 0.25,
+            f"{hi - lo:+.2f}",
+            va="center",
+            fontsize=10,
+        )

@@ -223,29 +223,9 @@ def plot_ratio_curves(
     ax.axhline(1.0, color="black", linewidth=0.8)
     # Ratios on a log axis: 2 and 1/2 are equally far from 1; plain tick labels.
     ax.set_yscale("log")
-    if ylim is None:
-        r = sub["ratio"].to_numpy(float)
-        r = r[np.isfinite(r) & (r > 0)]
-        lo, hi = (min(r.min(), 1.0), max(r.max(), 1.0)) if r.size else (0.5, 2.0)
-        pad = (hi / lo) ** 0.05 if hi > lo else 1.1
-        ylim = (lo / pad, hi * pad)
+    ylim = _ratio_limits(sub) if ylim is None else ylim
     ax.set_ylim(*ylim)
-    off = []  # lines that leave the shared limits are named with their range
-    for name in datasets:
-        r = sub.loc[sub["dataset"] == name, "ratio"].to_numpy(float)
-        if r.size and (r.min() < ylim[0] or r.max() > ylim[1]):
-            off.append(f"{name} {r.min():.3g}–{r.max():.3g}")
-    if off:
-        ax.text(
-            0.02,
-            0.03,
-            "off scale:\n" + "\n".join(off),
-            transform=ax.transAxes,
-            fontsize=TEXT_PT,
-            va="bottom",
-            ha="left",
-            bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 1},
-        )
+    _note_off_scale(ax, sub, datasets, ylim)
     ax.yaxis.set_major_locator(FixedLocator(ratio_ticks(*ylim, max_ticks=5).tolist()))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     ax.yaxis.set_minor_locator(NullLocator())
@@ -264,6 +244,35 @@ def plot_ratio_curves(
     if legend:
         ax.legend(fontsize=TEXT_PT, ncol=1, frameon=False)
     return ax
+
+
+def _ratio_limits(sub: pd.DataFrame) -> tuple[float, float]:
+    """The data's range of ratios (and 1), padded by 5% of its log-width."""
+    r = sub["ratio"].to_numpy(float)
+    r = r[np.isfinite(r) & (r > 0)]
+    lo, hi = (min(r.min(), 1.0), max(r.max(), 1.0)) if r.size else (0.5, 2.0)
+    pad = (hi / lo) ** 0.05 if hi > lo else 1.1
+    return (lo / pad, hi * pad)
+
+
+def _note_off_scale(ax, sub: pd.DataFrame, datasets: Sequence[str], ylim) -> None:
+    """Name the lines that leave the limits ``ylim``, with their range."""
+    off = []
+    for name in datasets:
+        r = sub.loc[sub["dataset"] == name, "ratio"].to_numpy(float)
+        if r.size and (r.min() < ylim[0] or r.max() > ylim[1]):
+            off.append(f"{name} {r.min():.3g}–{r.max():.3g}")
+    if off:
+        ax.text(
+            0.02,
+            0.03,
+            "off scale:\n" + "\n".join(off),
+            transform=ax.transAxes,
+            fontsize=TEXT_PT,
+            va="bottom",
+            ha="left",
+            bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 1},
+        )
 
 
 def plot_ratio_grid(
