@@ -11,11 +11,11 @@ from typing import Any
 
 import numpy as np
 
+from ._labelcounts import check_sample_weight
 from ._loss_core import (
     TOL,
     apply_count_table,
     check_n_labels_enumerable,
-    checked_sample_weight,
     count_table,
     errors,
     popcount,
@@ -300,7 +300,7 @@ def choquet_loss(
     float or ndarray of shape (n,)
     """
     Y, S, binary = prepare(Y, S, scores, threshold)
-    w = checked_sample_weight(sample_weight, Y.shape[0])
+    w = check_sample_weight(sample_weight, Y.shape[0])
     K = Y.shape[1]
     check_n_labels_enumerable(K)
     cap = check_capacity(mu, K)
@@ -336,7 +336,7 @@ def choquet_loss_moebius(
     The keyword arguments are those of :func:`choquet_loss`.
     """
     Y, S, _ = prepare(Y, S, scores, threshold)
-    w = checked_sample_weight(sample_weight, Y.shape[0])
+    w = check_sample_weight(sample_weight, Y.shape[0])
     losses = 1.0 - choquet_integral_moebius(1.0 - errors(Y, S), m)
     losses = np.clip(losses, 0.0, 1.0)
     return reduce_losses(losses, w, per_instance)
@@ -462,12 +462,12 @@ def owa_loss(
     sparse = sparse_binary(Y, S) if threshold is None and scores == "probability" else None
     if sparse is not None:  # sparse 0/1 input stays sparse: only the error counts
         m, K = sparse
-        sw = checked_sample_weight(sample_weight, m.size)
+        sw = check_sample_weight(sample_weight, m.size)
         table = owa_table(check_weights(w, K))
         out = count_table(m, table[:, None], per_instance, sw)
         return out[..., 0] if per_instance else float(out[0])
     Y, S, binary = prepare(Y, S, scores, threshold)
-    sw = checked_sample_weight(sample_weight, Y.shape[0])
+    sw = check_sample_weight(sample_weight, Y.shape[0])
     K = Y.shape[1]
     w = check_weights(w, K)
     W = owa_table(w)[:, None]
@@ -550,7 +550,7 @@ def covering_loss(
     :func:`choquet_loss`.
     """
     Y, S, _ = prepare(Y, S, scores, threshold)
-    w = checked_sample_weight(sample_weight, Y.shape[0])
+    w = check_sample_weight(sample_weight, Y.shape[0])
     K = Y.shape[1]
     masks = _check_covering(covering, K)
     E = errors(Y, S)

@@ -11,7 +11,6 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import expit
 
-from ._labelcounts import check_sample_weight
 from ._validation import (
     as_2d,
     check_label_matrix,
@@ -145,10 +144,6 @@ def fast_label_matrix(Y: Any, name: str) -> np.ndarray:
                 raise ValueError(f"{name} must be binary (0/1), found the value {bad!r}")
         return arr.astype(np.int8, copy=False)
     return check_label_matrix(arr, name, allow_sparse=False)
-
-
-def checked_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
-    return check_sample_weight(sample_weight, n)
 
 
 def reduce_losses(losses: np.ndarray, w: np.ndarray | None, per_instance: bool):

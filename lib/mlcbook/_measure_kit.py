@@ -20,7 +20,7 @@ from . import _labelcounts as _lc
 from . import _ranking as _RK
 from . import _sklearn_measures as _SK
 from ._at_k import check_propensity, ps_values
-from ._measure_spec import Decomposition, Param, mean_decomposition
+from ._measure_spec import Decomposition, Param, mean_decomposition, ratio_of_sums
 from ._validation import check_average, check_bool, check_positive_int, check_real
 
 
@@ -301,9 +301,4 @@ class PSDecomposition:
                 np.where(n_pos > 0, value, np.nan) if empty_rows == "skip" else value
             )
         # an instance without a true label adds 0 to both sums: empty_rows is moot
-        return Decomposition(np.column_stack([value, best]), _ps_ratio)
-
-
-def _ps_ratio(S: np.ndarray) -> np.ndarray:
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return S[:, 0] / S[:, 1]
+        return Decomposition(np.column_stack([value, best]), ratio_of_sums)

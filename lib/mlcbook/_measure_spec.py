@@ -285,10 +285,11 @@ def mean_decomposition(values: Any) -> Decomposition:
     v = np.asarray(values, dtype=np.float64)
     ok = ~np.isnan(v)
     stats = np.column_stack([np.where(ok, v, 0.0), ok.astype(np.float64)])
-    return Decomposition(stats, _ratio, v)
+    return Decomposition(stats, ratio_of_sums, v)
 
 
-def _ratio(S: Any) -> Any:
+def ratio_of_sums(S: Any) -> Any:
+    """The first column of ``S`` over its second (NaN or inf where it divides by 0)."""
     with np.errstate(invalid="ignore", divide="ignore"):
         return S[:, 0] / S[:, 1]
 

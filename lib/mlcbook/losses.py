@@ -74,10 +74,10 @@ from ._choquet import (
     owa_weights,
     subset_capacity,
 )
+from ._labelcounts import check_sample_weight
 from ._loss_core import (
     MAX_CAPACITY_LABELS,
     apply_count_table,
-    checked_sample_weight,
     count_table,
     error_counts,
     popcount,
@@ -322,7 +322,7 @@ def loss_profile(
         Y, S, binary = prepare(Y, S, scores, threshold)
         K = Y.shape[1]
         m = error_counts(Y, S) if binary else np.empty(0)
-    w = checked_sample_weight(sample_weight, m.size if sparse is not None else Y.shape[0])
+    w = check_sample_weight(sample_weight, m.size if sparse is not None else Y.shape[0])
     if binary and family == "binomial" and K > _EXACT_BINOMIAL_K:
         return _binomial_binary(m, params, K, per_instance, w)
     V = _family_values(family, params, K)
