@@ -132,6 +132,9 @@ class MeasureSpec:
     no_interval : str
         Why no bootstrap interval exists, when neither ``per_instance`` nor
         ``decompose`` is given (printed as a note by ``mlcbook evaluate --ci``).
+    title : str
+        How the book's tables and figures name it (``"macro-F1"``); empty: not named
+        there.
     """
 
     name: str
@@ -150,6 +153,7 @@ class MeasureSpec:
     soft: bool = False
     in_report: bool = False
     no_interval: str = ""
+    title: str = ""
     label: Callable[[Mapping[str, Any]], str] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:

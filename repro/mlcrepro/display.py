@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from mlcbook.metrics import WU_ZHOU_MEASURES
+from mlcbook.registry import get_measure
 from mlcbook.validation import Flag, Int, OneOf, validate_params
 from mlcrepro.vocabulary import WORDS
 
@@ -56,21 +57,10 @@ BADGES: Mapping[str, str] = MappingProxyType(
 )
 
 #: Display name of each of the eleven measures of :data:`mlcbook.metrics.WU_ZHOU_MEASURES`
-#: (the keys of :func:`mlcbook.metrics.all_measures`), as Wu & Zhou's Table 1 names them.
+#: (the keys of :func:`mlcbook.metrics.all_measures`), as Wu & Zhou's Table 1 names them:
+#: the registry's ``title`` of each.
 MEASURE_NAMES: Mapping[str, str] = MappingProxyType(
-    {
-        "hamming_loss": "Hamming loss",
-        "ranking_loss": "ranking loss",
-        "one_error": "one-error",
-        "coverage": "coverage",
-        "label_ranking_average_precision": "average precision",
-        "macro_f1": "macro-F1",
-        "instance_f1": "instance-F1",
-        "micro_f1": "micro-F1",
-        "macro_auc": "macro-AUC",
-        "instance_auc": "instance-AUC",
-        "micro_auc": "micro-AUC",
-    }
+    {m: get_measure(m).title for m in WU_ZHOU_MEASURES}
 )
 
 # shorter forms for narrow tables and figure axes; names not listed are short already

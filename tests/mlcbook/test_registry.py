@@ -77,3 +77,11 @@ def test_the_wu_zhou_group_is_table_1_in_order():
     assert all(m in R.measure_names() for m in members)
     # the direction is the registry's: the losses and errors of Table 1
     assert M.LOWER_IS_BETTER == {"hamming_loss", "ranking_loss", "one_error", "coverage"}
+
+
+def test_the_eleven_have_distinct_titles_and_the_others_none():
+    """The display names of Wu & Zhou's Table 1 are the registry's (``title``), one home."""
+    titles = [R.get_measure(m).title for m in R.group("wu_zhou")]
+    assert all(titles) and len(set(titles)) == 11
+    assert R.get_measure("label_ranking_average_precision").title == "average precision"
+    assert R.get_measure("average_precision").title == ""  # scikit-learn's: not titled
