@@ -213,6 +213,15 @@ _JAIN_HELP = (
     "no training labels; --param propensity=[...] gives others)"
 )
 
+_PROPENSITY = option(
+    "--propensity",
+    metavar="FILE",
+    help="the propensities of PSP@k and PSnDCG@k: a file of the training labels "
+    "(any layout of TRUTH, on its labels: Jain et al.'s propensities from their "
+    "frequencies, with --propensity-ab) or of one propensity per label (a number a "
+    "line in label order, or label,propensity lines); default: from TRUTH",
+)
+
 EVALUATE = (
     option("truth", help="true labels: CSV/TSV 0/1 matrix, label-set list or ARFF"),
     option("pred", help="predicted labels, same layout and instance order"),
@@ -248,14 +257,7 @@ EVALUATE = (
         "binomial_loss keeps --param k)",
     ),
     option("--propensity-ab", type=_jain_ab, metavar="A,B", help=_JAIN_HELP),
-    option(
-        "--propensity",
-        metavar="FILE",
-        help="the propensities of PSP@k and PSnDCG@k: a file of the training labels "
-        "(any layout of TRUTH, on its labels: Jain et al.'s propensities from their "
-        "frequencies, with --propensity-ab) or of one propensity per label (a number a "
-        "line in label order, or label,propensity lines); default: from TRUTH",
-    ),
+    _PROPENSITY,
     option(
         "--per-label",
         action="store_true",
@@ -305,6 +307,7 @@ COMPARE = (
         metavar="A,B",
         help="Jain et al.'s A,B of the propensities of PSP@k and PSnDCG@k (default 0.55,1.5)",
     ),
+    _PROPENSITY,
 )
 
 MEASURES = (_FORMAT,)

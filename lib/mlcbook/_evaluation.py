@@ -10,7 +10,7 @@ nor scikit-learn (reading a CSV file needs neither).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -293,9 +293,7 @@ def evaluate_files(
         measures,
         _measure_params(beta, zero_division, convention, params),
         jain,
-        None
-        if propensity_file is None
-        else (propensity_file, reading.get("input_format", "auto"), reading.get("header")),
+        _propensity_reader(propensity_file, names, jain, reading),
     )
     show = show_progress and Y.shape[0] * Y.shape[1] > LONG_CELLS
     out: dict[str, Any] = {
@@ -346,11 +344,11 @@ def _evaluate_runs(
     measures: str | Sequence[str] | None,
     params: dict[str, Any],
     jain: Sequence[float] | None,
-    propensity_file: tuple[str, str, bool | None] | None,
+    given_propensity: Callable[[dict[str, Any]], tuple[np.ndarray, str] | None],
 ) -> tuple[list[tuple[_R.MeasureSpec, dict[str, Any]]], list[str]]:
     """``evaluate``'s measures, each with its parameters (an at-k one at each cut-off),
-    and the notes on the propensities they use (``propensity_file``: the file of
-    ``--propensity``, its layout and header rule)."""
+    and the notes on the propensities they use (``given_propensity``: those of
+    ``--propensity FILE``, read once the measures are known)."""
     if ks is not None:
         params.setdefault("k", ks[0])  # selects the at-k measures (each run at every k)
         measures = "report,at_k" if measures is None else measures
@@ -360,14 +358,7 @@ def _evaluate_runs(
     if ks is not None and not any(s.kind == "at_k" for s in specs):
         raise LabelFileError("--k", None, f"{measures!r} selects no at-k measure to cut")
     takers = [s.name for s in specs if "propensity" in s.param_names]
-    given = None
-    if propensity_file is not None:
-        path, input_format, header = propensity_file
-        if "propensity" in params and params["propensity"] is not _FROM_TRUTH:
-            raise LabelFileError(
-                "--propensity", None, "give the propensities once: a file or --param"
-            )
-        given = read_propensity_file(path, names, jain, input_format=input_format, header=header)
+    given = given_propensity(params)
     notes = _truth_propensity(params, Y, jain, takers, given)
     if ks is not None and Y.shape[0] < 3 and "propensity" not in params and given is None:
         notes.append(
@@ -375,6 +366,30 @@ def _evaluate_runs(
             "least 3 instances of the truth; give --param propensity=[...])"
         )
     return _runs(specs, params, ks), notes
+
+
+def _propensity_reader(
+    path: str | None, names: Sequence[str], jain: Sequence[float] | None, reading: dict
+) -> Callable[[dict[str, Any]], tuple[np.ndarray, str] | None]:
+    """What reads ``--propensity FILE`` (in the truth's layout rules) when the measures'
+    parameters are known: refused beside ``--param propensity``; None without a file."""
+
+    def given(params: dict[str, Any]) -> tuple[np.ndarray, str] | None:
+        if path is None:
+            return None
+        if "propensity" in params and params["propensity"] is not _FROM_TRUTH:
+            raise LabelFileError(
+                "--propensity", None, "give the propensities once: a file or --param"
+            )
+        return read_propensity_file(
+            path,
+            names,
+            jain,
+            input_format=reading.get("input_format", "auto"),
+            header=reading.get("header"),
+        )
+
+    return given
 
 
 def _intervals(
@@ -425,10 +440,6 @@ def compare_files(
     *,
     scores_a: str | None = None,
     scores_b: str | None = None,
-    labels: str | Sequence[str] | None = None,
-    input_format: str = "auto",
-    xml: str | None = None,
-    header: bool | None = None,
     ks: Sequence[int] | None = None,
     jain: Sequence[float] | None = None,
     zero_division: Any = None,
@@ -437,11 +448,16 @@ def compare_files(
     measures: str | Sequence[str] | None = None,
     params: dict[str, Any] | None = None,
     ci: dict[str, Any],
+    propensity_file: str | None = None,
     show_progress: bool = False,
+    **reading: Any,
 ) -> dict[str, Any]:
     """Score two prediction files on one truth, measure by measure: both values, the
     difference, its paired bootstrap interval and the randomisation test's p-value, for
     every selected measure that has an interval (the others are named in ``notes``).
+
+    ``reading`` as :func:`evaluate_files`; ``propensity_file`` (``--propensity``, with
+    ``ks``) gives the propensities of PSP@k and PSnDCG@k as there.
 
     Returns a dict: ``n_samples``, ``n_labels``, ``labels``, ``labels_from``, ``ci``,
     ``rows`` ((measure, A, B, A - B, low, high, p)) and ``notes``.
@@ -449,16 +465,14 @@ def compare_files(
     if (scores_a is None) != (scores_b is None):
         raise LabelFileError("--scores-a/--scores-b", None, "give both, or neither")
     Y, (Pa, Pb), (Fa, Fb), names, source = read_inputs(
-        truth,
-        [pred_a, pred_b],
-        scores=[scores_a, scores_b],
-        labels=labels,
-        input_format=input_format,
-        xml=xml,
-        header=header,
+        truth, [pred_a, pred_b], scores=[scores_a, scores_b], **reading
     )
     params = _measure_params(beta, zero_division, convention, params)
     ks = check_cutoffs(ks, Y.shape[1])
+    if propensity_file is not None and ks is None:
+        raise LabelFileError(
+            "--propensity", None, "the propensities of PSP@k and PSnDCG@k need --k"
+        )
     if ks is not None:
         if Fa is None:
             raise LabelFileError("--k", None, "the at-k measures need --scores-a and --scores-b")
@@ -468,7 +482,8 @@ def compare_files(
             params.setdefault("propensity", _FROM_TRUTH)
     specs = select_measures(measures, scores=Fa is not None, params=params)
     takers = [s.name for s in specs if "propensity" in s.param_names]
-    notes = _truth_propensity(params, Y, jain, takers) if ks is not None else []
+    given = _propensity_reader(propensity_file, names, jain, reading)(params)
+    notes = _truth_propensity(params, Y, jain, takers, given) if ks is not None else []
     runs = [r for r in _runs(specs, params, ks) if r[0].has_interval]
     rows = _comparisons(Y, (Pa, Pb), (Fa, Fb), runs, ci, show_progress)
     return {

@@ -284,6 +284,7 @@ def _cmd_compare(args: argparse.Namespace) -> str:
         ci=_ci_options(args),
         ks=args.k,
         jain=args.propensity_ab,
+        propensity_file=args.propensity,
         **_common_options(args),
     )
     return format_comparison(res, args.format, args.digits)
