@@ -12,10 +12,12 @@ datasets.
                                  [--seed S]] [--plot FILE.png]
                                 [--format-in auto|matrix|labelsets|json|comma|space|arff]
                                 [--header|--no-header] [--xml FILE]
-                                [--k K1,K2,... [--propensity-ab A,B]] [--per-label]
+                                [--k K1,K2,... [--propensity-ab A,B]
+                                 [--propensity FILE]] [--per-label]
     mlcbook compare TRUTH PRED_A PRED_B [--scores-a FILE --scores-b FILE] [--ci LEVEL]
                                 [--resamples N] [--permutations N] [--seed S]
-                                [--k K1,K2,... [--propensity-ab A,B]] ...
+                                [--k K1,K2,... [--propensity-ab A,B]
+                                 [--propensity FILE]] ...
     mlcbook measures [--format ...]
     mlcbook datasets list
     mlcbook datasets fetch NAME [--subset all|train|test]
@@ -38,8 +40,9 @@ adds the extreme-classification measures (:mod:`mlcbook.extreme`: P@k, R@k, nDCG
 PSP@k, PSnDCG@k, coverage@k) of the scores at each cut-off; the propensity-scored ones
 use Jain et al.'s propensities (``--propensity-ab``, default A = 0.55, B = 1.5) computed
 from the label frequencies of the truth file, as
-:func:`mlcbook.extreme.jain_propensity` does (the files hold no training labels; give
-others with ``--param propensity=[...]``).  ``compare``
+:func:`mlcbook.extreme.jain_propensity` does, or from those of the training labels
+(``--propensity FILE``, which also takes one propensity per label; ``evaluate`` and
+``compare``).  ``compare``
 scores two prediction files on one truth: both values, their difference with its paired
 bootstrap interval and the randomisation test's p-value.  ``measures`` prints the table
 of every measure name: kind, input, direction, parameters, convention, what it equals.
