@@ -110,12 +110,15 @@ def _intervals(res: dict[str, Any]) -> dict[str, tuple[float, float]]:
     return {n: (lo, hi) for n, lo, hi in res.get("intervals", [])}
 
 
+def _read(res: dict[str, Any]) -> dict[str, Any]:
+    """What was read, first in every JSON report."""
+    keys = ("n_samples", "n_labels", "labels", "labels_from")
+    return {k: res.get(k) for k in keys}
+
+
 def _report_json(res: dict[str, Any]) -> str:
     obj: dict[str, Any] = {
-        "n_samples": res["n_samples"],
-        "n_labels": res["n_labels"],
-        "labels": res["labels"],
-        "labels_from": res.get("labels_from"),
+        **_read(res),
         "measures": {n: _json_value(v) for n, v in res["measures"]},
         "profile": {
             fam: {
@@ -231,10 +234,7 @@ def format_comparison(res: dict[str, Any], fmt: str, digits: int | None = 4) -> 
 def _comparison_json(res: dict[str, Any], notes: list[str]) -> str:
     keys = ["a", "b", "difference", "low", "high", "p_value"]
     obj: dict[str, Any] = {
-        "n_samples": res["n_samples"],
-        "n_labels": res["n_labels"],
-        "labels": res["labels"],
-        "labels_from": res.get("labels_from"),
+        **_read(res),
         "ci": res["ci"],
         "comparison": {
             r[0]: dict(zip(keys, [_json_value(x) for x in r[1:]])) for r in res["rows"]
