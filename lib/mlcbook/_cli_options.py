@@ -21,6 +21,7 @@ __all__ = ["Option", "EVALUATE", "COMPARE", "MEASURES", "DATASETS", "PROFILES", 
 
 #: ``(flags, keywords)`` of one ``add_argument`` call.
 Option = tuple[tuple[str, ...], dict[str, Any]]
+#: ``--profile``: the loss profile summarised (log-spaced k and alpha), in full, or not.
 PROFILES = ("summary", "full", "none")
 
 

@@ -18,6 +18,7 @@ import scipy.sparse as sp
 
 from . import metrics as _M
 from . import registry as _R
+from ._cli_options import PROFILES
 from ._grids import ALPHAS
 from ._inputs import read_inputs, read_propensity_file
 from ._labelfiles import (
@@ -37,8 +38,6 @@ __all__ = [
     "SELECTORS",
 ]
 
-#: ``--profile``: the loss profile summarised (log-spaced k and alpha), in full, or not.
-PROFILES = ("summary", "full", "none")
 #: Words ``--measures`` takes besides measure names.
 SELECTORS = ("report", "all", *_R.KINDS, *_R.CONVENTIONS)
 #: Above this many (instance, label) cells ``evaluate`` shows progress bars.
