@@ -161,8 +161,8 @@ def main() -> None:
             lambda: skm.f1_score(Y, P, average="samples", zero_division=1.0),
         ),
         (
-            "jaccard_score",
-            lambda: M.jaccard_score(Y, P),
+            "instance_jaccard",
+            lambda: M.instance_jaccard(Y, P),
             lambda: skm.jaccard_score(Y, P, average="samples", zero_division=1.0),
         ),
     ]

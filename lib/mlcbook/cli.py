@@ -12,10 +12,12 @@ datasets.
                                  [--seed S]] [--plot FILE.png]
                                 [--format-in auto|matrix|labelsets|json|comma|space|arff]
                                 [--header|--no-header] [--xml FILE]
-                                [--k K1,K2,... [--propensity-ab A,B]] [--per-label]
+                                [--k K1,K2,... [--propensity-ab A,B]
+                                 [--propensity FILE]] [--per-label]
     mlcbook compare TRUTH PRED_A PRED_B [--scores-a FILE --scores-b FILE] [--ci LEVEL]
                                 [--resamples N] [--permutations N] [--seed S]
-                                [--k K1,K2,... [--propensity-ab A,B]] ...
+                                [--k K1,K2,... [--propensity-ab A,B]
+                                 [--propensity FILE]] ...
     mlcbook measures [--format ...]
     mlcbook datasets list
     mlcbook datasets fetch NAME [--subset all|train|test]
@@ -38,8 +40,9 @@ adds the extreme-classification measures (:mod:`mlcbook.extreme`: P@k, R@k, nDCG
 PSP@k, PSnDCG@k, coverage@k) of the scores at each cut-off; the propensity-scored ones
 use Jain et al.'s propensities (``--propensity-ab``, default A = 0.55, B = 1.5) computed
 from the label frequencies of the truth file, as
-:func:`mlcbook.extreme.jain_propensity` does (the files hold no training labels; give
-others with ``--param propensity=[...]``).  ``compare``
+:func:`mlcbook.extreme.jain_propensity` does, or from those of the training labels
+(``--propensity FILE``, which also takes one propensity per label; ``evaluate`` and
+``compare``).  ``compare``
 scores two prediction files on one truth: both values, their difference with its paired
 bootstrap interval and the randomisation test's p-value.  ``measures`` prints the table
 of every measure name: kind, input, direction, parameters, convention, what it equals.
@@ -67,11 +70,7 @@ NumPy): ``mlcbook._evaluation``, :mod:`mlcbook.datasets`, the plots.
 from __future__ import annotations
 
 import argparse
-import csv
 import importlib
-import io
-import json
-import math
 import os
 import sys
 import warnings
@@ -80,6 +79,8 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from ._cli_format import FORMATS, _short, format_comparison, format_report, format_table
+from ._cli_options import COMPARE, DATASETS, EVALUATE, MEASURES, Option
 
 __all__ = [
     "main",
@@ -91,9 +92,7 @@ __all__ = [
     "FORMATS",
 ]
 
-FORMATS = ("text", "csv", "json", "markdown")
 _PLOT_SUFFIXES = (".png", ".pdf", ".svg")
-_PROFILES = ("summary", "full", "none")
 
 #: The environment variables the command line reads (listed by ``--help``).
 ENVIRONMENT = (
@@ -177,213 +176,6 @@ _DEFAULT_CI: dict[str, Any] = {
     "method": "BCa",
     "seed": 0,
 }
-
-
-# ------------------------------------------------------------------------- output
-def _num(v: float) -> str:
-    """Shortest text that reads back as the same float (``repr``); 'nan', 'inf'."""
-    return repr(float(v)) if math.isfinite(v) else str(float(v))
-
-
-def _short(v: float, digits: int | None) -> str:
-    """``digits`` significant digits (None: in full, :func:`_num`)."""
-    if digits is None or not math.isfinite(v):
-        return _num(v)
-    return f"{float(v):.{digits}g}"
-
-
-def _param(family: str, v: float, digits: int | None) -> str:
-    return str(int(v)) if family == "binomial" else _short(v, digits)
-
-
-def _text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    widths = [
-        max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)
-    ]
-    out = [
-        "  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip(),
-        "  ".join("-" * w for w in widths),
-    ]
-    out += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
-    return "\n".join(out)
-
-
-def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    out = [
-        "| " + " | ".join(header) + " |",
-        "|" + "|".join("---" for _ in header) + "|",
-    ]
-    out += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows]
-    return "\n".join(out)
-
-
-def _json_value(v: float) -> float | None:
-    return float(v) if math.isfinite(v) else None  # JSON has no NaN: null
-
-
-def _title(res: dict[str, Any]) -> str:
-    return (
-        f"{res['n_samples']} instances, {res['n_labels']} labels (from "
-        f"{res.get('labels_from', 'the files')}): "
-        + ", ".join(res["labels"][:20])
-        + (" ..." if res["n_labels"] > 20 else "")
-    )
-
-
-def _why(notes: Sequence[str]) -> dict[str, str]:
-    """``{measure: reason}`` of the notes ``"measure: reason"``."""
-    return dict(n.split(": ", 1) for n in notes if ": " in n)
-
-
-def format_report(res: dict[str, Any], fmt: str, digits: int | None = 4) -> str:
-    """The result of :func:`evaluate_files` as text, CSV, JSON or Markdown.
-
-    Text and Markdown round every number to ``digits`` significant digits; CSV and JSON
-    are exact.
-    """
-    full = fmt in ("csv", "json")
-    d = None if full else digits
-    ints = {n: (lo, hi) for n, lo, hi in res.get("intervals", [])}
-    notes = list(res.get("notes", []))
-    why = _why(notes)
-    meas = [(n, _short(v, d)) for n, v in res["measures"]]
-    prof = [(f, _param(f, p, d), _short(v, d)) for f, p, v in res["profile"]]
-    level = res.get("ci", {}).get("level")
-    if fmt == "json":
-        obj: dict[str, Any] = {
-            "n_samples": res["n_samples"],
-            "n_labels": res["n_labels"],
-            "labels": res["labels"],
-            "labels_from": res.get("labels_from"),
-            "measures": {n: _json_value(v) for n, v in res["measures"]},
-            "profile": {
-                fam: {
-                    "param": [p for f, p, _ in res["profile"] if f == fam],
-                    "loss": [_json_value(v) for f, _, v in res["profile"] if f == fam],
-                }
-                for fam in ("binomial", "polynomial")
-            },
-        }
-        if "ci" in res:
-            obj["intervals"] = {
-                n: {"low": _json_value(lo), "high": _json_value(hi)}
-                for n, (lo, hi) in ints.items()
-            }
-            obj["ci"] = res["ci"]
-        if notes:
-            obj["notes"] = notes
-        if "per_label" in res:
-            obj["per_label"] = {
-                r[0]: dict(zip(_PER_LABEL_HEAD[1:], [r[1], *(_json_value(v) for v in r[2:])]))
-                for r in res["per_label"]
-            }
-        return json.dumps(obj, indent=2, allow_nan=False)
-    with_ci = "ci" in res
-    if fmt == "csv":
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        head = ["table", "name", "param", "value"] + (["low", "high", "note"] if with_ci else [])
-        w.writerow(head)
-        for n, v in meas:
-            extra = (
-                [*(_num(x) for x in ints[n]), why.get(n, "")]
-                if n in ints
-                else ["", "", why.get(n, "")]
-                if with_ci
-                else []
-            )
-            w.writerow(["measure", n, "", v, *extra])
-        w.writerows(
-            ["profile", f"{f}_loss", p, v, *([""] * 3 if with_ci else [])] for f, p, v in prof
-        )
-        for r in res.get("per_label", []):
-            w.writerows(
-                ["per_label", m, r[0], str(v) if m == "support" else _num(v)]
-                + ([""] * 3 if with_ci else [])
-                for m, v in zip(_PER_LABEL_HEAD[1:], r[1:])
-            )
-        return buf.getvalue().rstrip("\n")
-    if with_ci:
-        head = ["measure", "value", f"{level:g} CI low", "high"]
-        mrows = [
-            [n, v, *(_short(x, d) for x in ints[n])] if n in ints else [n, v, "-", "-"]
-            for n, v in meas
-        ]
-    else:
-        head = ["measure", "value"]
-        mrows = [[n, v] for n, v in meas]
-    table = _markdown_table if fmt == "markdown" else _text_table
-    parts = [f"**{_title(res)}**" if fmt == "markdown" else _title(res), table(head, mrows)]
-    if with_ci:
-        ci = res["ci"]
-        parts.append(
-            f"{ci['method']} bootstrap intervals over instances, {ci['resamples']} "
-            f"resamples, seed {ci['seed']}"
-        )
-    if notes:
-        parts.append("notes:\n" + "\n".join(f"  {n}" for n in notes))
-    if prof:
-        parts += [
-            "loss profiles of the predictions (binomial k, polynomial alpha)",
-            table(["family", "param", "mean loss"], prof),
-        ]
-    if "per_label" in res:
-        rows = res["per_label"]
-        head = list(_PER_LABEL_HEAD[: len(rows[0])]) if rows else list(_PER_LABEL_HEAD[:5])
-        parts += [
-            "per label (the values the macro averages average)",
-            table(head, [[r[0], str(r[1]), *(_short(v, d) for v in r[2:])] for r in rows]),
-        ]
-    return "\n\n".join(parts)
-
-
-_PER_LABEL_HEAD = ("label", "support", "precision", "recall", "f1", "auc")
-
-
-def format_comparison(res: dict[str, Any], fmt: str, digits: int | None = 4) -> str:
-    """The result of :func:`compare_files` as text, CSV, JSON or Markdown."""
-    head = ["measure", "A", "B", "A - B", "low", "high", "p"]
-    notes = list(res.get("notes", []))
-    if fmt == "json":
-        obj: dict[str, Any] = {
-            "n_samples": res["n_samples"],
-            "n_labels": res["n_labels"],
-            "labels": res["labels"],
-            "labels_from": res.get("labels_from"),
-            "ci": res["ci"],
-            "comparison": {
-                r[0]: dict(
-                    zip(
-                        ["a", "b", "difference", "low", "high", "p_value"],
-                        [_json_value(x) for x in r[1:]],
-                    )
-                )
-                for r in res["rows"]
-            },
-        }
-        if notes:
-            obj["notes"] = notes
-        return json.dumps(obj, indent=2, allow_nan=False)
-    full = fmt == "csv"
-    rows = [[r[0], *(_short(x, None if full else digits) for x in r[1:])] for r in res["rows"]]
-    if fmt == "csv":
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["measure", "a", "b", "difference", "low", "high", "p_value"])
-        w.writerows(rows)
-        return buf.getvalue().rstrip("\n")
-    ci = res["ci"]
-    note = (
-        f"{res['n_samples']} instances, {res['n_labels']} labels (from "
-        f"{res.get('labels_from', 'the files')}); A - B with its "
-        f"{ci['level']:g} {ci['method']} paired bootstrap interval ({ci['resamples']} "
-        f"resamples) and the two-sided randomisation test's p ({ci['permutations']} "
-        f"swaps), seed {ci['seed']}"
-    )
-    tail = ("\n\nnotes:\n" + "\n".join(f"  {n}" for n in notes)) if notes else ""
-    if fmt == "markdown":
-        return f"**{note}**\n\n" + _markdown_table(head, rows) + tail
-    return note + "\n\n" + _text_table(head, rows) + tail
 
 
 def _check_plot_path(path: str) -> Path:
@@ -495,6 +287,7 @@ def _cmd_compare(args: argparse.Namespace) -> str:
         ci=_ci_options(args),
         ks=args.k,
         jain=args.propensity_ab,
+        propensity_file=args.propensity,
         **_common_options(args),
     )
     return format_comparison(res, args.format, args.digits)
@@ -505,22 +298,7 @@ def _cmd_measures(args: argparse.Namespace) -> str:
     head = list(rows[0]) if rows else []
     if args.format == "text":
         head = ["name", "kind", "inputs", "better", "parameters", "convention", "equals"]
-    return _table(head, [[r[h] for h in head] for r in rows], args.format)
-
-
-# ------------------------------------------------------------------------- datasets
-def _table(header: list[str], rows: list[list[str]], fmt: str) -> str:
-    if fmt == "json":
-        return json.dumps([dict(zip(header, r)) for r in rows], indent=2)
-    if fmt == "csv":
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(header)
-        w.writerows(rows)
-        return buf.getvalue().rstrip("\n")
-    if fmt == "markdown":
-        return _markdown_table(header, rows)
-    return _text_table(header, rows)
+    return format_table(head, [[r[h] for h in head] for r in rows], args.format)
 
 
 def _cmd_datasets(args: argparse.Namespace) -> str:
@@ -537,7 +315,7 @@ def _cmd_datasets(args: argparse.Namespace) -> str:
                     " ".join(s.subsets) if s.available else "-",
                 ]
             )
-        return _table(["name", "labels", "available", "subsets"], rows, args.format)
+        return format_table(["name", "labels", "available", "subsets"], rows, args.format)
     if args.name is None:
         raise UsageError(
             f"datasets {args.action} needs a dataset NAME (see: mlcbook datasets list)"
@@ -549,7 +327,7 @@ def _cmd_datasets(args: argparse.Namespace) -> str:
             f"{info.name} ({info.subset}): {X.shape[0]} instances, {X.shape[1]} "
             f"features{' (sparse)' if info.sparse else ''}, {Y.shape[1]} labels"
         )
-        body = _table(["file", "source", "sha256"], rows, args.format)
+        body = format_table(["file", "source", "sha256"], rows, args.format)
         return body if args.format in ("json", "csv") else head + "\n\n" + body
     table = ds.dataset_statistics(args.name, subset=args.subset)
     header = ["dataset"] + [str(c) for c in table.columns]
@@ -559,198 +337,62 @@ def _cmd_datasets(args: argparse.Namespace) -> str:
         + [_short(v, None if exact else 4) if isinstance(v, float) else str(v) for v in row]
         for idx, row in zip(table.index, table.itertuples(index=False))
     ]
-    return _table(header, rows, args.format)
+    return format_table(header, rows, args.format)
 
 
 # ------------------------------------------------------------------------- parser
-def _parsed(text: str, kind: Callable[[str], Any], what: str) -> Any:
-    """``kind(text)``, or the argument error "not WHAT: 'TEXT'" that argparse reports."""
-    try:
-        return kind(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
-
-
-def _zero_division(text: str) -> Any:
-    if text == "warn":
-        return text
-    v = _parsed(text, float, "a number, nan or 'warn'")
-    if not (math.isnan(v) or 0.0 <= v <= 1.0):
-        raise argparse.ArgumentTypeError(f"must lie in [0, 1] or be nan, got {text}")
-    return v
-
-
-def _positive_real(text: str) -> float:
-    v = _parsed(text, float, "a number")
-    if not (math.isfinite(v) and 0.0 < v <= 1e100):
-        raise argparse.ArgumentTypeError(f"must be a positive finite number, got {text}")
-    return v
-
-
-def _name_value(text: str) -> tuple[str, Any]:
-    """``--param NAME=VALUE``: VALUE read as JSON (3, 2.5, [0.5, 0.5], "x"), else as text."""
-    name, sep, value = text.partition("=")
-    if not sep or not name.isidentifier():
-        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, e.g. k=3; got {text!r}")
-    if name in ("beta", "zero_division", "convention"):
-        raise argparse.ArgumentTypeError(f"use --{name.replace('_', '-')} for {name}")
-    try:
-        return name, json.loads(value)
-    except json.JSONDecodeError:
-        return name, value
-
-
-def _cutoffs(text: str) -> list[int]:
-    """``--k 1,3,5``: positive integers separated by commas (at most K is checked once
-    the files are read)."""
-    out = []
-    for word in text.split(","):
-        k = _parsed(word.strip(), int, "an integer")
-        if k < 1:
-            raise argparse.ArgumentTypeError(f"each cut-off must be a positive integer, got {k}")
-        out.append(k)
-    return out
-
-
-def _jain_ab(text: str) -> tuple[float, float]:
-    """``--propensity-ab A,B``: Jain et al.'s A >= 0 and B > 0."""
-    parts = text.split(",")
-    if len(parts) != 2:
-        raise argparse.ArgumentTypeError(f"expected A,B, e.g. 0.55,1.5; got {text!r}")
-    a, b = (_parsed(x.strip(), float, "a number") for x in parts)
-    if not (math.isfinite(a) and math.isfinite(b) and a >= 0.0 and b > 0.0):
-        raise argparse.ArgumentTypeError(f"A must be >= 0 and B > 0 (finite), got {text!r}")
-    return a, b
-
-
-def _level(text: str) -> float:
-    v = _parsed(text, float, "a number")
-    if not 0.0 < v < 1.0:
-        raise argparse.ArgumentTypeError(f"a confidence level in (0, 1), e.g. 0.95; got {text}")
-    return v
-
-
-def _int_in(low: int, high: int) -> Any:
-    def parse(text: str) -> int:
-        v = _parsed(text, int, "an integer")
-        if not low <= v <= high:
-            raise argparse.ArgumentTypeError(f"must lie in [{low}, {high}], got {text}")
-        return v
-
-    return parse
-
-
-def _add_common(p: argparse.ArgumentParser, *, ci_flag: bool) -> None:
-    p.add_argument(
-        "--labels",
-        metavar="FILE|NAMES",
-        help="the labels, in the order of the columns: a file (one name a line, or one "
-        "line of names separated by commas) or the names separated by commas; default: "
-        "a header line, else the score file's header, else the labels seen (a warning)",
-    )
-    p.add_argument(
-        "--measures",
-        metavar="NAMES",
-        help="comma-separated measure names (see: mlcbook measures) or groups: report "
-        "(default), all, classification, ranking, at_k, loss, scikit-learn, mlcbook, "
-        "wu_zhou, zhang_zhou, hullermeier, extreme",
-    )
-    p.add_argument(
-        "--param",
-        type=_name_value,
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a parameter of the measures that take it, e.g. k=3 (binomial_loss), "
-        "alpha=2, w=[0.5,0.3,0.2] (a JSON value); repeatable",
-    )
-    p.add_argument(
-        "--format-in",
-        "--input-format",
-        dest="input_format",
-        choices=("auto", "matrix", "labelsets", "json", "comma", "space", "xc", "arff"),
-        default="auto",
-        help="layout of the label files (default: auto, found from the whole file): a "
-        "0/1 matrix, label sets one instance a line (labelsets: their layout found from "
-        "every line; json, comma or space: given), or ARFF",
-    )
-    p.add_argument(
-        "--header",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="whether the first line of each matrix and score file names the labels "
-        "(default: when its fields are not all numbers, or are pandas' 0,1,...,K-1)",
-    )
-    p.add_argument("--xml", metavar="FILE", help="MULAN label file for ARFF input")
-    p.add_argument(
-        "--zero-division",
-        type=_zero_division,
-        default=None,
-        metavar="Z",
-        help="value of a precision/recall/F/Jaccard with a zero denominator: a number in "
-        "[0, 1], nan (left out of averages) or warn (0 and a warning); default: each "
-        "measure's own (1 for the book's names, scikit-learn's warn for its names)",
-    )
-    p.add_argument(
-        "--beta",
-        type=_positive_real,
-        default=1.0,
-        metavar="B",
-        help="F-beta instead of F1 in the book's F measures: recall weighs B times "
-        "precision (default 1)",
-    )
-    p.add_argument(
-        "--convention",
-        choices=("mlcbook", "wu_zhou"),
-        default="mlcbook",
-        help="ranking measures and AUCs as scikit-learn (mlcbook, default) or as Wu & "
-        "Zhou's MATLAB code (wu_zhou)",
-    )
-    p.add_argument("--format", choices=FORMATS, default="text")
-    p.add_argument(
-        "--digits",
-        type=_int_in(1, 17),
-        default=4,
-        metavar="N",
-        help="significant digits of every number in text and markdown (default 4; csv/json: all)",
-    )
-    if ci_flag:
-        p.add_argument(
-            "--ci",
-            type=_level,
-            metavar="LEVEL",
-            help="add bootstrap confidence intervals at this level, e.g. 0.95",
-        )
-    else:
-        p.add_argument(
-            "--ci",
-            type=_level,
-            default=0.95,
-            metavar="LEVEL",
-            help="level of the interval of the difference (default 0.95)",
-        )
-    p.add_argument(
-        "--resamples",
-        type=_int_in(1, 10**7),
-        default=9999,
-        metavar="N",
-        help="bootstrap resamples (default 9999)",
-    )
-    p.add_argument("--ci-method", choices=("BCa", "percentile"), default="BCa")
-    p.add_argument(
-        "--seed",
-        type=_int_in(0, 2**63 - 1),
-        default=0,
-        metavar="S",
-        help="seed of the resampling (default 0: the same run prints the same)",
-    )
-
-
 def _epilog() -> str:
     width = max(len(name) for name, _ in ENVIRONMENT)
     return "environment variables:\n" + "\n".join(
         f"  {name.ljust(width)}  {text}" for name, text in ENVIRONMENT
     )
+
+
+#: The commands: (name, what runs it, its options, help, description, whether its help
+#: ends with the environment variables).
+_COMMANDS: tuple[
+    tuple[str, Callable[[argparse.Namespace], str], tuple[Option, ...], str, str, bool], ...
+] = (
+    (
+        "evaluate",
+        _cmd_evaluate,
+        EVALUATE,
+        "the measures and the loss profiles of predictions in files",
+        "Read the truth and the predictions (and optionally scores), "
+        "print the measures (--measures; see: mlcbook measures) and a summary of the "
+        "binomial/polynomial loss profiles.",
+        True,
+    ),
+    (
+        "compare",
+        _cmd_compare,
+        COMPARE,
+        "compare two prediction files on one truth (paired tests)",
+        "Score PRED_A and PRED_B against TRUTH: both values of every "
+        "measure that has an interval, A - B with its paired bootstrap interval, and "
+        "the p-value of a randomisation test that swaps the two systems on random "
+        "instances.",
+        True,
+    ),
+    (
+        "measures",
+        _cmd_measures,
+        MEASURES,
+        "every measure name: kind, input, direction, parameters, convention",
+        "The registry of measures: each name, what it needs, whether "
+        "greater is better, its parameters, whose convention it follows and what it "
+        "equals (scikit-learn's names give scikit-learn's values).",
+        False,
+    ),
+    (
+        "datasets",
+        _cmd_datasets,
+        DATASETS,
+        "the registered benchmark datasets",
+        "List, fetch (verified, cached) or describe datasets.",
+        True,
+    ),
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -765,133 +407,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"mlcbook {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-
-    ev = sub.add_parser(
-        "evaluate",
-        help="the measures and the loss profiles of predictions in files",
-        description="Read the truth and the predictions (and optionally scores), "
-        "print the measures (--measures; see: mlcbook measures) and a summary of the "
-        "binomial/polynomial loss profiles.",
-        epilog=_epilog(),
-        formatter_class=fmt,
-    )
-    ev.add_argument("truth", help="true labels: CSV/TSV 0/1 matrix, label-set list or ARFF")
-    ev.add_argument("pred", help="predicted labels, same layout and instance order")
-    ev.add_argument(
-        "--scores",
-        metavar="FILE",
-        help="real-valued scores for the ranking measures: a CSV/TSV matrix (a header "
-        "naming the labels), or label:score pairs a line (top-k or sparse scores; the "
-        "labels not listed rank below the listed ones)",
-    )
-    ev.add_argument(
-        "--profile",
-        choices=_PROFILES,
-        default="summary",
-        help="the loss profiles: about ten log-spaced k and seven alpha (summary, "
-        "default), every k and the 25-point alpha grid (full), or none",
-    )
-    _add_common(ev, ci_flag=True)
-    ev.add_argument(
-        "--k",
-        type=_cutoffs,
-        metavar="K1,K2,...",
-        help="cut-offs of the at-k measures (P@k, R@k, nDCG@k, PSP@k, PSnDCG@k, "
-        "coverage@k), e.g. 1,3,5: each evaluated at every one (integers in 1..K; "
-        "needs --scores; added to the report unless --measures is given; "
-        "binomial_loss keeps --param k)",
-    )
-    ev.add_argument(
-        "--propensity-ab",
-        type=_jain_ab,
-        metavar="A,B",
-        help="Jain et al.'s (2016) A,B of the propensities of PSP@k and PSnDCG@k "
-        "(default 0.55,1.5; Wikipedia 0.5,0.4; Amazon 0.6,2.6), computed from the label "
-        "frequencies of TRUTH as mlcbook.extreme.jain_propensity does (the files hold "
-        "no training labels; --param propensity=[...] gives others)",
-    )
-    ev.add_argument(
-        "--propensity",
-        metavar="FILE",
-        help="the propensities of PSP@k and PSnDCG@k: a file of the training labels "
-        "(any layout of TRUTH, on its labels: Jain et al.'s propensities from their "
-        "frequencies, with --propensity-ab) or of one propensity per label (a number a "
-        "line in label order, or label,propensity lines); default: from TRUTH",
-    )
-    ev.add_argument(
-        "--per-label",
-        action="store_true",
-        help="also print each label's support, precision, recall, F1 (and AUC with "
-        "--scores): the values the macro averages average (zero division: "
-        "--zero-division, default 1)",
-    )
-    ev.add_argument(
-        "--plot",
-        metavar="FILE.png",
-        help="also draw the loss profiles into this figure (.png/.pdf/.svg)",
-    )
-    ev.set_defaults(run=_cmd_evaluate)
-
-    co = sub.add_parser(
-        "compare",
-        help="compare two prediction files on one truth (paired tests)",
-        description="Score PRED_A and PRED_B against TRUTH: both values of every "
-        "measure that has an interval, A - B with its paired bootstrap interval, and "
-        "the p-value of a randomisation test that swaps the two systems on random "
-        "instances.",
-        epilog=_epilog(),
-        formatter_class=fmt,
-    )
-    co.add_argument("truth", help="true labels")
-    co.add_argument("pred_a", help="predictions of system A")
-    co.add_argument("pred_b", help="predictions of system B")
-    co.add_argument("--scores-a", metavar="FILE", help="scores of A (ranking measures)")
-    co.add_argument("--scores-b", metavar="FILE", help="scores of B")
-    co.add_argument(
-        "--permutations",
-        type=_int_in(1, 10**7),
-        default=9999,
-        metavar="N",
-        help="random swaps of the randomisation test (default 9999)",
-    )
-    _add_common(co, ci_flag=False)
-    co.add_argument(
-        "--k",
-        type=_cutoffs,
-        metavar="K1,K2,...",
-        help="cut-offs of the at-k measures, compared at each (needs --scores-a and "
-        "--scores-b; propensities of Jain et al. from TRUTH, --propensity-ab)",
-    )
-    co.add_argument(
-        "--propensity-ab",
-        type=_jain_ab,
-        metavar="A,B",
-        help="Jain et al.'s A,B of the propensities of PSP@k and PSnDCG@k (default 0.55,1.5)",
-    )
-    co.set_defaults(run=_cmd_compare)
-
-    me = sub.add_parser(
-        "measures",
-        help="every measure name: kind, input, direction, parameters, convention",
-        description="The registry of measures: each name, what it needs, whether "
-        "greater is better, its parameters, whose convention it follows and what it "
-        "equals (scikit-learn's names give scikit-learn's values).",
-    )
-    me.add_argument("--format", choices=FORMATS, default="text")
-    me.set_defaults(run=_cmd_measures)
-
-    da = sub.add_parser(
-        "datasets",
-        help="the registered benchmark datasets",
-        description="List, fetch (verified, cached) or describe datasets.",
-        epilog=_epilog(),
-        formatter_class=fmt,
-    )
-    da.add_argument("action", choices=("list", "fetch", "stats"))
-    da.add_argument("name", nargs="?", help="dataset name (fetch, stats)")
-    da.add_argument("--subset", choices=("all", "train", "test"), default="all")
-    da.add_argument("--format", choices=FORMATS, default="text")
-    da.set_defaults(run=_cmd_datasets)
+    for name, run, options, help_, description, environment in _COMMANDS:
+        extra: dict[str, Any] = {"epilog": _epilog(), "formatter_class": fmt}
+        cmd = sub.add_parser(
+            name, help=help_, description=description, **(extra if environment else {})
+        )
+        for flags, keywords in options:
+            cmd.add_argument(*flags, **keywords)
+        cmd.set_defaults(run=run)
     return parser
 
 

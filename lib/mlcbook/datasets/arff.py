@@ -26,6 +26,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
+from typing import Any
 
 import arff as liac_arff
 import numpy as np
@@ -287,6 +288,56 @@ def _layout(
     return names, label_idx, feat_idx, label_maps
 
 
+def _decode(path: Path, text: str, header: str, data: str, sparse: bool, fast: bool) -> tuple:
+    """liac-arff's decoded header and the data: read by pandas when ``fast`` and the data
+    hold no quotes (values, rows, columns and row count if sparse), else by liac-arff."""
+    if fast and "'" not in data and '"' not in data:
+        d = _liac(header + "\n", sparse, path)
+        try:
+            return d, (_fast_sparse if sparse else _fast_dense)(data, d["attributes"])
+        except (_NoFastPath, ValueError, pd.errors.ParserError):
+            pass
+    d = _liac(text, sparse, path)
+    return d, d["data"]
+
+
+def _sparse_columns(
+    path: Path, decoded: tuple, data: str, n_attr: int, feat_idx: list[int], label_idx: list[int]
+) -> tuple[sp.csr_matrix, np.ndarray]:
+    """The features (CSR) and the label columns (dense) of sparse ``{i v}`` rows."""
+    if len(decoded) == 4:  # fast path: values, rows, cols, n_rows
+        values, rows, cols, n = decoded
+    else:
+        values, rows, cols = decoded
+        values = np.array([np.nan if v is None else v for v in values], dtype=float)
+        rows = np.asarray(rows, dtype=np.int64)
+        cols = np.asarray(cols, dtype=np.int64)
+        n = len(_data_lines(data))  # empty rows ({}) leave no trace in the triplets
+    if rows.size and int(rows.max()) >= n:
+        raise DatasetFormatError(f"{path}: inconsistent sparse rows")
+    M = sp.csc_matrix((values, (rows, cols)), shape=(n, n_attr))
+    Xf = sp.csr_matrix(M[:, feat_idx])
+    Xf.sum_duplicates()
+    Xf.eliminate_zeros()
+    Xf.sort_indices()
+    return Xf, M[:, label_idx].toarray()
+
+
+def _dense_columns(
+    path: Path, decoded: Any, n_attr: int, feat_idx: list[int], label_idx: list[int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The features and the label columns of dense rows."""
+    try:
+        A = np.array(decoded, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise DatasetFormatError(f"{path}: rows of unequal length or non-numeric: {exc}") from exc
+    if A.size == 0:
+        A = A.reshape(0, n_attr)
+    if A.ndim != 2 or A.shape[1] != n_attr:
+        raise DatasetFormatError(f"{path}: data rows do not match the {n_attr} attributes")
+    return np.ascontiguousarray(A[:, feat_idx]), A[:, label_idx]
+
+
 @validate_params(meka=Flag(), fast=Flag())
 def parse_arff(
     path: str | PathLike,
@@ -335,51 +386,14 @@ def parse_arff(
         raise DatasetFormatError(f"corrupt or truncated ARFF file {path}: no @data line")
     header, data = parts
     sparse = data.lstrip().startswith("{")
-    decoded = None
-    if fast and "'" not in data and '"' not in data:
-        d = _liac(header + "\n", sparse, path)
-        try:
-            decoded = (_fast_sparse if sparse else _fast_dense)(data, d["attributes"])
-        except (_NoFastPath, ValueError, pd.errors.ParserError):
-            decoded = None
-    if decoded is None:
-        d = _liac(text, sparse, path)
-        decoded = d["data"]
+    d, decoded = _decode(path, text, header, data, sparse, fast)
     attrs = d["attributes"]
     relation = d.get("relation", "") or ""
     names, label_idx, feat_idx, label_maps = _layout(path, attrs, relation, label_names, meka)
-    n_attr = len(names)
-
     if sparse:
-        if len(decoded) == 4:  # fast path: values, rows, cols, n_rows
-            values, rows, cols, n = decoded
-        else:
-            values, rows, cols = decoded
-            values = np.array([np.nan if v is None else v for v in values], dtype=float)
-            rows = np.asarray(rows, dtype=np.int64)
-            cols = np.asarray(cols, dtype=np.int64)
-            n = len(_data_lines(data))  # empty rows ({}) leave no trace in the triplets
-        if rows.size and int(rows.max()) >= n:
-            raise DatasetFormatError(f"{path}: inconsistent sparse rows")
-        M = sp.csc_matrix((values, (rows, cols)), shape=(n, n_attr))
-        Xf = sp.csr_matrix(M[:, feat_idx])
-        Xf.sum_duplicates()
-        Xf.eliminate_zeros()
-        Xf.sort_indices()
-        Ylab = M[:, label_idx].toarray()
+        Xf, Ylab = _sparse_columns(path, decoded, data, len(names), feat_idx, label_idx)
     else:
-        try:
-            A = np.array(decoded, dtype=float)
-        except (TypeError, ValueError) as exc:
-            raise DatasetFormatError(
-                f"{path}: rows of unequal length or non-numeric: {exc}"
-            ) from exc
-        if A.size == 0:
-            A = A.reshape(0, n_attr)
-        if A.ndim != 2 or A.shape[1] != n_attr:
-            raise DatasetFormatError(f"{path}: data rows do not match the {n_attr} attributes")
-        Xf = np.ascontiguousarray(A[:, feat_idx])
-        Ylab = A[:, label_idx]
+        Xf, Ylab = _dense_columns(path, decoded, len(names), feat_idx, label_idx)
     for j, i in enumerate(label_idx):
         if i in label_maps:
             col = Ylab[:, j]

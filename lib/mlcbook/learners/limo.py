@@ -369,15 +369,10 @@ class LIMO(MultiLabelMixin, ClassifierMixin, BaseEstimator):
 
 def _run_sgd(X, W, lab, ins, T, eta, lam1, lam2):
     """Algorithm 1, lines 4-17, with the lazily accumulated average."""
-    l = W.shape[0]
     S = np.zeros_like(W)  # running sum of the iterates, up to last[k]
-    last = np.ones(l, dtype=np.int64)  # W[k] has been W^t for t = last[k], ..., now
+    last = np.ones(W.shape[0], dtype=np.int64)  # W[k] has been W^t for t = last[k], ..., now
     shrink = 1.0 - eta
-    sparse = sp.issparse(X)
-    if sparse:
-        indptr, indices, data = X.indptr, X.indices, X.data
-    else:
-        Xd = X
+    csr = (X.indptr, X.indices, X.data) if sp.issparse(X) else None
     n_lab = n_ins = 0
     I = U = V = J = A = B = None
     if lab is not None:
@@ -393,57 +388,67 @@ def _run_sgd(X, W, lab, ins, T, eta, lam1, lam2):
 
     for t in range(1, T + 1):
         if do_lab and U[t - 1] >= 0:  # u = -1: a released-code draw that moves nothing
-            i, u, v = I[t - 1], U[t - 1], V[t - 1]
-            wu, wv = W[u], W[v]
-            if sparse:
-                idx = indices[indptr[i] : indptr[i + 1]]
-                val = data[indptr[i] : indptr[i + 1]]
-                gap = (wu[idx] - wv[idx]) @ val
-            else:
-                x = Xd[i]
-                gap = (wu - wv) @ x
-            if 1.0 - gap > 0.0:  # lines 7-9
-                flush(u, t)
-                flush(v, t)
-                wu *= shrink
-                wv *= shrink
-                if sparse:
-                    wu[idx] += step1 * val
-                    wv[idx] -= step1 * val
-                else:
-                    wu += step1 * x
-                    wv -= step1 * x
-                n_lab += 1
+            n_lab += _label_step(W, X, csr, I[t - 1], U[t - 1], V[t - 1], shrink, step1, flush, t)
         if do_ins and J[t - 1] >= 0:  # j = -1: a released-code draw that moves nothing
-            j, a, b = J[t - 1], A[t - 1], B[t - 1]
-            wj = W[j]
-            if b < 0:  # released code, label without negatives: unconditional step
-                flush(j, t)
-                wj *= shrink
-                if sparse:
-                    ia = indices[indptr[a] : indptr[a + 1]]
-                    wj[ia] += step2 * data[indptr[a] : indptr[a + 1]]
-                else:
-                    wj += step2 * Xd[a]
-                n_ins += 1
-                continue
-            if sparse:
-                ia = indices[indptr[a] : indptr[a + 1]]
-                va = data[indptr[a] : indptr[a + 1]]
-                ib = indices[indptr[b] : indptr[b + 1]]
-                vb = data[indptr[b] : indptr[b + 1]]
-                gap = wj[ia] @ va - wj[ib] @ vb
-            else:
-                xa, xb = Xd[a], Xd[b]
-                gap = wj @ xa - wj @ xb
-            if 1.0 - gap > 0.0:  # lines 13-14
-                flush(j, t)
-                wj *= shrink
-                if sparse:
-                    wj[ia] += step2 * va
-                    wj[ib] -= step2 * vb
-                else:
-                    wj += step2 * (xa - xb)
-                n_ins += 1
+            n_ins += _instance_step(
+                W, X, csr, J[t - 1], A[t - 1], B[t - 1], shrink, step2, flush, t
+            )
     S += (T + 1 - last)[:, None] * W
     return S / T, (n_lab, n_ins)
+
+
+def _row(X, csr, i):
+    """Row ``i`` of ``X``: (column indices, values) if sparse (``csr``), else (None, row)."""
+    if csr is None:
+        return None, X[i]
+    indptr, indices, data = csr
+    return indices[indptr[i] : indptr[i + 1]], data[indptr[i] : indptr[i + 1]]
+
+
+def _label_step(W, X, csr, i, u, v, shrink, step, flush, t):
+    """Lines 7-9: instance ``i`` ranks label ``u`` above ``v`` by a margin of 1, else
+    both rows of ``W`` move (after shrinking); 1 if they moved, else 0."""
+    wu, wv = W[u], W[v]
+    idx, x = _row(X, csr, i)
+    gap = (wu[idx] - wv[idx]) @ x if idx is not None else (wu - wv) @ x
+    if not 1.0 - gap > 0.0:
+        return 0
+    flush(u, t)
+    flush(v, t)
+    wu *= shrink
+    wv *= shrink
+    if idx is not None:
+        wu[idx] += step * x
+        wv[idx] -= step * x
+    else:
+        wu += step * x
+        wv -= step * x
+    return 1
+
+
+def _instance_step(W, X, csr, j, a, b, shrink, step, flush, t):
+    """Lines 13-14: label ``j`` ranks instance ``a`` above ``b`` by a margin of 1, else
+    its row moves; ``b`` < 0 (the released code's label without negatives) moves it
+    unconditionally.  1 if it moved, else 0."""
+    wj = W[j]
+    ia, xa = _row(X, csr, a)
+    if b < 0:
+        flush(j, t)
+        wj *= shrink
+        if ia is not None:
+            wj[ia] += step * xa
+        else:
+            wj += step * xa
+        return 1
+    ib, xb = _row(X, csr, b)
+    gap = wj[ia] @ xa - wj[ib] @ xb if ia is not None else wj @ xa - wj @ xb
+    if not 1.0 - gap > 0.0:
+        return 0
+    flush(j, t)
+    wj *= shrink
+    if ia is not None:
+        wj[ia] += step * xa
+        wj[ib] -= step * xb
+    else:
+        wj += step * (xa - xb)
+    return 1
