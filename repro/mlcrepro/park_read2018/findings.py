@@ -7,8 +7,8 @@ paper, how far another split moves a number, the readings of Figs. 1-2, the
 recommendations of Sec. 5 and the headline comparison with label powerset.  The causes
 of the differences are made once (:func:`causes`) and each printed number of Tables 2-4
 is given its own (:func:`table_numbers`).  Nothing here adds a ledger row:
-:func:`mlcrepro.park_read2018.ledger_blended.ledgers` does, from
-:func:`mlcrepro.park_read2018.blended_evidence.evidence`.
+:func:`mlcrepro.park_read2018.ledger_rows.ledgers` does, from
+:func:`mlcrepro.park_read2018.collect.evidence`.
 """
 
 from __future__ import annotations
@@ -440,7 +440,7 @@ def causes(
     return out
 
 
-#: the grids of :attr:`~.blended_evidence.Evidence.trends` in words
+#: the grids of :attr:`~.collect.Evidence.trends` in words
 _GRID_WORDS = {
     "lbfgs": "L-BFGS",
     "ascent": "the ascent",

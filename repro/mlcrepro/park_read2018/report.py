@@ -1,6 +1,6 @@
 """Park & Read (2018): the tables and sentences of the Reproduce page, from the evidence.
 
-Each function turns part of an :class:`~.blended_evidence.Evidence` (and, where it shows
+Each function turns part of an :class:`~.collect.Evidence` (and, where it shows
 a verdict, the ledger built from it) into what the page ``book/reproduce_park_read2018``
 shows: comparisons in the one shape of :func:`mlcrepro.display.comparison_table`, small
 tables of text that fit the column, and :func:`page_values`, every number and sentence
@@ -18,7 +18,7 @@ from mlcrepro.display import CompactTable, comparison_table, format_number
 from mlcrepro.ledger import Ledger, derive_status
 from mlcrepro.park_read2018 import findings as bf
 from mlcrepro.park_read2018 import hypotheses as hy
-from mlcrepro.park_read2018.blended_evidence import Evidence
+from mlcrepro.park_read2018.collect import Evidence
 from mlcrepro.park_read2018.readings import READINGS
 from mlcrepro.park_read2018.tables import BASES, NAMES, fit_report, fit_to_paper, paper_pairs
 

@@ -4,8 +4,8 @@ Every long computation of the folder is a runner spec (:mod:`mlcrepro.runner`) w
 table is committed under ``data/results/`` and read back by
 :func:`mlcrepro.results.load_or_compute` with the configuration that keys it (so a
 table made by other code fails at once, naming the command that recomputes it).
-:data:`TABLES` lists them, each with the function that loads it, in the order the
-evidence (:mod:`mlcrepro.wu_zhou2017.collect`) reads them:
+:data:`EXPERIMENTS` lists them, each with the function that loads it; :func:`load` reads
+one by name for the evidence (:mod:`mlcrepro.wu_zhou2017.collect`):
 
 =============================  ==============================================================
 ``limo_synthetic``             Sec. 5.1: the three LIMO variants on our synthetic data
@@ -31,7 +31,7 @@ evidence (:mod:`mlcrepro.wu_zhou2017.collect`) reads them:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
@@ -71,7 +71,6 @@ __all__ = [
     "EXPERIMENTS",
     "REPS",
     "SYNTHETIC_REPLICATIONS",
-    "TABLES",
     "load",
     "row_cells",
 ]
@@ -112,38 +111,6 @@ def _thresholds_bibtex() -> pd.DataFrame:
 
 def _epochs() -> pd.DataFrame:
     return load_or_compute("limo_epochs", epochs_table, epochs_config())
-
-
-#: every committed table of the folder -> the function that loads it (checked against
-#: the configuration that keys it; recomputed through the runner only when asked)
-TABLES: Mapping[str, Callable[[], pd.DataFrame]] = {
-    "limo_synthetic": _synthetic,
-    "limo_benchmark": _benchmark,
-    "limo_benchmark_released": sampling_table,
-    "limo_thresholds": _thresholds,
-    "limo_thresholds_bibtex": _thresholds_bibtex,
-    "limo_epochs": _epochs,
-    "limo_authors_octave": lambda: authors_octave_tables()[0],
-    "limo_authors_octave_runs": lambda: authors_octave_tables()[1],
-    "limo_authors_ours": protocol_table,
-    "limo_authors_variants": variants_table,
-    "limo_authors_baselines": baselines_table,
-}
-
-
-def load(name: str) -> pd.DataFrame:
-    """The committed table ``name`` of :data:`TABLES`, checked against its configuration.
-
-    Raises
-    ------
-    ValueError
-        ``name`` is not one of this folder's tables.
-    mlcrepro.results.StaleResultError
-        The committed table was made from another configuration (or is missing).
-    """
-    if name not in TABLES:
-        raise ValueError(f"name must be one of {sorted(TABLES)}, got {name!r}")
-    return TABLES[name]()
 
 
 #: the F1 measures of the thresholding tables
@@ -221,6 +188,22 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         after=("limo_authors_octave",),
     ),
 )
+
+def load(name: str) -> pd.DataFrame:
+    """The committed table ``name`` of :data:`EXPERIMENTS`, checked against its configuration.
+
+    Raises
+    ------
+    ValueError
+        ``name`` is not one of this folder's tables.
+    mlcrepro.results.StaleResultError
+        The committed table was made from another configuration (or is missing).
+    """
+    by_name = {e.name: e for e in EXPERIMENTS}
+    if name not in by_name:
+        raise ValueError(f"name must be one of {sorted(by_name)}, got {name!r}")
+    return by_name[name].load()
+
 
 #: Table B.3's datasets as the ledger names them -> the benchmark's names
 _B3_DATASETS = {"CAL500": "cal500", "medical": "medical", "enron": "enron", "bibtex": "bibtex"}

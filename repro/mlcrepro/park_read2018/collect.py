@@ -1,7 +1,7 @@
 """The evidence of Park & Read (2018): everything its ledger needs, computed once.
 
 :func:`evidence` computes, from the library and the committed tables, every number,
-table and cause the ``blended`` ledger (:func:`.ledger_blended.ledgers`) and the
+table and cause the ``blended`` ledger (:func:`.ledger_rows.ledgers`) and the
 paper's Reproduce page show, and returns it as one frozen :class:`Evidence`, computed
 once per process and handed out as a copy (a caller may change what it receives
 without changing what the next caller gets).  Nothing a notebook computed is passed

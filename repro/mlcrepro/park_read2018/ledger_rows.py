@@ -1,7 +1,7 @@
 """The reproduction ledger of Park & Read (2018): every row, added in one place.
 
-:func:`ledgers` builds the ``blended`` ledger from an :class:`~.blended_evidence.Evidence`
-(:func:`~.blended_evidence.evidence`): it computes nothing, it only turns the evidence
+:func:`ledgers` builds the ``blended`` ledger from an :class:`~.collect.Evidence`
+(:func:`~.collect.evidence`): it computes nothing, it only turns the evidence
 into rows, each through a claim kind of :class:`mlcrepro.ledger.Ledger` (no status is
 written here) and each carrying the id(s) of the claim(s) of the inventory
 ``book/_claims/park_read2018.csv`` it checks.  :func:`blended_verdicts` condenses the
@@ -14,7 +14,7 @@ import pandas as pd
 
 from mlcrepro.evidence_common import IDENTITY_TOL
 from mlcrepro.ledger import Ledger, paper_error, section
-from mlcrepro.park_read2018.blended_evidence import Evidence
+from mlcrepro.park_read2018.collect import Evidence
 from mlcrepro.park_read2018.hypotheses import READING_NAMES
 from mlcrepro.park_read2018.metric import COUNTS
 from mlcrepro.park_read2018.record import PAPER
