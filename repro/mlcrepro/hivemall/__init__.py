@@ -10,7 +10,7 @@ Reproduce page it shares with Zhang & Zhou (2014), whose ``ledgers`` takes them 
 """
 
 from mlcrepro.hivemall.collect import PREDICTED, TRUTH, Evidence, evidence
-from mlcrepro.hivemall.record import PAPER
 from mlcrepro.hivemall.ledger_rows import rows
+from mlcrepro.hivemall.record import PAPER
 
 __all__ = ["PAPER", "TRUTH", "PREDICTED", "Evidence", "evidence", "rows"]

@@ -18,10 +18,13 @@ from mlcrepro.park_read2018.collect import Evidence
 from mlcrepro.park_read2018.hypotheses import READING_NAMES
 from mlcrepro.park_read2018.metric import COUNTS
 from mlcrepro.park_read2018.record import PAPER
+from mlcrepro.park_read2018.tables import NAMES
 from mlcrepro.summary import verdict_table
 
 __all__ = ["ledgers", "blended_verdicts", "GROUPS"]
 
+#: the paper's dataset names -> the tables' keys
+_DATASET_KEYS = {name: d for d, name in NAMES.items()}
 #: the verdict table's groups: label -> pattern of the rows' sources (first match wins)
 GROUPS = {
     "Table 1: worked example": r"^Table 1",
@@ -133,6 +136,11 @@ def _identity_rows(led: Ledger, ev: Evidence) -> None:
     )
 
 
+def _table_about(r: pd.Series) -> dict[str, str]:
+    """What a row of Tables 2-4 is about: its table, dataset (by key) and measure."""
+    return {"table": r["table"], "dataset": _DATASET_KEYS[r["Data"]], "measure": r["measure"]}
+
+
 def _table_rows(led: Ledger, ev: Evidence) -> None:
     """One number row per printed number of Tables 2-4 (a row that agrees keeps no cause:
     the ledger's rule, :func:`~mlcrepro.ledger.cause_where_differs`)."""
@@ -144,6 +152,7 @@ def _table_rows(led: Ledger, ev: Evidence) -> None:
             ours=r["ours"],
             cause=r["cause"],
             claim_id=r["id"],
+            about=_table_about(r),
         )
 
 
@@ -156,6 +165,7 @@ def _location_rows(led: Ledger, ev: Evidence) -> None:
             ours=r["ours"],
             cause=r["cause"],
             claim_id=r["id"],
+            about=_table_about(r),
         )
 
 
@@ -270,6 +280,7 @@ def _trend_row(led: Ledger, ev: Evidence) -> None:
         over="grids (readings and gamma choices)",
         cause=ev.causes["trend"],
         claim_id="PR037",
+        about={"dataset": "emotions"},
     )
 
 
@@ -285,6 +296,7 @@ def _sweet_spot_row(led: Ledger, ev: Evidence) -> None:
         holds=corner - rest >= 0.1,
         cause=ev.causes["slashdot"],
         claim_id="PR041",
+        about={"dataset": "slashdot"},
     )
 
 
@@ -352,6 +364,7 @@ def _figure_rows(led: Ledger, ev: Evidence) -> None:
         agrees=agrees,
         cause=slashdot,
         claim_id="PR042",
+        about={"dataset": "slashdot"},
     )
     rhos = [f"{d} {h} {rho:.2f}" for d, h, rho, _ in ev.exact_vs_jaccard]
     others = [f"{d} {h} {best:.2g}" for d, h, rho, best in ev.exact_vs_jaccard if rho < 0.5]
@@ -383,6 +396,7 @@ def _experiment_rows(led: Ledger, ev: Evidence) -> None:
         ours=f"{ev.grid['dataset'].nunique()} datasets",
         cause=ev.causes["stare"],
         claim_id="PR036",
+        about={"dataset": "stare"},
     )
     _table_rows(led, ev)
     _location_rows(led, ev)

@@ -36,7 +36,7 @@ from typing import Any
 
 import pandas as pd
 
-from mlcrepro.experiment import Cells, Experiment, by_column_value, named
+from mlcrepro.experiment import Cells, Experiment, by_column_value
 from mlcrepro.results import load_or_compute
 from mlcrepro.tolerances import BR_ATOL, LIMO_SEED_RANGE, LIMO_SYNTHETIC_ATOL
 from mlcrepro.wu_zhou2017.authors_baselines import baselines_spec, baselines_table
@@ -189,6 +189,7 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     ),
 )
 
+
 def load(name: str) -> pd.DataFrame:
     """The committed table ``name`` of :data:`EXPERIMENTS`, checked against its configuration.
 
@@ -205,33 +206,26 @@ def load(name: str) -> pd.DataFrame:
     return by_name[name].load()
 
 
-#: Table B.3's datasets as the ledger names them -> the benchmark's names
-_B3_DATASETS = {"CAL500": "cal500", "medical": "medical", "enron": "enron", "bibtex": "bibtex"}
-_B3_METHODS = ("BR", "ML-kNN", "GFM", "LIMO-inst", "LIMO-label", "LIMO")
-
-
 def row_cells(row: Mapping[str, Any]) -> tuple[Cells, ...]:
     """The committed tables' cells behind one row of the ``limo`` ledger.
 
-    A Table B.3 row (``"avg. precision, LIMO-label, bibtex"``) is the mean over the
-    splits of its dataset and method in ``limo_benchmark``; a row of the synthetic study
-    (Tables B.1-B.2, Sec. 5.1) rests on every replication of ``limo_synthetic``; the
-    average ranks (Fig. 4, Sec. 5.2) on every cell of the benchmark.  Table 2, the
-    theorems and Sec. 2 and 4 are computed from the library, from no committed table.
+    ``row`` holds the row's ``source`` and ``about`` (what it is about, as the ledger
+    records it).  A Table B.3 row is the mean over the splits of its dataset and
+    learner in ``limo_benchmark``; a row of the synthetic study (Tables B.1-B.2, Sec.
+    5.1) rests on every replication of ``limo_synthetic``; the average ranks (Fig. 4,
+    Sec. 5.2) on every cell of the benchmark.  Table 2, the theorems and Sec. 2 and 4
+    are computed from the library, from no committed table.
 
-    >>> row_cells({"source": "Table B.3", "claim": "coverage, LIMO, CAL500"})
+    >>> row_cells({"source": "Table B.3",
+    ...            "about": {"table": "Table B.3", "dataset": "cal500", "learner": "LIMO"}})
     (Cells(table='limo_benchmark', where={'dataset': 'cal500', 'method': 'LIMO'}),)
-    >>> row_cells({"source": "Thm 4, App. A", "claim": "Theorem 4: Hamming loss bound"})
+    >>> row_cells({"source": "Thm 4, App. A", "about": {}})
     ()
     """
-    source, claim = str(row["source"]), str(row["claim"])
-    if source.startswith("Table B.3"):
-        dataset = named(claim, _B3_DATASETS)
-        method = named(claim, _B3_METHODS)
-        if len(dataset) != 1 or len(method) != 1:
-            raise ValueError(f"a Table B.3 row names one dataset and one method: {claim!r}")
+    source, about = str(row["source"]), row["about"]
+    if about.get("table") == "Table B.3":
         return (
-            Cells("limo_benchmark", {"dataset": _B3_DATASETS[dataset[0]], "method": method[0]}),
+            Cells("limo_benchmark", {"dataset": about["dataset"], "method": about["learner"]}),
         )
     if source.startswith(("Table B.1", "Table B.2", "Sec. 5.1")):
         return (Cells("limo_synthetic", {}),)
