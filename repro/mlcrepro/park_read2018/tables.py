@@ -15,12 +15,11 @@ Stare, which we do not have, is left out.
 
 from __future__ import annotations
 
-import copy
-import functools
 from typing import Any
 
 import pandas as pd
 
+from mlcrepro.evidence_common import once
 from mlcrepro.park_read2018.record import PAPER
 from mlcrepro.printed_numbers import printed
 
@@ -56,7 +55,7 @@ PAPER_KEY = PAPER.key
 _TABLES = {"jaccard": "Table 2", "hamming": "Table 3", "exact": "Table 4"}
 
 
-@functools.cache
+@once
 def _printed_tables() -> tuple[dict, dict]:
     values: dict[str, dict[tuple[str, str], tuple[Any, ...]]] = {}
     ids: dict[tuple[str, str, str, str], str] = {}
@@ -87,7 +86,7 @@ def paper_values() -> dict[str, dict[tuple[str, str], tuple[Any, ...]]]:
     Read from ``book/_claims/park_read2018.printed.csv``; ``best`` is ``None`` where the
     paper prints a dash (the optimum is at the base), the scores are strings as printed.
     """
-    return copy.deepcopy(_printed_tables()[0])
+    return _printed_tables()[0]
 
 
 def paper_id(measure: str, data: str, part: str, column: str) -> str:
