@@ -195,6 +195,13 @@ def _recommendation_rows(led: Ledger, ev: Evidence) -> None:
         cause=train,
         claim_id="PR039",
     )
+    _exact_recommendation_rows(led, ev)
+
+
+def _exact_recommendation_rows(led: Ledger, ev: Evidence) -> None:
+    """Sec. 5's recommendations for exact match (and Sec. 2.3's expectation of it)."""
+    rec, train = ev.recommendations, ev.causes["train"]
+    n = rec["n"]
     at128, gain = rec["at128"], rec["gain"]
     explore = at128 <= 2 and gain > 0.01
     led.ordering(
