@@ -233,6 +233,20 @@ def _result_paths(seed: int, dataset: str) -> tuple[Path, Path]:
     return folder / f"{dataset}.csv", folder / f"{dataset}.json"
 
 
+def _work_copy(seed: int, dataset: str) -> Path:
+    """A fresh, writable copy of the authors' LIMO code for one run, ``demo.m`` patched
+    to run ``dataset`` and write its record (:func:`patch_demo`)."""
+    work = cache_root() / "work" / f"seed{seed}_{dataset}"
+    if work.exists():
+        shutil.rmtree(work)
+    shutil.copytree(authors.reference_dir() / "limo", work)
+    for p in [work, *work.rglob("*")]:
+        p.chmod(p.stat().st_mode | 0o200)
+    demo = work / "demo.m"
+    demo.write_text(patch_demo(demo.read_text(encoding="utf-8"), dataset), encoding="utf-8")
+    return work
+
+
 def run_one(seed: int, dataset: str, *, log: Path | None = None) -> Path:
     """Run ``demo.m`` on ``dataset`` with Octave seeded by ``seed``; return the CSV path.
 
@@ -250,14 +264,7 @@ def run_one(seed: int, dataset: str, *, log: Path | None = None) -> Path:
     exe = octave_executable()
     refs = authors.reference_sha256("limo/")
     libsvm = build_libsvm()
-    work = cache_root() / "work" / f"seed{seed}_{dataset}"
-    if work.exists():
-        shutil.rmtree(work)
-    shutil.copytree(authors.reference_dir() / "limo", work)
-    for p in [work, *work.rglob("*")]:
-        p.chmod(p.stat().st_mode | 0o200)
-    demo = work / "demo.m"
-    demo.write_text(patch_demo(demo.read_text(encoding="utf-8"), dataset), encoding="utf-8")
+    work = _work_copy(seed, dataset)
     partial = work / "record.csv"
     eval_text = (
         f"MLCBOOK_SEED={seed}; MLCBOOK_OUT='{partial}'; MLCBOOK_LIBSVM='{libsvm}'; "
