@@ -6,7 +6,7 @@ In a chapter's Markdown::
     ```
 
 renders a note "What the reproduction found" holding the counts of the saved ledger
-``book/_ledgers/dependence.csv`` (:func:`mlcrepro.summary.findings_sentence`) and a link
+``book/_ledgers/dependence.csv`` (:func:`mlcrepro.sentences.findings_sentence`) and a link
 to the Reproduce page that shows that ledger (:func:`mlcrepro.papers.ledger_page`); each
 status and cause it names links its definition in the glossary. The
 counts are read from the ledger when the site is built, so the sentence cannot drift

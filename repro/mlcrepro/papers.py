@@ -18,7 +18,7 @@ from mlcrepro import hivemall, huellermeier2022, park_read2018, wu_zhou2017, zha
 from mlcrepro.experiment import Cells, Experiment
 from mlcrepro.ledger import Ledger, load_ledgers
 from mlcrepro.paper import Paper
-from mlcrepro.summary import findings_sentence, headline_sentence
+from mlcrepro.sentences import findings_sentence, headline_sentence
 
 __all__ = [
     "FOLDERS",
@@ -87,8 +87,8 @@ def finding_markdown(ledger: str) -> str:
     """The MyST text of a Learn chapter's note on what the reproduction found.
 
     The sentence counting the committed ledger ``ledger``'s rows by status and cause
-    (:func:`mlcrepro.summary.findings_sentence`), the paper's headline where it has one
-    (:func:`mlcrepro.summary.headline_sentence`), and a link to the Reproduce page that
+    (:func:`mlcrepro.sentences.findings_sentence`), the paper's headline where it has one
+    (:func:`mlcrepro.sentences.headline_sentence`), and a link to the Reproduce page that
     shows the ledger; what the book's ``reproduction-finding`` directive and the
     handouts print.
 
