@@ -17,8 +17,8 @@ from typing import Any
 
 import pandas as pd
 
-from mlcrepro.display import math_html
 from mlcrepro.ledger import STATUSES, row_anchor
+from mlcrepro.math_text import math_html
 from mlcrepro.sentences import findings_sentence
 
 __all__ = [
