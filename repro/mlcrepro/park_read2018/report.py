@@ -43,7 +43,6 @@ __all__ = [
 
 #: the readings in the page's words
 READING_WORDS = {"lbfgs": "L-BFGS to convergence", "ascent": "gradient ascent from zero"}
-_TABLES = {m: table for m, (table, _, _) in BASES.items()}
 
 
 def _check(ev: Any) -> Evidence:
@@ -93,8 +92,8 @@ def printed_numbers(
     rule at the printed precision (:data:`.hypotheses.PRINTED_TOL`).
     """
     ev = _check(ev)
-    if measure not in _TABLES:
-        raise ValueError(f"measure must be one of {list(_TABLES)}, got {measure!r}")
+    if measure not in BASES:
+        raise ValueError(f"measure must be one of {list(BASES)}, got {measure!r}")
     if (ledger is None) == (reading is None):
         raise ValueError("give either ledger (the ledger's numbers) or reading, not both")
     if ledger is not None:
@@ -128,7 +127,7 @@ def printed_numbers(
     # reading other than the ledger's, without the cause, which is the ledger reading's)
     out["claim_id"] = rows["id"]
     out["cause"] = rows["cause"] if ledger is not None else ""
-    return comparison_table(out, caption=f"{_TABLES[measure]} ({measure}), {words}")
+    return comparison_table(out, caption=f"{BASES[measure][0]} ({measure}), {words}")
 
 
 def fit_table(ev: Evidence) -> pd.DataFrame:

@@ -51,15 +51,13 @@ NAMES = {
 
 #: where the paper's printed numbers live (:func:`mlcrepro.printed_numbers.printed`)
 PAPER_KEY = PAPER.key
-#: measure -> the table that prints its optima
-_TABLES = {"jaccard": "Table 2", "hamming": "Table 3", "exact": "Table 4"}
 
 
 @once
 def _printed_tables() -> tuple[dict, dict]:
     values: dict[str, dict[tuple[str, str], tuple[Any, ...]]] = {}
     ids: dict[tuple[str, str, str, str], str] = {}
-    for measure, table in _TABLES.items():
+    for measure, (table, _, _) in BASES.items():
         frame = printed(PAPER_KEY, table)
         cell = {(r.row, r.column): r for r in frame.itertuples()}
         bases = BASES[measure][2]
@@ -112,8 +110,8 @@ BASES: dict[str, tuple[str, list[tuple[float, float]], list[str]]] = {
 
 
 def _check_measure(measure: Any) -> str:
-    if measure not in _TABLES:
-        raise ValueError(f"measure must be one of {sorted(_TABLES)}, got {measure!r}")
+    if measure not in BASES:
+        raise ValueError(f"measure must be one of {sorted(BASES)}, got {measure!r}")
     return measure
 
 
