@@ -51,7 +51,12 @@ def _worked_rows(led: Ledger, ev: Evidence) -> None:
         paper, cid = caption[("mean", name)]
         ours = t1[next(c for c in t1.index if c.startswith(name))]
         led.number(
-            f"Table 1 mean {name} similarity", "Table 1", paper=paper, ours=ours, claim_id=cid
+            f"Table 1 mean {name} similarity",
+            "Table 1",
+            paper=paper,
+            ours=ours,
+            claim_id=cid,
+            about={"table": "Table 1", "measure": name},
         )
     soft, hard = ev.soft_counts, ev.hard_counts
     sec22 = _printed(ev, "Sec. 2.2")
@@ -63,6 +68,7 @@ def _worked_rows(led: Ledger, ev: Evidence) -> None:
             paper=paper,
             ours=soft[k],
             claim_id=cid,
+            about={"setting": "undetermined", "quantity": k.upper()},
         )
     for k in COUNTS:  # z rounded to y = [1 0 0]
         paper, cid = sec22[("determined", k.upper())]
@@ -72,6 +78,7 @@ def _worked_rows(led: Ledger, ev: Evidence) -> None:
             paper=int(paper),
             ours=int(hard[k]),
             claim_id=cid,
+            about={"setting": "determined", "quantity": k.upper()},
         )
     total, cid = sec22[("both", "TP + TN + FP + FN")]
     led.exact(

@@ -15,7 +15,7 @@ import pandas as pd
 
 from mlcbook.plots.blended import plot_blended_heatmaps
 from mlcrepro.display import CompactTable, comparison_table, format_number
-from mlcrepro.ledger import Ledger, derive_status
+from mlcrepro.ledger import Entry, Ledger, derive_status
 from mlcrepro.park_read2018 import findings as bf
 from mlcrepro.park_read2018 import hypotheses as hy
 from mlcrepro.park_read2018.collect import Evidence
@@ -60,20 +60,34 @@ def _frame(ledger: Any) -> pd.DataFrame:
     return ledger.to_frame()
 
 
+def _worked_label(e: Entry) -> str:
+    """A worked example's row as the table names it, from what the row is about (the
+    instance t, z is in the caption): ``Table 1 mean Hamming similarity``,
+    ``undetermined TP``; any other row by its claim."""
+    about = e.about
+    if about.get("table") == "Table 1":
+        return f"Table 1 mean {about['measure']} similarity"
+    if "quantity" in about:
+        return f"{about['setting']} {about['quantity']}"
+    return e.claim
+
+
 def worked_examples(ledger: Ledger) -> CompactTable:
     """Table 1's means and Sec. 2.2's counts beside the paper's, as the ledger judged them.
 
     The rows of the ledger whose source is Table 1 or Sec. 2.2 and whose values are
-    numbers (the totals "4, 4" are an exact row of text, left out).
+    numbers (the totals "4, 4" are an exact row of text, left out), each named by what
+    it is about (so ``ledger`` is one :func:`.ledger_rows.ledgers` built: a ledger read
+    back from its file does not keep that and shows its claims).
     """
     f = _frame(ledger)
+    f["claim"] = [_worked_label(e) for e in ledger.entries]  # what each row is about
     f = f[f["source"].isin(["Table 1", "Sec. 2.2"])].copy()
     f["ours"] = pd.to_numeric(f["ours"], errors="coerce")
     f["paper"] = pd.to_numeric(f["paper"], errors="coerce")
     f["claim_id"] = f["claim_ids"].str.split().str[0]
     f["cause"] = f["cause"].fillna("")
     f = f[f["ours"].notna() & f["paper"].notna()]
-    f["claim"] = f["claim"].str.replace(" for t=[1 0 1], z=[0.6 0.4 0.2]", "", regex=False)
     f["tol"] = f["tol"].fillna(0.0)  # an exact row: equal or not
     return comparison_table(
         f[["claim", "ours", "paper", "tol", "status", "claim_id", "cause"]],
