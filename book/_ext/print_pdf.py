@@ -55,7 +55,8 @@ from urllib.parse import urljoin, urlsplit
 
 import yaml
 
-from mlcrepro.display import BADGES, math_html
+from mlcrepro.display import BADGES
+from mlcrepro.math_text import math_html
 from mlcrepro.ledger import STATUSES, load_ledgers, row_anchor
 from mlcrepro.papers import LEDGERS, ledger_page
 

@@ -6,7 +6,7 @@ In a chapter's Markdown::
     ```
 
 renders a note "What the reproduction found" holding the counts of the saved ledger
-``book/_ledgers/dependence.csv`` (:func:`mlcrepro.summary.findings_sentence`) and a link
+``book/_ledgers/dependence.csv`` (:func:`mlcrepro.sentences.findings_sentence`) and a link
 to the Reproduce page that shows that ledger (:func:`mlcrepro.papers.ledger_page`); each
 status and cause it names links its definition in the glossary. The
 counts are read from the ledger when the site is built, so the sentence cannot drift
@@ -16,11 +16,12 @@ when the ledger changes.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx.util.docutils import SphinxDirective
 
-from mlcrepro._paths import project_root
 from mlcrepro.papers import finding_markdown
 
 
@@ -34,7 +35,7 @@ class ReproductionFinding(SphinxDirective):
             text = finding_markdown(ledger)
         except ValueError as err:
             raise self.error(str(err)) from err
-        self.env.note_dependency(str(project_root() / "book" / "_ledgers" / f"{ledger}.csv"))
+        self.env.note_dependency(str(Path(self.env.srcdir) / "_ledgers" / f"{ledger}.csv"))
         note = nodes.admonition(classes=["note", "reproduction-finding"])
         note += nodes.title(text="What the reproduction found")
         self.state.nested_parse(StringList(text.splitlines(), source=""), self.content_offset, note)

@@ -19,7 +19,7 @@ import platform
 import shutil
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from mlcrepro._paths import cache_dir
@@ -33,13 +33,9 @@ from mlcrepro.wu_zhou2017 import octave
 __all__ = ["main"]
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="mlcrepro",
-        description="The reproduction behind mlcbook: check one claim by its id.",
-    )
-    sub = parser.add_subparsers(dest="command", required=True)
-    check = sub.add_parser(
+def _add_check(add_parser: Callable[..., argparse.ArgumentParser]) -> None:
+    """The command ``mlcrepro check ID [--recompute]``."""
+    check = add_parser(
         "check",
         help="print a claim's ledger rows: the paper's value, ours, status and cause",
         description=(
@@ -57,7 +53,11 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--jobs", type=int, default=-1, help="worker processes for --recompute (all cores)"
     )
-    rep = sub.add_parser(
+
+
+def _add_reproduce(add_parser: Callable[..., argparse.ArgumentParser]) -> None:
+    """The command ``mlcrepro reproduce [NAME ...]``."""
+    rep = add_parser(
         "reproduce",
         help="recompute committed tables from scratch and compare them with the committed",
         description=(
@@ -77,6 +77,16 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument(
         "--no-ledgers", action="store_true", help="do not rebuild the ledgers afterwards"
     )
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mlcrepro",
+        description="The reproduction behind mlcbook: check one claim by its id.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    _add_check(sub.add_parser)
+    _add_reproduce(sub.add_parser)
     led = sub.add_parser(
         "ledgers",
         help="build the pages' ledgers and compare them with the committed, or write them",

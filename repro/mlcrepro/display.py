@@ -9,7 +9,6 @@ printed for that cell.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Mapping
 from decimal import Decimal, InvalidOperation
 from html import escape
@@ -39,7 +38,6 @@ __all__ = [
     "ledger_ref",
     "Collapsed",
     "collapsed",
-    "math_html",
 ]
 
 #: how a ledger row's status is shown in a table: a mark readable in black and white,
@@ -568,31 +566,3 @@ def collapsed(content: Any, summary: str) -> Collapsed:
     if not isinstance(summary, str) or not summary.strip():
         raise ValueError("summary must be a non-empty string")
     return Collapsed(content, summary)
-
-
-#: inline mathematics in a ledger's text: ``$...$`` (MyST's and LaTeX's inline delimiters)
-_INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\s)([^$\n]+?)(?<![\s\\])\$(?!\$)")
-
-
-def math_html(text: Any) -> str:
-    """``text`` as HTML, each ``$...$`` in it as inline mathematics MathJax typesets.
-
-    The rest is escaped; the mathematics becomes ``<span class="math">\\(...\\)</span>``,
-    the form Sphinx gives ``$...$`` in a page, which the site's MathJax renders (and a
-    printed copy with it).  Ledger texts (claims, notes, proofs of errata) are shown so.
-
-    >>> print(math_html("the sum $\\sum_i w_i$ of <the> weights"))  # doctest: +ELLIPSIS
-    the sum <span class="math notranslate nohighlight">\\(\\sum_i w_i\\)</span> of &lt;the&gt; ...
-    >>> math_html("costs $5 and $6")  # a dollar and a number are text
-    'costs $5 and $6'
-    """
-    if text is None:
-        return ""
-    out, last = [], 0
-    s = str(text)
-    for m in _INLINE_MATH.finditer(s):
-        out.append(escape(s[last : m.start()]))
-        out.append(f'<span class="math notranslate nohighlight">\\({escape(m.group(1))}\\)</span>')
-        last = m.end()
-    out.append(escape(s[last:]))
-    return "".join(out)

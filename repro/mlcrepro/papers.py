@@ -18,7 +18,7 @@ from mlcrepro import hivemall, huellermeier2022, park_read2018, wu_zhou2017, zha
 from mlcrepro.experiment import Cells, Experiment
 from mlcrepro.ledger import Ledger, load_ledgers
 from mlcrepro.paper import Paper
-from mlcrepro.summary import findings_sentence, headline_sentence
+from mlcrepro.sentences import findings_sentence, headline_sentence
 
 __all__ = [
     "FOLDERS",
@@ -87,8 +87,8 @@ def finding_markdown(ledger: str) -> str:
     """The MyST text of a Learn chapter's note on what the reproduction found.
 
     The sentence counting the committed ledger ``ledger``'s rows by status and cause
-    (:func:`mlcrepro.summary.findings_sentence`), the paper's headline where it has one
-    (:func:`mlcrepro.summary.headline_sentence`), and a link to the Reproduce page that
+    (:func:`mlcrepro.sentences.findings_sentence`), the paper's headline where it has one
+    (:func:`mlcrepro.sentences.headline_sentence`), and a link to the Reproduce page that
     shows the ledger; what the book's ``reproduction-finding`` directive and the
     handouts print.
 
@@ -178,11 +178,21 @@ def experiments() -> tuple[Experiment, ...]:
 def cells_behind(row: Mapping[str, Any]) -> tuple[Cells, ...]:
     """The committed tables' cells a ledger row rests on: its paper folder's
     ``row_cells(row)`` (none for a folder without tables, or a row computed from the
-    library alone).  ``row`` holds at least the row's ``chapter`` (its ledger),
-    ``claim`` and ``source``."""
+    library alone).
+
+    ``row`` holds at least the row's ``chapter`` (its ledger), ``source`` and either
+    ``about`` (what the row is about, :attr:`mlcrepro.ledger.Entry.about`) or ``row``
+    (its 1-based place in the ledger: ``about`` is then read from the ledger built
+    afresh, since the saved ledgers do not keep it).  No row's wording is read.
+    """
     record = ledger_page(str(row["chapter"]))
     row_cells = getattr(_FOLDERS[record.key], "row_cells", None)
-    return tuple(row_cells(row)) if row_cells is not None else ()
+    if row_cells is None:
+        return ()
+    if "about" not in row:
+        entry = build_ledger(str(row["chapter"])).entries[int(row["row"]) - 1]
+        row = {**row, "about": entry.about}
+    return tuple(row_cells(row))
 
 
 def table_paper(name: str) -> Paper:

@@ -252,6 +252,15 @@ class Comparison:
         return cls(name, rows, np.inf, column, 0.0, False, problem)
 
 
+def _shape_problem(committed: pd.DataFrame, recomputed: pd.DataFrame) -> str:
+    """Why two tables cannot be compared cell by cell ('' when they can)."""
+    if list(committed.columns) != list(recomputed.columns):
+        return f"columns differ: {list(committed.columns)} vs {list(recomputed.columns)}"
+    if len(committed) != len(recomputed):
+        return f"{len(recomputed)} rows instead of {len(committed)}"
+    return ""
+
+
 def compare_tables(
     committed: pd.DataFrame, recomputed: pd.DataFrame, experiment: Experiment
 ) -> Comparison:
@@ -277,16 +286,9 @@ def compare_tables(
     """
     name = experiment.name
     volatile = tuple(c for c in experiment.volatile if c in committed.columns)
-    if list(committed.columns) != list(recomputed.columns):
-        return Comparison.refused(
-            name,
-            len(recomputed),
-            f"columns differ: {list(committed.columns)} vs {list(recomputed.columns)}",
-        )
-    if len(committed) != len(recomputed):
-        return Comparison.refused(
-            name, len(recomputed), f"{len(recomputed)} rows instead of {len(committed)}"
-        )
+    problem = _shape_problem(committed, recomputed)
+    if problem:
+        return Comparison.refused(name, len(recomputed), problem)
     largest, where, bound, within = 0.0, "", 0.0, True
     worst_excess = -np.inf
     for col in committed.columns:

@@ -75,15 +75,8 @@ from mlcbook.files import atomic_write, remove_stale_temporaries
 from mlcbook.progress import progress
 from mlcrepro._paths import cache_dir as _cache_root
 from mlcrepro.code_identity import code_hash
-from mlcrepro.results import (
-    NULLABLE_DTYPES,
-    STRING_DTYPES,
-    canonical,
-    check_table_name,
-    config_hash,
-    has_default_index,
-    recompute_requested,
-)
+from mlcrepro.results import canonical, check_table_name, config_hash, recompute_requested
+from mlcrepro.table_csv import NULLABLE_DTYPES, STRING_DTYPES, has_default_index
 
 __all__ = [
     "Cell",

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from mlcbook import _io
 from mlcrepro import results
 from mlcrepro.results import StaleResultError
+from mlcrepro.table_csv import table_record
 
 
 def _write(tmp_path, monkeypatch, table, name="demo", config=None):
@@ -250,7 +251,7 @@ def test_the_committed_tables_keep_their_format(tmp_path):
         record = saved.get("table")
         csv = meta.with_suffix(".csv")
         table = _io.read_csv_exact(csv) if record is None else results._read_table(csv, record)
-        data, again = results._table_record(meta.stem, table)
+        data, again = table_record(meta.stem, table)
         assert data == csv.read_bytes(), meta.stem
         if record is not None:
             assert (again["sha256"], again["rows"]) == (record["sha256"], record["rows"])

@@ -45,7 +45,7 @@ from mlcrepro.huellermeier2022.experiments import KNN_DATASETS, TIE_BREAKS
 from mlcrepro.huellermeier2022.printed import NAMES
 from mlcrepro.huellermeier2022.record import PAPER
 from mlcrepro.ledger import Entry, Ledger
-from mlcrepro.summary import findings_sentence
+from mlcrepro.sentences import findings_sentence
 
 __all__ = [
     "TITLES",
@@ -88,7 +88,7 @@ def _check(led: object, name: str) -> Ledger:
 def outcome(ledgers: Mapping[str, Ledger]) -> str:
     """One line per ledger (Markdown): what it is about and its counts.
 
-    The counts are :func:`mlcrepro.summary.findings_sentence` of each ledger, in the
+    The counts are :func:`mlcrepro.sentences.findings_sentence` of each ledger, in the
     order of ``PAPER.ledgers``.
     """
     if not isinstance(ledgers, Mapping) or list(ledgers) != list(PAPER.ledgers):

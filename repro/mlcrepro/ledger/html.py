@@ -14,8 +14,9 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
-from mlcrepro.display import BADGES, math_html
+from mlcrepro.display import BADGES
 from mlcrepro.ledger.rules import RARE_STATUSES, WORDS, Cause, Entry
+from mlcrepro.math_text import math_html
 
 if TYPE_CHECKING:
     from mlcrepro.ledger.core import Ledger

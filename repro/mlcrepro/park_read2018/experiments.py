@@ -23,7 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-from mlcrepro.experiment import Cells, Experiment, named
+from mlcrepro.experiment import Cells, Experiment
 from mlcrepro.park_read2018 import baselines as bb
 from mlcrepro.park_read2018 import readings as bs
 from mlcrepro.park_read2018 import variants as bv
@@ -165,8 +165,6 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     _experiment("blended_lp", bb.load_lp, lambda: [bb.lp_spec()], keys=("dataset",)),
 )
 
-#: the datasets as the ledger names them -> the tables' names
-_DATASETS = {d.capitalize(): d for d in GRID_DATASETS}
 #: the two readings' tables (gamma per alpha), whose every cell the chosen reading and
 #: its numbers are read from
 _READINGS = tuple(bs.table_name(r) for r in bs.READINGS)
@@ -175,29 +173,27 @@ _READINGS = tuple(bs.table_name(r) for r in bs.READINGS)
 def row_cells(row: Mapping[str, Any]) -> tuple[Cells, ...]:
     """The committed tables' cells behind one row of the ``blended`` ledger.
 
-    A number of Tables 2-4 (``"best Jaccard, Emotions train"``), and a reading of Sec. 4
-    or 5 or of Figs 1-2 that names a dataset, rests on that dataset's cells of both
-    readings' tables (the evidence reads the chosen reading's numbers; the choice is
-    made between the two); a reading that names none on every cell of both; the
-    headline (Sec. 1) on those and label powerset's.  Table 1, Sec. 2-3 and eq. 10 are
-    computed from the library, from no committed table.
+    ``row`` holds the row's ``source`` and ``about`` (what it is about, as the ledger
+    records it).  A number of Tables 2-4, and a reading of Sec. 4 or 5 or of Figs 1-2
+    about one dataset, rests on that dataset's cells of both readings' tables (the
+    evidence reads the chosen reading's numbers; the choice is made between the two);
+    a reading about no dataset on every cell of both; the headline (Sec. 1) on those
+    and label powerset's.  A dataset that was not available (Stare) rests on nothing;
+    Table 1, Sec. 2-3 and eq. 10 are computed from the library, from no committed table.
 
-    >>> [c.where for c in row_cells({"source": "Table 2", "claim": "best Jaccard, Enron test"})]
+    >>> [c.where for c in row_cells({"source": "Table 2", "about": {"dataset": "enron"}})]
     [{'dataset': 'enron'}, {'dataset': 'enron'}]
-    >>> row_cells({"source": "Sec. 2.2", "claim": "undetermined TP"})
+    >>> row_cells({"source": "Sec. 2.2", "about": {}})
     ()
     """
-    source, claim = str(row["source"]), str(row["claim"])
+    source, about = str(row["source"]), row["about"]
     if not source.startswith(("Table 2", "Table 3", "Table 4", "Sec. 1", "Sec. 4", "Sec. 5")):
         return ()
-    if source.startswith("Sec. 4") and "Stare" in claim:
-        return ()  # the dataset is not available: nothing was computed
-    datasets = tuple(_DATASETS[d] for d in named(claim, _DATASETS))
     where: dict[str, Any] = {}
-    if len(datasets) == 1:
-        where["dataset"] = datasets[0]
-    elif datasets:
-        where["dataset"] = datasets
+    if "dataset" in about:
+        if about["dataset"] not in GRID_DATASETS:
+            return ()  # the dataset is not available: nothing was computed
+        where["dataset"] = about["dataset"]
     cells = tuple(Cells(t, where) for t in _READINGS)
     if source.startswith("Sec. 1"):
         cells += (Cells("blended_lp", where),)

@@ -4,11 +4,11 @@ Each function computes one finding from a grid (see :mod:`mlcrepro.park_read2018
 or one of the study's tables (:mod:`mlcrepro.park_read2018.readings`): which reading fits
 the paper, the trend in alpha, where the optima are, the fixed penalty nearest the
 paper, how far another split moves a number, the readings of Figs. 1-2, the
-recommendations of Sec. 5 and the headline comparison with label powerset.  The causes
-of the differences are made once (:func:`causes`) and each printed number of Tables 2-4
-is given its own (:func:`table_numbers`).  Nothing here adds a ledger row:
-:func:`mlcrepro.park_read2018.ledger_blended.ledgers` does, from
-:func:`mlcrepro.park_read2018.blended_evidence.evidence`.
+recommendations of Sec. 5 and the headline comparison with label powerset.  Each
+printed number of Tables 2-4 is given its cause (:func:`table_numbers`), chosen among
+the shared ones of :mod:`mlcrepro.park_read2018.causes`.  Nothing here adds a ledger row:
+:func:`mlcrepro.park_read2018.ledger_rows.ledgers` does, from
+:func:`mlcrepro.park_read2018.collect.evidence`.
 """
 
 from __future__ import annotations
@@ -19,14 +19,8 @@ import numpy as np
 import pandas as pd
 from scipy.stats import spearmanr
 
-from mlcrepro.ledger import (
-    Cause,
-    material_unavailable,
-    section,
-    tested,
-    underspecified,
-    unknown,
-)
+from mlcrepro.ledger import Cause
+from mlcrepro.park_read2018.causes import PENALTY_FIT, TIE, cause_for
 from mlcrepro.park_read2018.tables import (
     BASES,
     NAMES,
@@ -38,7 +32,6 @@ from mlcrepro.park_read2018.tables import (
 )
 
 __all__ = [
-    "PAGE",
     "choose_reading",
     "alpha_trend",
     "location_gaps",
@@ -48,11 +41,6 @@ __all__ = [
     "literal_trends",
     "split_spread",
     "split_ranges",
-    "PENALTY_FIT",
-    "TIE",
-    "causes",
-    "trend_cause",
-    "explained_by_penalty",
     "table_numbers",
     "locations",
     "recommendations",
@@ -63,10 +51,6 @@ __all__ = [
     "headline_table",
     "headline_wins",
 ]
-
-#: where the committed tables behind the tested causes live
-#: how a cause's reference names the Reproduce page that shows its evidence
-PAGE = "Reproducing Park & Read (2018)"
 
 
 def choose_reading(fit: pd.DataFrame, column: str = "mean |Δ| all") -> str:
@@ -295,234 +279,6 @@ def split_ranges(split: pd.DataFrame) -> dict[tuple[str, str], float]:
     return out
 
 
-#: a fixed gamma "explains" a base when train and test both come within this of the paper
-PENALTY_FIT = 0.03
-#: a location differs by a near-tie when the paper's setting scores within this of our best
-TIE = 0.01
-
-
-def explained_by_penalty(match: pd.DataFrame) -> set[tuple[str, str, str]]:
-    """The (Data, measure, column) bases a fixed gamma brings within PENALTY_FIT of the paper."""
-    ok = match[match["distance"] <= PENALTY_FIT]
-    return set(zip(ok["Data"], ok["measure"], ok["column"]))
-
-
-def causes(
-    match: pd.DataFrame,
-    spread: pd.DataFrame,
-    *,
-    enron_best_test: float,
-    slashdot_rows: bool = True,
-    ranges: dict[tuple[str, str], float] | None = None,
-    ascent: pd.DataFrame | None = None,
-    chosen: str | None = None,
-    slashdot_fit: str = "",
-    swap: str | None = None,
-    bases_reading: str | None = None,
-) -> dict[str, Cause]:
-    """The shared causes of the chapter's differences, each made once.
-
-    ``match`` is :func:`penalty_match`, ``spread`` is :func:`split_spread` of the
-    Enron check, ``enron_best_test`` our best
-    test exact match on Enron; ``ranges`` (:func:`split_ranges` of the same check)
-    adds the cause ``"split"`` of the Enron rows that a split alone can explain;
-    ``ascent`` (the grid of the gradient-ascent reading) adds the cause
-    ``"untrained"``: how many of its fits at ``beta >= 64`` stopped after at most one
-    step, and their best exact match.  When the reading of Table 4's bases
-    (``bases_reading``, else ``chosen``) is ``"ascent"``, the same cause is also set
-    under ``"large_beta"``, which Table 4's BaseJ/BaseH rows (at ``beta = 2^7``) take.
-    ``slashdot_fit`` adds what our models do on our Slashdot to its cause (material
-    unavailable); ``swap`` (the differences of :func:`.hypotheses.enron_swap`, as
-    text) adds the cause
-    ``"swap"`` of Table 4's Enron test rows.
-    """
-    ok = match[match["distance"] <= PENALTY_FIT]
-    gammas = ", ".join(f"{g:g}" for g in sorted(set(ok["best gamma"])))
-    seeds = spread.xs("as-is", level="features").max(axis=1)  # best over penalties
-    std = (
-        spread.xs("standardised", level="features")
-        if "standardised" in spread.index.get_level_values("features")
-        else None
-    )
-    top = float(seeds.max())
-    top_std = float(std.max().max()) if std is not None else float("nan")
-    out = {
-        "penalty": tested(
-            f"the base settings: our CV (held-out similarity) picks weaker penalties than "
-            f"the paper's; with a fixed gamma in {{{gammas}}} the training and the test "
-            f"value both come within {PENALTY_FIT} of the paper's for {len(ok)} of the "
-            f"{len(match)} (dataset, base) pairs (beta = 1 and 128)",
-            ref=section(PAGE, "Why the training halves differ: the penalty"),
-        ),
-        "train": unknown(
-            "training halves: our models fit them closer than the paper's, whose train and "
-            "test scores are close; at the base settings a fixed gamma was tried (the "
-            f"penalty cause, {len(ok)} of {len(match)} bases explained), at the optima "
-            "it was not (each optimum is a different setting, found over the whole grid)",
-            ref=section(PAGE, "Why the training halves differ: the penalty"),
-        ),
-        "test": unknown(
-            "test halves: a few hundredths from the paper; the paper gives no split seed, "
-            "and our own splits move such numbers by about as much (Enron: best test "
-            f"exact {seeds.min():.3f}-{top:.3f} over {len(seeds)} seeds)",
-            ref=section(PAGE, "Why the training halves differ: the penalty"),
-        ),
-        "enron": unknown(
-            f"best test exact on Enron: ours {enron_best_test:.3f} against 0.239; not the "
-            f"split (at most {top:.3f} over {len(seeds)} seeds, best of two penalties and "
-            f"eight betas chosen on the test half), not the feature scaling (standardised: "
-            f"{top_std:.3f}), not L-BFGS's iteration cap (the fits run to "
-            "convergence); the paper's Enron rows of Table 4 look swapped (the swap cause), "
-            "which explains its value but not its location",
-            ref=section(PAGE, "Why the training halves differ: the penalty"),
-        ),
-        "stare": material_unavailable(
-            "Stare: the multi-label data set the paper used is not available to us; the "
-            "paper points only to the STARE project's retinal images "
-            "(www.ces.clemson.edu/~ahoover/stare/) and calls it 'a data set for detecting "
-            "cardiovascular disease from retinal features', without its features or labels, "
-            "and no such file is in our mirror"
-        ),
-        "headline": underspecified(
-            "the paper prints no label-powerset result and names no learner, penalty or "
-            "protocol for it; its printed evidence is Table 4's optimum against the "
-            "beta = 2^7 bases, chosen on the half it reports"
-        ),
-        "flat": tested(
-            f"near-tie: at the paper's (alpha, beta) our score is within {TIE} of our best, "
-            "so the argmax of a flat panel decides the location",
-            ref=section(PAGE, "Tables 2–4 beside ours"),
-        ),
-    }
-    if ranges is not None:
-        said = ", ".join(
-            f"{part.lower()} {m} {ranges[(part, m)]:.3f}"
-            for part in ("Train", "Test")
-            for m in ("hamming", "jaccard", "exact")
-        )
-        out["split"] = tested(
-            "Enron: the paper gives no split, and another split alone moves one "
-            f"setting's value by up to {said} (largest range over {len(seeds)} seeds at "
-            "alpha = 0.2, any beta and penalty of the split check); this row's "
-            "difference is no larger than that",
-            ref=section(PAGE, "Why the training halves differ: the penalty"),
-        )
-    if ascent is not None:
-        big = ascent[ascent["beta"] >= 64]
-        one = int((big["n_iter"] <= 1).sum())
-        top = float(big[["train_exact", "test_exact"]].max().max())
-        out["untrained"] = tested(
-            "Table 4's bases are at beta = 2^7, where our gradient-ascent reading (zero "
-            "start, a fixed step halved until J rises, stop when a step gains less than "
-            "1e-4 of J, all on the objective rescaled by its start) does not train: an "
-            "instance's similarity starts near "
-            f"0.5^beta and {one} of its {len(big)} fits at beta >= 64 stop after at most "
-            f"one step (best exact match there {top:.3f}); the paper reports trained "
-            "models there, so this is a limit of our reading, not the paper's result",
-            ref=section(PAGE, "Two readings of the training"),
-        )
-        if (bases_reading or chosen) == "ascent":
-            out["large_beta"] = out["untrained"]
-    if slashdot_rows:
-        out["slashdot"] = material_unavailable(
-            "Slashdot: the paper takes it from MEKA's datasets page (its footnote 4); "
-            "MEKA's file (22 labels, 1,079 features, as MEKA distributes it) is not in our "
-            "dataset mirror, whose Slashdot (the BOOMER "
-            "authors' copy: 20 labels, 3,125 features) we used instead"
-            + (f"; {slashdot_fit}" if slashdot_fit else ""),
-            ref=section(PAGE, "Hypotheses for what differs"),
-        )
-    if swap is not None:
-        out["swap"] = tested(
-            f"Table 4's Enron rows look swapped in the paper: {swap}",
-            ref=section(PAGE, "Hypotheses for what differs"),
-        )
-    return out
-
-
-#: the grids of :attr:`~.blended_evidence.Evidence.trends` in words
-_GRID_WORDS = {
-    "lbfgs": "L-BFGS",
-    "ascent": "the ascent",
-    "earlier": "L-BFGS capped at 200 iterations",
-}
-
-
-def trend_cause(
-    trends: dict[str, dict[str, Any]],
-    penalty: pd.DataFrame,
-    match: pd.DataFrame,
-    literal: pd.DataFrame,
-    literal_trend: pd.DataFrame,
-) -> Cause:
-    """Why Emotions' training Hamming does not rise with alpha here (Sec. 4): not known.
-
-    ``trends`` are :func:`alpha_trend` of our grids, ``penalty`` and ``match`` the
-    fixed-gamma table and :func:`penalty_match` (the trend at the gamma nearest the
-    paper's Hamming base), ``literal`` and ``literal_trend`` the literal fit budget
-    (:func:`.variants.load_literal`, :func:`literal_trends`).  The literal fits show
-    that fits stopped before convergence *can* make the trend; their budget, step sizes
-    and fixed gamma are our choices and the paper gives none of them, so they are a
-    hypothesis, not a tested cause of the paper's trend.
-    """
-    seen = "; ".join(
-        f"{_GRID_WORDS.get(k, k)} {t['first']:.3f} -> {t['last']:.3f} (rho {t['rho']:.2f})"
-        for k, t in trends.items()
-    )
-    hamming = match[(match["Data"] == "Emotions") & (match["measure"] == "hamming")]
-    g_emo = float(hamming["best gamma"].iloc[0])
-    emo = penalty[(penalty["dataset"] == "emotions") & (penalty["beta"] == 1.0)]
-    ends = emo[emo["gamma"] == g_emo].sort_values("alpha")["train_hamming"].to_numpy()
-    t = literal_trend
-    return unknown(
-        "Emotions' training Hamming at beta = 1 does not rise with alpha in our grids "
-        f"({seen}) nor at the fixed gamma nearest the paper's Hamming base ({g_emo:g}: "
-        f"{ends[0]:.3f} -> {ends[-1]:.3f}); what made it rise in the paper is not known. "
-        "A hypothesis fits it but is not a tested cause: gradient ascent from zero with "
-        f"a fixed step, gamma fixed across alpha ({literal['gamma'].iloc[0]:g}) and a "
-        f"budget of {int(t['steps'].max())} steps (the rule 'stop when J stops "
-        f"increasing' fired in {int(t['stopped by the rule'].sum())} of {len(literal)} "
-        f"fits) makes it rise at {int(t['rises'].sum())} of {len(t)} step sizes "
-        f"(Spearman rho {t['Spearman rho'].min():.2f}-{t['Spearman rho'].max():.2f}): "
-        "fits stopped before convergence can make the trend, but the budget, the step "
-        "sizes and the fixed gamma are our choices and the paper gives none of them, so "
-        "whether its fits stopped early is not known",
-        ref=section(PAGE, "Hypotheses for what differs"),
-    )
-
-
-def _cause_for(
-    row: pd.Series,
-    c: dict[str, Cause],
-    explained: set[tuple[str, str, str]] | None = None,
-    ranges: dict[tuple[str, str], float] | None = None,
-) -> Cause:
-    if row["Data"] == "Slashdot" and "slashdot" in c:
-        return c["slashdot"]
-    if (
-        "swap" in c
-        and (row["Data"], row["Type"], row["measure"]) == ("Enron", "Test", "exact")
-        and row.get("column") in ("best", "BaseJ", "BaseH")
-    ):
-        return c["swap"]
-    if (
-        row["Data"] == "Enron"
-        and row["Type"] == "Test"
-        and row["measure"] == "exact"
-        and row.get("column") in ("best", None)  # the best value or its location
-    ):
-        return c["enron"]
-    if "large_beta" in c and row.get("column") in ("BaseJ", "BaseH"):
-        return c["large_beta"]
-    if (row["Data"], row["measure"], row.get("column")) in (explained or set()):
-        return c["penalty"]
-    if row["Data"] == "Enron" and ranges is not None and "split" in c and "column" in row:
-        gap = abs(float(row["paper"]) - float(row["ours"]))
-        if gap <= ranges[(row["Type"], row["measure"])]:
-            return c["split"]
-    return c["train"] if row["Type"] == "Train" else c["test"]
-
-
 #: the ledger's names of the numbers of Tables 2-4 (as the claims inventory cites them)
 _ROW_NAMES = {
     ("jaccard", "best"): "best Jaccard",
@@ -562,7 +318,7 @@ def table_numbers(
         f"{_ROW_NAMES[(r['measure'], r['column'])]}, {r['Data']} {r['Type'].lower()}"
         for _, r in pairs.iterrows()
     ]
-    pairs["cause"] = [_cause_for(r, c, explained, ranges) for _, r in pairs.iterrows()]
+    pairs["cause"] = [cause_for(r, c, explained, ranges) for _, r in pairs.iterrows()]
     return pairs
 
 
@@ -589,7 +345,7 @@ def locations(grid: pd.DataFrame, c: dict[str, Cause], tie: float = TIE) -> pd.D
         if r["paper"] == r["ours"]
         else c["flat"]
         if r["gap"] <= tie + 1e-12
-        else _cause_for(r, c)
+        else cause_for(r, c)
         for _, r in out.iterrows()
     ]
     return out

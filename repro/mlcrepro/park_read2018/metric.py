@@ -5,7 +5,7 @@ examples and on seeded random matrices: Table 1 as limits of the blend, the unde
 counts of Sec. 2.2, the three limits, the monotonicity in alpha, eq. 8's increment, the
 vector form of Sec. 2.3, the gradient (eq. 10) against finite differences and the
 decoupling of the labels at ``alpha = beta = 1`` (Sec. 3.2).  Nothing here reads a
-committed table; :func:`~mlcrepro.park_read2018.blended_evidence.evidence` calls each
+committed table; :func:`~mlcrepro.park_read2018.collect.evidence` calls each
 function once.
 """
 

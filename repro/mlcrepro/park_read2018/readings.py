@@ -124,28 +124,11 @@ def _check_real(value: Any, name: str, low: float, high: float = math.inf) -> fl
     return value
 
 
-def _check_reading(reading: Any) -> str:
-    if reading not in READINGS:
-        raise ValueError(f"reading must be one of {READINGS}, got {reading!r}")
-    return reading
-
-
-def _check_dataset(dataset: Any) -> str:
-    if dataset not in GRID_DATASETS:
-        raise ValueError(f"dataset must be one of {GRID_DATASETS}, got {dataset!r}")
-    return dataset
-
-
-def _check_gamma_per(gamma_per: Any) -> str:
-    if gamma_per not in GAMMA_PER:
-        raise ValueError(f"gamma_per must be one of {GAMMA_PER}, got {gamma_per!r}")
-    return gamma_per
-
-
-def _check_features(features: Any) -> str:
-    if features not in FEATURES + DATA_VARIANTS:
-        raise ValueError(f"features must be one of {FEATURES + DATA_VARIANTS}, got {features!r}")
-    return features
+def _one_of(value: Any, name: str, choices: tuple[str, ...]) -> str:
+    """``value`` if it is one of ``choices``, else an error naming ``name``."""
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {choices}, got {value!r}")
+    return value
 
 
 def cell_spec(
@@ -171,12 +154,13 @@ def cell_spec(
     :func:`readings_spec` keys each runner cell by the same items (its parameters,
     the reading's settings) and the checksum of the cell's dataset.
     """
-    _check_dataset(dataset)
-    _check_reading(reading)
-    _check_gamma_per(gamma_per)
+    _one_of(dataset, "dataset", GRID_DATASETS)
+    _one_of(reading, "reading", READINGS)
+    _one_of(gamma_per, "gamma_per", GAMMA_PER)
     if alpha not in GRID_ALPHAS:
         raise ValueError(f"alpha must be one of {GRID_ALPHAS}, got {alpha!r}")
-    extra: dict[str, Any] = {} if _check_features(features) == "as-is" else {"features": features}
+    features = _one_of(features, "features", FEATURES + DATA_VARIANTS)
+    extra: dict[str, Any] = {} if features == "as-is" else {"features": features}
     if penalize_intercept:
         extra["penalize_intercept"] = True
     if cv_score != "undetermined":
@@ -338,10 +322,10 @@ def readings_spec(
     and CV) and the checksum of its dataset; ``alphas``, ``betas`` and ``gammas``
     other than the defaults give a smaller study (tests), not a committed table.
     """
-    _check_reading(reading)
-    _check_gamma_per(gamma_per)
+    _one_of(reading, "reading", READINGS)
+    _one_of(gamma_per, "gamma_per", GAMMA_PER)
     for d in datasets:
-        _check_dataset(d)
+        _one_of(d, "dataset", GRID_DATASETS)
     wrong = [a for a in alphas if a not in GRID_ALPHAS]
     if wrong:
         raise ValueError(f"alphas must be among {GRID_ALPHAS}, got {wrong}")
@@ -389,8 +373,8 @@ def study_config(
     reading: str, datasets=GRID_DATASETS, *, gamma_per: str = "alpha", seed: int = 0
 ) -> dict:
     """The specification (the key of :func:`mlcrepro.results.load_or_compute`) of one table."""
-    _check_reading(reading)
-    _check_gamma_per(gamma_per)
+    _one_of(reading, "reading", READINGS)
+    _one_of(gamma_per, "gamma_per", GAMMA_PER)
     return {
         "experiment": "park-read-2018-sec4-readings",
         "reading": reading,
@@ -409,24 +393,20 @@ def study_config(
 
 def table_name(reading: str, gamma_per: str = "alpha") -> str:
     """``blended_study_<reading>`` (gamma per alpha) or ``..._per_setting``."""
-    suffix = "" if _check_gamma_per(gamma_per) == "alpha" else "_per_setting"
-    return f"blended_study_{_check_reading(reading)}{suffix}"
+    suffix = "" if _one_of(gamma_per, "gamma_per", GAMMA_PER) == "alpha" else "_per_setting"
+    return f"blended_study_{_one_of(reading, 'reading', READINGS)}{suffix}"
 
 
 #: the datasets each committed table of the readings holds (gamma per alpha): all five
-STUDY_DATASETS: dict[str, tuple[str, ...]] = {
-    "lbfgs": ("emotions", "enron", "scene", "slashdot", "yeast"),
-    "ascent": ("emotions", "enron", "scene", "slashdot", "yeast"),
-}
-
-
+STUDY_DATASETS: dict[str, tuple[str, ...]] = dict.fromkeys(
+    READINGS, ("emotions", "enron", "scene", "slashdot", "yeast")
+)
 #: the datasets each committed table with gamma chosen per (alpha, beta) holds: its CV
 #: costs eight times that of gamma per alpha, so Enron and Slashdot, the costliest, are
 #: not in it
-PER_SETTING_DATASETS: dict[str, tuple[str, ...]] = {
-    "lbfgs": ("emotions", "scene", "yeast"),
-    "ascent": ("emotions", "scene", "yeast"),
-}
+PER_SETTING_DATASETS: dict[str, tuple[str, ...]] = dict.fromkeys(
+    READINGS, ("emotions", "scene", "yeast")
+)
 
 
 def load_study(
@@ -438,8 +418,9 @@ def load_study(
     or :data:`PER_SETTING_DATASETS` (gamma per setting).
     """
     if datasets is None:
-        per_alpha = _check_gamma_per(gamma_per) == "alpha"
-        datasets = (STUDY_DATASETS if per_alpha else PER_SETTING_DATASETS)[_check_reading(reading)]
+        per_alpha = _one_of(gamma_per, "gamma_per", GAMMA_PER) == "alpha"
+        reading = _one_of(reading, "reading", READINGS)
+        datasets = (STUDY_DATASETS if per_alpha else PER_SETTING_DATASETS)[reading]
     return load_or_compute(
         table_name(reading, gamma_per),
         lambda: run_study(reading, datasets, gamma_per=gamma_per, seed=seed),
@@ -481,7 +462,7 @@ def penalty_spec(datasets: Sequence[str] = GRID_DATASETS, *, seed: int = 0) -> S
     the base setting of Tables 2 and 3, its ``beta = 128`` fit that of Table 4.
     """
     for d in datasets:
-        _check_dataset(d)
+        _one_of(d, "dataset", GRID_DATASETS)
     data = dataset_fingerprints(list(datasets))
     return Spec(
         "blended_penalty",
@@ -542,14 +523,14 @@ def path_cell(
 
 
 def _path_spec(dataset, alpha, gamma, seed, features) -> dict:
-    _check_dataset(dataset)
+    _one_of(dataset, "dataset", GRID_DATASETS)
     return {
         "experiment": "park-read-2018-path",
         "dataset": dataset,
         "alpha": _check_real(alpha, "alpha", 0.0, 1.0),
         "gamma": _check_real(gamma, "gamma", 0.0),
         "seed": int(seed),
-        "features": _check_features(features),
+        "features": _one_of(features, "features", FEATURES + DATA_VARIANTS),
         "betas": [float(b) for b in GRID_BETAS],
         **STUDY_SETTINGS["lbfgs"],
     }
@@ -586,7 +567,7 @@ def _path_rows(features: str, seed: int, gamma: float, **params: Any) -> pd.Data
 def split_spec(*, check=SPLIT_CHECK) -> Spec:
     """The split check as a runner spec: the paths of :func:`split_cells`, one a cell."""
     d = check["dataset"]
-    _check_dataset(d)
+    _one_of(d, "dataset", GRID_DATASETS)
     first = int(check["seeds"][0])
     data = dataset_fingerprints([d])[d]
     return Spec(

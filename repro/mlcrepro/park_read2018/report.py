@@ -1,6 +1,6 @@
 """Park & Read (2018): the tables and sentences of the Reproduce page, from the evidence.
 
-Each function turns part of an :class:`~.blended_evidence.Evidence` (and, where it shows
+Each function turns part of an :class:`~.collect.Evidence` (and, where it shows
 a verdict, the ledger built from it) into what the page ``book/reproduce_park_read2018``
 shows: comparisons in the one shape of :func:`mlcrepro.display.comparison_table`, small
 tables of text that fit the column, and :func:`page_values`, every number and sentence
@@ -15,10 +15,10 @@ import pandas as pd
 
 from mlcbook.plots.blended import plot_blended_heatmaps
 from mlcrepro.display import CompactTable, comparison_table, format_number
-from mlcrepro.ledger import Ledger, derive_status
+from mlcrepro.ledger import Entry, Ledger, derive_status
 from mlcrepro.park_read2018 import findings as bf
 from mlcrepro.park_read2018 import hypotheses as hy
-from mlcrepro.park_read2018.blended_evidence import Evidence
+from mlcrepro.park_read2018.collect import Evidence
 from mlcrepro.park_read2018.readings import READINGS
 from mlcrepro.park_read2018.tables import BASES, NAMES, fit_report, fit_to_paper, paper_pairs
 
@@ -43,7 +43,6 @@ __all__ = [
 
 #: the readings in the page's words
 READING_WORDS = {"lbfgs": "L-BFGS to convergence", "ascent": "gradient ascent from zero"}
-_TABLES = {m: table for m, (table, _, _) in BASES.items()}
 
 
 def _check(ev: Any) -> Evidence:
@@ -61,20 +60,34 @@ def _frame(ledger: Any) -> pd.DataFrame:
     return ledger.to_frame()
 
 
+def _worked_label(e: Entry) -> str:
+    """A worked example's row as the table names it, from what the row is about (the
+    instance t, z is in the caption): ``Table 1 mean Hamming similarity``,
+    ``undetermined TP``; any other row by its claim."""
+    about = e.about
+    if about.get("table") == "Table 1":
+        return f"Table 1 mean {about['measure']} similarity"
+    if "quantity" in about:
+        return f"{about['setting']} {about['quantity']}"
+    return e.claim
+
+
 def worked_examples(ledger: Ledger) -> CompactTable:
     """Table 1's means and Sec. 2.2's counts beside the paper's, as the ledger judged them.
 
     The rows of the ledger whose source is Table 1 or Sec. 2.2 and whose values are
-    numbers (the totals "4, 4" are an exact row of text, left out).
+    numbers (the totals "4, 4" are an exact row of text, left out), each named by what
+    it is about (so ``ledger`` is one :func:`.ledger_rows.ledgers` built: a ledger read
+    back from its file does not keep that and shows its claims).
     """
     f = _frame(ledger)
+    f["claim"] = [_worked_label(e) for e in ledger.entries]  # what each row is about
     f = f[f["source"].isin(["Table 1", "Sec. 2.2"])].copy()
     f["ours"] = pd.to_numeric(f["ours"], errors="coerce")
     f["paper"] = pd.to_numeric(f["paper"], errors="coerce")
     f["claim_id"] = f["claim_ids"].str.split().str[0]
     f["cause"] = f["cause"].fillna("")
     f = f[f["ours"].notna() & f["paper"].notna()]
-    f["claim"] = f["claim"].str.replace(" for t=[1 0 1], z=[0.6 0.4 0.2]", "", regex=False)
     f["tol"] = f["tol"].fillna(0.0)  # an exact row: equal or not
     return comparison_table(
         f[["claim", "ours", "paper", "tol", "status", "claim_id", "cause"]],
@@ -93,8 +106,8 @@ def printed_numbers(
     rule at the printed precision (:data:`.hypotheses.PRINTED_TOL`).
     """
     ev = _check(ev)
-    if measure not in _TABLES:
-        raise ValueError(f"measure must be one of {list(_TABLES)}, got {measure!r}")
+    if measure not in BASES:
+        raise ValueError(f"measure must be one of {list(BASES)}, got {measure!r}")
     if (ledger is None) == (reading is None):
         raise ValueError("give either ledger (the ledger's numbers) or reading, not both")
     if ledger is not None:
@@ -128,7 +141,7 @@ def printed_numbers(
     # reading other than the ledger's, without the cause, which is the ledger reading's)
     out["claim_id"] = rows["id"]
     out["cause"] = rows["cause"] if ledger is not None else ""
-    return comparison_table(out, caption=f"{_TABLES[measure]} ({measure}), {words}")
+    return comparison_table(out, caption=f"{BASES[measure][0]} ({measure}), {words}")
 
 
 def fit_table(ev: Evidence) -> pd.DataFrame:

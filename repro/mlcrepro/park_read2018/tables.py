@@ -15,12 +15,11 @@ Stare, which we do not have, is left out.
 
 from __future__ import annotations
 
-import copy
-import functools
 from typing import Any
 
 import pandas as pd
 
+from mlcrepro.evidence_common import once
 from mlcrepro.park_read2018.record import PAPER
 from mlcrepro.printed_numbers import printed
 
@@ -52,15 +51,13 @@ NAMES = {
 
 #: where the paper's printed numbers live (:func:`mlcrepro.printed_numbers.printed`)
 PAPER_KEY = PAPER.key
-#: measure -> the table that prints its optima
-_TABLES = {"jaccard": "Table 2", "hamming": "Table 3", "exact": "Table 4"}
 
 
-@functools.cache
+@once
 def _printed_tables() -> tuple[dict, dict]:
     values: dict[str, dict[tuple[str, str], tuple[Any, ...]]] = {}
     ids: dict[tuple[str, str, str, str], str] = {}
-    for measure, table in _TABLES.items():
+    for measure, (table, _, _) in BASES.items():
         frame = printed(PAPER_KEY, table)
         cell = {(r.row, r.column): r for r in frame.itertuples()}
         bases = BASES[measure][2]
@@ -87,7 +84,7 @@ def paper_values() -> dict[str, dict[tuple[str, str], tuple[Any, ...]]]:
     Read from ``book/_claims/park_read2018.printed.csv``; ``best`` is ``None`` where the
     paper prints a dash (the optimum is at the base), the scores are strings as printed.
     """
-    return copy.deepcopy(_printed_tables()[0])
+    return _printed_tables()[0]
 
 
 def paper_id(measure: str, data: str, part: str, column: str) -> str:
@@ -113,8 +110,8 @@ BASES: dict[str, tuple[str, list[tuple[float, float]], list[str]]] = {
 
 
 def _check_measure(measure: Any) -> str:
-    if measure not in _TABLES:
-        raise ValueError(f"measure must be one of {sorted(_TABLES)}, got {measure!r}")
+    if measure not in BASES:
+        raise ValueError(f"measure must be one of {sorted(BASES)}, got {measure!r}")
     return measure
 
 

@@ -3,7 +3,7 @@
 The folder's contract (its README says what each module does):
 
 PAPER                    the paper's record (below)
-experiments.TABLES       the committed tables it reads, each with its loader
+experiments.EXPERIMENTS  the committed tables it reads, each with its loader
 collect.evidence()       everything its ledger judges, computed once from those tables
 ledger_rows.ledgers(ev)  ``{"limo": Ledger}``: the only place its rows are added
 """

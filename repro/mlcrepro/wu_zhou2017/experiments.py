@@ -4,8 +4,8 @@ Every long computation of the folder is a runner spec (:mod:`mlcrepro.runner`) w
 table is committed under ``data/results/`` and read back by
 :func:`mlcrepro.results.load_or_compute` with the configuration that keys it (so a
 table made by other code fails at once, naming the command that recomputes it).
-:data:`TABLES` lists them, each with the function that loads it, in the order the
-evidence (:mod:`mlcrepro.wu_zhou2017.collect`) reads them:
+:data:`EXPERIMENTS` lists them, each with the function that loads it; :func:`load` reads
+one by name for the evidence (:mod:`mlcrepro.wu_zhou2017.collect`):
 
 =============================  ==============================================================
 ``limo_synthetic``             Sec. 5.1: the three LIMO variants on our synthetic data
@@ -31,12 +31,12 @@ evidence (:mod:`mlcrepro.wu_zhou2017.collect`) reads them:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
 
-from mlcrepro.experiment import Cells, Experiment, by_column_value, named
+from mlcrepro.experiment import Cells, Experiment, by_column_value
 from mlcrepro.results import load_or_compute
 from mlcrepro.tolerances import BR_ATOL, LIMO_SEED_RANGE, LIMO_SYNTHETIC_ATOL
 from mlcrepro.wu_zhou2017.authors_baselines import baselines_spec, baselines_table
@@ -71,7 +71,6 @@ __all__ = [
     "EXPERIMENTS",
     "REPS",
     "SYNTHETIC_REPLICATIONS",
-    "TABLES",
     "load",
     "row_cells",
 ]
@@ -112,38 +111,6 @@ def _thresholds_bibtex() -> pd.DataFrame:
 
 def _epochs() -> pd.DataFrame:
     return load_or_compute("limo_epochs", epochs_table, epochs_config())
-
-
-#: every committed table of the folder -> the function that loads it (checked against
-#: the configuration that keys it; recomputed through the runner only when asked)
-TABLES: Mapping[str, Callable[[], pd.DataFrame]] = {
-    "limo_synthetic": _synthetic,
-    "limo_benchmark": _benchmark,
-    "limo_benchmark_released": sampling_table,
-    "limo_thresholds": _thresholds,
-    "limo_thresholds_bibtex": _thresholds_bibtex,
-    "limo_epochs": _epochs,
-    "limo_authors_octave": lambda: authors_octave_tables()[0],
-    "limo_authors_octave_runs": lambda: authors_octave_tables()[1],
-    "limo_authors_ours": protocol_table,
-    "limo_authors_variants": variants_table,
-    "limo_authors_baselines": baselines_table,
-}
-
-
-def load(name: str) -> pd.DataFrame:
-    """The committed table ``name`` of :data:`TABLES`, checked against its configuration.
-
-    Raises
-    ------
-    ValueError
-        ``name`` is not one of this folder's tables.
-    mlcrepro.results.StaleResultError
-        The committed table was made from another configuration (or is missing).
-    """
-    if name not in TABLES:
-        raise ValueError(f"name must be one of {sorted(TABLES)}, got {name!r}")
-    return TABLES[name]()
 
 
 #: the F1 measures of the thresholding tables
@@ -222,33 +189,43 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     ),
 )
 
-#: Table B.3's datasets as the ledger names them -> the benchmark's names
-_B3_DATASETS = {"CAL500": "cal500", "medical": "medical", "enron": "enron", "bibtex": "bibtex"}
-_B3_METHODS = ("BR", "ML-kNN", "GFM", "LIMO-inst", "LIMO-label", "LIMO")
+
+def load(name: str) -> pd.DataFrame:
+    """The committed table ``name`` of :data:`EXPERIMENTS`, checked against its configuration.
+
+    Raises
+    ------
+    ValueError
+        ``name`` is not one of this folder's tables.
+    mlcrepro.results.StaleResultError
+        The committed table was made from another configuration (or is missing).
+    """
+    by_name = {e.name: e for e in EXPERIMENTS}
+    if name not in by_name:
+        raise ValueError(f"name must be one of {sorted(by_name)}, got {name!r}")
+    return by_name[name].load()
 
 
 def row_cells(row: Mapping[str, Any]) -> tuple[Cells, ...]:
     """The committed tables' cells behind one row of the ``limo`` ledger.
 
-    A Table B.3 row (``"avg. precision, LIMO-label, bibtex"``) is the mean over the
-    splits of its dataset and method in ``limo_benchmark``; a row of the synthetic study
-    (Tables B.1-B.2, Sec. 5.1) rests on every replication of ``limo_synthetic``; the
-    average ranks (Fig. 4, Sec. 5.2) on every cell of the benchmark.  Table 2, the
-    theorems and Sec. 2 and 4 are computed from the library, from no committed table.
+    ``row`` holds the row's ``source`` and ``about`` (what it is about, as the ledger
+    records it).  A Table B.3 row is the mean over the splits of its dataset and
+    learner in ``limo_benchmark``; a row of the synthetic study (Tables B.1-B.2, Sec.
+    5.1) rests on every replication of ``limo_synthetic``; the average ranks (Fig. 4,
+    Sec. 5.2) on every cell of the benchmark.  Table 2, the theorems and Sec. 2 and 4
+    are computed from the library, from no committed table.
 
-    >>> row_cells({"source": "Table B.3", "claim": "coverage, LIMO, CAL500"})
+    >>> row_cells({"source": "Table B.3",
+    ...            "about": {"table": "Table B.3", "dataset": "cal500", "learner": "LIMO"}})
     (Cells(table='limo_benchmark', where={'dataset': 'cal500', 'method': 'LIMO'}),)
-    >>> row_cells({"source": "Thm 4, App. A", "claim": "Theorem 4: Hamming loss bound"})
+    >>> row_cells({"source": "Thm 4, App. A", "about": {}})
     ()
     """
-    source, claim = str(row["source"]), str(row["claim"])
-    if source.startswith("Table B.3"):
-        dataset = named(claim, _B3_DATASETS)
-        method = named(claim, _B3_METHODS)
-        if len(dataset) != 1 or len(method) != 1:
-            raise ValueError(f"a Table B.3 row names one dataset and one method: {claim!r}")
+    source, about = str(row["source"]), row["about"]
+    if about.get("table") == "Table B.3":
         return (
-            Cells("limo_benchmark", {"dataset": _B3_DATASETS[dataset[0]], "method": method[0]}),
+            Cells("limo_benchmark", {"dataset": about["dataset"], "method": about["learner"]}),
         )
     if source.startswith(("Table B.1", "Table B.2", "Sec. 5.1")):
         return (Cells("limo_synthetic", {}),)

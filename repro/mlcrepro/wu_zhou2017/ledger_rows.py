@@ -110,10 +110,19 @@ def _table2_rows(led: Ledger, ev: Evidence, causes: dict[str, Cause]) -> None:
                 "it on finite samples; the label-wise and inst-wise ✗ are counter-examples "
                 "of mlcbook.margins.table2_check",
                 claim_id=ids[k],
+                about={"table": "Table 2", "measure": k},
             )
         else:
             cause = causes["table2_micro"]  # kept only where the row differs
-            led.exact(claim, src, paper=r.paper, ours=r.ours, cause=cause, claim_id=ids[k])
+            led.exact(
+                claim,
+                src,
+                paper=r.paper,
+                ours=r.ours,
+                cause=cause,
+                claim_id=ids[k],
+                about={"table": "Table 2", "measure": k},
+            )
 
 
 def _bound_rows(led: Ledger, ev: Evidence, causes: dict[str, Cause]) -> None:
@@ -223,6 +232,7 @@ def _synthetic_table_rows(led: Ledger, source: str, ours: pd.DataFrame, cause: C
                 ours=v,
                 cause=cause,  # kept only where the row differs (the ledger's rule)
                 claim_id=ids[(k, col)],
+                about={"table": source, "measure": k, "learner": col},
             )
 
 
@@ -344,6 +354,12 @@ def _b3_rows(led: Ledger, ev: Evidence, causes: dict[str, Cause]) -> None:
                 ours=v,
                 cause=cause_of(d, r.method, r.measure),  # kept only where it differs
                 claim_id=r["id"],
+                about={
+                    "table": "Table B.3",
+                    "dataset": d,
+                    "learner": r.method,
+                    "measure": r.measure,
+                },
             )
 
 

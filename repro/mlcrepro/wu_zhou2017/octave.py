@@ -57,6 +57,7 @@ from mlcrepro.results import StaleResultError, load_or_compute, recompute_reques
 from mlcrepro.wu_zhou2017 import authors
 
 __all__ = [
+    "octave_executable",
     "DEFAULT_SEEDS",
     "MEASURES",
     "RUNS_TABLE",
@@ -113,7 +114,14 @@ def run_dir(seed: int) -> Path:
     return cache_root() / "runs" / f"seed{seed}"
 
 
-def _octave() -> str:
+def octave_executable() -> str:
+    """The path of GNU Octave's executable.
+
+    Raises
+    ------
+    OctaveNotFoundError
+        If Octave is not on ``PATH`` (``make octave`` installs it).
+    """
     exe = shutil.which(_OCTAVE)
     if exe is None:
         raise OctaveNotFoundError(f"{_OCTAVE} is not on PATH; run `make octave` (as root)")
@@ -123,7 +131,7 @@ def _octave() -> str:
 def octave_version() -> str:
     """The installed Octave's version string (e.g. ``"7.3.0"``)."""
     out = subprocess.run(
-        [_octave(), "--no-gui", "--eval", "disp(OCTAVE_VERSION)"],
+        [octave_executable(), "--no-gui", "--eval", "disp(OCTAVE_VERSION)"],
         capture_output=True,
         text=True,
         check=True,
@@ -135,7 +143,7 @@ def statistics_version() -> str:
     """The version of Octave's ``statistics`` package."""
     out = subprocess.run(
         [
-            _octave(),
+            octave_executable(),
             "--no-gui",
             "--eval",
             "v = pkg('list', 'statistics'); disp(v{1}.version)",
@@ -167,7 +175,9 @@ def build_libsvm(force: bool = False) -> Path:
     shutil.copytree(authors.reference_dir() / "libsvm", target)
     for p in [target, *target.rglob("*")]:
         p.chmod(p.stat().st_mode | 0o200)
-    subprocess.run([_octave(), "--no-gui", "--eval", "make"], cwd=libsvm_dir(), check=True)
+    subprocess.run(
+        [octave_executable(), "--no-gui", "--eval", "make"], cwd=libsvm_dir(), check=True
+    )
     if not built.exists():
         raise RuntimeError(f"LIBSVM's make.m did not produce {built}")
     return libsvm_dir()
@@ -223,6 +233,20 @@ def _result_paths(seed: int, dataset: str) -> tuple[Path, Path]:
     return folder / f"{dataset}.csv", folder / f"{dataset}.json"
 
 
+def _work_copy(seed: int, dataset: str) -> Path:
+    """A fresh, writable copy of the authors' LIMO code for one run, ``demo.m`` patched
+    to run ``dataset`` and write its record (:func:`patch_demo`)."""
+    work = cache_root() / "work" / f"seed{seed}_{dataset}"
+    if work.exists():
+        shutil.rmtree(work)
+    shutil.copytree(authors.reference_dir() / "limo", work)
+    for p in [work, *work.rglob("*")]:
+        p.chmod(p.stat().st_mode | 0o200)
+    demo = work / "demo.m"
+    demo.write_text(patch_demo(demo.read_text(encoding="utf-8"), dataset), encoding="utf-8")
+    return work
+
+
 def run_one(seed: int, dataset: str, *, log: Path | None = None) -> Path:
     """Run ``demo.m`` on ``dataset`` with Octave seeded by ``seed``; return the CSV path.
 
@@ -237,17 +261,10 @@ def run_one(seed: int, dataset: str, *, log: Path | None = None) -> Path:
     csv, meta = _result_paths(seed, dataset)
     if csv.exists() and meta.exists():
         return csv
-    exe = _octave()
+    exe = octave_executable()
     refs = authors.reference_sha256("limo/")
     libsvm = build_libsvm()
-    work = cache_root() / "work" / f"seed{seed}_{dataset}"
-    if work.exists():
-        shutil.rmtree(work)
-    shutil.copytree(authors.reference_dir() / "limo", work)
-    for p in [work, *work.rglob("*")]:
-        p.chmod(p.stat().st_mode | 0o200)
-    demo = work / "demo.m"
-    demo.write_text(patch_demo(demo.read_text(encoding="utf-8"), dataset), encoding="utf-8")
+    work = _work_copy(seed, dataset)
     partial = work / "record.csv"
     eval_text = (
         f"MLCBOOK_SEED={seed}; MLCBOOK_OUT='{partial}'; MLCBOOK_LIBSVM='{libsvm}'; "

@@ -192,7 +192,7 @@ def _save(folder: Path, arrays: dict[str, np.ndarray]) -> None:
 def _octave_eval(script: str, variables: dict[str, str], cwd: Path) -> None:
     settings = "; ".join(f"{k}='{v}'" for k, v in variables.items())
     cmd = [
-        octave._octave(),
+        octave.octave_executable(),
         "--no-gui",
         "--norc",
         "--eval",

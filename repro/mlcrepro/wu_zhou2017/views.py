@@ -25,7 +25,7 @@ from mlcrepro.display import (
     ledger_ref,
     verdicts,
 )
-from mlcrepro.ledger import Ledger
+from mlcrepro.ledger import Entry, Ledger
 from mlcrepro.summary import errata as errata_rows
 from mlcrepro.summary import errata_html
 from mlcrepro.wu_zhou2017 import analysis as A
@@ -109,6 +109,10 @@ def b3_figure(ev: Evidence, dataset: str) -> Figure:
     return plot_ours_vs_paper(*frames, title=f"{DS_PAPER[dataset]}: ours and the paper's")
 
 
+#: a label column of :func:`ledger_comparison` -> the key of the rows' ``about`` it shows
+_LABEL_KEYS = {"measure": "measure", "learner": "learner", "variant": "learner"}
+
+
 def ledger_comparison(
     led: Ledger,
     source: str,
@@ -120,22 +124,30 @@ def ledger_comparison(
 ) -> CompactTable:
     """The numeric rows of ``source`` beside the paper's values, as the ledger judged them.
 
-    Each row's claim (``"ranking loss, LIMO-inst, CAL500"``) is split at ``", "`` into
-    the first ``len(labels)`` label columns; ``where`` keeps only the rows whose claim
-    ends with it (a dataset of Table B.3).  The tolerance is the one the verdict was
-    judged by: half a printed unit, plus the paper's standard deviation for a spread.
+    The label columns (``"measure"``, ``"learner"`` or ``"variant"``) show what each row
+    is about (its ``about``: the measure by the paper's name, the learner); ``where``
+    keeps only the rows of one dataset, named as the paper names it (``"CAL500"``, Table
+    B.3).  The tolerance is the one the verdict was judged by: half a printed unit, plus
+    the paper's standard deviation for a spread.
     """
-    rows = [
-        e
-        for e in led.entries
-        if e.source == source and e.kind in ("number", "spread") and e.claim.endswith(where)
-    ]
+    unknown = [c for c in labels if c not in _LABEL_KEYS]
+    if unknown:
+        raise ValueError(f"labels must be among {sorted(_LABEL_KEYS)}, got {unknown}")
+    about = {"table": source}
+    if where:
+        about["dataset"] = {name: d for d, name in DS_PAPER.items()}.get(where, where)
+    rows = [e for e in led.where(**about) if e.kind in ("number", "spread")]
     if not rows:
-        raise ValueError(f"the ledger has no numeric rows of {source!r} ending with {where!r}")
+        raise ValueError(f"the ledger has no numeric rows of {source!r} on {where!r}")
+
+    def shown(e: Entry, label: str) -> str:
+        value = e.about[_LABEL_KEYS[label]]
+        return NAMES[value] if _LABEL_KEYS[label] == "measure" else str(value)
+
     frame = pd.DataFrame(
         [
             {
-                **dict(zip(labels, e.claim.split(", "))),
+                **{label: shown(e, label) for label in labels},
                 "ours": e.ours_value,
                 "paper": e.paper_value,
                 "tol": (e.tol or 0.0) + (e.spread or 0.0),
@@ -148,9 +160,10 @@ def ledger_comparison(
     return comparison_table(frame, labels=labels, decimals=decimals, caption=caption)
 
 
-def status_counts(led: Ledger, source: str, by: int = 1) -> pd.DataFrame:
-    """How many rows of ``source`` have each status, by the ``by``-th part of the claim."""
-    rows = [(e.claim.split(", ")[by], e.status) for e in led.entries if e.source == source]
+def status_counts(led: Ledger, source: str, by: str = "learner") -> pd.DataFrame:
+    """How many rows of ``source`` have each status, by what the rows are about (``by``,
+    a key of their ``about``: the learner by default)."""
+    rows = [(e.about[by], e.status) for e in led.where(table=source)]
     frame = pd.DataFrame(rows, columns=["group", "status"])
     table = pd.crosstab(frame.group, frame.status)
     order = [m for m in METHODS if m in table.index] or list(table.index)

@@ -1,11 +1,11 @@
 """Zhang & Zhou (2014) and the standard measures: definitions, identities, worked examples.
 
-================  ==============================================================
-problems          the seeded problems and the conventions' four instances
-measurements      each claim about the measures, computed from the library
-collect           ``evidence()``: every measurement once, frozen
-ledger_measures   ``ledgers(evidence, guests=...)``: the measures ledger's rows
-================  ==============================================================
+============  ==============================================================
+problems      the seeded problems and the conventions' four instances
+measurements  each claim about the measures, computed from the library
+collect       ``evidence()``: every measurement once, frozen
+ledger_rows   ``ledgers(evidence, guests=...)``: the measures ledger's rows
+============  ==============================================================
 
 The measures ledger also holds the rows of Wu & Zhou's Table 1, Park & Read's Table 1
 and Hivemall's page; Hivemall's rows are built in its own folder and passed in as a
@@ -19,7 +19,7 @@ guest::
 
 from mlcrepro.zhang_zhou2014.collect import Evidence, evidence
 from mlcrepro.zhang_zhou2014.experiments import EXPERIMENTS
-from mlcrepro.zhang_zhou2014.ledger_measures import (
+from mlcrepro.zhang_zhou2014.ledger_rows import (
     SKLEARN_TOL,
     against_sklearn,
     compared,

@@ -16,6 +16,7 @@ from mlcbook.learners import BlendedLinearClassifier
 from mlcbook.learners.blended import _ascent, _lbfgs
 from mlcrepro._paths import project_root, results_dir
 from mlcrepro.ledger import recheck_statuses, tested, unknown
+from mlcrepro.park_read2018 import causes as pc
 from mlcrepro.park_read2018 import findings as bf
 from mlcrepro.park_read2018 import readings as bs
 from mlcrepro.park_read2018 import tables as bt
@@ -380,11 +381,11 @@ def test_the_base_rows_take_the_penalty_or_the_untrained_cause_by_rule():
         .set_index(["features", "seed", "gamma"])["best"]
         .unstack("gamma")
     )
-    made = bf.causes(match, split, enron_best_test=0.159, ascent=ascent)
+    made = pc.causes(match, split, enron_best_test=0.159, ascent=ascent)
     assert "3 of its 3 fits at beta >= 64" in made["untrained"].describe()
     assert "0.020" in made["untrained"].describe()
     assert "large_beta" not in made
-    chosen = bf.causes(match, split, enron_best_test=0.159, ascent=ascent, chosen="ascent")
+    chosen = pc.causes(match, split, enron_best_test=0.159, ascent=ascent, chosen="ascent")
     assert chosen["large_beta"] is chosen["untrained"]
     got = causes_of({**c, "large_beta": made["untrained"]})
     assert got[("Scene", "Train", "exact", "BaseH")] is made["untrained"]
@@ -414,7 +415,7 @@ def test_trend_cause_is_unknown_and_names_the_hypothesis_as_ours():
         {"steps": [2000, 2000], "stopped by the rule": [0, 0], "rises": [True, True],
          "Spearman rho": [0.71, 0.93]}
     )
-    cause = bf.trend_cause(trends, pen, match, literal, lit)
+    cause = pc.trend_cause(trends, pen, match, literal, lit)
     assert cause.kind == "unknown"
     assert "L-BFGS 0.923 -> 0.900 (rho -0.92)" in cause.text
     assert "(0.01: 0.834 -> 0.832)" in cause.text  # the ends of the path, alpha -> 0 and 1
@@ -512,7 +513,7 @@ def test_penalty_match_judges_the_exact_bases_at_beta_128():
     # Table 4, Scene: BaseJ 0.526 / 0.480, BaseH 0.532 / 0.489
     assert j["distance"] == pytest.approx(max(abs(0.53 - 0.526), abs(0.485 - 0.480)))
     assert h["distance"] == pytest.approx(max(abs(0.53 - 0.532), abs(0.485 - 0.489)))
-    assert bf.explained_by_penalty(m.reset_index()) == {
+    assert pc.explained_by_penalty(m.reset_index()) == {
         ("Scene", "exact", "BaseJ"),
         ("Scene", "exact", "BaseH"),
     }

@@ -8,6 +8,7 @@ import pytest
 
 from mlcrepro.ledger import Ledger
 from mlcrepro.park_read2018 import evidence, ledgers
+from mlcrepro.park_read2018 import causes as pc
 from mlcrepro.park_read2018 import findings as bf
 from mlcrepro.park_read2018 import report
 from mlcrepro.park_read2018.tables import paper_pairs
@@ -106,7 +107,7 @@ def test_penalty_sentence_names_every_base_once(ev):
     m = ev.penalty_match
     text = bf.penalty_sentence(m, 1.0)
     at1 = m[m["setting"].str.endswith(", 1)")]
-    ok = at1[at1["distance"] <= bf.PENALTY_FIT]
+    ok = at1[at1["distance"] <= pc.PENALTY_FIT]
     # every gamma of a base within the bound is named, each on its own line
     for g in ok["best gamma"].unique():
         assert f"* γ = {g:g}:" in text

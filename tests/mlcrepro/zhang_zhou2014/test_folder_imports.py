@@ -45,9 +45,9 @@ def test_a_folder_uses_only_the_librarys_public_names(folder):
 def test_the_check_sees_an_import_of_another_folder(tmp_path):
     (tmp_path / "zhang_zhou2014").mkdir()
     (tmp_path / "zhang_zhou2014" / "x.py").write_text(
-        "from mlcrepro.park_read2018.blended_evidence import TABLE1_TRUTH\n"
+        "from mlcrepro.park_read2018.collect import TABLE1_TRUTH\n"
         "from mlcbook._validation import Int\n"
     )
     found = _imported("zhang_zhou2014", tmp_path)
-    assert "mlcrepro.park_read2018.blended_evidence" in found
+    assert "mlcrepro.park_read2018.collect" in found
     assert "mlcbook._validation" in found

@@ -1,7 +1,7 @@
 """The evidence of Park & Read (2018): everything its ledger needs, computed once.
 
 :func:`evidence` computes, from the library and the committed tables, every number,
-table and cause the ``blended`` ledger (:func:`.ledger_blended.ledgers`) and the
+table and cause the ``blended`` ledger (:func:`.ledger_rows.ledgers`) and the
 paper's Reproduce page show, and returns it as one frozen :class:`Evidence`, computed
 once per process and handed out as a copy (a caller may change what it receives
 without changing what the next caller gets).  Nothing a notebook computed is passed
@@ -14,7 +14,7 @@ in.
   readings, the reading that fits the paper (:func:`.findings.choose_reading`),
   the reading each row family takes (:func:`.hypotheses.family_reading`), the
   penalty, the split check, the open hypotheses, label powerset and the headline;
-* the causes of the differences (:func:`.findings.causes`), and each printed
+* the causes of the differences (:func:`.causes.causes`), and each printed
   number of Tables 2-4 and each optimum with the cause it takes.
 """
 
@@ -28,6 +28,7 @@ import pandas as pd
 from mlcrepro.evidence_common import once
 from mlcrepro.ledger import Cause, section, tested, underspecified, unknown
 from mlcrepro.park_read2018 import baselines as bl
+from mlcrepro.park_read2018 import causes as pc
 from mlcrepro.park_read2018 import findings as bf
 from mlcrepro.park_read2018 import hypotheses as hy
 from mlcrepro.park_read2018 import metric
@@ -91,7 +92,7 @@ class Evidence:
     lp, headline
         Label powerset's table and the headline comparison.
     causes
-        The shared causes of the differences (:func:`.findings.causes`).
+        The shared causes of the differences (:func:`.causes.causes`).
     numbers, locations, recommendations, trends, sweet_spot, diagonal, corner,
     exact_vs_jaccard
         What the experiment's rows judge: every printed number of Tables 2-4 with
@@ -243,6 +244,83 @@ def _check_datasets(grids: dict[str, pd.DataFrame]) -> None:
             raise ValueError(f"the committed grid {name!r} lacks the datasets {missing}")
 
 
+def _with_study_causes(
+    c: dict[str, Cause],
+    headline: pd.DataFrame,
+    lp: pd.DataFrame,
+    picks: dict[str, list[float]],
+    moves: pd.DataFrame,
+    chosen: str,
+) -> None:
+    """Complete the causes ``c`` with what the label-powerset table, the determined
+    variant's penalties and the training hypotheses found (in place)."""
+    lp_wins = int((headline["LP"] > headline["blend"]).sum())
+    c["headline"] = underspecified(
+        "the paper prints no label-powerset result and no setting for it (learner, "
+        "penalty, protocol); its printed evidence is Table 4's optimum against the "
+        "beta = 2^7 bases, chosen on the half it reports. Our LP (multinomial logistic "
+        f"regression, {_lp_setting(lp)}) has the higher test exact match on {lp_wins} of "
+        f"{len(headline)} datasets",
+        ref=section(pc.PAGE, "The headline: exact match from the blend and from label powerset"),
+    )
+    c["penalty"] = tested(
+        c["penalty"].text + "; " + _determined_cv_text(picks), ref=c["penalty"].ref
+    )
+    c["train"] = unknown(
+        c["train"].text + "; " + _training_hypotheses(moves, chosen), ref=c["train"].ref
+    )
+
+
+def _worked_evidence() -> dict[str, Any]:
+    """The fields of :class:`Evidence` computed from the library alone: Table 1, Sec. 2's
+    counts, limits and identities, eq. 10's gradient, and the paper's printed numbers."""
+    soft, hard = metric.counts()
+    return {
+        "table1": metric.table1(),
+        "soft_counts": soft,
+        "hard_counts": hard,
+        "limits": metric.limits(),
+        "monotone_in_alpha": metric.monotone_in_alpha(),
+        "eq8": metric.eq8_increment(),
+        "gradient_errors": metric.gradient_errors(),
+        "vector_form_gap": metric.vector_form_gap(),
+        "independent_gradient": metric.independent_gradient(),
+        "printed": {p: printed(bt.PAPER_KEY, p) for p in ("Table 1 caption", "Sec. 2.2")},
+    }
+
+
+def _enron_best_test(grid: pd.DataFrame) -> float:
+    """Our best test exact match on Enron in ``grid`` (Table 4's optimum)."""
+    exact = bt.our_table(grid, "exact")
+    return float(exact.query("Data == 'Enron' and Type == 'Test'")["ours"].iloc[0])
+
+
+def _grid_readings(
+    grid: pd.DataFrame,
+    c: dict[str, Cause],
+    match: pd.DataFrame,
+    ranges: dict[tuple[str, str], float],
+    bases: pd.DataFrame,
+    whole: pd.DataFrame,
+    panel: pd.DataFrame,
+) -> dict[str, Any]:
+    """The fields of :class:`Evidence` read from the chosen reading's grid (``grid``;
+    ``bases``, ``whole`` and ``panel``: the grids of Table 4's bases, of the whole
+    tables and of the figures' panels): Tables 2-4's numbers and optima with their
+    causes ``c``, the recommendations and the readings of Figs. 1-2."""
+    return {
+        "numbers": bf.table_numbers(
+            grid, c, pc.explained_by_penalty(match), ranges, bases_grid=bases
+        ),
+        "locations": bf.locations(grid, c),
+        "recommendations": bf.recommendations(grid, exact_grid=whole),
+        "sweet_spot": bf.sweet_spot(panel),
+        "diagonal": bf.diagonal_reading(grid),
+        "corner": bf.slashdot_test_corner(panel),
+        "exact_vs_jaccard": bf.exact_vs_jaccard(grid),
+    }
+
+
 @once
 def evidence() -> Evidence:
     """Everything the ``blended`` ledger judges (:class:`Evidence`), once per process.
@@ -262,8 +340,7 @@ def evidence() -> Evidence:
     penalty, split = bs.load_penalty(), bs.load_split_check()
     match = bf.penalty_match(penalty)
     spread, ranges = bf.split_spread(split), bf.split_ranges(split)
-    exact = bt.our_table(grid, "exact")
-    enron_best = float(exact.query("Data == 'Enron' and Type == 'Test'")["ours"].iloc[0])
+    enron_best = _enron_best_test(grid)
     swap = _enron_swap(grid, bases)
     literal = bv.load_literal(bv.literal_gamma(grids["ascent"]))
     trends_lit = bf.literal_trends(literal)
@@ -273,7 +350,7 @@ def evidence() -> Evidence:
     headline = bf.headline_table(whole, lp)
     picks = _determined_cv_gammas(variants["cv-determined"])
 
-    c: dict[str, Cause] = bf.causes(
+    c: dict[str, Cause] = pc.causes(
         match,
         spread,
         enron_best_test=enron_best,
@@ -285,34 +362,10 @@ def evidence() -> Evidence:
         bases_reading=families[BASES_FAMILY],
     )
     trends = {k: bf.alpha_trend(g) for k, g in grids.items()}
-    c["trend"] = bf.trend_cause(trends, penalty, match, literal, trends_lit)
-    lp_wins = int((headline["LP"] > headline["blend"]).sum())
-    c["headline"] = underspecified(
-        "the paper prints no label-powerset result and no setting for it (learner, "
-        "penalty, protocol); its printed evidence is Table 4's optimum against the "
-        "beta = 2^7 bases, chosen on the half it reports. Our LP (multinomial logistic "
-        f"regression, {_lp_setting(lp)}) has the higher test exact match on {lp_wins} of "
-        f"{len(headline)} datasets",
-        ref=section(bf.PAGE, "The headline: exact match from the blend and from label powerset"),
-    )
-    c["penalty"] = tested(
-        c["penalty"].text + "; " + _determined_cv_text(picks), ref=c["penalty"].ref
-    )
-    c["train"] = unknown(
-        c["train"].text + "; " + _training_hypotheses(moves, chosen), ref=c["train"].ref
-    )
-    soft, hard = metric.counts()
+    c["trend"] = pc.trend_cause(trends, penalty, match, literal, trends_lit)
+    _with_study_causes(c, headline, lp, picks, moves, chosen)
     return Evidence(
-        table1=metric.table1(),
-        soft_counts=soft,
-        hard_counts=hard,
-        limits=metric.limits(),
-        monotone_in_alpha=metric.monotone_in_alpha(),
-        eq8=metric.eq8_increment(),
-        gradient_errors=metric.gradient_errors(),
-        vector_form_gap=metric.vector_form_gap(),
-        independent_gradient=metric.independent_gradient(),
-        printed={p: printed(bt.PAPER_KEY, p) for p in ("Table 1 caption", "Sec. 2.2")},
+        **_worked_evidence(),
         grids=grids,
         per_setting={r: bs.load_study(r, gamma_per="setting") for r in bs.READINGS},
         fit=fit,
@@ -333,16 +386,8 @@ def evidence() -> Evidence:
         lp=lp,
         headline=headline,
         causes=c,
-        numbers=bf.table_numbers(
-            grid, c, bf.explained_by_penalty(match), ranges, bases_grid=bases
-        ),
-        locations=bf.locations(grid, c),
-        recommendations=bf.recommendations(grid, exact_grid=whole),
         trends=trends,
-        sweet_spot=bf.sweet_spot(panel),
-        diagonal=bf.diagonal_reading(grid),
-        corner=bf.slashdot_test_corner(panel),
-        exact_vs_jaccard=bf.exact_vs_jaccard(grid),
+        **_grid_readings(grid, c, match, ranges, bases, whole, panel),
     )
 
 

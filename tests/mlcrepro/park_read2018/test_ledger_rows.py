@@ -20,7 +20,7 @@ from mlcrepro.ledger import Ledger
 from mlcrepro.park_read2018 import PAPER, Evidence, evidence, ledgers
 from mlcrepro.park_read2018 import metric
 from mlcrepro.park_read2018 import tables as bt
-from mlcrepro.park_read2018.ledger_blended import GROUPS, blended_verdicts
+from mlcrepro.park_read2018.ledger_rows import GROUPS, blended_verdicts
 
 from ..ledger_checks import (
     assert_is_the_saved_ledger,
@@ -68,7 +68,7 @@ def test_verdicts_count_every_row_once(ledger):
 
 
 def test_rows_are_added_only_by_ledgers():
-    """No module of the folder but ledger_blended calls a ledger's row-adding methods."""
+    """No module of the folder but ledger_rows calls a ledger's row-adding methods."""
     adders = {"number", "spread", "exact", "ordering", "qualitative"}
     found = []
     for path in sorted(FOLDER.glob("*.py")):
@@ -81,7 +81,7 @@ def test_rows_are_added_only_by_ledgers():
                 and node.func.value.id == "led"
             ):
                 found.append(path.name)
-    assert set(found) == {"ledger_blended.py"}
+    assert set(found) == {"ledger_rows.py"}
 
 
 def test_evidence_is_frozen_and_handed_out_as_copies(ev):

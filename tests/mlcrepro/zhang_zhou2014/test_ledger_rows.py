@@ -10,7 +10,7 @@ import pytest
 from mlcrepro import hivemall
 from mlcrepro import zhang_zhou2014 as zz
 from mlcrepro.ledger import Ledger
-from mlcrepro.zhang_zhou2014.ledger_measures import GROUPS
+from mlcrepro.zhang_zhou2014.ledger_rows import GROUPS
 
 from ..ledger_checks import (
     assert_is_the_saved_ledger,

@@ -1,7 +1,7 @@
 """The reproduction ledger of Park & Read (2018): every row, added in one place.
 
-:func:`ledgers` builds the ``blended`` ledger from an :class:`~.blended_evidence.Evidence`
-(:func:`~.blended_evidence.evidence`): it computes nothing, it only turns the evidence
+:func:`ledgers` builds the ``blended`` ledger from an :class:`~.collect.Evidence`
+(:func:`~.collect.evidence`): it computes nothing, it only turns the evidence
 into rows, each through a claim kind of :class:`mlcrepro.ledger.Ledger` (no status is
 written here) and each carrying the id(s) of the claim(s) of the inventory
 ``book/_claims/park_read2018.csv`` it checks.  :func:`blended_verdicts` condenses the
@@ -14,14 +14,17 @@ import pandas as pd
 
 from mlcrepro.evidence_common import IDENTITY_TOL
 from mlcrepro.ledger import Ledger, paper_error, section
-from mlcrepro.park_read2018.blended_evidence import Evidence
+from mlcrepro.park_read2018.collect import Evidence
 from mlcrepro.park_read2018.hypotheses import READING_NAMES
 from mlcrepro.park_read2018.metric import COUNTS
 from mlcrepro.park_read2018.record import PAPER
+from mlcrepro.park_read2018.tables import NAMES
 from mlcrepro.summary import verdict_table
 
 __all__ = ["ledgers", "blended_verdicts", "GROUPS"]
 
+#: the paper's dataset names -> the tables' keys
+_DATASET_KEYS = {name: d for d, name in NAMES.items()}
 #: the verdict table's groups: label -> pattern of the rows' sources (first match wins)
 GROUPS = {
     "Table 1: worked example": r"^Table 1",
@@ -48,7 +51,12 @@ def _worked_rows(led: Ledger, ev: Evidence) -> None:
         paper, cid = caption[("mean", name)]
         ours = t1[next(c for c in t1.index if c.startswith(name))]
         led.number(
-            f"Table 1 mean {name} similarity", "Table 1", paper=paper, ours=ours, claim_id=cid
+            f"Table 1 mean {name} similarity",
+            "Table 1",
+            paper=paper,
+            ours=ours,
+            claim_id=cid,
+            about={"table": "Table 1", "measure": name},
         )
     soft, hard = ev.soft_counts, ev.hard_counts
     sec22 = _printed(ev, "Sec. 2.2")
@@ -60,6 +68,7 @@ def _worked_rows(led: Ledger, ev: Evidence) -> None:
             paper=paper,
             ours=soft[k],
             claim_id=cid,
+            about={"setting": "undetermined", "quantity": k.upper()},
         )
     for k in COUNTS:  # z rounded to y = [1 0 0]
         paper, cid = sec22[("determined", k.upper())]
@@ -69,6 +78,7 @@ def _worked_rows(led: Ledger, ev: Evidence) -> None:
             paper=int(paper),
             ours=int(hard[k]),
             claim_id=cid,
+            about={"setting": "determined", "quantity": k.upper()},
         )
     total, cid = sec22[("both", "TP + TN + FP + FN")]
     led.exact(
@@ -133,6 +143,11 @@ def _identity_rows(led: Ledger, ev: Evidence) -> None:
     )
 
 
+def _table_about(r: pd.Series) -> dict[str, str]:
+    """What a row of Tables 2-4 is about: its table, dataset (by key) and measure."""
+    return {"table": r["table"], "dataset": _DATASET_KEYS[r["Data"]], "measure": r["measure"]}
+
+
 def _table_rows(led: Ledger, ev: Evidence) -> None:
     """One number row per printed number of Tables 2-4 (a row that agrees keeps no cause:
     the ledger's rule, :func:`~mlcrepro.ledger.cause_where_differs`)."""
@@ -144,6 +159,7 @@ def _table_rows(led: Ledger, ev: Evidence) -> None:
             ours=r["ours"],
             cause=r["cause"],
             claim_id=r["id"],
+            about=_table_about(r),
         )
 
 
@@ -156,6 +172,7 @@ def _location_rows(led: Ledger, ev: Evidence) -> None:
             ours=r["ours"],
             cause=r["cause"],
             claim_id=r["id"],
+            about=_table_about(r),
         )
 
 
@@ -185,6 +202,13 @@ def _recommendation_rows(led: Ledger, ev: Evidence) -> None:
         cause=train,
         claim_id="PR039",
     )
+    _exact_recommendation_rows(led, ev)
+
+
+def _exact_recommendation_rows(led: Ledger, ev: Evidence) -> None:
+    """Sec. 5's recommendations for exact match (and Sec. 2.3's expectation of it)."""
+    rec, train = ev.recommendations, ev.causes["train"]
+    n = rec["n"]
     at128, gain = rec["at128"], rec["gain"]
     explore = at128 <= 2 and gain > 0.01
     led.ordering(
@@ -270,6 +294,7 @@ def _trend_row(led: Ledger, ev: Evidence) -> None:
         over="grids (readings and gamma choices)",
         cause=ev.causes["trend"],
         claim_id="PR037",
+        about={"dataset": "emotions"},
     )
 
 
@@ -285,6 +310,7 @@ def _sweet_spot_row(led: Ledger, ev: Evidence) -> None:
         holds=corner - rest >= 0.1,
         cause=ev.causes["slashdot"],
         claim_id="PR041",
+        about={"dataset": "slashdot"},
     )
 
 
@@ -352,6 +378,7 @@ def _figure_rows(led: Ledger, ev: Evidence) -> None:
         agrees=agrees,
         cause=slashdot,
         claim_id="PR042",
+        about={"dataset": "slashdot"},
     )
     rhos = [f"{d} {h} {rho:.2f}" for d, h, rho, _ in ev.exact_vs_jaccard]
     others = [f"{d} {h} {best:.2g}" for d, h, rho, best in ev.exact_vs_jaccard if rho < 0.5]
@@ -383,6 +410,7 @@ def _experiment_rows(led: Ledger, ev: Evidence) -> None:
         ours=f"{ev.grid['dataset'].nunique()} datasets",
         cause=ev.causes["stare"],
         claim_id="PR036",
+        about={"dataset": "stare"},
     )
     _table_rows(led, ev)
     _location_rows(led, ev)

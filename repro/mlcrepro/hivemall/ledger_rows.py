@@ -10,7 +10,7 @@ imports another.  The printed values come with their claim ids from
 
 from __future__ import annotations
 
-from mlcrepro.hivemall.example import Evidence
+from mlcrepro.hivemall.collect import Evidence
 from mlcrepro.ledger import Ledger
 from mlcrepro.printed_numbers import printed
 
@@ -28,7 +28,7 @@ def rows(evidence: Evidence) -> Ledger:
     Raises
     ------
     TypeError
-        If ``evidence`` is not a :class:`mlcrepro.hivemall.example.Evidence`.
+        If ``evidence`` is not a :class:`mlcrepro.hivemall.collect.Evidence`.
     """
     if not isinstance(evidence, Evidence):
         raise TypeError(
