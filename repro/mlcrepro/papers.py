@@ -178,8 +178,8 @@ def experiments() -> tuple[Experiment, ...]:
 def cells_behind(row: Mapping[str, Any]) -> tuple[Cells, ...]:
     """The committed tables' cells a ledger row rests on: its paper folder's
     ``row_cells(row)`` (none for a folder without tables, or a row computed from the
-    library alone).  ``row`` holds at least the row's ``chapter`` (its ledger),
-    ``claim`` and ``source``."""
+    library alone).  ``row`` holds at least the row's ``chapter`` (its ledger) and
+    ``about`` (what it is about, :func:`mlcrepro.recheck.about_rows`)."""
     record = ledger_page(str(row["chapter"]))
     row_cells = getattr(_FOLDERS[record.key], "row_cells", None)
     return tuple(row_cells(row)) if row_cells is not None else ()
