@@ -122,10 +122,12 @@ def test_no_reproduction_module_reads_a_claims_words():
 
 
 _CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```", re.S | re.M)
+_METHODS = "|".join(sorted(_READERS))
 _READS = re.compile(
-    r"""(\bclaim\b|\.claim\b|\[["']claim["']\])\)?\s*(\.str)?\s*\.\s*(%s)\s*\(|"""
+    r"""(\bclaim\b|\.claim\b|\[["']claim["']\])\)?\s*(\.str)?\s*\.\s*("""
+    + _METHODS
+    + r""")\s*\(|"""
     r"""\bre\.\w+\([^)]*\bclaim\b|\bnamed\(\s*[\w.]*claim\b|\bin\s+[\w.]*\bclaim\b"""
-    % "|".join(sorted(_READERS))
 )
 
 

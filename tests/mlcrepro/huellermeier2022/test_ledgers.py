@@ -12,11 +12,6 @@ from mlcrepro.claims import parse_refs
 from mlcrepro.huellermeier2022 import PAPER
 from mlcrepro.huellermeier2022 import authors_compare as ac
 from mlcrepro.huellermeier2022 import causes as C
-from mlcrepro.huellermeier2022.ledger_datasets import datasets_ledger
-from mlcrepro.huellermeier2022.ledger_dependence import comparison_id, dependence_ledger
-from mlcrepro.huellermeier2022.ledger_knn import knn_ledger
-from mlcrepro.huellermeier2022.ledger_losses import losses_ledger
-from mlcrepro.huellermeier2022.ledger_rows import ledgers
 from mlcrepro.huellermeier2022.authors_study import DATASETS
 from mlcrepro.huellermeier2022.collect import Evidence
 from mlcrepro.huellermeier2022.evidence_datasets import (
@@ -35,6 +30,11 @@ from mlcrepro.huellermeier2022.evidence_dependence import (
 )
 from mlcrepro.huellermeier2022.evidence_knn import knn_evidence
 from mlcrepro.huellermeier2022.evidence_losses import losses_evidence
+from mlcrepro.huellermeier2022.ledger_datasets import datasets_ledger
+from mlcrepro.huellermeier2022.ledger_dependence import comparison_id, dependence_ledger
+from mlcrepro.huellermeier2022.ledger_knn import knn_ledger
+from mlcrepro.huellermeier2022.ledger_losses import losses_ledger
+from mlcrepro.huellermeier2022.ledger_rows import ledgers
 from mlcrepro.huellermeier2022.printed import NAMES, table2
 from mlcrepro.ledger import Ledger
 

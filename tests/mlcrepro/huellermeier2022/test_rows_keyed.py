@@ -118,20 +118,26 @@ class _Reading(float):
         return 1.0
 
 
+class _Watch(dict):
+    """The curve summaries a claim's rule reads, noting the learners of each curve read."""
+
+    def __init__(self, curves: dict) -> None:
+        super().__init__(curves)
+        self.seen: set[str] = set()
+
+    def __getitem__(self, pair: tuple[str, str]) -> _Reading:
+        self.seen.update(pair)
+        return dict.__getitem__(self, pair)
+
+
 def test_each_sec53_claim_names_the_learners_whose_curves_it_reads():
     # a claim's rule must read only the curves between its learners (a KeyError
     # otherwise), and read a curve of each of them
     for c in CLAIMS:
         mine = {p: _Reading(1.0) for p in CURVES if set(p) <= set(c.learners)}
         assert mine, c.name
-        seen: set[str] = set()
-
-        class Watch(dict):
-            def __getitem__(self, pair):
-                seen.update(pair)
-                return dict.__getitem__(self, pair)
-
-        c.where(Watch(mine))
-        assert seen == set(c.learners), c.name
+        watch = _Watch(mine)
+        c.where(watch)
+        assert watch.seen == set(c.learners), c.name
         for n in c.learners:
             study_learner(n)  # each a learner of the study (a ValueError otherwise)

@@ -6,11 +6,11 @@ import pytest
 
 from mlcrepro.display import BADGES
 from mlcrepro.huellermeier2022 import views as V
-from mlcrepro.huellermeier2022.evidence_dependence import CLAIMS, FAMILIES, SCENE, Sec53
 from mlcrepro.huellermeier2022.collect import evidence
+from mlcrepro.huellermeier2022.evidence_dependence import CLAIMS, FAMILIES, SCENE, Sec53
 from mlcrepro.huellermeier2022.evidence_losses import losses_evidence
-from mlcrepro.huellermeier2022.ledger_rows import ledgers
 from mlcrepro.huellermeier2022.ledger_losses import losses_ledger
+from mlcrepro.huellermeier2022.ledger_rows import ledgers
 from mlcrepro.ledger import Ledger, load_ledgers
 
 
