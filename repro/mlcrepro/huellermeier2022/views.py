@@ -80,8 +80,15 @@ _ENDS = {"hamming": "Hamming", "subset01": "subset 0/1"}
 
 
 def _check(led: object, name: str) -> Ledger:
+    """The ledger ``name`` as its rows were built: what each is about is not saved, so a
+    ledger read back from its file cannot be shown by it."""
     if not isinstance(led, Ledger) or led.chapter != name:
         raise TypeError(f"led must be the {name!r} Ledger, got {led!r}")
+    if any(not e.about for e in led.entries):
+        raise ValueError(
+            f"led: the {name!r} ledger's rows do not say what they are about; build it "
+            "from the evidence (ledgers(evidence())), not from its saved file"
+        )
     return led
 
 

@@ -110,6 +110,8 @@ def test_verdict_tables_refuse_another_ledger(losses, built):
     with pytest.raises(TypeError, match="the 'knn' Ledger"):
         V.knn_verdicts(losses)
     assert len(V.losses_verdicts(losses).frame) == len(V.LOSSES_VERDICTS) == 13
+    with pytest.raises(ValueError, match="not from its saved file"):
+        V.table2_verdicts(_saved("datasets"))  # the saved rows do not hold what they are about
     d = built["datasets"]
     t = V.table2_verdicts(d).frame
     assert t["numbers reproduced"].tolist() == ["5 of 5"] * 9
