@@ -178,11 +178,21 @@ def experiments() -> tuple[Experiment, ...]:
 def cells_behind(row: Mapping[str, Any]) -> tuple[Cells, ...]:
     """The committed tables' cells a ledger row rests on: its paper folder's
     ``row_cells(row)`` (none for a folder without tables, or a row computed from the
-    library alone).  ``row`` holds at least the row's ``chapter`` (its ledger) and
-    ``about`` (what it is about, :func:`mlcrepro.recheck.about_rows`)."""
+    library alone).
+
+    ``row`` holds at least the row's ``chapter`` (its ledger), ``source`` and either
+    ``about`` (what the row is about, :attr:`mlcrepro.ledger.Entry.about`) or ``row``
+    (its 1-based place in the ledger: ``about`` is then read from the ledger built
+    afresh, since the saved ledgers do not keep it).  No row's wording is read.
+    """
     record = ledger_page(str(row["chapter"]))
     row_cells = getattr(_FOLDERS[record.key], "row_cells", None)
-    return tuple(row_cells(row)) if row_cells is not None else ()
+    if row_cells is None:
+        return ()
+    if "about" not in row:
+        entry = build_ledger(str(row["chapter"])).entries[int(row["row"]) - 1]
+        row = {**row, "about": entry.about}
+    return tuple(row_cells(row))
 
 
 def table_paper(name: str) -> Paper:

@@ -4,9 +4,7 @@ For each ledger row that carries the claim id:
 
 1. its paper's folder names the committed tables' cells the row rests on
    (``row_cells(row)`` in the folder's ``experiments``; a row computed from the library
-   alone rests on none), from what the row is about (``row["about"]``: the row's
-   :attr:`~mlcrepro.ledger.Entry.about`, which the saved ledgers do not hold, so the
-   row's ledger is first rebuilt from the committed tables, :func:`about_rows`);
+   alone rests on none);
 2. those cells alone are computed afresh, through the runner's cell functions, into a
    temporary cache (never the committed cache: nothing is served from an earlier run);
 3. the committed tables are copied to a temporary results folder, and each recomputed
@@ -32,7 +30,6 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
@@ -44,7 +41,7 @@ from mlcrepro.reproduce import compute_cells, environment
 from mlcrepro.results import StaleResultError, committed_table, config_hash, load_or_compute
 from mlcrepro.runner import Cell, Spec, cell_path, cells, load
 
-__all__ = ["Recheck", "about_rows", "recheck", "splice"]
+__all__ = ["Recheck", "recheck", "splice"]
 
 
 @dataclass(frozen=True)
@@ -151,24 +148,6 @@ def _rebuilt_rows(ledger: str, staged: str) -> list[dict]:
     return build_ledger(ledger).to_frame().to_dict("records")
 
 
-def about_rows(ledger: str) -> list[dict[str, Any]]:
-    """The rows of the ledger ``ledger`` built from the committed tables, as saved, each
-    with its ``chapter`` and what it is about (``about``): what ``row_cells`` reads.
-
-    Examples
-    --------
-    >>> rows = about_rows("knn")
-    >>> rows[0]["chapter"], rows[0]["claim_ids"], rows[0]["about"]["figure"]
-    ('knn', 'HU103', 'Fig. 4')
-    """
-    led = build_ledger(ledger)
-    records = led.to_frame().to_dict("records")
-    return [
-        {**r, "chapter": ledger, "about": e.about}
-        for r, e in zip(records, led.entries, strict=True)
-    ]
-
-
 def recheck(claim_id: str, *, n_jobs: int = -1) -> list[Recheck]:
     """Rerun the cells behind every ledger row that carries ``claim_id``; judge it again.
 
@@ -179,19 +158,9 @@ def recheck(claim_id: str, *, n_jobs: int = -1) -> list[Recheck]:
     """
     rows = rows_of(claim_id)
     out = []
-    built: dict[str, list[dict[str, Any]]] = {}
     for _, row in rows.iterrows():
         start = time.perf_counter()
-        chapter = str(row["chapter"])
-        if chapter not in built:
-            built[chapter] = about_rows(chapter)
-        about = built[chapter][int(row["row"]) - 1]
-        if about["claim_ids"] != row["claim_ids"]:
-            raise RuntimeError(
-                f"the ledger {chapter} built from the committed tables has "
-                f"{about['claim_ids']!r} at row {row['row']}, the saved one {row['claim_ids']!r}"
-            )
-        selectors = cells_behind(about)
+        selectors = cells_behind(row)
         with tempfile.TemporaryDirectory(prefix="mlcrepro-check-") as tmp:
             cache, staged = Path(tmp) / "cells", Path(tmp) / "results"
             staged.mkdir()
