@@ -3,9 +3,9 @@
 The folder's contract: :data:`PAPER` (its record); its experiments
 (:mod:`~mlcrepro.huellermeier2022.experiments`, the committed tables it reads);
 :func:`~mlcrepro.huellermeier2022.collect.evidence` (everything its ledgers need,
-computed once, frozen and cached); and
-:func:`~mlcrepro.huellermeier2022.ledger_rows.ledgers` (its four ledgers, the only place
-their rows are added).  The folder's ``README.md`` says what each module does.
+computed once, frozen, a copy per call); and
+:func:`~mlcrepro.huellermeier2022.ledger_rows.ledgers` (its four ledgers, whose rows the
+``ledger_*`` modules add, one per ledger).  The folder's ``README.md`` says what each module does.
 """
 
 from mlcrepro.huellermeier2022.collect import Evidence, evidence

@@ -4,8 +4,10 @@ One job: :func:`evidence` computes, from the committed result tables
 (:mod:`~mlcrepro.huellermeier2022.experiments`), the authors' released profiles
 (:mod:`~mlcrepro.huellermeier2022.reference`), the benchmark files and the library,
 all that :func:`mlcrepro.huellermeier2022.ledger_rows.ledgers` turns into rows, and returns
-it as one frozen value, cached for the process: a page that shows the comparisons and
-the ledgers calls it once, and nothing a notebook computed is passed in.
+it as one frozen value, computed once per process and deep-copied for each caller
+(:func:`mlcrepro.evidence_common.once`, as every paper's evidence): a page that shows
+the comparisons and the ledgers calls it once, and nothing a notebook computed is
+passed in.
 
 ==============  =====================================================================
 ``losses``      :func:`~mlcrepro.huellermeier2022.evidence_losses.losses_evidence`
@@ -20,9 +22,9 @@ observations take most of it).
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
+from mlcrepro.evidence_common import once
 from mlcrepro.huellermeier2022.evidence_datasets import DatasetsEvidence, datasets_evidence
 from mlcrepro.huellermeier2022.evidence_dependence import (
     DependenceEvidence,
@@ -38,7 +40,8 @@ __all__ = ["Evidence", "evidence"]
 class Evidence:
     """Everything the ledgers of Hüllermeier et al. (2022) read, one part per ledger.
 
-    Treat it as read-only: :func:`evidence` hands the same value to every caller.
+    :func:`evidence` hands every caller its own copy: a caller may change it without
+    touching another's.
     """
 
     losses: LossesEvidence
@@ -60,9 +63,10 @@ class Evidence:
                 )
 
 
-@functools.cache
+@once
 def evidence() -> Evidence:
-    """The evidence of the four ledgers, computed on the first call and cached."""
+    """The evidence of the four ledgers, computed on the first call; each call gets its
+    own deep copy (:func:`mlcrepro.evidence_common.once`)."""
     return Evidence(
         losses=losses_evidence(),
         datasets=datasets_evidence(),

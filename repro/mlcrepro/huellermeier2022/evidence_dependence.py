@@ -29,6 +29,7 @@ from mlcbook.profiles import curve_summary, pooled_profiles
 from mlcrepro.huellermeier2022 import authors_compare as ac
 from mlcrepro.huellermeier2022.authors_study import DATASETS
 from mlcrepro.huellermeier2022.experiments import dependence_table
+from mlcrepro.huellermeier2022.names import paper_names
 from mlcrepro.huellermeier2022.reference import load_reference_results
 from mlcrepro.huellermeier2022.resampled_profiles import (
     CurveSummaries,
@@ -100,7 +101,8 @@ class Claim:
     every resample (``(first, second) ->``
     :class:`~mlcrepro.huellermeier2022.resampled_profiles.CurveSummaries`) to a boolean
     array (resamples x datasets); ``ids`` gives the
-    claim id of its binomial (Fig. 2) and polynomial (Fig. 3) rows; ``every``: the rule
+    claim id of its binomial (Fig. 2) and polynomial (Fig. 3) rows; ``learners``: the
+    paper's names of the learners whose curves ``where`` reads; ``every``: the rule
     needs all datasets, not most.
     """
 
@@ -109,6 +111,7 @@ class Claim:
     rule: str
     where: Callable[[Mapping[tuple[str, str], Any]], Any]
     ids: tuple[str, str]
+    learners: tuple[str, ...]
     every: bool = False
 
 
@@ -119,6 +122,7 @@ CLAIMS: tuple[Claim, ...] = (
         "LP/BR > 1 at k=1",
         lambda S: S["BR", "LP"].start > 1,
         ("HU090", "EX014"),
+        ("BR", "LP"),
     ),
     Claim(
         "LP catches up with BR as k grows (LP/BR falls from k=1 to k=K)",
@@ -126,6 +130,7 @@ CLAIMS: tuple[Claim, ...] = (
         "LP/BR falls",
         lambda S: S["BR", "LP"].falls,
         ("HU091", "HU102"),
+        ("BR", "LP"),
     ),
     Claim(
         "LP beats BR at subset 0/1 (late crossing of y=1)",
@@ -133,6 +138,7 @@ CLAIMS: tuple[Claim, ...] = (
         "LP/BR < 1 at k=K",
         lambda S: S["BR", "LP"].end < 1,
         ("HU092", "EX015"),
+        ("BR", "LP"),
     ),
     Claim(
         "CC improves over BR with increasing k (CC/BR falls)",
@@ -140,6 +146,7 @@ CLAIMS: tuple[Claim, ...] = (
         "CC/BR falls",
         lambda S: S["BR", "CC"].falls,
         ("HU093", "EX016"),
+        ("BR", "CC"),
     ),
     Claim(
         "LP's advantage at subset 0/1 is smaller against CC than against BR",
@@ -147,6 +154,7 @@ CLAIMS: tuple[Claim, ...] = (
         "LP/CC > LP/BR at k=K",
         lambda S: S["CC", "LP"].end > S["BR", "LP"].end,
         ("HU094", "EX017"),
+        ("BR", "CC", "LP"),
     ),
     Claim(
         "PCT closer to BR than to LP in dependence-awareness (flatter PCT/BR curve)",
@@ -154,6 +162,7 @@ CLAIMS: tuple[Claim, ...] = (
         "|log change| of PCT/BR < that of PCT/LP",
         lambda S: drift(S["BR", "PCT"]) < drift(S["LP", "PCT"]),
         ("HU095", "EX018"),
+        ("BR", "LP", "PCT"),
     ),
     Claim(
         "RAkEL k=5 gains on k=2 as k grows (m = L-k+1)",
@@ -161,6 +170,7 @@ CLAIMS: tuple[Claim, ...] = (
         "k5/k2 falls",
         lambda S: S["RAkEL-k2", "RAkEL-k5"].falls,
         ("HU096", "HU097"),
+        ("RAkEL-k2", "RAkEL-k5"),
     ),
     Claim(
         "BOOMER-K below BOOMER-1 everywhere (all points below y=1)",
@@ -168,6 +178,7 @@ CLAIMS: tuple[Claim, ...] = (
         "BOOMER-K/BOOMER-1 < 1 for all k",
         lambda S: S["BOOMER-1", "BOOMER-K"]["max"] < 1,
         ("HU098", "EX019"),
+        ("BOOMER-1", "BOOMER-K"),
         every=True,
     ),
     Claim(
@@ -176,6 +187,7 @@ CLAIMS: tuple[Claim, ...] = (
         "BOOMER-K/BOOMER-1 falls",
         lambda S: S["BOOMER-1", "BOOMER-K"].falls,
         ("HU099", "EX020"),
+        ("BOOMER-1", "BOOMER-K"),
     ),
     Claim(
         "LP worse than BOOMER-K in absolute terms (LP/BOOMER-K > 1 for all k)",
@@ -183,6 +195,7 @@ CLAIMS: tuple[Claim, ...] = (
         "LP/BOOMER-K > 1 for all k",
         lambda S: S["BOOMER-K", "LP"]["min"] > 1,
         ("HU100", "EX021"),
+        ("LP", "BOOMER-K"),
     ),
     Claim(
         "LP's dependence-awareness more pronounced than BOOMER-K's (LP/BOOMER-K falls)",
@@ -190,6 +203,7 @@ CLAIMS: tuple[Claim, ...] = (
         "LP/BOOMER-K falls",
         lambda S: S["BOOMER-K", "LP"].falls,
         ("HU101", "EX022"),
+        ("LP", "BOOMER-K"),
     ),
 )
 BY_NAME = {c.name: c for c in CLAIMS}
@@ -447,7 +461,7 @@ class DependenceEvidence:
     """What the dependence ledger reads, each computed once.
 
     ``table``: the committed study (registry names); ``named``: the same with the
-    paper's names (:func:`~mlcrepro.huellermeier2022.authors_compare.paper_names`);
+    paper's names (:func:`~mlcrepro.huellermeier2022.names.paper_names`);
     ``pooled``: ``pooled_profiles(named)``; ``theirs``: the authors' released
     profiles, named as ours; ``sec53``: :func:`count_claims`; ``steps``:
     :func:`curve_steps`; ``alpha_gap``: :func:`alpha_gap`; ``comparison``:
@@ -481,9 +495,9 @@ def dependence_evidence(
         The bootstrap resamples of the folds behind each claim's robustness.
     """
     table = dependence_table() if table is None else table
-    named = ac.paper_names(table)
+    named = paper_names(table)
     pooled = pooled_profiles(named)
-    theirs = ac.paper_names(load_reference_results())
+    theirs = paper_names(load_reference_results())
     comparison = ac.compare_with_authors(table)
     return DependenceEvidence(
         table=table,

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mlcrepro.experiment import Cells, Experiment, Tolerance, named, relative
+from mlcrepro.experiment import Cells, Experiment, Tolerance, relative
 from mlcrepro.huellermeier2022.authors_study import (
     authors_study_config,
     run_authors_study,
@@ -36,6 +36,7 @@ from mlcrepro.huellermeier2022.knn_fig4 import (
     fig4_spec,
     fig4_table,
 )
+from mlcrepro.huellermeier2022.names import study_learner
 from mlcrepro.results import load_or_compute
 from mlcrepro.runner import Spec
 from mlcrepro.tolerances import BOOMER_K_FOLD_ATOL, CLOSED_FORM_RTOL
@@ -47,7 +48,8 @@ __all__ = [
     "KNN_DATASETS",
     "KNN_PAPER",
     "TIE_BREAKS",
-    "TABLES",
+    "EVERY_TIE_BREAK",
+    "SETUP",
     "knn_table_name",
     "specification",
     "load",
@@ -64,6 +66,10 @@ KNN_DATASETS = ("birds", "emotions", "flags", "flags-12", "scene", "yeast")
 KNN_PAPER = ("birds", "emotions", "flags-12", "scene", "yeast")
 #: how the minimiser chooses among label vectors of equal summed loss (one table each)
 TIE_BREAKS = ("hamming", "nearest", "lexicographic")
+#: the ``setting`` of a ledger row read under every tie-break (on all three tables)
+EVERY_TIE_BREAK = "every tie-break"
+#: the ``quantity`` of the ledger rows on the setup of Sec. 5.2 (they rest on no cells)
+SETUP = "setup"
 
 
 def knn_table_name(tie_break: str) -> str:
@@ -92,27 +98,22 @@ def _specification(name: str) -> tuple[Callable[[], pd.DataFrame], dict]:
     return _fig4(tb), fig4_config(list(KNN_DATASETS), tb)
 
 
-#: every committed table of this paper, in the order above
-TABLES: tuple[str, ...] = (
-    DEPENDENCE_TABLE,
-    *(knn_table_name(tb) for tb in TIE_BREAKS),
-    "knn_consensus",
-)
+def _check_name(name: str) -> str:
+    names = [e.name for e in EXPERIMENTS]
+    if name not in names:
+        raise ValueError(f"name must be one of {names}, got {name!r}")
+    return name
 
 
 def specification(name: str) -> dict:
-    """The configuration that keys the committed table ``name`` (one of :data:`TABLES`)."""
-    if name not in TABLES:
-        raise ValueError(f"name must be one of {list(TABLES)}, got {name!r}")
-    return _specification(name)[1]
+    """The configuration that keys the committed table ``name`` (one of :data:`EXPERIMENTS`)."""
+    return _specification(_check_name(name))[1]
 
 
 def load(name: str) -> pd.DataFrame:
     """The committed table ``name``, checked against its configuration (or recomputed
     when ``make reproduce``/``make table`` ask for it)."""
-    if name not in TABLES:
-        raise ValueError(f"name must be one of {list(TABLES)}, got {name!r}")
-    compute, config = _specification(name)
+    compute, config = _specification(_check_name(name))
     return load_or_compute(name, compute, config)
 
 
@@ -173,58 +174,44 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     ),
 )
 
-#: the learners as the ledger names them -> the study's
-_LEARNERS = {
-    "BR": "BR-J48",
-    "CC": "CC-J48",
-    "LP": "LP-J48",
-    "RAkEL": "RAkEL-J48",
-    "PCT": "PCT-CLUS",
-    "EPCT": "EPCT-CLUS",
-    "BOOMER-1": "BOOMER-1-2021",
-    "BOOMER-K": "BOOMER-K-2021",
-}
-_STUDY_DATASETS = (
-    "birds",
-    "emotions",
-    "enron",
-    "flags",
-    "genbase",
-    "llog",
-    "medical",
-    "scene",
-    "yeast",
-)
+
+def _values(value: Any) -> tuple:
+    return value if isinstance(value, tuple) else (value,)
 
 
 def row_cells(row: Mapping[str, Any]) -> tuple[Cells, ...]:
     """The committed tables' cells behind one row of the paper's ledgers.
 
-    A ``dependence`` row rests on the study's cells of the learners it names on the
-    datasets it names (every dataset when it names none, every learner when it names
-    none); a ``knn`` row on Fig. 4's cells of the datasets it names, in the table of the
-    tie-break it names (the Hamming one when it names none).  The ``losses`` and
-    ``datasets`` ledgers are computed from the library and the data files, from no
-    committed table.
+    Read from what the row is about (``row["about"]``, the row's
+    :attr:`~mlcrepro.ledger.Entry.about`), never from its wording.  A ``dependence``
+    row rests on the study's cells of the learners it is about (their paper's names,
+    :func:`~mlcrepro.huellermeier2022.names.study_learner`) on the datasets it is about
+    (every learner, every dataset when it names none), except the rows about the
+    :data:`SETUP`, which rest on none; a ``knn`` row on Fig. 4's cells of the datasets
+    it is about, in the table of its tie-break (its ``setting``; the three tables for
+    :data:`EVERY_TIE_BREAK`).  The ``losses`` and ``datasets`` ledgers are computed
+    from the library and the data files, from no committed table.
 
-    >>> row_cells({"chapter": "dependence", "claim": "Hamming loss of BR on flags"})
+    >>> row_cells({"chapter": "dependence", "about": {"learner": "BR", "dataset": "flags"}})
     (Cells(table='dependence_authors', where={'learner': ('BR-J48',), 'dataset': ('flags',)}),)
+    >>> [c.table for c in row_cells({"chapter": "knn", "about": {"setting": EVERY_TIE_BREAK}})]
+    ['knn_fig4', 'knn_fig4_nearest', 'knn_fig4_lexicographic']
     """
-    chapter, claim = str(row["chapter"]), str(row["claim"])
+    chapter, about = str(row["chapter"]), row["about"]
+    if not isinstance(about, Mapping):
+        raise TypeError(f"row['about'] must be the row's about mapping, got {about!r}")
+    where: dict[str, Any] = {}
+    if "dataset" in about:
+        where["dataset"] = _values(about["dataset"])
     if chapter == "dependence":
-        where: dict[str, Any] = {}
-        learners = named(claim, _LEARNERS)
-        datasets = named(claim, _STUDY_DATASETS)
-        if learners:
-            where["learner"] = tuple(_LEARNERS[n] for n in learners)
-        if datasets:
-            where["dataset"] = datasets
-        if "Base learners" in claim or "RAkEL for different" in claim:
+        if about.get("quantity") == SETUP:
             return ()  # the setup's description: read from the study's code, not its cells
+        if "learner" in about:
+            learners = (study_learner(n) for n in _values(about["learner"]))
+            where = {"learner": tuple(dict.fromkeys(learners)), **where}
         return (Cells(DEPENDENCE_TABLE, where),)
     if chapter == "knn":
-        tie = named(claim, ("nearest", "lexicographic"))
-        datasets = named(claim, KNN_DATASETS)
-        table = knn_table_name(tie[0] if tie else "hamming")
-        return (Cells(table, {"dataset": datasets} if datasets else {}),)
+        setting = about.get("setting", "hamming")
+        ties = TIE_BREAKS if setting == EVERY_TIE_BREAK else (setting,)
+        return tuple(Cells(knn_table_name(tb), where) for tb in ties)
     return ()

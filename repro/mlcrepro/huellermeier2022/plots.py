@@ -58,9 +58,40 @@ def plot_authors_profiles(
     matplotlib.figure.Figure
     """
     import matplotlib.pyplot as plt
-    from matplotlib.lines import Line2D
-    from matplotlib.ticker import MaxNLocator
 
+    c, names = _checked(comparison, learners, datasets, family, ncols)
+    nrows = -(-len(names) // ncols)
+    fig, axes = plt.subplots(
+        nrows,
+        ncols,
+        figsize=(panel_size[0] * ncols + 0.4, panel_size[1] * nrows + 1.0),
+        squeeze=False,
+        sharex=True,
+        layout="constrained",
+    )
+    for ax, d in zip(axes.flat, names):
+        _panel(ax, c[c["dataset"] == d], d, learners, family)
+    for ax in axes.flat[len(names) :]:
+        ax.set_visible(False)
+    xlabel = "$(k-1)/(K-1)$" if family == "binomial" else r"$\alpha$"
+    for k, ax in enumerate(axes.flat[: len(names)]):
+        if k + ncols >= len(names):  # lowest panel of its column
+            ax.set_xlabel(xlabel, fontsize=TEXT_PT)
+            ax.xaxis.set_tick_params(labelbottom=True)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("loss", fontsize=TEXT_PT)
+    _legend(fig, learners)
+    return fig
+
+
+def _checked(
+    comparison: object,
+    learners: Sequence[str],
+    datasets: Sequence[str] | None,
+    family: str,
+    ncols: object,
+) -> tuple[pd.DataFrame, list[str]]:
+    """The rows to draw and the panels' datasets, the arguments checked."""
     if not isinstance(comparison, pd.DataFrame):
         raise TypeError(f"comparison must be a DataFrame, got {type(comparison).__name__}")
     missing = _NEED - set(comparison.columns)
@@ -77,55 +108,48 @@ def plot_authors_profiles(
     if c.empty:
         raise ValueError(f"comparison has no {family} rows for {list(learners)}")
     names = list(dict.fromkeys(c["dataset"])) if datasets is None else list(datasets)
-    nrows = -(-len(names) // ncols)
-    fig, axes = plt.subplots(
-        nrows,
-        ncols,
-        figsize=(panel_size[0] * ncols + 0.4, panel_size[1] * nrows + 1.0),
-        squeeze=False,
-        sharex=True,
-        layout="constrained",
-    )
-    for ax, d in zip(axes.flat, names):
-        g = c[c["dataset"] == d]
-        for i, learner in enumerate(learners):
-            r = g[g["learner"] == learner].sort_values("param")
-            if r.empty:
-                continue
-            K = float(r["K"].iloc[0])
-            x = (r["param"] - 1) / max(K - 1, 1) if family == "binomial" else r["param"]
-            color = _GREYS[i]
-            ax.plot(x, r["ours"], linestyle="-", color=color, linewidth=1.2)
-            step = max(1, len(r) // 8)  # about 8 markers per curve, both ends included
-            at = np.unique(np.r_[np.arange(0, len(r), step), len(r) - 1])
-            ax.plot(
-                np.asarray(x)[at],
-                r["theirs"].to_numpy()[at],
-                linestyle="none",
-                marker=_MARKERS[i],
-                markersize=5,
-                markerfacecolor="white",
-                markeredgecolor=color,
-                markeredgewidth=1.0,
-            )
-        K = int(g["K"].iloc[0]) if not g.empty else 0
-        ax.set_title(f"{d} (K = {K})", fontsize=TEXT_PT)
-        if family == "polynomial":
-            ax.set_xscale("log")
-        else:
-            ax.set_xticks([0, 0.5, 1], ["0", ".5", "1"])
-        ax.yaxis.set_major_locator(MaxNLocator(3))
-        ax.tick_params(labelsize=TEXT_PT)
-        ax.grid(alpha=0.3, linewidth=0.5)
-    for ax in axes.flat[len(names) :]:
-        ax.set_visible(False)
-    xlabel = "$(k-1)/(K-1)$" if family == "binomial" else r"$\alpha$"
-    for k, ax in enumerate(axes.flat[: len(names)]):
-        if k + ncols >= len(names):  # lowest panel of its column
-            ax.set_xlabel(xlabel, fontsize=TEXT_PT)
-            ax.xaxis.set_tick_params(labelbottom=True)
-    for ax in axes[:, 0]:
-        ax.set_ylabel("loss", fontsize=TEXT_PT)
+    return c, names
+
+
+def _panel(ax: Any, g: pd.DataFrame, d: str, learners: Sequence[str], family: str) -> None:
+    """One dataset's panel: each learner's line (ours) and markers (the authors')."""
+    from matplotlib.ticker import MaxNLocator
+
+    for i, learner in enumerate(learners):
+        r = g[g["learner"] == learner].sort_values("param")
+        if r.empty:
+            continue
+        K = float(r["K"].iloc[0])
+        x = (r["param"] - 1) / max(K - 1, 1) if family == "binomial" else r["param"]
+        color = _GREYS[i]
+        ax.plot(x, r["ours"], linestyle="-", color=color, linewidth=1.2)
+        step = max(1, len(r) // 8)  # about 8 markers per curve, both ends included
+        at = np.unique(np.r_[np.arange(0, len(r), step), len(r) - 1])
+        ax.plot(
+            np.asarray(x)[at],
+            r["theirs"].to_numpy()[at],
+            linestyle="none",
+            marker=_MARKERS[i],
+            markersize=5,
+            markerfacecolor="white",
+            markeredgecolor=color,
+            markeredgewidth=1.0,
+        )
+    K = int(g["K"].iloc[0]) if not g.empty else 0
+    ax.set_title(f"{d} (K = {K})", fontsize=TEXT_PT)
+    if family == "polynomial":
+        ax.set_xscale("log")
+    else:
+        ax.set_xticks([0, 0.5, 1], ["0", ".5", "1"])
+    ax.yaxis.set_major_locator(MaxNLocator(3))
+    ax.tick_params(labelsize=TEXT_PT)
+    ax.grid(alpha=0.3, linewidth=0.5)
+
+
+def _legend(fig: Any, learners: Sequence[str]) -> None:
+    """Below the panels: each learner's grey and marker, then what line and marker mean."""
+    from matplotlib.lines import Line2D
+
     handles = [
         Line2D(
             [],
@@ -157,4 +181,3 @@ def plot_authors_profiles(
         fontsize=TEXT_PT,
         frameon=False,
     )
-    return fig

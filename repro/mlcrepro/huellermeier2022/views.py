@@ -76,12 +76,19 @@ TITLES = {
     "dependence": "Sec. 5, which learners are dependence-aware (Figs 1-3)",
     "knn": "Sec. 6, minimising a loss with neighbours (Fig. 4)",
 }
-_ENDS = {"Hamming loss": "Hamming", "subset 0/1 loss": "subset 0/1"}
+_ENDS = {"hamming": "Hamming", "subset01": "subset 0/1"}
 
 
 def _check(led: object, name: str) -> Ledger:
+    """The ledger ``name`` as its rows were built: what each is about is not saved, so a
+    ledger read back from its file cannot be shown by it."""
     if not isinstance(led, Ledger) or led.chapter != name:
         raise TypeError(f"led must be the {name!r} Ledger, got {led!r}")
+    if any(not e.about for e in led.entries):
+        raise ValueError(
+            f"led: the {name!r} ledger's rows do not say what they are about; build it "
+            "from the evidence (ledgers(evidence())), not from its saved file"
+        )
     return led
 
 
@@ -97,6 +104,12 @@ def outcome(ledgers: Mapping[str, Ledger]) -> str:
         f"- **{TITLES[name]}.** {findings_sentence(led.to_frame())}"
         for name, led in ledgers.items()
     )
+
+
+def _only(rows: list[Entry], what: str) -> Entry:
+    if len(rows) != 1:
+        raise ValueError(f"expected one ledger row about {what!r}, found {len(rows)}")
+    return rows[0]
 
 
 def _by_id(led: Ledger) -> dict[str, Entry]:
@@ -228,7 +241,7 @@ def table2_verdicts(led: Ledger) -> CompactTable:
     led = _check(led, "datasets")
     rows = []
     for name, key in zip(NAMES, table2_keys()):
-        es = [e for e in led.entries if e.claim.startswith(f"{name}: ")]
+        es = led.where(table="Table 2", dataset=key)
         n = sum(e.status == "reproduced" for e in es)
         rows.append((name, key, f"{n} of {len(es)}"))
     frame = pd.DataFrame(rows, columns=["dataset (paper)", "ours", "numbers reproduced"])
@@ -280,7 +293,7 @@ def claim_counts(ev: Sec53, led: Ledger) -> CompactTable:
     """
     if not isinstance(ev, Sec53):
         raise TypeError(f"ev must be a Sec53, got {type(ev).__name__}")
-    rows_by_claim = {e.claim: e for e in _check(led, "dependence").entries}
+    led = _check(led, "dependence")
     rows: list[dict[str, str]] = []
     links: dict[int, tuple[str, str]] = {}
     for claim in [SCENE, *(c.name for c in CLAIMS)]:
@@ -289,7 +302,7 @@ def claim_counts(ev: Sec53, led: Ledger) -> CompactTable:
             row[f] = f"{ev.ours[claim, f]} / {ev.authors[claim, f]}"
         row["needed"] = "scene" if claim == SCENE else f"{ev.needed(claim)} of {ev.over(claim)}"
         row["resamples"] = " · ".join(str(ev.hits[claim, f][0]) for f in FAMILIES)
-        entries = [rows_by_claim[f"{claim} ({f})"] for f in FAMILIES]
+        entries = [_only(led.where(quantity=claim, loss=f), claim) for f in FAMILIES]
         row["verdict"] = _verdict([e.status for e in entries])
         # a verdict that does not agree names the cause of its first such row and links it
         off = [e for e in entries if e.status not in ("reproduced", "qualitative")]
@@ -336,13 +349,11 @@ def released(led: Ledger, caption: str = "") -> CompactTable:
     tolerance (two standard errors of our folds plus half a printed unit) / verdict."""
     rows = []
     for e in _released_rows(led):
-        what, rest = e.claim.split(" of ", 1)
-        learner, dataset = rest.split(" on ")
         rows.append(
             {
-                "dataset": dataset,
-                "learner": learner,
-                "loss": _ENDS[what],
+                "dataset": e.about["dataset"],
+                "learner": e.about["learner"],
+                "loss": _ENDS[e.about["loss"]],
                 "ours": e.ours_value,
                 "authors": e.paper_value,
                 "tol": (e.tol or 0.0) + (e.spread or 0.0),
@@ -359,7 +370,7 @@ def released_by_learner(led: Ledger, ev: DependenceEvidence) -> pd.DataFrame:
     if not isinstance(ev, DependenceEvidence):
         raise TypeError(f"ev must be a DependenceEvidence, got {type(ev).__name__}")
     es = _released_rows(led)
-    learner = [e.claim.split(" of ", 1)[1].split(" on ")[0] for e in es]
+    learner = [e.about["learner"] for e in es]
     t = pd.crosstab(pd.Series(learner, name="learner"), pd.Series([e.status for e in es]))
     exact = ev.comparison.groupby(["dataset", "learner"])["diff"].apply(
         lambda d: bool((d.abs() < 1e-12).all())

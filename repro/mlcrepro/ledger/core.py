@@ -52,13 +52,29 @@ ABOUT_KEYS = (
 )
 
 
+def _plain(key: str, value: Any) -> Any:
+    """One value of ``about``: a str or a number (numpy's made plain), or a tuple of them."""
+    if isinstance(value, tuple):
+        return tuple(_plain(key, v) for v in value)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (str, int, float, np.integer, np.floating)
+    ):
+        raise TypeError(
+            f"about[{key!r}] must be a str, a number or a tuple of them, got {value!r}"
+        )
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def row_about(about: Mapping[str, Any] | None) -> dict[str, Any]:
-    """What a row is about, checked: keys from :data:`ABOUT_KEYS`, plain values.
+    """What a row is about, checked: keys from :data:`ABOUT_KEYS`, plain values (a tuple
+    of them for a row about several, e.g. the learners whose curves it compares).
 
     Examples
     --------
     >>> row_about({"dataset": "emotions", "learner": "BR"})
     {'dataset': 'emotions', 'learner': 'BR'}
+    >>> row_about({"learner": ("BR", "LP")})
+    {'learner': ('BR', 'LP')}
     >>> row_about({"wording": "x"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -72,11 +88,7 @@ def row_about(about: Mapping[str, Any] | None) -> dict[str, Any]:
     for key, value in about.items():
         if key not in ABOUT_KEYS:
             raise ValueError(f"about: unknown key {key!r}; expected keys from {ABOUT_KEYS}")
-        if isinstance(value, (bool, np.bool_)) or not isinstance(
-            value, (str, int, float, np.integer, np.floating)
-        ):
-            raise TypeError(f"about[{key!r}] must be a str or a number, got {value!r}")
-        out[key] = value.item() if isinstance(value, np.generic) else value
+        out[key] = _plain(key, value)
     return out
 
 
@@ -208,7 +220,7 @@ class Ledger:
             A remark (for rows that agree; a difference's explanation is its cause).
         claim_id : str or list of str
             The inventory id(s) of the claim(s) the row checks (``"HU012"``).
-        about : mapping of str to str or number, optional
+        about : mapping of str to str, number or tuple of them, optional
             What the row is about, as data (:func:`row_about`): the keys the pages'
             tables and ``mlcrepro check --recompute`` select rows by, so that no code
             reads them back from the claim's wording.

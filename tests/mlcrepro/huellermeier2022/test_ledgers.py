@@ -12,7 +12,6 @@ from mlcrepro.claims import parse_refs
 from mlcrepro.huellermeier2022 import PAPER
 from mlcrepro.huellermeier2022 import authors_compare as ac
 from mlcrepro.huellermeier2022 import causes as C
-import mlcrepro.huellermeier2022.ledger_rows as LG
 from mlcrepro.huellermeier2022.authors_study import DATASETS
 from mlcrepro.huellermeier2022.collect import Evidence
 from mlcrepro.huellermeier2022.evidence_datasets import (
@@ -31,6 +30,11 @@ from mlcrepro.huellermeier2022.evidence_dependence import (
 )
 from mlcrepro.huellermeier2022.evidence_knn import knn_evidence
 from mlcrepro.huellermeier2022.evidence_losses import losses_evidence
+from mlcrepro.huellermeier2022.ledger_datasets import datasets_ledger
+from mlcrepro.huellermeier2022.ledger_dependence import comparison_id, dependence_ledger
+from mlcrepro.huellermeier2022.ledger_knn import knn_ledger
+from mlcrepro.huellermeier2022.ledger_losses import losses_ledger
+from mlcrepro.huellermeier2022.ledger_rows import ledgers
 from mlcrepro.huellermeier2022.printed import NAMES, table2
 from mlcrepro.ledger import Ledger
 
@@ -56,7 +60,7 @@ def _assert_ids_name_their_rows(led):
 # ------------------------------------------------------------------------- losses
 @pytest.fixture(scope="module")
 def losses():
-    return LG.losses_ledger(losses_evidence())
+    return losses_ledger(losses_evidence())
 
 
 def test_the_losses_ledger_is_the_saved_one(losses):
@@ -88,7 +92,7 @@ def _datasets(stats):
 
 
 def test_datasets_rows_compare_the_printed_table_with_the_statistics():
-    led = LG.datasets_ledger(_datasets(_stats()))
+    led = datasets_ledger(_datasets(_stats()))
     led.check()
     status = {e.claim: e.status for e in led.entries}
     assert status["Yeast: cardinality"] == status["Birds: instances"] == "reproduced"
@@ -104,11 +108,11 @@ def test_a_table_2_number_that_differs_without_a_known_cause_stops_the_ledger():
     stats = _stats()
     stats.loc["yeast", "cardinality"] = 4.30  # printed 4.24
     with pytest.raises(ValueError, match=r"Yeast: cardinality.*give its cause"):
-        LG.datasets_ledger(_datasets(stats))
+        datasets_ledger(_datasets(stats))
 
 
 def test_the_datasets_ledger_is_the_saved_one():
-    led = LG.datasets_ledger(datasets_evidence())
+    led = datasets_ledger(datasets_evidence())
     assert_is_the_saved_ledger(led, "datasets", 48)
     _assert_ids_name_their_rows(led)
 
@@ -121,14 +125,14 @@ def test_comparison_ids_name_the_rows_extra_csv_lists_for_them():
     for d in DATASETS:
         for learner in ac.MAIN_LEARNERS:
             for end, what in (("hamming", "Hamming loss"), ("subset01", "subset 0/1 loss")):
-                i = LG.comparison_id(d, learner, end)
+                i = comparison_id(d, learner, end)
                 assert extra[i] == f"dependence:{what} of {learner} on {d}"
                 seen.add(i)
     assert len(seen) == 2 * len(DATASETS) * len(ac.MAIN_LEARNERS)
     with pytest.raises(ValueError, match="end must be one of"):
-        LG.comparison_id("flags", "BR", "ranking")
+        comparison_id("flags", "BR", "ranking")
     with pytest.raises(ValueError, match="no comparison row"):
-        LG.comparison_id("flags", "RAkEL-k2", "hamming")
+        comparison_id("flags", "RAkEL-k2", "hamming")
 
 
 def test_claim_ids_point_at_the_claims_the_rows_check():
@@ -167,8 +171,9 @@ def _summary():
 
 
 def test_comparison_rows_carry_a_cause_only_when_they_differ():
+    full = dependence_ledger(_toy_dependence(summary=_summary()))
     led = Ledger("dependence", "Hüllermeier et al. (2022)")
-    LG._comparison_rows(led, _summary())
+    led.entries = [e for e in full.entries if e.source == "released profiles"]
     assert [e.claim for e in led.entries] == [
         "Hamming loss of BR on flags",
         "subset 0/1 loss of BR on flags",
@@ -181,15 +186,26 @@ def test_comparison_rows_carry_a_cause_only_when_they_differ():
     # flags: first dataset, BR first learner; birds: third dataset, BOOMER-1 sixth learner
     ids = [("EX023",), ("EX024",), ("EX061",), ("EX062",)]
     assert [e.claim_ids for e in led.entries] == ids
+    # what each row is about, as data: the pair and the end of the profile
+    assert [e.about for e in led.entries[1:3]] == [
+        {"dataset": "flags", "learner": "BR", "loss": "subset01"},
+        {"dataset": "birds", "learner": "BOOMER-1", "loss": "hamming"},
+    ]
     led.check()
 
 
-def _toy_dependence(ours=9, authors=9, hits=190):
+def _toy_dependence(ours=9, authors=9, hits=190, summary=None):
     """Scene only: BR ahead at k = 1, LP at k = 2, on both families; claims by count."""
     pooled = pd.DataFrame(
         [
-            {"dataset": "scene", "learner": learner, "family": fam, "param": p, "K": 2,
-             "loss": loss}
+            {
+                "dataset": "scene",
+                "learner": learner,
+                "family": fam,
+                "param": p,
+                "K": 2,
+                "loss": loss,
+            }
             for fam in FAMILIES
             for learner, losses in {"BR": [0.1, 0.4], "LP": [0.2, 0.3]}.items()
             for p, loss in zip((1.0, 2.0), losses)
@@ -203,14 +219,20 @@ def _toy_dependence(ours=9, authors=9, hits=190):
         {},
     )
     return DependenceEvidence(
-        table=pd.DataFrame(), named=pd.DataFrame(), pooled=pooled, theirs=pd.DataFrame(),
-        sec53=sec53, steps=curve_steps(pooled), alpha_gap=1e-5, comparison=pd.DataFrame(),
-        summary=_summary().iloc[:1],
+        table=pd.DataFrame(),
+        named=pd.DataFrame(),
+        pooled=pooled,
+        theirs=pd.DataFrame(),
+        sec53=sec53,
+        steps=curve_steps(pooled),
+        alpha_gap=1e-5,
+        comparison=pd.DataFrame(),
+        summary=_summary().iloc[:1] if summary is None else summary,
     )
 
 
 def test_dependence_rows_follow_the_counts_and_their_rules():
-    led = LG.dependence_ledger(_toy_dependence())
+    led = dependence_ledger(_toy_dependence())
     led.check()
     n = 2 * (1 + len(CLAIMS))
     assert [e.claim_ids for e in led.entries[:2]] == [("HU088",), ("EX013",)]
@@ -220,11 +242,11 @@ def test_dependence_rows_follow_the_counts_and_their_rules():
     assert len(led.entries) == n + 2 + 2 + 2  # curves, one comparison pair, setup
     assert all(e.note == "" for e in led.entries[2:n])  # robust: no note needed
     # a reading that holds on fewer than 80% of the resamples says what judged it
-    fragile = LG.dependence_ledger(_toy_dependence(ours=5, hits=150)).entries[2]
+    fragile = dependence_ledger(_toy_dependence(ours=5, hits=150)).entries[2]
     assert fragile.status == "fragile"
     assert "holds on 5 of the 9 datasets, just the 5 the rule needs" in fragile.note
     assert "on 150 of 200 bootstrap resamples" in fragile.note and "160" in fragile.note
-    failing = LG.dependence_ledger(_toy_dependence(ours=4, authors=3))
+    failing = dependence_ledger(_toy_dependence(ours=4, authors=3))
     cc = [e for e in failing.entries if e.claim.startswith("CC improves")]
     assert [e.cause.kind for e in cc] == ["tested", "tested"]
 
@@ -241,7 +263,7 @@ def knn_toy():
 
 def test_knn_rows_follow_the_readings_and_carry_their_ids(knn_toy):
     ev = knn_toy
-    led = LG.knn_ledger(ev)
+    led = knn_ledger(ev)
     led.check()
     o = ev.readings["hamming"]
     paper = ["birds", "emotions", "flags-12", "scene", "yeast"]
@@ -249,8 +271,17 @@ def test_knn_rows_follow_the_readings_and_carry_their_ids(knn_toy):
     assert (led.entries[0].hits, led.entries[0].trials) == ev.monotone_hits
     assert (led.entries[3].cause is None) == led.entries[3].holds
     assert [e.claim_ids for e in led.entries] == [
-        ("HU103",), ("HU104",), ("HU105",), ("HU106",), ("HU107",), ("EX011",), ("EX012",),
-        ("HU108",), ("HU109",), ("HU110",), ("HU111",),
+        ("HU103",),
+        ("HU104",),
+        ("HU105",),
+        ("HU106",),
+        ("HU107",),
+        ("EX011",),
+        ("EX012",),
+        ("HU108",),
+        ("HU109",),
+        ("HU110",),
+        ("HU111",),
     ]
     assert "birds all 2; flags-12 all 1" in led.entries[8].note  # the toy neighbours
     assert led.entries[10].ours.startswith("share of queries with a tied mode: birds 1.00")
@@ -268,9 +299,9 @@ def test_knn_rows_follow_the_readings_and_carry_their_ids(knn_toy):
 # ------------------------------------------------------------------------ ledgers()
 def test_ledgers_are_keyed_as_the_papers_record(knn_toy):
     with pytest.raises(TypeError, match="Evidence"):
-        LG.ledgers(object())
+        ledgers(object())
     ev = Evidence(losses_evidence(), datasets_evidence(), _toy_dependence(), knn_toy)
-    built = LG.ledgers(ev)
+    built = ledgers(ev)
     assert list(built) == list(PAPER.ledgers)
     assert [led.chapter for led in built.values()] == list(PAPER.ledgers)
     with pytest.raises(TypeError, match="knn must be a KnnEvidence"):

@@ -6,15 +6,23 @@ import pytest
 
 from mlcrepro.display import BADGES
 from mlcrepro.huellermeier2022 import views as V
+from mlcrepro.huellermeier2022.collect import evidence
 from mlcrepro.huellermeier2022.evidence_dependence import CLAIMS, FAMILIES, SCENE, Sec53
 from mlcrepro.huellermeier2022.evidence_losses import losses_evidence
-from mlcrepro.huellermeier2022.ledger_rows import losses_ledger
+from mlcrepro.huellermeier2022.ledger_losses import losses_ledger
+from mlcrepro.huellermeier2022.ledger_rows import ledgers
 from mlcrepro.ledger import Ledger, load_ledgers
 
 
 @pytest.fixture(scope="module")
 def losses():
     return losses_ledger(losses_evidence())
+
+
+@pytest.fixture(scope="module")
+def built():
+    """The paper's ledgers built from its evidence: rows that carry what they are about."""
+    return ledgers(evidence())
 
 
 def _saved(name):
@@ -63,8 +71,8 @@ def test_outcome_has_one_line_per_ledger_in_the_papers_order(losses):
         V.outcome({"knn": ledgers["knn"]})
 
 
-def test_released_counts_every_comparison_row_once():
-    dep = _saved("dependence")
+def test_released_counts_every_comparison_row_once(built):
+    dep = built["dependence"]
     t = V.released(dep).frame
     rows = [e for e in dep.entries if e.source == "released profiles"]
     assert len(t) == len(rows) == 126
@@ -77,14 +85,15 @@ def test_released_counts_every_comparison_row_once():
         assert (d <= s + 1e-12) == (e.status != "differs"), e.claim
 
 
-def test_claim_counts_and_exceptions():
+def test_claim_counts_and_exceptions(built):
     keys = [(c, f) for c in [SCENE, *(c.name for c in CLAIMS)] for f in FAMILIES]
     every = "BOOMER-K below BOOMER-1 everywhere (all points below y=1)"
     lp = "LP worse than BOOMER-K in absolute terms (LP/BOOMER-K > 1 for all k)"
     where = {(c, f): ("ours", "theirs") for c in (every, lp) for f in FAMILIES}
-    ev = Sec53(dict.fromkeys(keys, 5), dict.fromkeys(keys, 6), dict.fromkeys(keys, (7, 200)),
-               {}, where)
-    dep = _saved("dependence")
+    ev = Sec53(
+        dict.fromkeys(keys, 5), dict.fromkeys(keys, 6), dict.fromkeys(keys, (7, 200)), {}, where
+    )
+    dep = built["dependence"]
     t = V.claim_counts(ev, dep).frame
     assert len(t) == 1 + len(CLAIMS) and set(V.CLAIM_WORDS) == {SCENE, *(c.name for c in CLAIMS)}
     assert t["binomial"].iloc[1] == "5 / 6" and t["resamples"].iloc[1] == "7 · 7"
@@ -97,11 +106,13 @@ def test_claim_counts_and_exceptions():
     assert V.claim_exceptions(ev).shape == (4, 2)
 
 
-def test_verdict_tables_refuse_another_ledger(losses):
+def test_verdict_tables_refuse_another_ledger(losses, built):
     with pytest.raises(TypeError, match="the 'knn' Ledger"):
         V.knn_verdicts(losses)
     assert len(V.losses_verdicts(losses).frame) == len(V.LOSSES_VERDICTS) == 13
-    d = _saved("datasets")
+    with pytest.raises(ValueError, match="not from its saved file"):
+        V.table2_verdicts(_saved("datasets"))  # the saved rows do not hold what they are about
+    d = built["datasets"]
     t = V.table2_verdicts(d).frame
     assert t["numbers reproduced"].tolist() == ["5 of 5"] * 9
     assert t.loc[t["dataset (paper)"] == "Flags", "ours"].item() == "flags-12"
