@@ -179,19 +179,12 @@ def test_the_graph_sees_every_kind_of_import():
     ]
 
 
-#: the knots of the reproduction not yet untied: the ledger's HTML renderer imports
-#: ``Ledger`` for its type hints (under ``TYPE_CHECKING``) and the ledger imports the
-#: renderer.  Listed in full, so that a new knot fails and untying this one fails too.
-KNOWN_REPRO_KNOTS = [["mlcrepro.ledger.core", "mlcrepro.ledger.html"]]
-
-
 def test_no_import_cycle_in_the_library_or_the_reproduction():
     graph = import_graph()
     assert len(graph) > 150  # both trees were read
     assert "mlcbook._measure_table" in graph["mlcbook.registry"]
     knots = strongly_connected(graph)
-    assert [k for k in knots if k[0].startswith("mlcbook")] == []
-    assert [k for k in knots if k[0].startswith("mlcrepro")] == KNOWN_REPRO_KNOTS
+    assert knots == []
 
 
 def test_measure_functions_do_not_import_the_registry():

@@ -60,7 +60,8 @@ The package in three parts
 and ``mlcrepro.ledger.core``, the :class:`Ledger` that gathers the rows.
 """
 
-from mlcrepro.ledger.core import ABOUT_KEYS, Ledger, row_about
+from mlcrepro.ledger.about import ABOUT_KEYS, row_about
+from mlcrepro.ledger.core import Ledger
 from mlcrepro.ledger.html import BADGES, row_anchor
 from mlcrepro.ledger.rules import (
     CAUSE_KINDS,

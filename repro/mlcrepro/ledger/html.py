@@ -12,14 +12,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from html import escape
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from mlcrepro.display import BADGES
 from mlcrepro.ledger.rules import RARE_STATUSES, WORDS, Cause, Entry
 from mlcrepro.math_text import math_html
 
-if TYPE_CHECKING:
-    from mlcrepro.ledger.core import Ledger
+
+class Ledger(Protocol):
+    """What the HTML reads of a ledger (:class:`mlcrepro.ledger.Ledger`): its name, paper,
+    rows and counts.  A protocol, so that this module needs nothing of the ledger's own."""
+
+    chapter: str
+    paper: str
+    entries: list[Entry]
+
+    def counts(self) -> dict[str, int]: ...
+
 
 __all__ = [
     "BADGES",
