@@ -6,9 +6,6 @@ profiles the authors released (binomial loss, eq. 15/18, k = 1..K; polynomial lo
 eq. 17, their 55 alphas), each pooled over the folds that finished.  This module
 puts the two side by side:
 
-* :func:`paper_names` renames the study's learners to the paper's (``BR-J48`` ->
-  ``BR``; RAkEL, whose m is always K - k + 1 in the authors' runs, -> ``RAkEL-k2``),
-  the one place where the study's registry names meet the authors' (:func:`authors_name`);
 * :func:`fold_spread` pools our folds and gives each pooled loss a tolerance from
   our own fold-to-fold spread (the rule is stated there);
 * :func:`compare_with_authors` is the tidy comparison, :func:`endpoint_summary` its
@@ -19,43 +16,32 @@ puts the two side by side:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
 from mlcbook.validation import check_bool
+from mlcrepro.huellermeier2022.names import LEARNER_NAMES, paper_names
 from mlcrepro.huellermeier2022.reference import load_reference_results
 
 __all__ = [
     "MAIN_LEARNERS",
-    "authors_name",
     "compare_with_authors",
     "cpu_seconds",
     "endpoint_summary",
     "fold_spread",
     "median_gaps",
-    "paper_names",
     "printed",
     "worst_pairs",
 ]
 
 #: The learners whose medians the chapter's targets are about (paper names).
-MAIN_LEARNERS: tuple[str, ...] = (
-    "BR",
-    "CC",
-    "LP",
-    "PCT",
-    "EPCT",
-    "BOOMER-1",
-    "BOOMER-K",
-)
+MAIN_LEARNERS: tuple[str, ...] = tuple(n.paper for n in LEARNER_NAMES if n.paper != "RAkEL")
 
 _TABLE = {"dataset", "K", "learner", "fold", "n_test", "family", "param", "loss"}
 _REFERENCE = {"dataset", "learner", "family", "param", "loss", "folds", "K"}
 _KEYS = ["dataset", "learner", "family", "param"]
-_RAKEL = re.compile(r"^RAkEL-k(\d+)-m(\d+)$")
 
 
 def _frame(table: object, name: str, need: set[str]) -> pd.DataFrame:
@@ -67,65 +53,6 @@ def _frame(table: object, name: str, need: set[str]) -> pd.DataFrame:
     if table.empty:
         raise ValueError(f"{name} has no rows")
     return table
-
-
-def authors_name(learner: str) -> str:
-    """The name of a study learner in the authors' released results.
-
-    ``BR-J48`` -> ``BR``, ``RAkEL-J48-k26-m28`` -> ``RAkEL-k26-m28``, ``PCT-CLUS`` ->
-    ``PCT``, ``BOOMER-1-2021`` -> ``BOOMER-1`` (the names of
-    :func:`mlcrepro.huellermeier2022.reference.load_reference_results`).
-
-    Examples
-    --------
-    >>> authors_name("RAkEL-J48-k2-m11"), authors_name("BOOMER-K-2021")
-    ('RAkEL-k2-m11', 'BOOMER-K')
-    """
-    for suffix in ("-J48", "-CLUS", "-2021"):
-        if isinstance(learner, str) and suffix in learner:
-            return learner.replace(suffix, "", 1)
-    raise ValueError(f"learner must be a study learner name (e.g. 'BR-J48'), got {learner!r}")
-
-
-def _short(name: str) -> str:
-    """``RAkEL-k2-m5`` -> ``RAkEL-k2`` (one m per k and dataset in the authors' runs)."""
-    m = _RAKEL.match(name)
-    return f"RAkEL-k{m.group(1)}" if m else name
-
-
-def paper_names(table: pd.DataFrame, *, rakel_short: bool = True) -> pd.DataFrame:
-    """The study table with the paper's learner names.
-
-    Parameters
-    ----------
-    table : pandas.DataFrame
-        Rows of the authors' study (a column ``learner`` at least), with
-        registry names (``BR-J48``, ``RAkEL-J48-k2-m5``, ``PCT-CLUS``,
-        ``BOOMER-K-2021``) or already the paper's.
-    rakel_short : bool
-        Also drop RAkEL's m: the authors ran each k with one m, m = L - k + 1 (L the
-        label count their experimenter trained on: K, but 12 on flags), so one name
-        (``RAkEL-k2``) means the same k on every dataset.
-
-    Returns
-    -------
-    pandas.DataFrame
-        A copy with the ``learner`` column renamed.
-    """
-    t = _frame(table, "table", {"learner"})
-    rakel_short = check_bool(rakel_short, "rakel_short")
-    new = {}
-    for learner in t["learner"].unique():
-        if not isinstance(learner, str):
-            raise TypeError(f"table: learner names must be str, got {learner!r}")
-        try:
-            name = authors_name(learner)
-        except ValueError:
-            name = learner  # already a paper name
-        new[learner] = _short(name) if rakel_short else name
-    out = t.copy()
-    out["learner"] = t["learner"].map(new)
-    return out
 
 
 def fold_spread(table: pd.DataFrame) -> pd.DataFrame:
@@ -187,7 +114,8 @@ def compare_with_authors(
     ----------
     table : pandas.DataFrame
         The per-fold losses of the authors' study (see :func:`fold_spread`), with
-        registry or paper learner names (:func:`paper_names` is applied with
+        registry or paper learner names
+        (:func:`~mlcrepro.huellermeier2022.names.paper_names` is applied with
         ``rakel_short=False`` so that RAkEL keeps its (k, m)).
     reference : pandas.DataFrame, optional
         The authors' profiles, columns ``dataset, learner, family, param, loss,

@@ -59,6 +59,7 @@ from mlcbook.learners.meka import MekaRAkEL, java_hashmap_order
 from mlcbook.learners.registry import authors_rakel_settings, learner_config, make_learner
 from mlcbook.profiles import cv_folds, evaluate_predictions
 from mlcrepro.huellermeier2022 import reference
+from mlcrepro.huellermeier2022.names import LEARNER_NAMES
 from mlcrepro.results import dataset_fingerprints, package_versions
 from mlcrepro.runner import Cell, Spec, table
 
@@ -99,16 +100,7 @@ DATASETS: tuple[str, ...] = AUTHORS_FOLDED + SEEDED
 
 #: The learners of Sec. 5.2 as the authors ran them (registry names); ``RAkEL-J48``
 #: stands for all of the authors' (k, m), one cell per fold.
-LEARNERS: tuple[str, ...] = (
-    "BR-J48",
-    "CC-J48",
-    "LP-J48",
-    "RAkEL-J48",
-    "PCT-CLUS",
-    "EPCT-CLUS",
-    "BOOMER-1-2021",
-    "BOOMER-K-2021",
-)
+LEARNERS: tuple[str, ...] = tuple(n.study for n in LEARNER_NAMES)
 
 #: The experimenter's label count where it differs from the file's (flags: 12).
 EXPERIMENTER_L: Mapping[str, int] = {"flags": 12}

@@ -29,6 +29,7 @@ from mlcbook.profiles import curve_summary, pooled_profiles
 from mlcrepro.huellermeier2022 import authors_compare as ac
 from mlcrepro.huellermeier2022.authors_study import DATASETS
 from mlcrepro.huellermeier2022.experiments import dependence_table
+from mlcrepro.huellermeier2022.names import paper_names
 from mlcrepro.huellermeier2022.reference import load_reference_results
 from mlcrepro.huellermeier2022.resampled_profiles import (
     CurveSummaries,
@@ -447,7 +448,7 @@ class DependenceEvidence:
     """What the dependence ledger reads, each computed once.
 
     ``table``: the committed study (registry names); ``named``: the same with the
-    paper's names (:func:`~mlcrepro.huellermeier2022.authors_compare.paper_names`);
+    paper's names (:func:`~mlcrepro.huellermeier2022.names.paper_names`);
     ``pooled``: ``pooled_profiles(named)``; ``theirs``: the authors' released
     profiles, named as ours; ``sec53``: :func:`count_claims`; ``steps``:
     :func:`curve_steps`; ``alpha_gap``: :func:`alpha_gap`; ``comparison``:
@@ -481,9 +482,9 @@ def dependence_evidence(
         The bootstrap resamples of the folds behind each claim's robustness.
     """
     table = dependence_table() if table is None else table
-    named = ac.paper_names(table)
+    named = paper_names(table)
     pooled = pooled_profiles(named)
-    theirs = ac.paper_names(load_reference_results())
+    theirs = paper_names(load_reference_results())
     comparison = ac.compare_with_authors(table)
     return DependenceEvidence(
         table=table,

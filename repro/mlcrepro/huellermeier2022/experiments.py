@@ -26,6 +26,7 @@ import pandas as pd
 
 from mlcrepro.experiment import Cells, Experiment, Tolerance, named, relative
 from mlcrepro.huellermeier2022.authors_study import (
+    DATASETS,
     authors_study_config,
     run_authors_study,
     study_spec,
@@ -36,6 +37,7 @@ from mlcrepro.huellermeier2022.knn_fig4 import (
     fig4_spec,
     fig4_table,
 )
+from mlcrepro.huellermeier2022.names import STUDY_NAMES
 from mlcrepro.results import load_or_compute
 from mlcrepro.runner import Spec
 from mlcrepro.tolerances import BOOMER_K_FOLD_ATOL, CLOSED_FORM_RTOL
@@ -47,7 +49,6 @@ __all__ = [
     "KNN_DATASETS",
     "KNN_PAPER",
     "TIE_BREAKS",
-    "TABLES",
     "knn_table_name",
     "specification",
     "load",
@@ -92,27 +93,22 @@ def _specification(name: str) -> tuple[Callable[[], pd.DataFrame], dict]:
     return _fig4(tb), fig4_config(list(KNN_DATASETS), tb)
 
 
-#: every committed table of this paper, in the order above
-TABLES: tuple[str, ...] = (
-    DEPENDENCE_TABLE,
-    *(knn_table_name(tb) for tb in TIE_BREAKS),
-    "knn_consensus",
-)
+def _check_name(name: str) -> str:
+    names = [e.name for e in EXPERIMENTS]
+    if name not in names:
+        raise ValueError(f"name must be one of {names}, got {name!r}")
+    return name
 
 
 def specification(name: str) -> dict:
-    """The configuration that keys the committed table ``name`` (one of :data:`TABLES`)."""
-    if name not in TABLES:
-        raise ValueError(f"name must be one of {list(TABLES)}, got {name!r}")
-    return _specification(name)[1]
+    """The configuration that keys the committed table ``name`` (one of :data:`EXPERIMENTS`)."""
+    return _specification(_check_name(name))[1]
 
 
 def load(name: str) -> pd.DataFrame:
     """The committed table ``name``, checked against its configuration (or recomputed
     when ``make reproduce``/``make table`` ask for it)."""
-    if name not in TABLES:
-        raise ValueError(f"name must be one of {list(TABLES)}, got {name!r}")
-    compute, config = _specification(name)
+    compute, config = _specification(_check_name(name))
     return load_or_compute(name, compute, config)
 
 
@@ -173,29 +169,6 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     ),
 )
 
-#: the learners as the ledger names them -> the study's
-_LEARNERS = {
-    "BR": "BR-J48",
-    "CC": "CC-J48",
-    "LP": "LP-J48",
-    "RAkEL": "RAkEL-J48",
-    "PCT": "PCT-CLUS",
-    "EPCT": "EPCT-CLUS",
-    "BOOMER-1": "BOOMER-1-2021",
-    "BOOMER-K": "BOOMER-K-2021",
-}
-_STUDY_DATASETS = (
-    "birds",
-    "emotions",
-    "enron",
-    "flags",
-    "genbase",
-    "llog",
-    "medical",
-    "scene",
-    "yeast",
-)
-
 
 def row_cells(row: Mapping[str, Any]) -> tuple[Cells, ...]:
     """The committed tables' cells behind one row of the paper's ledgers.
@@ -213,10 +186,10 @@ def row_cells(row: Mapping[str, Any]) -> tuple[Cells, ...]:
     chapter, claim = str(row["chapter"]), str(row["claim"])
     if chapter == "dependence":
         where: dict[str, Any] = {}
-        learners = named(claim, _LEARNERS)
-        datasets = named(claim, _STUDY_DATASETS)
+        learners = named(claim, STUDY_NAMES)
+        datasets = named(claim, sorted(DATASETS))
         if learners:
-            where["learner"] = tuple(_LEARNERS[n] for n in learners)
+            where["learner"] = tuple(STUDY_NAMES[n] for n in learners)
         if datasets:
             where["dataset"] = datasets
         if "Base learners" in claim or "RAkEL for different" in claim:

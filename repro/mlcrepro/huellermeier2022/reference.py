@@ -79,6 +79,7 @@ from mlcbook.datasets.arff import DatasetFormatError, ParsedARFF, parse_arff, re
 from mlcbook.datasets.fetch import ChecksumError, DataNotFoundError, DownloadError, sha256_of
 from mlcbook.files import remove_stale_temporaries
 from mlcrepro import _paths
+from mlcrepro.huellermeier2022.names import LEARNER_NAMES
 
 __all__ = [
     "PAPERS",
@@ -162,17 +163,12 @@ def _alpha_grid() -> tuple[float, ...]:
 #: The polynomial loss family's alpha values (Eq. 17 of the paper), in the files' order.
 ALPHAS: tuple[float, ...] = _alpha_grid()
 
-#: Authors' algorithm key -> (book learner, in the paper).  ``rakel-k`` keys are matched
-#: by their k; the learner is ``RAkEL-k{k}-m{L-k+1}`` (module docstring).
+#: Authors' algorithm key -> (book learner, in the paper): the paper's learners as
+#: :data:`~mlcrepro.huellermeier2022.names.LEARNER_NAMES` names them, and two extras.
+#: ``rakel-k`` keys are matched by their k; the learner is ``RAkEL-k{k}-m{L-k+1}``
+#: (module docstring).
 ALGORITHMS: dict[str, tuple[str, bool]] = {
-    "br": ("BR", True),
-    "cc": ("CC", True),
-    "lc": ("LP", True),
-    "clus": ("PCT", True),
-    "clus-ensemble": ("EPCT", True),
-    "boomer_label_wise_logistic_loss": ("BOOMER-1", True),
-    "boomer_example_wise_logistic_loss": ("BOOMER-K", True),
-    "rakel-k": ("RAkEL", True),
+    **{n.authors: (n.paper, True) for n in LEARNER_NAMES},
     "rakel": ("CC", False),
     "fw": ("FW", False),
 }

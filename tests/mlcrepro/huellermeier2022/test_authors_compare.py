@@ -8,7 +8,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mlcrepro.huellermeier2022.authors_compare import MAIN_LEARNERS, authors_name, compare_with_authors, cpu_seconds, endpoint_summary, fold_spread, median_gaps, paper_names, printed, worst_pairs
+from mlcrepro.huellermeier2022.authors_compare import (
+    MAIN_LEARNERS,
+    compare_with_authors,
+    cpu_seconds,
+    endpoint_summary,
+    fold_spread,
+    median_gaps,
+    printed,
+    worst_pairs,
+)
+from mlcrepro.huellermeier2022.names import paper_names
 
 
 def _instances(rng, n_folds, K, sizes):
@@ -109,15 +119,6 @@ def test_fold_spread_pooled_loss_lies_between_the_folds(losses, sizes):
     # 1e-12: a weighted mean of values in [min, max] may overshoot by rounding only
     assert min(losses) - 1e-12 <= got["ours"] <= max(losses) + 1e-12
     assert got["tolerance"] >= 0
-
-
-def test_authors_names_map_to_the_released_keys():
-    assert authors_name("BR-J48") == "BR"
-    assert authors_name("RAkEL-J48-k26-m28") == "RAkEL-k26-m28"
-    assert authors_name("EPCT-CLUS") == "EPCT"
-    assert authors_name("BOOMER-K-2021") == "BOOMER-K"
-    with pytest.raises(ValueError, match="learner"):
-        authors_name("BR")
 
 
 def test_paper_names():
@@ -323,8 +324,17 @@ def test_plot_authors_profiles_text_is_readable_on_a_phone():
         for j, learner in enumerate(("PCT", "EPCT", "BOOMER-1", "BOOMER-K")):
             for k in range(1, K + 1):
                 ours = (0.1 + 0.02 * j) + 0.6 * (k - 1) / (K - 1)
-                rows.append({"dataset": f"data{i}", "learner": learner, "family": "binomial",
-                             "param": k, "K": K, "ours": ours, "theirs": ours - 0.01})
+                rows.append(
+                    {
+                        "dataset": f"data{i}",
+                        "learner": learner,
+                        "family": "binomial",
+                        "param": k,
+                        "K": K,
+                        "ours": ours,
+                        "theirs": ours - 0.01,
+                    }
+                )
     fig = plot_authors_profiles(pd.DataFrame(rows), ["PCT", "EPCT", "BOOMER-1", "BOOMER-K"])
     size, text = smallest_text_px(fig)
     assert size >= MIN_TEXT_PX, f"{text!r} is {size:.1f} px on a phone"

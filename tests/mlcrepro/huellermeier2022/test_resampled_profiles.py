@@ -8,8 +8,8 @@ import pytest
 
 from mlcbook.profiles import pooled_profiles
 from mlcrepro.huellermeier2022 import evidence_dependence as D
-from mlcrepro.huellermeier2022.authors_compare import paper_names
 from mlcrepro.huellermeier2022.experiments import dependence_table
+from mlcrepro.huellermeier2022.names import paper_names
 from mlcrepro.huellermeier2022.resampled_profiles import KEYS, resampled_profiles
 from mlcrepro.tables import robustness
 
