@@ -16,8 +16,8 @@ Where the files come from, in this order: a local mirror folder
 checkout), the git-ignored cache ``data/cache/reference/``, then a download from the
 raw GitHub URL of the named commit into that cache.  Every file's sha256 is checked
 before it is read (a mismatch raises :class:`~mlcbook.datasets.ChecksumError` and
-nothing is stored); downloads are written atomically, and the temporary file of a
-killed download is removed by a later call once it is an hour old.
+nothing is stored); downloads go through :func:`mlcbook.datasets.copy_verified`
+(atomic; the temporary file of a killed download is removed by the next call).
 
 The authors' names mapped to the book's (every key of the two files; the tests check):
 
@@ -62,8 +62,6 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-import urllib.error
-import urllib.request
 import zipfile
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -73,11 +71,14 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from mlcbook.datasets import fetch as _fetch
-from mlcbook.datasets import load_dataset
+from mlcbook.datasets import cache_dir, copy_verified, load_dataset
 from mlcbook.datasets.arff import DatasetFormatError, ParsedARFF, parse_arff, read_arff_header
-from mlcbook.datasets.fetch import ChecksumError, DataNotFoundError, DownloadError, sha256_of
-from mlcbook.files import remove_stale_temporaries
+from mlcbook.datasets.fetch import (
+    ChecksumError,
+    DataNotFoundError,
+    sha256_of,
+    sweep_stale_temporaries,
+)
 from mlcrepro import _paths
 from mlcrepro.huellermeier2022.names import LEARNER_NAMES
 
@@ -267,7 +268,7 @@ def _mirror_dir() -> Path | None:
 
 
 def _cache_dir() -> Path:
-    return _fetch.cache_dir() / "reference"
+    return cache_dir() / "reference"
 
 
 def reference_file(
@@ -306,8 +307,7 @@ def reference_file(
     if filename not in FILES:
         raise ValueError(f"filename must be one of {', '.join(sorted(FILES))}; got {filename!r}")
     sha, url = FILES[filename]
-    # the temporary file of a download killed more than an hour ago is removed
-    remove_stale_temporaries(_cache_dir(), recursive=False)
+    sweep_stale_temporaries(_cache_dir())  # what a killed download left: at once
     mirror = _mirror_dir()
     if mirror is not None and (mirror / filename).is_file():
         src = mirror / filename
@@ -320,27 +320,15 @@ def reference_file(
             )
         return src, f"mirror:{src}"
     dest = _cache_dir() / filename
-    if dest.is_file():
-        if sha256_of(dest) == sha:
-            return dest, "cache"
-        dest.unlink()  # damaged cache entry: fetch again
-    if not _fetch._download_allowed(download):
-        raise DataNotFoundError(
-            f"{filename} is in neither the mirror ({mirror or 'none'}) nor the cache "
-            f"{_cache_dir()}, and downloading is not allowed (download=False or "
-            "MLCBOOK_DATA_DOWNLOAD=0). Set MLCBOOK_REFERENCE_MIRROR to a folder "
-            "holding it."
-        )
+    if dest.is_file() and sha256_of(dest) == sha:
+        return dest, "cache"
     try:
-        req = urllib.request.Request(url, headers={"User-Agent": "mlcbook"})
-        with urllib.request.urlopen(req, timeout=timeout) as resp:
-            length = resp.headers.get("Content-Length")
-            size = int(length) if length and length.isdigit() else None
-            _fetch._copy_verified(resp, dest, sha, origin=url, expected_size=size)
-    except (urllib.error.URLError, OSError) as exc:
-        if isinstance(exc, (ChecksumError, DownloadError)):
-            raise
-        raise DownloadError(f"download of {filename} from {url} failed: {exc}") from exc
+        copy_verified(url, dest, sha, download=download, timeout=timeout)
+    except DataNotFoundError as exc:
+        raise DataNotFoundError(
+            f"{filename} is in neither the mirror ({mirror or 'none'}) nor the cache: {exc}."
+            " Set MLCBOOK_REFERENCE_MIRROR to a folder holding it."
+        ) from exc
     return dest, f"download:{url}"
 
 
