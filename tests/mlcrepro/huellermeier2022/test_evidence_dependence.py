@@ -144,7 +144,6 @@ def test_curve_properties_on_toy_curves():
     assert D.alpha_gap(pd.concat([pooled, poly])) == pytest.approx(4e-4, abs=1e-15)
 
 
-@pytest.mark.boomer  # reading the committed study checks its key, which builds BOOMER's spec
 def test_the_evidence_pools_the_committed_study_once():
     # a slice of the committed table keeps the test short; the page uses all of it
     table = dependence_table()

@@ -53,7 +53,6 @@ def named():
     return paper_names(dependence_table())
 
 
-@pytest.mark.boomer  # reading the committed study checks its key, which builds BOOMER's spec
 @pytest.mark.parametrize("seed", [0, 5, 17])
 def test_all_resamples_at_once_equal_the_reference_on_the_committed_study(named, seed):
     _check(named, resamples=3, seed=seed)
