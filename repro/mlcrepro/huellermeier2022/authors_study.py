@@ -6,7 +6,7 @@ numbers can be put beside their released ones
 (:func:`mlcrepro.huellermeier2022.reference.load_reference_results`):
 
 * **Folds.**  The authors' ten train/test files
-  (:func:`mlcrepro.huellermeier2022.reference.reference_folds`)
+  (:func:`mlcrepro.huellermeier2022.folds.reference_folds`)
   for the seven datasets they released (birds, emotions, enron, flags, genbase, llog,
   medical), in the files' row and column order; scene and yeast, whose folds were not
   released, get :func:`~mlcbook.profiles.cv_folds` (10 folds, seed 0).
@@ -59,6 +59,7 @@ from mlcbook.learners.meka import MekaRAkEL, java_hashmap_order
 from mlcbook.learners.registry import authors_rakel_settings, learner_config, make_learner
 from mlcbook.profiles import cv_folds, evaluate_predictions
 from mlcrepro.huellermeier2022 import reference
+from mlcrepro.huellermeier2022.folds import reference_folds, reference_layout
 from mlcrepro.huellermeier2022.names import LEARNER_NAMES
 from mlcrepro.results import dataset_fingerprints, package_versions
 from mlcrepro.runner import Cell, Spec, table
@@ -189,7 +190,7 @@ def study_data(name: str) -> StudyData:
     """
     name = _check_dataset(name)
     if name in AUTHORS_FOLDED:
-        folds = reference.reference_folds(name)
+        folds = reference_folds(name)
         as_is = tuple(
             (
                 s.X_train,
@@ -246,14 +247,15 @@ class StudyLayout:
 @functools.cache
 def study_layout(name: str) -> StudyLayout:
     """The layout of one dataset as :func:`study_data` gives it, from the authors' file
-    headers alone where they released folds (:func:`reference.reference_layout`: the
-    configuration of the study reads in milliseconds what reading the twenty split files
-    took seconds for); elsewhere from :func:`study_data`."""
+    headers alone where they released folds
+    (:func:`~mlcrepro.huellermeier2022.folds.reference_layout`: the configuration of the
+    study reads in milliseconds what reading the twenty split files took seconds for);
+    elsewhere from :func:`study_data`."""
     name = _check_dataset(name)
     if name not in AUTHORS_FOLDED:
         d = study_data(name)
         return StudyLayout(d.nominal, d.scored_from, d.file_nominal, d.n_labels, False)
-    head = reference.reference_layout(name)
+    head = reference_layout(name)
     nominal = dict(head.nominal)
     n_labels = len(head.label_names)
     if name not in SCORED_FROM:

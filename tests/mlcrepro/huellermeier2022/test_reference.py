@@ -25,12 +25,13 @@ import pytest
 import scipy.sparse as sp
 
 from mlcrepro._paths import shared_dir
+from mlcrepro.huellermeier2022 import folds as F
 from mlcrepro.huellermeier2022 import reference as ref
 from mlcbook.datasets import ChecksumError, DataNotFoundError, load_dataset
 from mlcbook.datasets.arff import DatasetFormatError, parse_arff
 
 # the mirror the module reads (MLCBOOK_REFERENCE_MIRROR, else ../shared/reference/...)
-MIRROR = ref._mirror_dir() or shared_dir() / "reference" / "hullermeier2022"
+MIRROR = Path(os.environ.get("MLCBOOK_REFERENCE_MIRROR") or shared_dir() / "reference" / "hullermeier2022")
 SHARED = MIRROR.parent
 needs_mirror = pytest.mark.skipif(not MIRROR.is_dir(), reason="no ../shared/reference")
 
@@ -142,6 +143,7 @@ def test_download_is_verified_and_atomic(tmp_path, monkeypatch):
 
 _STALLED_DOWNLOAD = """
 import sys, time, urllib.request
+from mlcrepro.huellermeier2022 import folds as F
 from mlcrepro.huellermeier2022 import reference as ref
 class Stalled:
     headers = {}
@@ -353,7 +355,7 @@ FOLD_SETS = ["birds", "emotions", "enron", "flags", "genbase", "llog", "medical"
 
 @pytest.fixture(scope="module")
 def folds():
-    return {n: ref.reference_folds(n) for n in FOLD_SETS}
+    return {n: F.reference_folds(n) for n in FOLD_SETS}
 
 
 def _d(X):
@@ -379,7 +381,7 @@ def test_folds_are_the_authors_files_as_they_are(folds, results, name):
 def test_verify_folds_finds_our_rows_in_every_split(folds, name):
     """Each split's train and test rows together are our copy's rows (a multiset)."""
     f = folds[name]
-    got = ref.verify_folds(f)
+    got = F.verify_folds(f)
     X, Y, _ = load_dataset(name)
     assert got.dataset == name and got.n_rows == Y.shape[0]
     for s in f.splits:
@@ -398,12 +400,12 @@ def test_verify_folds_refuses_a_split_that_is_not_our_rows(folds):
     bad = dataclasses.replace(f, splits=(*f.splits[:3], dataclasses.replace(s, Y_test=Y),
                                          *f.splits[4:]))
     with pytest.raises(DatasetFormatError, match="flags split 3"):
-        ref.verify_folds(bad)
+        F.verify_folds(bad)
     swap = [1, 0, *range(2, s.Y_train.shape[0])]  # the order of rows is not checked
     moved = dataclasses.replace(s, X_train=s.X_train[swap], Y_train=s.Y_train[swap])
-    assert ref.verify_folds(dataclasses.replace(f, splits=(moved,))).exact
+    assert F.verify_folds(dataclasses.replace(f, splits=(moved,))).exact
     with pytest.raises(TypeError, match="folds must be a ReferenceFolds"):
-        ref.verify_folds("flags")
+        F.verify_folds("flags")
 
 
 @needs_mirror
@@ -449,7 +451,7 @@ def test_corrupt_fold_zip_is_refused(tmp_path, monkeypatch):
         fh.write(bytes([b[0] ^ 0xFF]))
     monkeypatch.setenv("MLCBOOK_REFERENCE_MIRROR", str(tmp_path))
     with pytest.raises(ChecksumError, match="folds-flags.zip"):
-        ref.reference_folds("flags", download=False)
+        F.reference_folds("flags", download=False)
 
 
 # ------------------------------------------------------------------ bad input
@@ -457,11 +459,11 @@ def test_bad_input_names_the_choices():
     with pytest.raises(
         ValueError, match="birds, emotions, enron, flags, genbase, llog, medical"
     ):
-        ref.reference_folds("scene")
+        F.reference_folds("scene")
     with pytest.raises(ValueError, match="name must be a dataset with released folds"):
-        ref.reference_folds("nope")
+        F.reference_folds("nope")
     with pytest.raises(TypeError, match="name must be a dataset name"):
-        ref.reference_folds(3)
+        F.reference_folds(3)
     with pytest.raises(ValueError, match="paper must be one of hullermeier2022"):
         ref.load_reference_results("zhang2014")
     with pytest.raises(TypeError, match="include_extra must be a bool"):
@@ -473,5 +475,5 @@ def test_bad_input_names_the_choices():
 
 
 def test_authors_names_accepted():
-    assert ref._dataset_key("enron-f") == ref._dataset_key("ENRON") == "enron-f"
-    assert ref._dataset_key("llog") == "llog-f"
+    assert F._dataset_key("enron-f") == F._dataset_key("ENRON") == "enron-f"
+    assert F._dataset_key("llog") == "llog-f"
