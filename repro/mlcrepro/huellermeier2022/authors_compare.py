@@ -134,7 +134,11 @@ def compare_with_authors(
     ValueError
         A pair with a different K in the two tables, or no pair in common.
     """
-    ours = fold_spread(paper_names(table, rakel_short=False))
+    ours = fold_spread(table)
+    # the paper's names for the pooled rows' labels (RAkEL keeps its m): no loss is renamed
+    labels = ours[["learner"]].drop_duplicates()
+    named = paper_names(labels, rakel_short=False)["learner"]
+    ours["learner"] = ours["learner"].map(dict(zip(labels["learner"], named)))
     if reference is None:
         reference = load_reference_results()
     ref = _frame(reference, "reference", _REFERENCE)

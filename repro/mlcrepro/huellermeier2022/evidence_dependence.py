@@ -28,7 +28,7 @@ from mlcbook.datasets import load_dataset
 from mlcbook.profiles import curve_summary
 from mlcrepro.huellermeier2022 import authors_compare as ac
 from mlcrepro.huellermeier2022.authors_study import DATASETS
-from mlcrepro.huellermeier2022.experiments import dependence_table
+from mlcrepro.huellermeier2022.experiments import DEPENDENCE_TABLE, load
 from mlcrepro.huellermeier2022.names import paper_names
 from mlcrepro.huellermeier2022.reference import load_reference_results
 from mlcrepro.huellermeier2022.resampled_profiles import (
@@ -467,11 +467,11 @@ def dependence_evidence(
     ----------
     table : pandas.DataFrame, optional
         The study's per-fold losses; default the committed table
-        (:func:`~mlcrepro.huellermeier2022.experiments.dependence_table`).
+        (:func:`~mlcrepro.huellermeier2022.experiments.load` of ``dependence_authors``).
     resamples, seed : int
         The bootstrap resamples of the folds behind each claim's robustness.
     """
-    table = dependence_table() if table is None else table
+    table = load(DEPENDENCE_TABLE) if table is None else table
     named = paper_names(table)
     profiles = resampled_profiles(named, resamples=resamples, seed=seed)
     pooled = profiles.pooled  # pooled once, for every reader
