@@ -474,6 +474,10 @@ def test_bad_input_names_the_choices():
         ref._learner_of("foo", 6)
 
 
+@needs_mirror
 def test_authors_names_accepted():
-    assert F._dataset_key("enron-f") == F._dataset_key("ENRON") == "enron-f"
-    assert F._dataset_key("llog") == "llog-f"
+    # the book's name, the authors' and any case name the same files
+    assert F.reference_layout("enron-f") == F.reference_layout("ENRON") == F.reference_layout("enron")
+    assert F.reference_layout("llog") == F.reference_layout("llog-f")
+    with pytest.raises(ValueError, match="name must be a dataset with released folds"):
+        F.reference_layout("scene")
