@@ -1,9 +1,9 @@
 """The evidence of the dependence ledger: Hüllermeier et al. (2022), Sec. 5 (Figs 1-3).
 
-One job: from the committed learner study
-(:func:`mlcrepro.huellermeier2022.experiments.dependence_table`) and the authors'
-released profiles (:func:`mlcrepro.huellermeier2022.reference.load_reference_results`),
-compute everything the dependence ledger reads, once (:func:`dependence_evidence`):
+One job: from the committed learner study (``dependence_authors``, read by
+:func:`mlcrepro.huellermeier2022.experiments.load`) and the authors' released profiles
+(:func:`mlcrepro.huellermeier2022.reference.load_reference_results`), compute
+everything the dependence ledger reads, once (:func:`dependence_evidence`):
 the profiles pooled over the folds, the Sec. 5.3 observations counted on both loss
 families on our run and on the authors' (:func:`count_claims`, with their robustness
 over bootstrap resamples of the folds, read on all resamples at once:
