@@ -94,8 +94,8 @@ def test_a_local_copy_is_verified_and_a_wrong_one_not_stored(tmp_path):
     assert ds.copy_verified(src, dest, SHA) == dest
     assert hashlib.sha256(dest.read_bytes()).hexdigest() == SHA  # by an independent hash
     other = tmp_path / "out" / "other.bin"
-    with pytest.raises(ds.ChecksumError, match="other.bin"):
-        ds.copy_verified(src, other, "0" * 64)
+    with pytest.raises(ds.ChecksumError, match="other.bin from the test's copy: expected"):
+        ds.copy_verified(src, other, "0" * 64, origin="the test's copy")
     assert _listing(tmp_path / "out") == ["copy.bin"]  # no temporary, no other.bin
 
 
@@ -137,6 +137,7 @@ def test_a_download_is_verified(tmp_path, server):
         ({"download": "yes"}, TypeError, "download must be True or False"),
         ({"timeout": 0}, ValueError, "timeout"),
         ({"timeout": True}, TypeError, "timeout"),
+        ({"origin": ""}, TypeError, "origin must be a non-empty str or None"),
     ],
 )
 def test_bad_arguments_are_named(tmp_path, kwargs, error, words):

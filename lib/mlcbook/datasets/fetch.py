@@ -258,7 +258,13 @@ _VALIDATED: dict[str, Callable[[Any, str], Any]] = {
 }
 
 
-@validate_params(source=_source_arg, dest=_dest_arg, **_VALIDATED)
+def _origin_arg(value: object, name: str) -> str | None:
+    if value is not None and not (isinstance(value, str) and value):
+        raise TypeError(f"{name} must be a non-empty str or None, got {value!r}")
+    return value
+
+
+@validate_params(source=_source_arg, dest=_dest_arg, origin=_origin_arg, **_VALIDATED)
 def copy_verified(
     source: str | os.PathLike,
     dest: str | os.PathLike,
@@ -266,6 +272,7 @@ def copy_verified(
     *,
     download: bool | None = None,
     timeout: float = 60.0,
+    origin: str | None = None,
 ) -> Path:
     """A copy of ``source`` at ``dest`` whose sha256 is verified, written atomically.
 
@@ -292,6 +299,9 @@ def copy_verified(
         ``0``).  A local ``source`` is always read.
     timeout : float
         Network timeout in seconds, in (0, 3600].
+    origin : str, optional
+        How the error messages name the source (e.g. ``"the data bundle"``); default
+        the source itself.
 
     Returns
     -------
@@ -334,7 +344,7 @@ def copy_verified(
         except FileNotFoundError as exc:
             raise DataNotFoundError(f"{source} does not exist; {dest.name} needs it") from exc
         with f:
-            return _copy_verified(f, dest, sha256, origin=str(source))
+            return _copy_verified(f, dest, sha256, origin=origin or str(source))
     if not _download_allowed(download):
         raise DataNotFoundError(
             f"{dest.name} is not at {dest}, and downloading is not allowed (download=False "
@@ -345,7 +355,7 @@ def copy_verified(
         with urllib.request.urlopen(req, timeout=timeout) as resp:
             length = resp.headers.get("Content-Length")
             size = int(length) if length and length.isdigit() else None
-            return _copy_verified(resp, dest, sha256, origin=source, expected_size=size)
+            return _copy_verified(resp, dest, sha256, origin=origin or source, expected_size=size)
     except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
         if isinstance(exc, DatasetError):
             raise
@@ -411,10 +421,13 @@ def fetch_file(
         if bundle is None
         else f"the installed data bundle ({BUNDLE_PACKAGE})",
     ]
-    for folder, kind in ((mirror, "mirror:"), (bundle, "bundle:")):
-        if folder is not None and (folder / filename).is_file():
-            source = kind + (BUNDLE_PACKAGE if folder is bundle else str(folder / filename))
-            return copy_verified(folder / filename, dest, sha256), source
+    if mirror is not None and (mirror / filename).is_file():
+        src = mirror / filename
+        return copy_verified(src, dest, sha256, origin=f"mirror {src}"), f"mirror:{src}"
+    if bundle is not None and (bundle / filename).is_file():
+        origin = f"the data bundle {BUNDLE_PACKAGE}"
+        copy_verified(bundle / filename, dest, sha256, origin=origin)
+        return dest, f"bundle:{BUNDLE_PACKAGE}"
     if url and _download_allowed(download):
         try:
             copy_verified(url, dest, sha256, download=True, timeout=timeout)

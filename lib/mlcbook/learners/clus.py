@@ -167,7 +167,9 @@ def clus_jar(*, download: bool | None = None) -> Path:
     """
     local = os.environ.get("MLCBOOK_CLUS_JAR")
     if local:  # verified into the cache, where fetch_file finds it
-        copy_verified(local, cache_dir() / "Clus.jar", CLUS_SHA256)
+        copy_verified(
+            local, cache_dir() / "Clus.jar", CLUS_SHA256, origin=f"MLCBOOK_CLUS_JAR {local}"
+        )
     return fetch_file("Clus.jar", CLUS_SHA256, CLUS_URL, download=download)[0]
 
 
