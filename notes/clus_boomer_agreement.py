@@ -35,7 +35,8 @@ import scipy.sparse as sp
 from mlcbook._io import atomic_write
 from mlcbook.profiles import cv_folds
 from mlcbook.learners.registry import learner_config, make_learner
-from mlcrepro.huellermeier2022.reference import load_reference_results, reference_folds
+from mlcrepro.huellermeier2022.folds import reference_folds
+from mlcrepro.huellermeier2022.reference import load_reference_results
 
 AUTHORS_FOLDS = ("flags", "emotions", "birds", "genbase", "medical", "enron", "llog")
 SEEDED = ("scene", "yeast")

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mlcrepro.huellermeier2022 import reference
+from mlcrepro.huellermeier2022 import folds, reference
 from mlcrepro._paths import cache_dir
 from mlcbook.datasets import load_dataset
 from mlcbook.datasets.arff import parse_arff
@@ -45,7 +45,7 @@ OUT = Path(__file__).with_name("j48-agreement.csv")
 
 def authors_nominal(name: str) -> dict[int, int]:
     """Nominal features of the authors' split-0 train file: column -> categories."""
-    key = reference._dataset_key(name)
+    key = reference.FOLD_DATASETS[name]
     path, _ = reference.reference_file(f"folds-{key}.zip")
     with zipfile.ZipFile(path) as z:
         member = f"{key}_42_0_train.arff"
@@ -59,14 +59,14 @@ def authors_nominal(name: str) -> dict[int, int]:
 
 def splits(name: str):
     if name == "flags":  # 14 features, 12 labels; score the last 7
-        folds = reference.reference_folds(name)
+        folds = folds.reference_folds(name)
         nominal = {c: v for c, v in authors_nominal(name).items() if c < 14}
         for s in folds.splits:
             Ytr = np.hstack([s.X_train[:, 14:].astype(np.int64), s.Y_train])
             Yte = np.hstack([s.X_test[:, 14:].astype(np.int64), s.Y_test])
             yield s.split, s.X_train[:, :14], Ytr, s.X_test[:, :14], Yte, nominal
     elif name in FOLDED:
-        folds = reference.reference_folds(name)
+        folds = folds.reference_folds(name)
         nominal = authors_nominal(name)
         for s in folds.splits:
             yield s.split, s.X_train, s.Y_train, s.X_test, s.Y_test, nominal

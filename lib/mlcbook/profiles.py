@@ -9,6 +9,7 @@ predictions, not only the paper's:
 
 * :func:`cv_folds` — seeded K-fold splits shared by every learner (paired folds);
 * :func:`evaluate_predictions` — one profile, in long format;
+* :func:`pooled_mean` — per-row means pooled, weighted by their counts (one group each);
 * :func:`pooled_profiles` — fold profiles pooled, weighted by test-fold size;
 * :func:`loss_ratios` / :func:`curve_summary` — two learners' profiles compared;
 * :class:`LogGrid` / :data:`ALPHAS` — the alpha grid, identified by its specification.
@@ -26,7 +27,7 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -37,6 +38,7 @@ from sklearn.model_selection import KFold
 from . import _grids
 from ._grids import LogGrid
 from ._validation import (
+    check_bool,
     check_label_matrix,
     check_positive_int,
     check_same_shape,
@@ -51,6 +53,7 @@ __all__ = [
     "curve_summary",
     "evaluate_predictions",
     "loss_ratios",
+    "pooled_mean",
     "pooled_profiles",
 ]
 
@@ -116,36 +119,38 @@ def evaluate_predictions(Y: Any, P: Any, alphas: Iterable[float] = ALPHAS) -> pd
     )
 
 
-_FOLD_COLUMNS = ("dataset", "K", "learner", "family", "param", "loss", "n_test")
+_CURVE_POINT = ["dataset", "K", "learner", "family", "param"]
 
 
-def _check_fold_table(table: Any) -> None:
-    """Refuse a fold table that pooling would turn into a silent wrong number: missing
-    columns, no rows, a loss or parameter that is not a finite number, a fold size or
-    K that is not a positive integer."""
+def _check_pooling(
+    table: Any, by: list[str], numbers: dict[str, bool], *, weight: str | None = None
+) -> None:
+    """Refuse a table that pooling would turn into a silent wrong number: missing
+    columns, no rows, a missing group key, a number that is not finite, a count that is
+    not a positive integer (``numbers``: column -> integer), or a weight that is not
+    positive."""
     if not isinstance(table, pd.DataFrame):
         raise TypeError(f"table must be a pandas DataFrame, got {type(table).__name__}")
-    missing = [c for c in _FOLD_COLUMNS if c not in table.columns]
+    need = list(dict.fromkeys([*by, *numbers]))
+    missing = [c for c in need if c not in table.columns]
     if missing:
-        raise ValueError(f"table lacks the columns {missing} (it needs {list(_FOLD_COLUMNS)})")
+        raise ValueError(f"table lacks the columns {missing} (it needs {need})")
     if table.empty:
         raise ValueError("table has no rows")
 
     def where(bad: np.ndarray) -> str:
         row = table.loc[bad].iloc[0]
-        return (
-            f"{int(bad.sum())} of {len(table)} rows, the first dataset={row['dataset']!r}, "
-            f"learner={row['learner']!r}, family={row['family']!r}, param={row['param']!r}"
-        )
+        first = ", ".join(f"{c}={row[c]!r}" for c in by)
+        return f"{int(bad.sum())} of {len(table)} rows, the first {first}"
 
-    for col in ("dataset", "learner", "family"):
+    for col in (c for c in by if c not in numbers):
         bad = table[col].isna().to_numpy()
         if bad.any():  # groupby would drop these rows without a word
             raise ValueError(
                 f"table[{col!r}] is missing on {int(bad.sum())} of {len(table)} rows "
                 f"(the first is row {table.index[bad][0]!r}); every row needs its {col}"
             )
-    for col, integer in (("loss", False), ("param", False), ("n_test", True), ("K", True)):
+    for col, integer in numbers.items():
         values = table[col]
         if values.dtype == bool or not pd.api.types.is_numeric_dtype(values.dtype):
             raise TypeError(f"table[{col!r}] must hold numbers, got dtype {values.dtype}")
@@ -155,8 +160,11 @@ def _check_fold_table(table: Any) -> None:
         bad = ~np.isfinite(v)
         if integer:
             bad |= ~bad & ((v < 1) | (v != np.round(v)))
+        elif col == weight:
+            bad |= ~bad & (v <= 0)
         if bad.any():
             what = "a positive integer" if integer else "a finite number"
+            what = "a positive number" if col == weight and not integer else what
             raise ValueError(
                 f"table[{col!r}] must be {what} on every row (NaN, infinite"
                 f"{', zero or fractional' if integer else ''} values cannot be pooled): "
@@ -164,8 +172,71 @@ def _check_fold_table(table: Any) -> None:
             )
 
 
+def pooled_mean(
+    table: pd.DataFrame,
+    by: Sequence[str],
+    *,
+    value: str = "loss",
+    weight: str = "n_test",
+    sort: bool = False,
+) -> pd.DataFrame:
+    """The mean of ``value`` over all the instances of each group: per-row means pooled.
+
+    Each row holds the mean ``value`` of ``weight`` instances (e.g. one fold's mean loss
+    over its ``n_test`` test instances); a group's pooled mean is
+    ``sum(value * weight) / sum(weight)``, the mean over all its instances together
+    (the loss of the pooled out-of-sample predictions, not a mean of fold means).
+
+    Parameters
+    ----------
+    table : DataFrame
+        The columns ``by``, ``value`` (finite numbers) and ``weight`` (positive).
+    by : sequence of str
+        The columns naming a group (none of them missing on any row).
+    value, weight : str
+        The columns of the per-row mean and of its count.
+    sort : bool
+        Order the groups by their keys; False keeps their order of first appearance.
+
+    Returns
+    -------
+    DataFrame
+        One row per group: the columns ``by``, ``value`` (the pooled mean) and
+        ``weight`` (the summed count).
+
+    Raises
+    ------
+    ValueError, TypeError
+        A column is missing or of the wrong kind, a key is missing, a value is NaN or
+        infinite, a weight is not positive (a NaN would be skipped by the sum, weights
+        adding up to 0 would pool to 0/0): the message names the column and the first
+        such row.
+
+    Examples
+    --------
+    >>> folds = pd.DataFrame({"learner": ["A", "A", "B"], "loss": [0.1, 0.3, 0.5],
+    ...                       "n_test": [10, 30, 5]})
+    >>> pooled_mean(folds, ["learner"])
+      learner  loss  n_test
+    0       A  0.25      40
+    1       B  0.50       5
+    """
+    if isinstance(by, str) or not all(isinstance(c, str) for c in by):
+        raise TypeError(f"by must be a sequence of column names, got {by!r}")
+    sort = check_bool(sort, "sort")
+    keys = list(by)
+    _check_pooling(table, keys, {value: False, weight: False}, weight=weight)
+    t = table.assign(_w=table[value] * table[weight])
+    g = t.groupby(keys, sort=sort)[["_w", weight]].sum().reset_index()
+    g[value] = g.pop("_w") / g[weight]
+    return g[[*keys, value, weight]]
+
+
 def pooled_profiles(table: pd.DataFrame) -> pd.DataFrame:
     """Loss of the pooled out-of-sample predictions (fold means weighted by ``n_test``).
+
+    :func:`pooled_mean` of each curve point ``(dataset, K, learner, family, param)``,
+    with the point's position on its curve.
 
     Parameters
     ----------
@@ -190,15 +261,9 @@ def pooled_profiles(table: pd.DataFrame) -> pd.DataFrame:
     TypeError
         A numeric column holds something else (text, booleans, complex numbers).
     """
-    _check_fold_table(table)
-    t = table.assign(w=table["loss"] * table["n_test"])
-    g = (
-        t.groupby(["dataset", "K", "learner", "family", "param"], sort=False)[["w", "n_test"]]
-        .sum()
-        .reset_index()
-    )
-    g["loss"] = g["w"] / g["n_test"]
-    g = g.drop(columns=["w", "n_test"])
+    numbers = {"loss": False, "param": False, "n_test": True, "K": True}
+    _check_pooling(table, _CURVE_POINT, numbers)
+    g = pooled_mean(table, _CURVE_POINT).drop(columns="n_test")
     K = g["K"].astype(float)
     g["x"] = np.where(
         g["family"] == "binomial", (g["param"] - 1) / np.maximum(K - 1, 1), g["param"]

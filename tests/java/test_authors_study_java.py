@@ -9,7 +9,7 @@ import pytest
 from mlcbook.profiles import pooled_profiles
 from mlcrepro.huellermeier2022 import authors_study as A
 from mlcrepro.huellermeier2022 import reference
-from mlcrepro.huellermeier2022.authors_compare import authors_name
+from mlcrepro.huellermeier2022.names import paper_name
 
 from mlcrepro.tolerances import BOOMER_K_POOLED_ATOL, CLOSED_FORM_RTOL
 
@@ -28,7 +28,7 @@ def test_flags_j48_learners_equal_the_authors_released_profiles():
         "BR-J48", "CC-J48", "LP-J48", *(f"RAkEL-J48-k{k}-m{m}" for k, m in A.rakel_order(12))
     }
     for learner, g in ours.groupby("learner"):
-        theirs = ref[ref.learner == authors_name(learner)]
+        theirs = ref[ref.learner == paper_name(learner)]
         for family in ("binomial", "polynomial"):
             a = g[g.family == family].sort_values("param")
             b = theirs[theirs.family == family].sort_values("param")

@@ -13,6 +13,7 @@ from mlcbook.profiles import (
     cv_folds,
     evaluate_predictions,
     loss_ratios,
+    pooled_mean,
     pooled_profiles,
 )
 
@@ -154,3 +155,48 @@ def test_pooling_refuses_missing_columns_and_empty_tables():
         pooled_profiles(_toy_folds().iloc[:0])
     with pytest.raises(TypeError, match="DataFrame"):
         pooled_profiles(_toy_folds().to_dict())
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_pooled_mean_is_the_brute_force_mean_of_every_instance(seed):
+    """Expand each row into its ``n_test`` instances (each with the row's mean as its
+    value, which keeps the row's mean) and average every group's instances by hand."""
+    rng = np.random.default_rng(seed)
+    t = pd.DataFrame({
+        "g": rng.choice(["a", "b", "c"], size=30), "h": rng.integers(0, 2, size=30),
+        "loss": rng.uniform(0, 1, size=30), "n_test": rng.integers(1, 20, size=30),
+    })
+    got = pooled_mean(t, ["g", "h"], sort=True)
+    for _, row in got.iterrows():
+        part = t[(t["g"] == row["g"]) & (t["h"] == row["h"])]
+        instances = np.repeat(part["loss"].to_numpy(), part["n_test"].to_numpy())
+        # two summation orders of at most 600 numbers in [0, 1]: a few ulps apart
+        assert row["loss"] == pytest.approx(instances.mean(), rel=1e-12, abs=1e-15)
+        assert row["n_test"] == instances.size
+    assert len(got) == len(t.groupby(["g", "h"]))
+    assert list(got[["g", "h"]].itertuples(index=False)) == sorted(
+        got[["g", "h"]].itertuples(index=False)
+    )
+
+
+def test_pooled_mean_keeps_the_first_appearance_order_and_checks_its_input():
+    t = pd.DataFrame({"k": ["z", "a", "z"], "v": [1.0, 2.0, 3.0], "w": [1, 1, 2]})
+    got = pooled_mean(t, ["k"], value="v", weight="w")
+    assert got["k"].tolist() == ["z", "a"] and got["v"].tolist() == [7 / 3, 2.0]
+    with pytest.raises(TypeError, match="by must be a sequence"):
+        pooled_mean(t, "k", value="v", weight="w")
+    with pytest.raises(ValueError, match=r"lacks the columns \['n_test'\]"):
+        pooled_mean(t, ["k"], value="v")
+    with pytest.raises(ValueError, match=r"table\['w'\] must be a positive number"):
+        pooled_mean(t.assign(w=[1, 0, 2]), ["k"], value="v", weight="w")
+    with pytest.raises(ValueError, match=r"table\['k'\] is missing"):
+        pooled_mean(t.assign(k=["z", None, "z"]), ["k"], value="v", weight="w")
+    with pytest.raises(TypeError, match="sort must be True or False"):
+        pooled_mean(t, ["k"], value="v", weight="w", sort="yes")
+
+
+def test_pooled_profiles_is_pooled_mean_of_each_curve_point():
+    t = _toy_folds()
+    got = pooled_profiles(t)
+    keys = ["dataset", "K", "learner", "family", "param"]
+    pd.testing.assert_frame_equal(got[[*keys, "loss"]], pooled_mean(t, keys)[[*keys, "loss"]])

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 import numpy as np
@@ -307,10 +308,18 @@ def sandbox(tmp_path, monkeypatch):
 
 
 class _Exploding:
-    """A stream that delivers one chunk, then raises (a kill, a ^C, a lost disk)."""
+    """A response that delivers one chunk, then raises (a kill, a ^C, a lost disk)."""
+
+    headers: dict = {}
 
     def __init__(self, exc: BaseException):
         self.exc, self.calls = exc, 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *a):
+        return False
 
     def read(self, n):
         self.calls += 1
@@ -323,10 +332,13 @@ class _Exploding:
     "exc",
     [KeyboardInterrupt(), SystemExit(1), MemoryError(), ConnectionResetError("reset")],
 )
-def test_temporary_file_removed_on_any_exit(sandbox, exc):
+def test_temporary_file_removed_on_any_exit(sandbox, monkeypatch, exc):
     sandbox.mkdir()
-    with pytest.raises(type(exc)):
-        fetch_mod._copy_verified(_Exploding(exc), sandbox / "f.arff", "0" * 64, "test")
+    monkeypatch.setattr(urllib.request, "urlopen", lambda req, timeout: _Exploding(exc))
+    # a reset connection is a failed download; the others pass through unchanged
+    expected = ds.DownloadError if isinstance(exc, OSError) else type(exc)
+    with pytest.raises(expected):
+        ds.copy_verified("http://127.0.0.1:9/f.arff", sandbox / "f.arff", "0" * 64, download=True)
     assert list(sandbox.iterdir()) == []
 
 
@@ -523,16 +535,21 @@ def test_losses_flags_and_tolerances_are_declared(call):
 
 
 _STALLED_WRITER = (
-    "import sys, time\nfrom pathlib import Path\n"
-    "from mlcbook.datasets.fetch import _copy_verified\n"
+    "import sys, time, urllib.request\nfrom pathlib import Path\n"
+    "from mlcbook.datasets import copy_verified\n"
     "class Stalled:\n"
     "    n = 0\n"
+    "    headers = {}\n"
+    "    def __enter__(self): return self\n"
+    "    def __exit__(self, *a): return False\n"
     "    def read(self, k):\n"
     "        self.n += 1\n"
     "        if self.n == 1:\n"
     "            return b'@relation half'\n"
     "        print('writing', flush=True); time.sleep(600)\n"
-    "_copy_verified(Stalled(), Path(sys.argv[1]) / 'flags.arff', '0' * 64, 'x')\n"
+    "urllib.request.urlopen = lambda req, timeout: Stalled()\n"
+    "copy_verified('http://127.0.0.1:9/flags.arff', Path(sys.argv[1]) / 'flags.arff', "
+    "'0' * 64, download=True)\n"
 )
 
 
@@ -607,8 +624,7 @@ def test_any_disk_error_names_the_cache_folder(tmp_path_factory, stage, err):
     cache = tmp_path_factory.mktemp("cache")
     hidden = str(cache / ".flags.arff.q1w2e3.tmp")
     exc = OSError(err, os.strerror(err), hidden)
-    src = open(MIRROR / "flags.arff", "rb")
-    with pytest.MonkeyPatch.context() as mp, src:
+    with pytest.MonkeyPatch.context() as mp:
         mp.setenv("MLCBOOK_DATA", str(cache))
         if stage == "mkdir":
             mp.setattr(Path, "mkdir", lambda *a, **k: (_ for _ in ()).throw(exc))
@@ -619,7 +635,6 @@ def test_any_disk_error_names_the_cache_folder(tmp_path_factory, stage, err):
                 lambda *a, **k: (_ for _ in ()).throw(exc),
             )
         elif stage == "write":
-            mp.setattr(fetch_mod, "_CHUNK", 1 << 10)
             real_fdopen = os.fdopen
 
             class Full:
@@ -642,7 +657,7 @@ def test_any_disk_error_names_the_cache_folder(tmp_path_factory, stage, err):
             mp.setattr(Path, "replace", lambda *a, **k: (_ for _ in ()).throw(exc))
         sha = ds.get_spec("flags").sha256["flags.arff"]
         with pytest.raises(ds.fetch.CacheError) as info:
-            fetch_mod._copy_verified(src, cache / "flags.arff", sha, "mirror")
+            ds.copy_verified(MIRROR / "flags.arff", cache / "flags.arff", sha)
     msg = str(info.value)
     assert str(cache) in msg and "MLCBOOK_DATA" in msg and hidden not in msg
     assert os.strerror(err) in msg

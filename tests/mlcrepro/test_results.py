@@ -153,7 +153,6 @@ def test_canonical_form_round_trips_through_json(config):
     assert json.loads(json.dumps(results.canonical(config))) == config
 
 
-@pytest.mark.boomer  # the dependence chapter builds the study's specification
 def test_a_chapter_with_a_stale_table_fails_at_once_and_writes_nothing(tmp_path):
     """Execute the Reproduce page of the learner study against a staged copy of its
     table whose provenance has another key: the cell that computes the evidence fails

@@ -25,6 +25,7 @@ from .fetch import (
     DatasetError,
     DownloadError,
     cache_dir,
+    copy_verified,
     fetch_file,
     mirror_dir,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "ArffHeader",
     "read_mulan_labels",
     "fetch_file",
+    "copy_verified",
     "cache_dir",
     "mirror_dir",
     "DatasetError",

@@ -34,13 +34,14 @@ import os
 import re
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from importlib import metadata, resources
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from .. import _paths
 from .._io import owned_temporary, remove_stale_temporaries
-from .._validation import check_name
+from .._validation import Flag, Real, check_name, validate_params
 
 __all__ = [
     "cache_dir",
@@ -48,6 +49,7 @@ __all__ = [
     "bundle_dir",
     "BUNDLE_PACKAGE",
     "fetch_file",
+    "copy_verified",
     "sha256_of",
     "DatasetError",
     "ChecksumError",
@@ -227,6 +229,140 @@ def _copy_verified(
             pass
 
 
+def _sha256_arg(value: object, name: str) -> str:
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9a-f]{64}", value):
+        raise ValueError(f"{name} must be 64 lowercase hex digits, got {value!r}")
+    return value
+
+
+def _source_arg(value: object, name: str) -> str | Path:
+    if isinstance(value, str) and value.startswith(("http://", "https://")):
+        return value
+    if isinstance(value, (str, os.PathLike)) and str(value):
+        return Path(value)
+    raise TypeError(f"{name} must be an http(s) URL or the path of a local file, got {value!r}")
+
+
+def _dest_arg(value: object, name: str) -> Path:
+    if not isinstance(value, (str, os.PathLike)) or not str(value):
+        raise TypeError(f"{name} must be the path of the file to write, got {value!r}")
+    path = Path(value)
+    check_name(path.name, f"{name}'s file name")
+    return path
+
+
+_VALIDATED: dict[str, Callable[[Any, str], Any]] = {
+    "sha256": _sha256_arg,
+    "download": Flag(allow_none=True),
+    "timeout": Real(low=0, high=3600, low_inclusive=False),
+}
+
+
+def _origin_arg(value: object, name: str) -> str | None:
+    if value is not None and not (isinstance(value, str) and value):
+        raise TypeError(f"{name} must be a non-empty str or None, got {value!r}")
+    return value
+
+
+@validate_params(source=_source_arg, dest=_dest_arg, origin=_origin_arg, **_VALIDATED)
+def copy_verified(
+    source: str | os.PathLike,
+    dest: str | os.PathLike,
+    sha256: str,
+    *,
+    download: bool | None = None,
+    timeout: float = 60.0,
+    origin: str | None = None,
+) -> Path:
+    """A copy of ``source`` at ``dest`` whose sha256 is verified, written atomically.
+
+    ``dest`` already holding bytes of that sha256 is returned as it is.  Otherwise the
+    bytes of ``source`` (a local file, or an ``http(s)`` URL downloaded with ``urllib``)
+    are streamed into a temporary file beside ``dest`` (``.NAME.<owner>.<random>.tmp``,
+    naming its host and process), hashed while written, and renamed to ``dest`` only
+    when the sha256 (and, for a download, the announced length) matches; on any error
+    or interrupt the temporary file is removed, so ``dest`` is either absent, as it was,
+    or complete.  A process killed mid-way (no handler runs) leaves its temporary file;
+    the next call on the same folder removes it at once, its owner being dead
+    (:func:`sweep_stale_temporaries`), and starts the copy again.
+
+    Parameters
+    ----------
+    source : str or path-like
+        An ``http://`` or ``https://`` URL, or the path of a local file.
+    dest : str or path-like
+        The file to write (its folder is created).
+    sha256 : str
+        The expected hex digest (64 lowercase hex digits).
+    download : bool, optional
+        Allow downloading a URL; default from ``MLCBOOK_DATA_DOWNLOAD`` (allowed unless
+        ``0``).  A local ``source`` is always read.
+    timeout : float
+        Network timeout in seconds, in (0, 3600].
+    origin : str, optional
+        How the error messages name the source (e.g. ``"the data bundle"``); default
+        the source itself.
+
+    Returns
+    -------
+    Path
+        ``dest``.
+
+    Raises
+    ------
+    ChecksumError
+        The bytes do not have the expected sha256 (nothing is stored).
+    DownloadError
+        The download failed or was truncated (nothing is stored).
+    DataNotFoundError
+        The local ``source`` does not exist, or downloading is not allowed.
+    CacheError
+        ``dest`` cannot be written.
+
+    Examples
+    --------
+    >>> import hashlib, pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "a.txt").write_bytes(b"some bytes")
+    >>> digest = hashlib.sha256(b"some bytes").hexdigest()
+    >>> copy_verified(d / "a.txt", d / "copy" / "b.txt", digest).read_bytes()
+    b'some bytes'
+    >>> copy_verified(d / "a.txt", d / "c.txt", "0" * 64)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mlcbook.datasets.fetch.ChecksumError: checksum mismatch for c.txt ...
+    >>> sorted(p.name for p in d.rglob("*"))  # nothing half-written
+    ['a.txt', 'b.txt', 'copy']
+    """
+    dest = Path(dest)  # validated: a URL (str) or a Path
+    sweep_stale_temporaries(dest.parent)
+    if dest.is_file() and sha256_of(dest) == sha256:
+        return dest
+    if not isinstance(source, str):
+        try:
+            f = open(source, "rb")
+        except FileNotFoundError as exc:
+            raise DataNotFoundError(f"{source} does not exist; {dest.name} needs it") from exc
+        with f:
+            return _copy_verified(f, dest, sha256, origin=origin or str(source))
+    if not _download_allowed(download):
+        raise DataNotFoundError(
+            f"{dest.name} is not at {dest}, and downloading is not allowed (download=False "
+            "or MLCBOOK_DATA_DOWNLOAD=0)"
+        )
+    try:
+        req = urllib.request.Request(source, headers={"User-Agent": "mlcbook"})
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            length = resp.headers.get("Content-Length")
+            size = int(length) if length and length.isdigit() else None
+            return _copy_verified(resp, dest, sha256, origin=origin or source, expected_size=size)
+    except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
+        if isinstance(exc, DatasetError):
+            raise
+        raise DownloadError(f"download of {dest.name} from {source} failed: {exc}") from exc
+
+
+@validate_params(**_VALIDATED)
 def fetch_file(
     filename: str,
     sha256: str,
@@ -267,16 +403,6 @@ def fetch_file(
         No cached copy, no mirror copy, and downloading impossible or not allowed.
     """
     check_name(filename, "filename")
-    if not isinstance(sha256, str) or not re.fullmatch(r"[0-9a-f]{64}", sha256):
-        raise ValueError(f"sha256 must be 64 lowercase hex digits, got {sha256!r}")
-    if download is not None and not isinstance(download, bool):
-        raise TypeError(f"download must be True, False or None, got {download!r}")
-    if (
-        isinstance(timeout, bool)
-        or not isinstance(timeout, (int, float))
-        or not (0 < timeout <= 3600)
-    ):
-        raise ValueError(f"timeout must be a number of seconds in (0, 3600], got {timeout!r}")
     dest = cache_dir() / filename
     sweep_stale_temporaries(dest.parent)
     if dest.is_file():
@@ -286,40 +412,27 @@ def fetch_file(
             dest.unlink()  # stale or damaged cache entry: fetch again
         except OSError as exc:
             raise cache_write_error(exc, f"a new copy of {filename}") from exc
-    mirror = mirror_dir()
-    tried = []
-    if mirror is not None:
+    mirror, bundle = mirror_dir(), bundle_dir()
+    tried = [
+        "no mirror (MLCBOOK_DATA_MIRROR unset and ../shared/datasets absent)"
+        if mirror is None
+        else f"mirror {mirror}" + ("" if mirror.is_dir() else " (folder does not exist)"),
+        "no data bundle installed"
+        if bundle is None
+        else f"the installed data bundle ({BUNDLE_PACKAGE})",
+    ]
+    if mirror is not None and (mirror / filename).is_file():
         src = mirror / filename
-        tried.append(f"mirror {mirror}" + ("" if mirror.is_dir() else " (folder does not exist)"))
-        if src.is_file():
-            with open(src, "rb") as f:
-                _copy_verified(f, dest, sha256, origin=f"mirror {src}")
-            return dest, f"mirror:{src}"
-    else:
-        tried.append("no mirror (MLCBOOK_DATA_MIRROR unset and ../shared/datasets absent)")
-    bundle = bundle_dir()
-    if bundle is not None:
-        src = bundle / filename
-        tried.append(f"the installed data bundle ({BUNDLE_PACKAGE})")
-        if src.is_file():
-            with open(src, "rb") as f:
-                _copy_verified(f, dest, sha256, origin=f"the data bundle {BUNDLE_PACKAGE}")
-            return dest, f"bundle:{BUNDLE_PACKAGE}"
-    else:
-        tried.append("no data bundle installed")
+        return copy_verified(src, dest, sha256, origin=f"mirror {src}"), f"mirror:{src}"
+    if bundle is not None and (bundle / filename).is_file():
+        origin = f"the data bundle {BUNDLE_PACKAGE}"
+        copy_verified(bundle / filename, dest, sha256, origin=origin)
+        return dest, f"bundle:{BUNDLE_PACKAGE}"
     if url and _download_allowed(download):
         try:
-            req = urllib.request.Request(url, headers={"User-Agent": "mlcbook"})
-            with urllib.request.urlopen(req, timeout=timeout) as resp:
-                length = resp.headers.get("Content-Length")
-                size = int(length) if length and length.isdigit() else None
-                _copy_verified(resp, dest, sha256, origin=url, expected_size=size)
-        except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
-            if isinstance(exc, DatasetError):
-                raise
-            raise DownloadError(
-                f"download of {filename} from {url} failed: {exc}. " + _bundle_hint()
-            ) from exc
+            copy_verified(url, dest, sha256, download=True, timeout=timeout)
+        except DownloadError as exc:
+            raise DownloadError(f"{exc}. {_bundle_hint()}") from exc
         return dest, f"download:{url}"
     if url:
         tried.append("download disabled (download=False or MLCBOOK_DATA_DOWNLOAD=0)")

@@ -84,7 +84,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_label_matrix
-from ..datasets.fetch import ChecksumError, _copy_verified, cache_dir, fetch_file, sha256_of
+from ..datasets.fetch import ChecksumError, cache_dir, copy_verified, fetch_file, sha256_of
 
 __all__ = [
     "CLUS_COMMIT",
@@ -166,10 +166,10 @@ def clus_jar(*, download: bool | None = None) -> Path:
         No copy can be obtained; the message says how to get one.
     """
     local = os.environ.get("MLCBOOK_CLUS_JAR")
-    dest = cache_dir() / "Clus.jar"
-    if local and not (dest.is_file() and sha256_of(dest) == CLUS_SHA256):
-        with open(local, "rb") as fh:
-            _copy_verified(fh, dest, CLUS_SHA256, origin=f"MLCBOOK_CLUS_JAR {local}")
+    if local:  # verified into the cache, where fetch_file finds it
+        copy_verified(
+            local, cache_dir() / "Clus.jar", CLUS_SHA256, origin=f"MLCBOOK_CLUS_JAR {local}"
+        )
     return fetch_file("Clus.jar", CLUS_SHA256, CLUS_URL, download=download)[0]
 
 

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from mlcbook.profiles import pooled_mean
 from mlcbook.validation import check_bool
 from mlcrepro.huellermeier2022.names import LEARNER_NAMES, paper_names
 from mlcrepro.huellermeier2022.reference import load_reference_results
@@ -88,12 +89,12 @@ def fold_spread(table: pd.DataFrame) -> pd.DataFrame:
     t = _frame(table, "table", _TABLE)
     if (t["n_test"] <= 0).any():
         raise ValueError("table: every fold's n_test must be positive")
-    t = t.assign(w=t["n_test"] * t["loss"])
     g = t.groupby(_KEYS, sort=False)
-    out = g.agg(K=("K", "first"), folds=("fold", "nunique"), n=("n_test", "sum"), w=("w", "sum"))
+    out = g.agg(K=("K", "first"), folds=("fold", "nunique"))
     if (g.size() != out["folds"]).any():
         raise ValueError("table: a (dataset, learner, family, param) repeats a fold")
-    out["ours"] = out.pop("w") / out["n"]
+    pooled = pooled_mean(t, _KEYS).set_index(_KEYS)
+    out["ours"], out["n"] = pooled["loss"], pooled["n_test"]
     dev = t.join(out[["ours", "n"]], on=_KEYS)
     dev = (dev["n_test"] / dev["n"]) ** 2 * (dev["loss"] - dev["ours"]) ** 2
     ss = dev.groupby([t[k] for k in _KEYS], sort=False).sum()
@@ -133,7 +134,11 @@ def compare_with_authors(
     ValueError
         A pair with a different K in the two tables, or no pair in common.
     """
-    ours = fold_spread(paper_names(table, rakel_short=False))
+    ours = fold_spread(table)
+    # the paper's names for the pooled rows' labels (RAkEL keeps its m): no loss is renamed
+    labels = ours[["learner"]].drop_duplicates()
+    named = paper_names(labels, rakel_short=False)["learner"]
+    ours["learner"] = ours["learner"].map(dict(zip(labels["learner"], named)))
     if reference is None:
         reference = load_reference_results()
     ref = _frame(reference, "reference", _REFERENCE)

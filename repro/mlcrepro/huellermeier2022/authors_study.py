@@ -6,7 +6,7 @@ numbers can be put beside their released ones
 (:func:`mlcrepro.huellermeier2022.reference.load_reference_results`):
 
 * **Folds.**  The authors' ten train/test files
-  (:func:`mlcrepro.huellermeier2022.reference.reference_folds`)
+  (:func:`mlcrepro.huellermeier2022.folds.reference_folds`)
   for the seven datasets they released (birds, emotions, enron, flags, genbase, llog,
   medical), in the files' row and column order; scene and yeast, whose folds were not
   released, get :func:`~mlcbook.profiles.cv_folds` (10 folds, seed 0).
@@ -59,11 +59,13 @@ from mlcbook.learners.meka import MekaRAkEL, java_hashmap_order
 from mlcbook.learners.registry import authors_rakel_settings, learner_config, make_learner
 from mlcbook.profiles import cv_folds, evaluate_predictions
 from mlcrepro.huellermeier2022 import reference
+from mlcrepro.huellermeier2022.folds import reference_folds, reference_layout
 from mlcrepro.huellermeier2022.names import LEARNER_NAMES
 from mlcrepro.results import dataset_fingerprints, package_versions
 from mlcrepro.runner import Cell, Spec, table
 
 __all__ = [
+    "AS_RUN",
     "AUTHORS_FOLDED",
     "FILE_AS_IS",
     "DATASETS",
@@ -188,7 +190,7 @@ def study_data(name: str) -> StudyData:
     """
     name = _check_dataset(name)
     if name in AUTHORS_FOLDED:
-        folds = reference.reference_folds(name)
+        folds = reference_folds(name)
         as_is = tuple(
             (
                 s.X_train,
@@ -245,14 +247,15 @@ class StudyLayout:
 @functools.cache
 def study_layout(name: str) -> StudyLayout:
     """The layout of one dataset as :func:`study_data` gives it, from the authors' file
-    headers alone where they released folds (:func:`reference.reference_layout`: the
-    configuration of the study reads in milliseconds what reading the twenty split files
-    took seconds for); elsewhere from :func:`study_data`."""
+    headers alone where they released folds
+    (:func:`~mlcrepro.huellermeier2022.folds.reference_layout`: the configuration of the
+    study reads in milliseconds what reading the twenty split files took seconds for);
+    elsewhere from :func:`study_data`."""
     name = _check_dataset(name)
     if name not in AUTHORS_FOLDED:
         d = study_data(name)
         return StudyLayout(d.nominal, d.scored_from, d.file_nominal, d.n_labels, False)
-    head = reference.reference_layout(name)
+    head = reference_layout(name)
     nominal = dict(head.nominal)
     n_labels = len(head.label_names)
     if name not in SCORED_FROM:
@@ -386,7 +389,7 @@ def _software(learner: str) -> dict[str, str | None]:
 def _data_key(name: str) -> dict:
     key: dict = {"dataset": dataset_fingerprints([name])}
     if name in AUTHORS_FOLDED:
-        zname = f"folds-{reference._dataset_key(name)}.zip"
+        zname = f"folds-{reference.FOLD_DATASETS[name]}.zip"
         key["folds"] = {zname: reference.FILES[zname][0]}
     else:
         key["folds"] = "cv_folds(n_folds=10, seed=0)"
@@ -510,26 +513,59 @@ def study_spec(
     return _spec(ds, ls, split_ids, omit)
 
 
+#: the entries of the study's configuration that say how its cells were run: each
+#: learner's configuration (which reads the dataset's layout from its files) and the
+#: software; a committed table's provenance records them (see :func:`authors_study_config`)
+AS_RUN: tuple[str, ...] = ("learners", "software")
+
+
 def authors_study_config(
     datasets: Iterable[str] = DATASETS,
     learners: Iterable[str] = LEARNERS,
     omit: Iterable[tuple[str, str]] = (),
+    *,
+    recorded: Mapping[str, Any] | None = None,
 ) -> dict:
-    """Everything :func:`run_authors_study` depends on, for ``results.load_or_compute``."""
+    """Everything :func:`run_authors_study` depends on, for ``results.load_or_compute``.
+
+    Parameters
+    ----------
+    datasets, learners, omit
+        As :func:`run_authors_study`.
+    recorded : mapping, optional
+        The configuration a committed table's provenance records.  Given, the entries of
+        :data:`AS_RUN` (how the cells were run: the learners' configurations, built from
+        each dataset's layout in its files, and the software) are read from it, for the
+        learners and datasets asked for (``None`` where it has none); every other entry
+        (protocol, datasets and the sha256 of their files and folds, alphas, omitted
+        pairs) is derived here from the specification and the registered sha256, so
+        checking a committed table opens no data file and builds no learner.  Without
+        it (recomputing), every entry is computed from the raw material.
+    """
     ds, ls = _validated(datasets, learners)
     omitted = sorted({(str(d), str(m)) for d, m in omit})
-    return {
+    ran = [(d, name) for d in ds for name in ls if (d, name) not in set(omitted)]
+    config: dict = {
         "omitted": [list(p) for p in omitted],
         "protocol": "Hullermeier et al. (2022) Sec. 5 as the authors ran it (authors_study)",
         "datasets": {d: _data_key(d) for d in ds},
-        "learners": {
-            d: {
-                name: [_configs(name, d), _view(name, d)]
-                for name in ls
-                if (d, name) not in set(omitted)
-            }
-            for d in ds
-        },
         "alphas": [float(a) for a in reference.ALPHAS],
-        "software": {name: _software(name) for name in ls},
     }
+    if recorded is None:
+        config["learners"] = {d: {} for d in ds}
+        for d, name in ran:
+            config["learners"][d][name] = [_configs(name, d), _view(name, d)]
+        config["software"] = {name: _software(name) for name in ls}
+        return config
+    if not isinstance(recorded, Mapping):
+        raise TypeError(f"recorded must be a mapping, got {type(recorded).__name__}")
+    was: dict[str, Mapping] = {}
+    for k in AS_RUN:
+        entry = recorded.get(k)
+        was[k] = entry if isinstance(entry, Mapping) else {}
+    config["learners"] = {d: {} for d in ds}
+    for d, name in ran:
+        on = was["learners"].get(d)
+        config["learners"][d][name] = on.get(name) if isinstance(on, Mapping) else None
+    config["software"] = {name: was["software"].get(name) for name in ls}
+    return config

@@ -1,9 +1,9 @@
 """The evidence of the dependence ledger: Hüllermeier et al. (2022), Sec. 5 (Figs 1-3).
 
-One job: from the committed learner study
-(:func:`mlcrepro.huellermeier2022.experiments.dependence_table`) and the authors'
-released profiles (:func:`mlcrepro.huellermeier2022.reference.load_reference_results`),
-compute everything the dependence ledger reads, once (:func:`dependence_evidence`):
+One job: from the committed learner study (``dependence_authors``, read by
+:func:`mlcrepro.huellermeier2022.experiments.load`) and the authors' released profiles
+(:func:`mlcrepro.huellermeier2022.reference.load_reference_results`), compute
+everything the dependence ledger reads, once (:func:`dependence_evidence`):
 the profiles pooled over the folds, the Sec. 5.3 observations counted on both loss
 families on our run and on the authors' (:func:`count_claims`, with their robustness
 over bootstrap resamples of the folds, read on all resamples at once:
@@ -25,10 +25,10 @@ import numpy as np
 import pandas as pd
 
 from mlcbook.datasets import load_dataset
-from mlcbook.profiles import curve_summary, pooled_profiles
+from mlcbook.profiles import curve_summary
 from mlcrepro.huellermeier2022 import authors_compare as ac
 from mlcrepro.huellermeier2022.authors_study import DATASETS
-from mlcrepro.huellermeier2022.experiments import dependence_table
+from mlcrepro.huellermeier2022.experiments import DEPENDENCE_TABLE, load
 from mlcrepro.huellermeier2022.names import paper_names
 from mlcrepro.huellermeier2022.reference import load_reference_results
 from mlcrepro.huellermeier2022.resampled_profiles import (
@@ -381,42 +381,32 @@ class Sec53:
         return self.ours[claim, family] >= self.needed(claim)
 
 
-def count_claims(
-    named: pd.DataFrame,
-    pooled: pd.DataFrame,
-    theirs: pd.DataFrame,
-    *,
-    resamples: int = 200,
-    seed: int = 0,
-) -> Sec53:
+def count_claims(profiles: ResampledProfiles, theirs: pd.DataFrame) -> Sec53:
     """Count every Sec. 5.3 claim on our run and the authors', with its robustness.
 
     Parameters
     ----------
-    named : pandas.DataFrame
-        Our per-fold losses with the paper's learner names (resampled by fold for the
-        robustness).
-    pooled : pandas.DataFrame
-        The same pooled over the folds (``pooled_profiles(named)``), computed once by
-        the caller.
+    profiles : ResampledProfiles
+        Our per-fold losses with the paper's learner names, pooled over the folds
+        (``profiles.pooled``) and over each seeded bootstrap resample of the folds
+        (:func:`~mlcrepro.huellermeier2022.resampled_profiles.resampled_profiles`: the
+        resamples of ``robustness(named, lambda t: verdicts(pooled_profiles(t), ...),
+        resamples=..., seed=...)``, :func:`mlcrepro.tables.robustness`, read on all
+        resamples at once by :func:`holding_resampled`).
     theirs : pandas.DataFrame
         The authors' released profiles (pooled already), named as ours
         (``paper_names(load_reference_results())``).
-    resamples, seed : int
-        The seeded bootstrap resamples of the folds for the robustness: those of
-        ``robustness(named, lambda t: verdicts(pooled_profiles(t), ...), resamples=
-        resamples, seed=seed)`` (:func:`mlcrepro.tables.robustness`), read on all
-        resamples at once (:func:`holding_resampled`).
     """
-    for name, frame in (("named", named), ("pooled", pooled), ("theirs", theirs)):
-        if not isinstance(frame, pd.DataFrame):
-            raise TypeError(f"{name} must be a pandas DataFrame, got {type(frame).__name__}")
+    if not isinstance(profiles, ResampledProfiles):
+        raise TypeError(f"profiles must be a ResampledProfiles, got {type(profiles).__name__}")
+    if not isinstance(theirs, pd.DataFrame):
+        raise TypeError(f"theirs must be a pandas DataFrame, got {type(theirs).__name__}")
+    pooled, resamples = profiles.pooled, profiles.loss.shape[0]
     n_of = {_RAKEL: int(pooled[pooled["learner"] == "RAkEL-k5"]["dataset"].nunique())}
     ours = {(c, f): n for f in FAMILIES for c, n in holding(pooled, f).items()}
     authors = {(c, f): n for f in FAMILIES for c, n in holding(theirs, f).items()}
     ev = Sec53(ours, authors, {}, n_of)
 
-    profiles = resampled_profiles(named, resamples=resamples, seed=seed)
     hits = {
         (c, f): (int((n >= ev.needed(c)).sum()), resamples)
         for f in FAMILIES
@@ -490,13 +480,14 @@ def dependence_evidence(
     ----------
     table : pandas.DataFrame, optional
         The study's per-fold losses; default the committed table
-        (:func:`~mlcrepro.huellermeier2022.experiments.dependence_table`).
+        (:func:`~mlcrepro.huellermeier2022.experiments.load` of ``dependence_authors``).
     resamples, seed : int
         The bootstrap resamples of the folds behind each claim's robustness.
     """
-    table = dependence_table() if table is None else table
+    table = load(DEPENDENCE_TABLE) if table is None else table
     named = paper_names(table)
-    pooled = pooled_profiles(named)
+    profiles = resampled_profiles(named, resamples=resamples, seed=seed)
+    pooled = profiles.pooled  # pooled once, for every reader
     theirs = paper_names(load_reference_results())
     comparison = ac.compare_with_authors(table)
     return DependenceEvidence(
@@ -504,7 +495,7 @@ def dependence_evidence(
         named=named,
         pooled=pooled,
         theirs=theirs,
-        sec53=count_claims(named, pooled, theirs, resamples=resamples, seed=seed),
+        sec53=count_claims(profiles, theirs),
         steps=curve_steps(pooled),
         alpha_gap=alpha_gap(pooled),
         comparison=comparison,

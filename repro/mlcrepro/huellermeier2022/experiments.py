@@ -18,12 +18,14 @@ only by ``make reproduce`` or ``make table NAME=...``).
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from mlcrepro._paths import results_dir
 from mlcrepro.experiment import Cells, Experiment, Tolerance, relative
 from mlcrepro.huellermeier2022.authors_study import (
     authors_study_config,
@@ -37,7 +39,7 @@ from mlcrepro.huellermeier2022.knn_fig4 import (
     fig4_table,
 )
 from mlcrepro.huellermeier2022.names import study_learner
-from mlcrepro.results import load_or_compute
+from mlcrepro.results import load_or_compute, recompute_requested
 from mlcrepro.runner import Spec
 from mlcrepro.tolerances import BOOMER_K_FOLD_ATOL, CLOSED_FORM_RTOL
 
@@ -87,10 +89,23 @@ def _fig4(tie_break: str) -> Callable[[], pd.DataFrame]:
     return lambda: fig4_table(list(KNN_DATASETS), tie_break=tie_break).drop(columns="n_free")
 
 
+def _recorded(name: str) -> dict:
+    """The configuration the committed table ``name``'s provenance records ({} if none:
+    :func:`~mlcrepro.results.load_or_compute` then says what is missing)."""
+    try:
+        saved = json.loads((results_dir() / f"{name}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    config = saved.get("config") if isinstance(saved, dict) else None
+    return config if isinstance(config, dict) else {}
+
+
 def _specification(name: str) -> tuple[Callable[[], pd.DataFrame], dict]:
     """The runner call that computes the table ``name`` and the configuration keying it."""
     if name == DEPENDENCE_TABLE:
-        return run_authors_study, authors_study_config()
+        if recompute_requested(name):
+            return run_authors_study, authors_study_config()
+        return run_authors_study, authors_study_config(recorded=_recorded(name))
     if name == "knn_consensus":
         datasets = list(KNN_DATASETS)
         return lambda: consensus_summary(datasets), fig4_config(datasets)

@@ -31,6 +31,7 @@ from mlcbook.learners.knn import (
     minimize_summed_loss,
 )
 from mlcbook.losses import error_count_losses, loss_profile
+from mlcbook.profiles import pooled_mean
 from mlcbook.validation import check_label_matrix, check_positive_int
 from mlcrepro.results import dataset_fingerprints
 from mlcrepro.runner import Spec, table
@@ -149,9 +150,8 @@ def loss_matrix(table: pd.DataFrame) -> pd.DataFrame:
     pandas.DataFrame
         Rows: target ``k``; columns: surrogate ``k``.
     """
-    t = table.assign(w=table["loss"] * table["n_test"])
-    g = t.groupby(["target_k", "surrogate_k"])[["w", "n_test"]].sum()
-    return (g["w"] / g["n_test"]).unstack("surrogate_k")
+    keys = ["target_k", "surrogate_k"]
+    return pooled_mean(table, keys, sort=True).set_index(keys)["loss"].unstack("surrogate_k")
 
 
 def _named(name: str) -> tuple[np.ndarray, np.ndarray, dict[int, int]]:

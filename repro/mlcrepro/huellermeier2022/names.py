@@ -7,18 +7,18 @@ reads the names here: :func:`paper_name` (study -> paper), :func:`study_name` (p
 study), :func:`study_learner` (paper -> the study's cell learner) and
 :func:`paper_names` (a table's ``learner`` column, study -> paper).
 
-======  =================  ====================================
-paper   study              authors' key
-======  =================  ====================================
-BR      ``BR-J48``         ``br``
-CC      ``CC-J48``         ``cc``
-LP      ``LP-J48``         ``lc`` (MEKA's ``LC``)
-RAkEL   ``RAkEL-J48``      ``rakel-k`` (one key per k)
-PCT     ``PCT-CLUS``       ``clus``
-EPCT    ``EPCT-CLUS``      ``clus-ensemble``
-BOOMER  ``BOOMER-1-2021``  ``boomer_label_wise_logistic_loss``
-BOOMER  ``BOOMER-K-2021``  ``boomer_example_wise_logistic_loss``
-======  =================  ====================================
+========  =================  ====================================
+paper     study              authors' key
+========  =================  ====================================
+BR        ``BR-J48``         ``br``
+CC        ``CC-J48``         ``cc``
+LP        ``LP-J48``         ``lc`` (MEKA's ``LC``)
+RAkEL     ``RAkEL-J48``      ``rakel-k`` (one key per k)
+PCT       ``PCT-CLUS``       ``clus``
+EPCT      ``EPCT-CLUS``      ``clus-ensemble``
+BOOMER-1  ``BOOMER-1-2021``  ``boomer_label_wise_logistic_loss``
+BOOMER-K  ``BOOMER-K-2021``  ``boomer_example_wise_logistic_loss``
+========  =================  ====================================
 
 RAkEL is one learner of the study whose cell holds one member per labelset size k, with
 m = L - k + 1 members of its ensemble (L the labels trained on): the member

@@ -7,17 +7,16 @@ paper's footnote 1), see ``../shared/reference/README.md``:
   (``result-data/results.kvstore`` at commit :data:`COMMIT`,
   ``result-data/results_boomer.kvstore`` at :data:`COMMIT_BOOMER`):
   :func:`load_reference_results` returns them as a tidy table;
-* their ten train/test splits with seed 42 (``datasets/NAME.zip``, MEKA ARFF):
-  :func:`reference_folds` reads them, and :func:`verify_folds` checks that each split's
-  rows are the rows of :func:`mlcbook.datasets.load_dataset`.
+* their ten train/test splits with seed 42 (``datasets/NAME.zip``, MEKA ARFF), read by
+  :mod:`~mlcrepro.huellermeier2022.folds`.
 
 Where the files come from, in this order: a local mirror folder
 (``$MLCBOOK_REFERENCE_MIRROR``, else ``../shared/reference/hullermeier2022`` beside the
 checkout), the git-ignored cache ``data/cache/reference/``, then a download from the
 raw GitHub URL of the named commit into that cache.  Every file's sha256 is checked
 before it is read (a mismatch raises :class:`~mlcbook.datasets.ChecksumError` and
-nothing is stored); downloads are written atomically, and the temporary file of a
-killed download is removed by a later call once it is an hour old.
+nothing is stored); downloads go through :func:`mlcbook.datasets.copy_verified`
+(atomic; the temporary file of a killed download is removed by the next call).
 
 The authors' names mapped to the book's (every key of the two files; the tests check):
 
@@ -61,23 +60,19 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
-import urllib.error
-import urllib.request
-import zipfile
-from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 
-from mlcbook.datasets import fetch as _fetch
-from mlcbook.datasets import load_dataset
-from mlcbook.datasets.arff import DatasetFormatError, ParsedARFF, parse_arff, read_arff_header
-from mlcbook.datasets.fetch import ChecksumError, DataNotFoundError, DownloadError, sha256_of
-from mlcbook.files import remove_stale_temporaries
+from mlcbook.datasets import cache_dir, copy_verified
+from mlcbook.datasets.fetch import (
+    ChecksumError,
+    DataNotFoundError,
+    sha256_of,
+    sweep_stale_temporaries,
+)
 from mlcrepro import _paths
 from mlcrepro.huellermeier2022.names import LEARNER_NAMES
 
@@ -92,16 +87,11 @@ __all__ = [
     "CODE_LABELS",
     "FOLD_DATASETS",
     "RESULT_COLUMNS",
-    "ReferenceSplit",
-    "ReferenceFolds",
-    "FoldsLayout",
-    "FoldsMatch",
+    "N_SPLITS",
+    "SEED",
     "reference_file",
     "read_kvstore",
     "load_reference_results",
-    "reference_folds",
-    "reference_layout",
-    "verify_folds",
 ]
 
 #: Papers whose authors released material read here.
@@ -237,6 +227,10 @@ DATASETS: dict[str, tuple[str, bool]] = {
 #: Book dataset name -> authors' name, for the datasets whose folds were released.
 FOLD_DATASETS: dict[str, str] = {DATASETS[n][0]: n for n in _FOLD_NAMES}
 
+#: The authors' protocol: ten train/test splits, drawn with seed 42.
+N_SPLITS = 10
+SEED = 42
+
 #: Columns of :func:`load_reference_results`.
 RESULT_COLUMNS = (
     "dataset",
@@ -253,9 +247,6 @@ RESULT_COLUMNS = (
     "in_paper",
 )
 
-_N_SPLITS = 10
-_SEED = 42
-
 
 # ------------------------------------------------------------------ files
 def _mirror_dir() -> Path | None:
@@ -267,7 +258,7 @@ def _mirror_dir() -> Path | None:
 
 
 def _cache_dir() -> Path:
-    return _fetch.cache_dir() / "reference"
+    return cache_dir() / "reference"
 
 
 def reference_file(
@@ -306,8 +297,7 @@ def reference_file(
     if filename not in FILES:
         raise ValueError(f"filename must be one of {', '.join(sorted(FILES))}; got {filename!r}")
     sha, url = FILES[filename]
-    # the temporary file of a download killed more than an hour ago is removed
-    remove_stale_temporaries(_cache_dir(), recursive=False)
+    sweep_stale_temporaries(_cache_dir())  # what a killed download left: at once
     mirror = _mirror_dir()
     if mirror is not None and (mirror / filename).is_file():
         src = mirror / filename
@@ -320,27 +310,15 @@ def reference_file(
             )
         return src, f"mirror:{src}"
     dest = _cache_dir() / filename
-    if dest.is_file():
-        if sha256_of(dest) == sha:
-            return dest, "cache"
-        dest.unlink()  # damaged cache entry: fetch again
-    if not _fetch._download_allowed(download):
-        raise DataNotFoundError(
-            f"{filename} is in neither the mirror ({mirror or 'none'}) nor the cache "
-            f"{_cache_dir()}, and downloading is not allowed (download=False or "
-            "MLCBOOK_DATA_DOWNLOAD=0). Set MLCBOOK_REFERENCE_MIRROR to a folder "
-            "holding it."
-        )
+    if dest.is_file() and sha256_of(dest) == sha:
+        return dest, "cache"
     try:
-        req = urllib.request.Request(url, headers={"User-Agent": "mlcbook"})
-        with urllib.request.urlopen(req, timeout=timeout) as resp:
-            length = resp.headers.get("Content-Length")
-            size = int(length) if length and length.isdigit() else None
-            _fetch._copy_verified(resp, dest, sha, origin=url, expected_size=size)
-    except (urllib.error.URLError, OSError) as exc:
-        if isinstance(exc, (ChecksumError, DownloadError)):
-            raise
-        raise DownloadError(f"download of {filename} from {url} failed: {exc}") from exc
+        copy_verified(url, dest, sha, download=download, timeout=timeout)
+    except DataNotFoundError as exc:
+        raise DataNotFoundError(
+            f"{filename} is in neither the mirror ({mirror or 'none'}) nor the cache: {exc}."
+            " Set MLCBOOK_REFERENCE_MIRROR to a folder holding it."
+        ) from exc
     return dest, f"download:{url}"
 
 
@@ -421,6 +399,47 @@ def _records() -> dict[tuple[str, str], dict[str, str]]:
     return out
 
 
+def _add_record(
+    cols: dict[str, list], ds_key: str, algo: str, r: dict[str, str], *, include_extra: bool
+) -> None:
+    """Append one released record's rows (both loss families) to the columns ``cols``;
+    a record not in the paper is skipped unless ``include_extra``."""
+    if ds_key not in DATASETS:
+        raise ValueError(
+            f"unknown dataset {ds_key!r} in the released results; known: {', '.join(DATASETS)}"
+        )
+    dataset, ds_in_paper = DATASETS[ds_key]
+    K, folds = int(r["L"]), int(r["size"])
+    if int(r["seed"]) != SEED or not 1 <= folds <= N_SPLITS:
+        raise ValueError(f"{(ds_key, algo)}: seed {r['seed']} / size {folds} unexpected")
+    learner, rk, rm, algo_in_paper = _learner_of(algo, CODE_LABELS[ds_key])
+    in_paper = ds_in_paper and algo_in_paper
+    if not (in_paper or include_extra):
+        return
+    where = f"{(ds_key, algo)}"
+    head = {
+        "dataset": dataset,
+        "learner": learner,
+        "folds": folds,
+        "K": K,
+        "rakel_k": rk,
+        "rakel_m": rm,
+        "algorithm": algo,
+        "dataset_key": ds_key,
+        "in_paper": in_paper,
+    }
+    for family, params, values in (
+        ("binomial", np.arange(1, K + 1, dtype=float), _profile(r, "moebius", K, where)),
+        ("polynomial", np.array(ALPHAS), _profile(r, "polynomial", len(ALPHAS), where)),
+    ):
+        n = len(params)
+        for column, value in head.items():
+            cols[column] += [value] * n
+        cols["family"] += [family] * n
+        cols["param"] += list(params)
+        cols["loss"] += list(values)
+
+
 def load_reference_results(
     paper: str = "hullermeier2022", *, include_extra: bool = False
 ) -> pd.DataFrame:
@@ -461,44 +480,7 @@ def load_reference_results(
         raise TypeError(f"include_extra must be a bool, got {type(include_extra).__name__}")
     cols: dict[str, list] = defaultdict(list)
     for (ds_key, algo), r in _records().items():
-        if ds_key not in DATASETS:
-            raise ValueError(
-                f"unknown dataset {ds_key!r} in the released results; known: {', '.join(DATASETS)}"
-            )
-        dataset, ds_in_paper = DATASETS[ds_key]
-        K, folds = int(r["L"]), int(r["size"])
-        if int(r["seed"]) != _SEED or not 1 <= folds <= _N_SPLITS:
-            raise ValueError(f"{(ds_key, algo)}: seed {r['seed']} / size {folds} unexpected")
-        learner, rk, rm, algo_in_paper = _learner_of(algo, CODE_LABELS[ds_key])
-        in_paper = ds_in_paper and algo_in_paper
-        if not (in_paper or include_extra):
-            continue
-        where = f"{(ds_key, algo)}"
-        for family, params, values in (
-            (
-                "binomial",
-                np.arange(1, K + 1, dtype=float),
-                _profile(r, "moebius", K, where),
-            ),
-            (
-                "polynomial",
-                np.array(ALPHAS),
-                _profile(r, "polynomial", len(ALPHAS), where),
-            ),
-        ):
-            n = len(params)
-            cols["dataset"] += [dataset] * n
-            cols["learner"] += [learner] * n
-            cols["family"] += [family] * n
-            cols["param"] += list(params)
-            cols["loss"] += list(values)
-            cols["folds"] += [folds] * n
-            cols["K"] += [K] * n
-            cols["rakel_k"] += [rk] * n
-            cols["rakel_m"] += [rm] * n
-            cols["algorithm"] += [algo] * n
-            cols["dataset_key"] += [ds_key] * n
-            cols["in_paper"] += [in_paper] * n
+        _add_record(cols, ds_key, algo, r, include_extra=bool(include_extra))
     df = pd.DataFrame({c: cols[c] for c in RESULT_COLUMNS})
     df = df.astype(
         {
@@ -514,307 +496,3 @@ def load_reference_results(
     df["_order"] = df.groupby(["dataset", "algorithm", "family"]).cumcount()
     df = df.sort_values(["dataset", "learner", "algorithm", "family", "_order"])
     return df.drop(columns="_order").reset_index(drop=True)
-
-
-# ------------------------------------------------------------------ folds
-@dataclass(frozen=True)
-class ReferenceSplit:
-    """One of the authors' train/test splits: the arrays of their files, in their row
-    and column order (sparse files give CSR)."""
-
-    split: int
-    X_train: np.ndarray | sp.csr_matrix
-    Y_train: np.ndarray
-    X_test: np.ndarray | sp.csr_matrix
-    Y_test: np.ndarray
-
-
-@dataclass(frozen=True)
-class ReferenceFolds:
-    """The authors' ten splits of one dataset, as their files hold them.
-
-    Attributes
-    ----------
-    dataset, dataset_key : str
-        The book's name and the authors' name.
-    splits : tuple of ReferenceSplit
-        Splits 0..9 (files ``NAME_42_S_train/test.arff``).
-    feature_names, label_names : tuple of str
-        The authors' column names.
-    nominal : dict of int -> tuple of str
-        The nominal features of the authors' files: column (their feature order) ->
-        value names (the arrays hold value indices 0, 1, ...).
-    """
-
-    dataset: str
-    dataset_key: str
-    splits: tuple[ReferenceSplit, ...]
-    feature_names: tuple[str, ...]
-    label_names: tuple[str, ...]
-    nominal: dict[int, tuple[str, ...]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class FoldsMatch:
-    """How the authors' splits of a dataset match our copy (:func:`verify_folds`).
-
-    Attributes
-    ----------
-    dataset : str
-    n_rows : int
-        Rows of our copy; every split's train and test files hold that many.
-    shared_features : int
-        The authors' features that our copy has too (by name).
-    exact : bool
-        Every split's train and test rows together are our rows, as a multiset, on all
-        features and labels (columns aligned by name).  False where the feature sets
-        differ (medical: the authors' MULAN copy has 1449 word features, ours 1909);
-        there the label counts per row are compared instead.
-    """
-
-    dataset: str
-    n_rows: int
-    shared_features: int
-    exact: bool
-
-
-def _dataset_key(name: str) -> str:
-    if not isinstance(name, str):
-        raise TypeError(f"name must be a dataset name (str), got {type(name).__name__}")
-    key = name.strip().lower()
-    if key in FOLD_DATASETS:
-        return FOLD_DATASETS[key]
-    if key in FOLD_DATASETS.values():
-        return key
-    raise ValueError(
-        f"name must be a dataset with released folds, one of "
-        f"{', '.join(sorted(FOLD_DATASETS))} (or the authors' "
-        f"{', '.join(sorted(FOLD_DATASETS.values()))}); got {name!r}"
-    )
-
-
-def _read_splits(key: str, download: bool | None) -> list[tuple[ParsedARFF, ParsedARFF]]:
-    path, _ = reference_file(f"folds-{key}.zip", download=download)
-    expected = {
-        f"{key}_{_SEED}_{s}_{part}.arff" for s in range(_N_SPLITS) for part in ("train", "test")
-    }
-    with zipfile.ZipFile(path) as z:
-        members = set(z.namelist())
-        if members != expected:
-            raise DatasetFormatError(
-                f"{path.name}: expected the members {sorted(expected)[:2]}..., got "
-                f"{sorted(members - expected)[:3]} extra, "
-                f"{sorted(expected - members)[:3]} missing"
-            )
-        with tempfile.TemporaryDirectory(prefix="mlcbook-folds-") as tmp:
-            z.extractall(tmp)
-            out = []
-            for s in range(_N_SPLITS):
-                tr, te = (
-                    parse_arff(Path(tmp) / f"{key}_{_SEED}_{s}_{part}.arff", meka=True)
-                    for part in ("train", "test")
-                )
-                if (tr.feature_names, tr.label_names) != (
-                    te.feature_names,
-                    te.label_names,
-                ):
-                    raise DatasetFormatError(
-                        f"{path.name}: split {s} train and test files have different attributes"
-                    )
-                out.append((tr, te))
-    first = out[0][0]
-    for tr, _ in out[1:]:
-        if (tr.feature_names, tr.label_names) != (
-            first.feature_names,
-            first.label_names,
-        ):
-            raise DatasetFormatError(f"{path.name}: splits have different attributes")
-    return out
-
-
-_MEDICAL_LABEL = re.compile(r"Class-\d+-(.+)")
-
-
-def _align_labels(theirs: list[str], ours: tuple[str, ...]) -> np.ndarray:
-    """Our column of each of their labels: by name, else by medical's ICD-9 code.
-
-    MULAN's medical names a label ``Class-0-593_70``; our copy ``593.70:Name``.
-    """
-    pos = {n: i for i, n in enumerate(ours)}
-    if set(theirs) == set(pos):
-        return np.array([pos[n] for n in theirs])
-    codes = {n.split(":", 1)[0]: i for i, n in enumerate(ours)}
-    idx = []
-    for n in theirs:
-        m = _MEDICAL_LABEL.fullmatch(n)
-        code = m.group(1).replace("_", ".") if m else None
-        if code not in codes:
-            raise DatasetFormatError(
-                f"label {n!r} of the authors' file has no counterpart in our copy"
-            )
-        idx.append(codes[code])
-    if sorted(idx) != list(range(len(ours))):
-        raise DatasetFormatError("the authors' labels do not map one-to-one onto ours")
-    return np.array(idx)
-
-
-def _dense(X) -> np.ndarray:
-    return X.toarray() if sp.issparse(X) else np.asarray(X, dtype=float)
-
-
-def reference_folds(name: str, *, download: bool | None = None) -> ReferenceFolds:
-    """The authors' ten train/test splits of a dataset, read from their files.
-
-    Only the authors' zip is read (its sha256 checked); :func:`verify_folds` checks
-    that the splits are splits of our copy of the dataset.
-
-    Parameters
-    ----------
-    name : str
-        birds, emotions, enron, flags, genbase, llog or medical (the authors'
-        ``enron-f`` and ``llog-f`` are accepted too).  scene, yeast and bibtex have no
-        released folds.
-    download : bool, optional
-        Allow downloading the zip when no local copy exists.
-
-    Returns
-    -------
-    ReferenceFolds
-
-    Raises
-    ------
-    ValueError
-        Unknown name (the message lists the choices), before any file is read.
-    ChecksumError, DownloadError, DataNotFoundError, DatasetFormatError
-        A corrupt or unavailable file, or train and test files that disagree.
-    """
-    key = _dataset_key(name)
-    splits = _read_splits(key, download)
-    first = splits[0][0]
-    return ReferenceFolds(
-        dataset=DATASETS[key][0],
-        dataset_key=key,
-        splits=tuple(
-            ReferenceSplit(s, tr.X, tr.Y, te.X, te.Y) for s, (tr, te) in enumerate(splits)
-        ),
-        feature_names=tuple(first.feature_names),
-        label_names=tuple(first.label_names),
-        nominal=_nominal_by_column(first.feature_names, first.nominal),
-    )
-
-
-def _nominal_by_column(
-    feature_names: list[str], nominal: dict[str, list[str]]
-) -> dict[int, tuple[str, ...]]:
-    """A parsed file's nominal features keyed by column (feature order) instead of name."""
-    return {i: tuple(nominal[f]) for i, f in enumerate(feature_names) if f in nominal}
-
-
-@dataclass(frozen=True)
-class FoldsLayout:
-    """The columns of the authors' split files of one dataset, without their rows.
-
-    Attributes
-    ----------
-    feature_names, label_names : tuple of str
-        The authors' column names (as :class:`ReferenceFolds` has them).
-    nominal : dict of int -> tuple of str
-        The nominal features, as :class:`ReferenceFolds` holds them.
-    """
-
-    feature_names: tuple[str, ...]
-    label_names: tuple[str, ...]
-    nominal: dict[int, tuple[str, ...]]
-
-
-def reference_layout(name: str, *, download: bool | None = None) -> FoldsLayout:
-    """The columns of the authors' splits of a dataset, read from the header of the
-    first training file alone (the zip's sha256 checked).
-
-    What a learner's configuration needs (names, labels, nominal categories), at a few
-    milliseconds instead of the seconds :func:`reference_folds` takes to read all twenty
-    files; :func:`reference_folds` checks that every file has the same columns.
-
-    Parameters
-    ----------
-    name : str
-        A dataset with released folds (as :func:`reference_folds`).
-    download : bool, optional
-        Allow downloading the zip when no local copy exists.
-
-    Returns
-    -------
-    FoldsLayout
-    """
-    key = _dataset_key(name)
-    path, _ = reference_file(f"folds-{key}.zip", download=download)
-    member = f"{key}_{_SEED}_0_train.arff"
-    with zipfile.ZipFile(path) as z, tempfile.TemporaryDirectory(prefix="mlcbook-folds-") as tmp:
-        if member not in z.namelist():
-            raise DatasetFormatError(f"{path.name}: no member {member}")
-        head = read_arff_header(z.extract(member, tmp), meka=True)
-    return FoldsLayout(
-        feature_names=tuple(head.feature_names),
-        label_names=tuple(head.label_names),
-        nominal=_nominal_by_column(head.feature_names, head.nominal),
-    )
-
-
-def verify_folds(folds: ReferenceFolds, *, download: bool | None = None) -> FoldsMatch:
-    """Check that the authors' splits are splits of our copy (``load_dataset``).
-
-    For every split, the train and test rows together must be the rows of our copy:
-    as a multiset of (features, labels) rows where the feature sets agree (columns
-    aligned by name; labels by name, or by medical's ICD-9 code), else as a multiset
-    of label counts per row.
-
-    Parameters
-    ----------
-    folds : ReferenceFolds
-        From :func:`reference_folds`.
-    download : bool, optional
-        Allow downloading our copy of the dataset when no local copy exists.
-
-    Returns
-    -------
-    FoldsMatch
-
-    Raises
-    ------
-    DatasetFormatError
-        A split whose rows are not the rows of our copy, or labels without a
-        one-to-one counterpart.
-    """
-    if not isinstance(folds, ReferenceFolds):
-        raise TypeError(f"folds must be a ReferenceFolds, got {type(folds).__name__}")
-    X, Y, info = load_dataset(folds.dataset, download=download)
-    label_index = _align_labels(list(folds.label_names), info.label_names)
-    fpos = {n: i for i, n in enumerate(info.feature_names)}
-    exact = all(n in fpos for n in folds.feature_names)
-    if exact:
-        columns = [fpos[n] for n in folds.feature_names]
-        ours = _row_counts(_dense(X)[:, columns], np.asarray(Y)[:, label_index])
-    else:
-        ours = Counter(np.asarray(Y).sum(1).tolist())
-    n = Y.shape[0]
-    for s in folds.splits:
-        if exact:
-            got = _row_counts(_dense(s.X_train), s.Y_train) + _row_counts(
-                _dense(s.X_test), s.Y_test
-            )
-        else:
-            got = Counter(np.asarray(s.Y_train).sum(1).tolist()) + Counter(
-                np.asarray(s.Y_test).sum(1).tolist()
-            )
-        if got != ours:
-            raise DatasetFormatError(
-                f"{folds.dataset_key} split {s.split}: its train and test rows are not the "
-                f"{n} rows of our copy"
-            )
-    return FoldsMatch(folds.dataset, n, sum(f in fpos for f in folds.feature_names), exact)
-
-
-def _row_counts(X: np.ndarray, Y: np.ndarray) -> Counter:
-    A = np.ascontiguousarray(np.hstack([X, np.asarray(Y, dtype=float)]))
-    A[np.isnan(A)] = np.inf  # NaN != NaN: give missing values one comparable code
-    return Counter(row.tobytes() for row in A)

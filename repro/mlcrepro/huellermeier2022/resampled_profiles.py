@@ -75,13 +75,16 @@ class ResampledProfiles:
     dataset's position in ``datasets``) and ``p`` (the parameter's position among the
     dataset's parameters of the family, ascending); ``loss``: (resamples x points),
     NaN where a point's folds were not drawn; ``datasets``: in order of first
-    appearance; ``width``: the most parameters of a dataset's family.
+    appearance; ``width``: the most parameters of a dataset's family; ``pooled``: the
+    profiles of the folds as they are (:func:`mlcbook.profiles.pooled_profiles`, every
+    fold once), computed here once for every reader.
     """
 
     points: pd.DataFrame
     loss: np.ndarray
     datasets: tuple[str, ...]
     width: int
+    pooled: pd.DataFrame
 
     def curves(self, learner: str, family: str) -> np.ndarray:
         """The learner's losses (resamples x datasets x parameters), NaN where absent."""
@@ -168,7 +171,7 @@ def resampled_profiles(
     """
     if not isinstance(table, pd.DataFrame) or by not in table.columns:
         raise ValueError(f"table must be a DataFrame with a column {by!r}")
-    pooled_profiles(table)  # the same checks of the columns and values, before any work
+    pooled = pooled_profiles(table)  # also checks the columns and values, before any work
     folds = np.sort(table[by].unique())
     draws = bootstrap_draws(len(folds), resamples, seed)
     t = table.assign(w=table["loss"] * table["n_test"])
@@ -193,4 +196,4 @@ def resampled_profiles(
     points["d"] = points["dataset"].map({d: i for i, d in enumerate(datasets)})
     points["p"] = points.groupby(["dataset", "family"])["param"].rank(method="dense") - 1
     points["p"] = points["p"].astype(int)
-    return ResampledProfiles(points, loss, datasets, int(points["p"].max()) + 1)
+    return ResampledProfiles(points, loss, datasets, int(points["p"].max()) + 1, pooled)

@@ -12,7 +12,7 @@ from mlcbook.profiles import evaluate_predictions
 from mlcrepro import runner
 from mlcrepro._paths import results_dir
 from mlcrepro.huellermeier2022 import authors_study as A
-from mlcrepro.huellermeier2022 import reference
+from mlcrepro.huellermeier2022 import folds, reference
 from mlcrepro.results import canonical, config_hash
 
 
@@ -26,7 +26,7 @@ def test_flags_is_run_with_twelve_labels_and_scored_on_seven():
     assert {c: len(v) for c, v in data.nominal.items()} == {0: 6, 1: 4, 4: 10, 5: 8}
     # the 7 scored columns are the authors' label columns, untouched
     np.testing.assert_array_equal(
-        Yte[:, 5:], reference.reference_folds("flags").splits[0].Y_test
+        Yte[:, 5:], folds.reference_folds("flags").splits[0].Y_test
     )
 
 
@@ -152,7 +152,7 @@ def test_boomer_reads_the_flags_file_as_it_is():
     # attributes that MEKA's L = 12 made labels are features again, in the file's order.
     data = A.study_data("flags")
     Xtr, Ytr, Xte, Yte, first = A.as_run("BOOMER-1-2021", data, 3)
-    split = reference.reference_folds("flags").splits[3]
+    split = folds.reference_folds("flags").splits[3]
     assert first == 0 and Ytr.shape[1] == 7 and Xtr.shape[1] == 19
     np.testing.assert_array_equal(Xtr, split.X_train)
     np.testing.assert_array_equal(Yte, split.Y_test)

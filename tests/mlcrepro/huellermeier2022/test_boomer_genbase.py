@@ -1,5 +1,5 @@
 """The genbase filter of BOOMER's 2021 runs, on the authors' released folds
-(:func:`mlcrepro.huellermeier2022.reference.reference_folds`)."""
+(:func:`mlcrepro.huellermeier2022.folds.reference_folds`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from mlcbook.learners import boomer as boomer_module
-from mlcrepro.huellermeier2022.reference import reference_folds
+from mlcrepro.huellermeier2022.folds import reference_folds
 
 pytestmark = pytest.mark.boomer
 

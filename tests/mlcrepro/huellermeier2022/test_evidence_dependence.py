@@ -8,6 +8,7 @@ import pytest
 from mlcbook.profiles import pooled_profiles
 from mlcrepro.huellermeier2022 import evidence_dependence as D
 from mlcrepro.huellermeier2022.experiments import dependence_table
+from mlcrepro.huellermeier2022.resampled_profiles import resampled_profiles
 
 CURVES = {  # learner -> loss at k = 1, 2, 3 (the same on both datasets)
     "BR": [0.10, 0.20, 0.30],
@@ -121,14 +122,18 @@ def test_count_claims_counts_ours_and_theirs_with_the_robustness_of_ours():
     pooled = pooled_profiles(named)
     worse = pooled.copy()
     worse.loc[worse["learner"] == "LP", "loss"] *= 2  # the authors' LP never catches up
-    ev = D.count_claims(named, pooled, worse, resamples=5, seed=1)
+    profiles = resampled_profiles(named, resamples=5, seed=1)
+    pd.testing.assert_frame_equal(profiles.pooled, pooled)  # pooled once, there
+    ev = D.count_claims(profiles, worse)
     claim = "LP beats BR at subset 0/1 (late crossing of y=1)"
     assert ev.ours[claim, "binomial"] == 2 and ev.authors[claim, "binomial"] == 0
     # every fold is the same, so every resample gives the same verdicts as the whole
     assert ev.hits[claim, "binomial"] == (0, 5)  # 2 of 9 needed 5: fails on every resample
     assert ev.where[EVERY, "binomial"] == ("nowhere", "nowhere")
-    with pytest.raises(TypeError, match="pooled must be"):
-        D.count_claims(named, None, worse)
+    with pytest.raises(TypeError, match="profiles must be"):
+        D.count_claims(named, worse)
+    with pytest.raises(TypeError, match="theirs must be"):
+        D.count_claims(profiles, None)
 
 
 def test_curve_properties_on_toy_curves():
@@ -144,7 +149,6 @@ def test_curve_properties_on_toy_curves():
     assert D.alpha_gap(pd.concat([pooled, poly])) == pytest.approx(4e-4, abs=1e-15)
 
 
-@pytest.mark.boomer  # reading the committed study checks its key, which builds BOOMER's spec
 def test_the_evidence_pools_the_committed_study_once():
     # a slice of the committed table keeps the test short; the page uses all of it
     table = dependence_table()

@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import time
+import urllib.request
 import zipfile
 from pathlib import Path
 
@@ -24,12 +25,13 @@ import pytest
 import scipy.sparse as sp
 
 from mlcrepro._paths import shared_dir
+from mlcrepro.huellermeier2022 import folds as F
 from mlcrepro.huellermeier2022 import reference as ref
 from mlcbook.datasets import ChecksumError, DataNotFoundError, load_dataset
 from mlcbook.datasets.arff import DatasetFormatError, parse_arff
 
 # the mirror the module reads (MLCBOOK_REFERENCE_MIRROR, else ../shared/reference/...)
-MIRROR = ref._mirror_dir() or shared_dir() / "reference" / "hullermeier2022"
+MIRROR = Path(os.environ.get("MLCBOOK_REFERENCE_MIRROR") or shared_dir() / "reference" / "hullermeier2022")
 SHARED = MIRROR.parent
 needs_mirror = pytest.mark.skipif(not MIRROR.is_dir(), reason="no ../shared/reference")
 
@@ -126,12 +128,12 @@ def test_download_is_verified_and_atomic(tmp_path, monkeypatch):
 
     with pytest.raises(DataNotFoundError, match="downloading is not allowed"):
         ref.reference_file("results_boomer.kvstore", download=False)
-    monkeypatch.setattr(ref.urllib.request, "urlopen", fake(bad))
+    monkeypatch.setattr(urllib.request, "urlopen", fake(bad))
     with pytest.raises(ChecksumError):
         ref.reference_file("results_boomer.kvstore", download=True)
     cache = tmp_path / "reference"
     assert list(cache.iterdir()) == []  # nothing stored, temporary file removed
-    monkeypatch.setattr(ref.urllib.request, "urlopen", fake(good))
+    monkeypatch.setattr(urllib.request, "urlopen", fake(good))
     path, source = ref.reference_file("results_boomer.kvstore", download=True)
     assert path == cache / "results_boomer.kvstore" and path.read_bytes() == good
     assert source == f"download:{ref.FILES['results_boomer.kvstore'][1]}"
@@ -141,6 +143,7 @@ def test_download_is_verified_and_atomic(tmp_path, monkeypatch):
 
 _STALLED_DOWNLOAD = """
 import sys, time, urllib.request
+from mlcrepro.huellermeier2022 import folds as F
 from mlcrepro.huellermeier2022 import reference as ref
 class Stalled:
     headers = {}
@@ -163,8 +166,8 @@ ref.reference_file("results_boomer.kvstore", download=True)
 @needs_mirror
 def test_a_killed_download_leaves_a_temporary_the_next_call_removes(tmp_path, monkeypatch):
     """A download killed mid-transfer leaves its ``.NAME.*.tmp`` (no handler runs on
-    SIGKILL); a later call removes it once it is an hour old, and keeps a younger one
-    (a download that may still be running in another process)."""
+    SIGKILL); the next call removes it at once (its owner is dead), and keeps a young
+    one whose owner it cannot tell (a download that may still be running elsewhere)."""
     monkeypatch.setenv("MLCBOOK_DATA", str(tmp_path))
     monkeypatch.setenv("MLCBOOK_REFERENCE_MIRROR", "")
     proc = subprocess.Popen([sys.executable, "-c", _STALLED_DOWNLOAD], stdout=subprocess.PIPE,
@@ -178,8 +181,6 @@ def test_a_killed_download_leaves_a_temporary_the_next_call_removes(tmp_path, mo
     (left,) = cache.glob(".results_boomer.kvstore.*.tmp")  # the kill left it behind
     young = cache / ".results.kvstore.running.tmp"
     young.write_bytes(b"another download, still running")
-    old = time.time() - 3601
-    os.utime(left, (old, old))
     monkeypatch.setenv("MLCBOOK_REFERENCE_MIRROR", str(MIRROR))
     path, source = ref.reference_file("results_boomer.kvstore", download=False)
     assert source.startswith("mirror:")  # read in place: nothing written to the cache
@@ -354,7 +355,7 @@ FOLD_SETS = ["birds", "emotions", "enron", "flags", "genbase", "llog", "medical"
 
 @pytest.fixture(scope="module")
 def folds():
-    return {n: ref.reference_folds(n) for n in FOLD_SETS}
+    return {n: F.reference_folds(n) for n in FOLD_SETS}
 
 
 def _d(X):
@@ -380,7 +381,7 @@ def test_folds_are_the_authors_files_as_they_are(folds, results, name):
 def test_verify_folds_finds_our_rows_in_every_split(folds, name):
     """Each split's train and test rows together are our copy's rows (a multiset)."""
     f = folds[name]
-    got = ref.verify_folds(f)
+    got = F.verify_folds(f)
     X, Y, _ = load_dataset(name)
     assert got.dataset == name and got.n_rows == Y.shape[0]
     for s in f.splits:
@@ -399,12 +400,12 @@ def test_verify_folds_refuses_a_split_that_is_not_our_rows(folds):
     bad = dataclasses.replace(f, splits=(*f.splits[:3], dataclasses.replace(s, Y_test=Y),
                                          *f.splits[4:]))
     with pytest.raises(DatasetFormatError, match="flags split 3"):
-        ref.verify_folds(bad)
+        F.verify_folds(bad)
     swap = [1, 0, *range(2, s.Y_train.shape[0])]  # the order of rows is not checked
     moved = dataclasses.replace(s, X_train=s.X_train[swap], Y_train=s.Y_train[swap])
-    assert ref.verify_folds(dataclasses.replace(f, splits=(moved,))).exact
+    assert F.verify_folds(dataclasses.replace(f, splits=(moved,))).exact
     with pytest.raises(TypeError, match="folds must be a ReferenceFolds"):
-        ref.verify_folds("flags")
+        F.verify_folds("flags")
 
 
 @needs_mirror
@@ -450,7 +451,7 @@ def test_corrupt_fold_zip_is_refused(tmp_path, monkeypatch):
         fh.write(bytes([b[0] ^ 0xFF]))
     monkeypatch.setenv("MLCBOOK_REFERENCE_MIRROR", str(tmp_path))
     with pytest.raises(ChecksumError, match="folds-flags.zip"):
-        ref.reference_folds("flags", download=False)
+        F.reference_folds("flags", download=False)
 
 
 # ------------------------------------------------------------------ bad input
@@ -458,11 +459,11 @@ def test_bad_input_names_the_choices():
     with pytest.raises(
         ValueError, match="birds, emotions, enron, flags, genbase, llog, medical"
     ):
-        ref.reference_folds("scene")
+        F.reference_folds("scene")
     with pytest.raises(ValueError, match="name must be a dataset with released folds"):
-        ref.reference_folds("nope")
+        F.reference_folds("nope")
     with pytest.raises(TypeError, match="name must be a dataset name"):
-        ref.reference_folds(3)
+        F.reference_folds(3)
     with pytest.raises(ValueError, match="paper must be one of hullermeier2022"):
         ref.load_reference_results("zhang2014")
     with pytest.raises(TypeError, match="include_extra must be a bool"):
@@ -473,6 +474,10 @@ def test_bad_input_names_the_choices():
         ref._learner_of("foo", 6)
 
 
+@needs_mirror
 def test_authors_names_accepted():
-    assert ref._dataset_key("enron-f") == ref._dataset_key("ENRON") == "enron-f"
-    assert ref._dataset_key("llog") == "llog-f"
+    # the book's name, the authors' and any case name the same files
+    assert F.reference_layout("enron-f") == F.reference_layout("ENRON") == F.reference_layout("enron")
+    assert F.reference_layout("llog") == F.reference_layout("llog-f")
+    with pytest.raises(ValueError, match="name must be a dataset with released folds"):
+        F.reference_layout("scene")
