@@ -19,8 +19,7 @@ The bounds themselves are measured and justified in :mod:`mlcrepro.tolerances`.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +29,7 @@ import pandas as pd
 from mlcrepro.results import check_table_name
 from mlcrepro.runner import Cell, Spec
 
-__all__ = ["Experiment", "Cells", "Tolerance", "relative", "by_column_value", "named"]
+__all__ = ["Experiment", "Cells", "Tolerance", "relative", "by_column_value"]
 
 
 @dataclass(frozen=True)
@@ -218,18 +217,3 @@ class Cells:
             if coords[axis] not in values:
                 return False
         return True
-
-
-def named(text: str, words: Iterable[str]) -> tuple[str, ...]:
-    """The ``words`` that ``text`` names as whole words (case kept), in ``words``' order.
-
-    >>> named("LP/BR > 1 at k=1 on scene", ["BR", "CC", "LP", "scene", "yeast"])
-    ('BR', 'LP', 'scene')
-    >>> named("BOOMER-K below BOOMER-1", ["BOOMER-1", "BOOMER-K", "BOOMER"])
-    ('BOOMER-1', 'BOOMER-K')
-    """
-    out = []
-    for w in words:
-        if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text):
-            out.append(w)
-    return tuple(out)

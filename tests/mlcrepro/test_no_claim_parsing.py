@@ -3,7 +3,7 @@
 A row says what it is about as data (``about=``, :attr:`mlcrepro.ledger.Entry.about`);
 its claim is words for a reader, and rewording it must change no table and no
 recompute.  These checks fail on any string method, regular expression, ``in`` test or
-:func:`mlcrepro.experiment.named` applied to a claim, in the reproduction's code
+a word-matching helper (``named(claim, words)``) applied to a claim, in the reproduction's code
 (read with :mod:`ast`) and in the book's code cells (read as text).
 """
 
@@ -38,10 +38,6 @@ _READERS = {
     "match",
     "fullmatch",
 }
-#: the paper folders whose rows still have their keys read from the wording on this
-#: branch: another branch gives their rows ``about``; the two are added here when it is
-#: merged
-_NOT_YET = ("wu_zhou2017", "park_read2018")
 
 
 def _is_claim(node: ast.AST) -> bool:
@@ -83,8 +79,7 @@ def claim_readings(source: str) -> list[tuple[int, str]]:
 
 
 def _repro_files() -> list[Path]:
-    files = sorted((ROOT / "repro" / "mlcrepro").rglob("*.py"))
-    return [p for p in files if not any(part in _NOT_YET for part in p.parts)]
+    return sorted((ROOT / "repro" / "mlcrepro").rglob("*.py"))
 
 
 def test_the_scan_finds_what_it_looks_for():

@@ -41,12 +41,6 @@ def _sources() -> list[tuple[str, str]]:
     return out
 
 
-#: folders whose ``module._name`` uses are being removed on another branch this round
-#: (``reference._dataset_key``, ``_fetch._copy_verified``, ``_fetch._download_allowed``):
-#: this tuple is emptied when the branches are merged
-ATTRIBUTES_CHECKED_LATER = ("repro/mlcrepro/huellermeier2022/",)
-
-
 def _outside_the_reproduction(where: str) -> bool:
     return where.startswith("book")
 
@@ -135,6 +129,5 @@ def test_the_reproduction_and_the_pages_use_public_names(where, source):
     # the book holds the reproduction to the same rule as the library
     packages = ("mlcbook", "mlcrepro") if _outside_the_reproduction(where) else ("mlcbook",)
     bad = sorted({why for m, n in library_imports(source, packages) if (why := private_use(m, n))})
-    if not where.startswith(ATTRIBUTES_CHECKED_LATER):
-        bad += private_attributes(source)
+    bad += private_attributes(source)
     assert not bad, f"{where} uses private names: {bad}"
