@@ -137,9 +137,9 @@ BAD_BOOMER_Y = {
 }
 
 
+@pytest.mark.boomer
 @pytest.mark.parametrize("case", sorted(BAD_BOOMER_Y))
 def test_boomer_refuses_a_bad_label_matrix(case):
-    pytest.importorskip("mlrl.boosting")
     from mlcbook.learners import Boomer2021
 
     X, Y = _boomer_data()
@@ -148,8 +148,8 @@ def test_boomer_refuses_a_bad_label_matrix(case):
         Boomer2021(options={"max_rules": 3}).fit(X, make(Y))
 
 
+@pytest.mark.boomer
 def test_boomer_wrapper_predicts_what_make_boomer_predicts_and_checks_fitting():
-    pytest.importorskip("mlrl.boosting")
     from sklearn.exceptions import NotFittedError
 
     from mlcbook.learners import Boomer2021, make_boomer
