@@ -1,6 +1,6 @@
 """Park & Read (2018): the tables and sentences of the Reproduce page, from the evidence.
 
-Each function turns part of an :class:`~.collect.Evidence` (and, where it shows
+Each function turns part of an :class:`~mlcrepro.park_read2018.collect.Evidence` (and, where it shows
 a verdict, the ledger built from it) into what the page ``book/reproduce_park_read2018``
 shows: comparisons in the one shape of :func:`mlcrepro.display.comparison_table`, small
 tables of text that fit the column, and :func:`page_values`, every number and sentence
