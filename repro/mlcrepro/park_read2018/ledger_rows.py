@@ -1,8 +1,9 @@
 """The reproduction ledger of Park & Read (2018): every row, added in one place.
 
-:func:`ledgers` builds the ``blended`` ledger from an :class:`~mlcrepro.park_read2018.collect.Evidence`
-(:func:`~mlcrepro.park_read2018.collect.evidence`): it computes nothing, it only turns the evidence
-into rows, each through a claim kind of :class:`mlcrepro.ledger.Ledger` (no status is
+:func:`ledgers` builds the ``blended`` ledger from an
+:class:`~mlcrepro.park_read2018.collect.Evidence`
+(:func:`~mlcrepro.park_read2018.collect.evidence`): it computes nothing, it only turns
+the evidence into rows, each through a claim kind of :class:`mlcrepro.ledger.Ledger` (no status is
 written here) and each carrying the id(s) of the claim(s) of the inventory
 ``book/_claims/park_read2018.csv`` it checks.  :func:`blended_verdicts` condenses the
 ledger to one line per group of claims.

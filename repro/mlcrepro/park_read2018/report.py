@@ -1,10 +1,11 @@
 """Park & Read (2018): the tables and sentences of the Reproduce page, from the evidence.
 
-Each function turns part of an :class:`~mlcrepro.park_read2018.collect.Evidence` (and, where it shows
-a verdict, the ledger built from it) into what the page ``book/reproduce_park_read2018``
-shows: comparisons in the one shape of :func:`mlcrepro.display.comparison_table`, small
-tables of text that fit the column, and :func:`page_values`, every number and sentence
-its prose quotes, so that none is typed.  Nothing here computes evidence or adds a row.
+Each function turns part of an :class:`~mlcrepro.park_read2018.collect.Evidence` (and,
+where it shows a verdict, the ledger built from it) into what the page
+``book/reproduce_park_read2018`` shows: comparisons in the one shape of
+:func:`mlcrepro.display.comparison_table`, small tables of text that fit the column, and
+:func:`page_values`, every number and sentence its prose quotes, so that none is typed.
+Nothing here computes evidence or adds a row.
 """
 
 from __future__ import annotations
