@@ -1,6 +1,8 @@
 """A Learn chapter teaches with the library in view: of the reproduction it may import
-only the loader of committed tables by name (:func:`mlcrepro.results.committed_table`);
-no ledger, evidence, claims, display or comparison code.  The Learn chapters are those of
+only the loader of committed tables by name (:func:`mlcrepro.results.committed_table`)
+and a paper's table of names, its symbol map (the study's learner names as the paper
+prints them, :func:`mlcrepro.huellermeier2022.names.paper_names`; the paper's columns of
+the measures, :data:`mlcrepro.wu_zhou2017.names.PAPER_COLUMN`); no ledger, evidence, claims, display or comparison code.  The Learn chapters are those of
 the part captioned "Learn" in ``_toc.yml``; their one sentence on what the reproduction
 found comes from the ``reproduction-finding`` directive, read from the saved ledger when
 the site is built.
@@ -16,8 +18,13 @@ import yaml
 
 from mlcrepro._paths import project_root
 
-#: the one name of the reproduction a Learn chapter may import
-ALLOWED = {("mlcrepro.results", "committed_table")}
+#: the names of the reproduction a Learn chapter may import: the table loader and a
+#: paper's symbol map (its names for learners or measures)
+ALLOWED = {
+    ("mlcrepro.results", "committed_table"),
+    ("mlcrepro.huellermeier2022.names", "paper_names"),
+    ("mlcrepro.wu_zhou2017.names", "PAPER_COLUMN"),
+}
 
 
 def learn_chapters() -> list[str]:
@@ -66,5 +73,5 @@ def test_a_learn_chapter_imports_only_the_table_loader(doc: str):
     found = reproduction_imports(source)
     assert not found, (
         f"{doc}.md imports {found} from the reproduction; a Learn chapter may import only "
-        "mlcrepro.results.committed_table (the Reproduce page holds the rest)"
+        f"{sorted('.'.join(a) for a in ALLOWED)} (the Reproduce page holds the rest)"
     )

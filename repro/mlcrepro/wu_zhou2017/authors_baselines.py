@@ -43,7 +43,8 @@ from mlcbook.metrics import all_measures
 from mlcrepro.results import load_or_compute, recompute_requested
 from mlcrepro.runner import Spec, table
 from mlcrepro.wu_zhou2017 import authors
-from mlcrepro.wu_zhou2017.printed import PAPER_COLUMN, paper_b3
+from mlcrepro.wu_zhou2017.names import PAPER_COLUMN
+from mlcrepro.wu_zhou2017.printed import paper_b3
 
 __all__ = [
     "BASELINES",

@@ -34,7 +34,7 @@ from mlcbook.metrics import all_measures
 from mlcbook.validation import check_positive_int
 from mlcrepro.results import dataset_fingerprints
 from mlcrepro.runner import Spec, table
-from mlcrepro.wu_zhou2017.printed import PAPER_COLUMN
+from mlcrepro.wu_zhou2017.names import PAPER_COLUMN
 
 __all__ = [
     "BENCHMARK_DATASETS",

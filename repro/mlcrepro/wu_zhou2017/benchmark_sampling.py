@@ -34,6 +34,7 @@ from mlcrepro.wu_zhou2017.benchmark import (
     benchmark_cell,
     benchmark_config,
 )
+from mlcrepro.wu_zhou2017.names import PAPER_COLUMN
 
 __all__ = [
     "SAMPLING_TABLE",
@@ -123,7 +124,7 @@ def sampling_comparison(algorithm1: pd.DataFrame, released: pd.DataFrame) -> pd.
         name = P.DS_PAPER[dataset]
         cells = [
             (m, paper.loc[(name, method, m)])
-            for m in P.PAPER_COLUMN.values()
+            for m in PAPER_COLUMN.values()
             if (name, method, m) in paper.index
         ]
         row: dict[str, Any] = {"dataset": name, "method": method, "measures": len(cells)}

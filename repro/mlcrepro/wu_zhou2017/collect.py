@@ -37,6 +37,7 @@ from mlcrepro.wu_zhou2017.authors_baselines import solver_comparison
 from mlcrepro.wu_zhou2017.authors_protocol import comparison, variants_comparison
 from mlcrepro.wu_zhou2017.benchmark_sampling import sampling_comparison
 from mlcrepro.wu_zhou2017.experiments import load
+from mlcrepro.wu_zhou2017.names import PAPER_COLUMN
 
 __all__ = ["Evidence", "evidence", "OBJECTIVE_POINTS"]
 
@@ -129,7 +130,7 @@ def _table2(Y_syn: np.ndarray) -> pd.DataFrame:
     ]
     check = MG.table2_check(Y_list, n_draws=10, seed=0)
     paper, _ = P.paper_table2()
-    check = check.rename(index=P.PAPER_COLUMN)
+    check = check.rename(index=PAPER_COLUMN)
     ours = {k: A.as_strings(check.loc[k]) for k in paper}
     out = pd.DataFrame({"ours": ours, "paper": paper})
     out["agrees"] = out.ours == out.paper

@@ -16,13 +16,13 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from mlcbook.registry import get_measure, group
+from mlcbook.registry import get_measure
 from mlcrepro.display import measure_name
 from mlcrepro.printed_numbers import printed
+from mlcrepro.wu_zhou2017.names import PAPER_COLUMN
 from mlcrepro.wu_zhou2017.record import PAPER
 
 __all__ = [
-    "PAPER_COLUMN",
     "NAMES",
     "B3_ORDER",
     "METHODS",
@@ -39,15 +39,6 @@ __all__ = [
     "paper_b3",
     "paper_frame",
 ]
-
-#: the paper's column of each measure of its Table 1, keyed by the registry's name (the
-#: keys of ``mlcbook.metrics.all_measures``, ``mlcbook.registry.group("wu_zhou")``): the
-#: one place where the two vocabularies meet.  The paper calls the label-ranking average
-#: precision "average precision", scikit-learn's name of another measure; our tables
-#: keep the paper's column.
-PAPER_COLUMN: Mapping[str, str] = {
-    m: {"label_ranking_average_precision": "average_precision"}.get(m, m) for m in group("wu_zhou")
-}
 
 #: display names of the eleven measures by the paper's column, short forms for the
 #: narrow tables

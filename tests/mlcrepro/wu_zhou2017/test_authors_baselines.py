@@ -9,7 +9,8 @@ from sklearn.svm import SVC, LinearSVC
 from mlcbook.metrics import all_measures
 from mlcrepro.wu_zhou2017 import authors
 from mlcrepro.wu_zhou2017 import authors_baselines as ab
-from mlcrepro.wu_zhou2017.printed import PAPER_COLUMN, paper_b3
+from mlcrepro.wu_zhou2017.names import PAPER_COLUMN
+from mlcrepro.wu_zhou2017.printed import paper_b3
 
 from mlcrepro.tolerances import BR_LIBLINEAR_CPU_ATOL, CLOSED_FORM_RTOL
 

@@ -8,7 +8,8 @@ import pytest
 
 from mlcrepro.wu_zhou2017 import authors
 from mlcrepro.wu_zhou2017 import authors_protocol as ap
-from mlcrepro.wu_zhou2017.printed import PAPER_COLUMN, paper_b3
+from mlcrepro.wu_zhou2017.names import PAPER_COLUMN
+from mlcrepro.wu_zhou2017.printed import paper_b3
 
 
 @pytest.fixture(scope="module")

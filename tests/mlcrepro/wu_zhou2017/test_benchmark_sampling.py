@@ -9,6 +9,7 @@ import pytest
 from mlcbook._io import read_csv_exact
 from mlcrepro._paths import results_dir
 from mlcrepro.wu_zhou2017 import printed as P
+from mlcrepro.wu_zhou2017.names import PAPER_COLUMN
 from mlcrepro.wu_zhou2017.benchmark import LIMO_VARIANTS
 from mlcrepro.wu_zhou2017.benchmark_sampling import (
     sampling_cell,
@@ -59,7 +60,7 @@ def test_comparison_counts_the_paper_s_cells_by_the_spread_rule():
     assert out.to_dict("records") == [{"dataset": "CAL500", "method": "LIMO",
                                        "measures": len(cells), "algorithm1": len(cells),
                                        "released_code": 0}]
-    assert len(cells) == len(P.PAPER_COLUMN)
+    assert len(cells) == len(PAPER_COLUMN)
 
 
 def test_an_unknown_variant_is_refused_before_any_work():
