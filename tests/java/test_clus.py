@@ -187,7 +187,8 @@ def test_pct_reproduces_the_authors_released_emotions_profile():
     text file: equal up to 1e-12.
     """
     from mlcbook.losses import loss_profile
-    from mlcrepro.huellermeier2022.reference import ALPHAS, load_reference_results, reference_folds
+    from mlcrepro.huellermeier2022.folds import reference_folds
+    from mlcrepro.huellermeier2022.reference import ALPHAS, load_reference_results
 
     splits = [s for s in reference_folds("emotions").splits if s.split not in (2, 8)]
     Y = np.vstack([s.Y_test for s in splits])

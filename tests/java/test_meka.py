@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from mlcrepro.huellermeier2022 import folds, reference
+from mlcrepro.huellermeier2022 import reference
+from mlcrepro.huellermeier2022.folds import reference_folds
 from mlcbook.learners import J48Classifier, MekaBR, MekaCC, MekaLC, MekaRAkEL
 from mlcbook.learners._weka import server
 from mlcbook.learners.meka import (
@@ -85,7 +86,7 @@ def test_emotions_equals_the_authors_released_results(learner, cls):
     # The authors' ten folds of emotions (numeric features) through MEKA + J48: the
     # pooled Hamming and subset 0/1 losses equal the released ones.  Both are means of
     # 0/1 errors over the same 593 x 6 entries, so only float rounding may differ.
-    folds = folds.reference_folds("emotions")
+    folds = reference_folds("emotions")
     Y = np.vstack([s.Y_test for s in folds.splits])
     P = np.vstack([cls().fit(s.X_train, s.Y_train).predict(s.X_test)
                    for s in folds.splits])
@@ -134,7 +135,7 @@ def test_rakel_settings_are_the_released_ones():
 def test_rakel_on_emotions_equals_the_authors(k):
     # Seed 0 and MEKA's raw vote counts thresholded at 0.5 (one vote suffices)
     # reproduce the released profile of every k; the mean-vote rule does not (k = 3).
-    folds = folds.reference_folds("emotions")
+    folds = reference_folds("emotions")
     Y = np.vstack([s.Y_test for s in folds.splits])
     ref = reference.load_reference_results()
     ref = ref[(ref.dataset == "emotions") & (ref.learner == f"RAkEL-k{k}-m{7 - k}")
@@ -167,7 +168,7 @@ def _flags_as_run(split):
 def test_flags_equals_the_authors_with_twelve_labels(learner, make):
     # Released flags profiles have 7 labels, but they are the colours of a 12-label
     # run: scored on the last 7 columns, every profile equals the released one.
-    folds = folds.reference_folds("flags")
+    folds = reference_folds("flags")
     nominal = {0: 6, 1: 4, 4: 10, 5: 8}  # landmass, zone, language, religion
     Y = np.vstack([s.Y_test for s in folds.splits])
     P = []
