@@ -381,7 +381,7 @@ def counting_measure(v: Callable[[float], float] | Sequence[float], K: int) -> n
     v : callable on [0, 1] or array of the K+1 values ``v(0), v(1/K), ..., v(1)``
         Non-decreasing with ``v(0) = 0`` and ``v(1) = 1``.
     K : int
-        Number of labels, at most :data:`MAX_CAPACITY_LABELS`.
+        Number of labels, at most ``MAX_CAPACITY_LABELS`` (20).
 
     Returns
     -------

@@ -51,7 +51,7 @@ class Param:
     name : str
         Keyword of the measure's function (``"beta"``, ``"zero_division"``, ``"k"``).
     default : object, default REQUIRED
-        Value used when the caller gives none; :data:`REQUIRED` if there is none.
+        Value used when the caller gives none; ``REQUIRED`` if there is none.
     check : callable, optional
         ``check(value) -> value``: validates (raising ``TypeError``/``ValueError`` that
         name the parameter) and normalises a value.  Run when a scorer is made, an

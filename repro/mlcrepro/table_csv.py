@@ -132,7 +132,7 @@ def _flatten(name: str, table: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
 
 
 def parse_table(source: Any, record: dict) -> pd.DataFrame:
-    """Read a table written by :func:`_csv_bytes` back to the same values: strings stay
+    """Read a table written by ``_csv_bytes`` back to the same values: strings stay
     strings ("NA", "None", "007"); only an empty field of a number column is missing.
 
     A record made by :func:`table_record` names every column's exact dtype
