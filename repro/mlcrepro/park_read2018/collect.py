@@ -364,6 +364,7 @@ def evidence() -> Evidence:
     trends = {k: bf.alpha_trend(g) for k, g in grids.items()}
     c["trend"] = pc.trend_cause(trends, penalty, match, literal, trends_lit)
     _with_study_causes(c, headline, lp, picks, moves, chosen)
+    c = pc.with_settlers(c)
     return Evidence(
         **_worked_evidence(),
         grids=grids,
