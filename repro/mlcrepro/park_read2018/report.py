@@ -391,6 +391,9 @@ def _page_values(ev: Evidence, ledger: Ledger) -> dict[str, Any]:
         "pr-bases-reading": READING_WORDS[ev.families["Table 4 bases at beta = 2^7"]],
         "pr-penalty-1": bf.penalty_sentence(ev.penalty_match, 1.0),
         "pr-penalty-128": bf.penalty_sentence(ev.penalty_match, 128.0),
+        "pr-penalty-rows": bf.penalty_rows_sentence(
+            bf.penalty_rows(ev.numbers, ev.penalty_match, ev.causes["penalty"])
+        ),
         "pr-cv-determined": "; ".join(
             f"{READING_WORDS[r]}: {', '.join(f'{g:g}' for g in v)}"
             for r, v in ev.cv_determined_gammas.items()
