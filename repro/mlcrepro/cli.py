@@ -6,8 +6,10 @@ of the pages (every ledger without pages) and compares each with the committed o
 with ``--write`` writes them (``make chapter`` does, before it executes a page).
 ``mlcrepro reproduce [NAME ...]`` recomputes committed tables from scratch through the
 runner, on a dask.distributed cluster (:mod:`mlcrepro.reproduce`), and prints how far
-each moved.  Bad input (an id of the wrong form, an id no row carries, an unknown table,
-a page that is not one) is refused with a one-line message on standard error and exit
+each moved.  ``mlcrepro causes`` prints, per family of open causes of the saved ledgers,
+how many rows say what would settle them (:func:`mlcrepro.ledger.cause_families`).
+Bad input (an id of the wrong form, an id no row carries, an unknown table, a page that
+is not one) is refused with a one-line message on standard error and exit
 status 2, before any work.
 """
 

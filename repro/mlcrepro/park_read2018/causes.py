@@ -36,6 +36,8 @@ __all__ = [
     "explained_by_penalty",
     "row_tolerance",
     "penalty_cause",
+    "penalty_rows",
+    "penalty_rows_sentence",
     "SETTLERS",
     "with_settlers",
     "cause_for",
@@ -116,6 +118,80 @@ def penalty_cause(row: pd.Series, shared: Cause, fit: Mapping[str, float]) -> Ca
         f"tolerance is {tol:g}, ours by CV {float(row['ours']):.4f}); what moves the rest "
         "is not known. " + settle_by(PENALTY_SETTLER),
         ref=shared.ref,
+    )
+
+
+def penalty_rows(numbers: pd.DataFrame, match: pd.DataFrame, shared: Cause) -> pd.DataFrame:
+    """The numbers of Tables 2-4 that the penalty family's rule judged, one row each.
+
+    ``numbers`` is :func:`.findings.table_numbers` (its ``cause`` column), ``match``
+    :func:`.findings.penalty_match` and ``shared`` the tested penalty cause.  A number is the
+    family's when its base is in :func:`explained_by_penalty` and its cause is
+    the one :func:`penalty_cause` gives it (no earlier rule took it); a number that
+    agrees with the paper keeps no cause and is left out.  Columns
+    ``id, claim, Data, Type, measure, column, paper, gamma, at gamma, gap, tol, tested``.
+    """
+    family = explained_by_penalty(match)
+    rows = []
+    for _, r in numbers.iterrows():
+        key = (r["Data"], r["measure"], r["column"])
+        if key not in family or r["cause"] != penalty_cause(r, shared, family[key]):
+            continue
+        tol = row_tolerance(str(r["paper"]))
+        if within_tolerance(float(r["paper"]), float(r["ours"]), tol):
+            continue  # the number agrees: it keeps no cause
+        value = family[key][str(r["Type"])]
+        rows.append(
+            {
+                "id": r["id"],
+                "claim": r["claim"],
+                "Data": r["Data"],
+                "Type": r["Type"],
+                "measure": r["measure"],
+                "column": r["column"],
+                "paper": r["paper"],
+                "gamma": family[key]["gamma"],
+                "at gamma": value,
+                "gap": abs(value - float(r["paper"])),
+                "tol": tol,
+                "tested": r["cause"] is shared,
+            }
+        )
+    cols = ["id", "claim", "Data", "Type", "measure", "column", "paper", "gamma", "at gamma"]
+    return pd.DataFrame(rows, columns=[*cols, "gap", "tol", "tested"])
+
+
+def penalty_rows_sentence(rows: pd.DataFrame) -> str:
+    """:func:`penalty_rows` in words: how many numbers the fixed gamma matches.
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"claim": ["Hamming base, Enron test", "Jaccard base, Yeast test"],
+    ...                      "gap": [0.0015, 0.02], "tol": [5e-4, 5e-4],
+    ...                      "tested": [False, False]})
+    >>> print(penalty_rows_sentence(rows))  # doctest: +NORMALIZE_WHITESPACE
+    Of the 2 numbers of these bases that differ, 0 come within their own tolerance (half
+    a unit of the printed digit) at that γ, the closest 0.0015 away (Hamming base, Enron
+    test): the fixed penalty brings each base near the paper, but no number to it, and
+    what makes the rest of each difference is not known.
+    """
+    if rows.empty:
+        return "No number of these bases differs."
+    k = int(rows["tested"].sum())
+    best = rows.loc[rows["gap"].idxmin()]
+    head = (
+        f"Of the {len(rows)} numbers of these bases that differ, {k} come within their own "
+        f"tolerance (half a unit of the printed digit) at that γ"
+    )
+    if k == len(rows):
+        return head + ": the fixed penalty is their tested cause."
+    return (
+        head + f", the closest {best['gap']:.4f} away ({best['claim']}): the fixed penalty "
+        "brings each base near the paper, but no number to it, and what makes the rest "
+        "of each difference is not known."
+        if k == 0
+        else head + "; they take the penalty as their tested cause, the others an unknown "
+        "cause giving their gap."
     )
 
 

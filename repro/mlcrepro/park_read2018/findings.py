@@ -21,14 +21,7 @@ import pandas as pd
 from scipy.stats import spearmanr
 
 from mlcrepro.ledger import Cause
-from mlcrepro.park_read2018.causes import (
-    PENALTY_FIT,
-    TIE,
-    cause_for,
-    explained_by_penalty,
-    penalty_cause,
-    row_tolerance,
-)
+from mlcrepro.park_read2018.causes import PENALTY_FIT, TIE, cause_for
 from mlcrepro.park_read2018.tables import (
     BASES,
     NAMES,
@@ -46,8 +39,6 @@ __all__ = [
     "PENALTY_BASES",
     "penalty_match",
     "penalty_sentence",
-    "penalty_rows",
-    "penalty_rows_sentence",
     "literal_trends",
     "split_spread",
     "split_ranges",
@@ -239,76 +230,6 @@ def penalty_sentence(match: pd.DataFrame, beta: float = 1.0) -> str:
     tail = f"No γ of the grid does so for {_bases(missed)}." if len(missed) else ""
     parts = [head + (":" if items else "."), "\n".join(items), tail]
     return "\n\n".join(p for p in parts if p)
-
-
-def penalty_rows(numbers: pd.DataFrame, match: pd.DataFrame, shared: Cause) -> pd.DataFrame:
-    """The numbers of Tables 2-4 that the penalty family's rule judged, one row each.
-
-    ``numbers`` is :func:`table_numbers` (its ``cause`` column), ``match``
-    :func:`penalty_match` and ``shared`` the tested penalty cause.  A number is the
-    family's when its base is in :func:`.causes.explained_by_penalty` and its cause is
-    the one :func:`.causes.penalty_cause` gives it (no earlier rule took it).  Columns
-    ``id, claim, Data, Type, measure, column, paper, gamma, at gamma, gap, tol, tested``.
-    """
-    family = explained_by_penalty(match)
-    rows = []
-    for _, r in numbers.iterrows():
-        key = (r["Data"], r["measure"], r["column"])
-        if key not in family or r["cause"] != penalty_cause(r, shared, family[key]):
-            continue
-        value = family[key][str(r["Type"])]
-        rows.append(
-            {
-                "id": r["id"],
-                "claim": r["claim"],
-                "Data": r["Data"],
-                "Type": r["Type"],
-                "measure": r["measure"],
-                "column": r["column"],
-                "paper": r["paper"],
-                "gamma": family[key]["gamma"],
-                "at gamma": value,
-                "gap": abs(value - float(r["paper"])),
-                "tol": row_tolerance(str(r["paper"])),
-                "tested": r["cause"] is shared,
-            }
-        )
-    cols = ["id", "claim", "Data", "Type", "measure", "column", "paper", "gamma", "at gamma"]
-    return pd.DataFrame(rows, columns=[*cols, "gap", "tol", "tested"])
-
-
-def penalty_rows_sentence(rows: pd.DataFrame) -> str:
-    """:func:`penalty_rows` in words: how many numbers the fixed gamma matches.
-
-    Examples
-    --------
-    >>> rows = pd.DataFrame({"claim": ["Hamming base, Enron test", "Jaccard base, Yeast test"],
-    ...                      "gap": [0.0015, 0.02], "tol": [5e-4, 5e-4],
-    ...                      "tested": [False, False]})
-    >>> print(penalty_rows_sentence(rows))  # doctest: +NORMALIZE_WHITESPACE
-    Of the 2 numbers of these bases that differ, 0 come within their own tolerance (half
-    a unit of the printed digit) at that γ, the closest 0.0015 away (Hamming base, Enron
-    test): the fixed penalty brings each base near the paper, but no number to it, and
-    what makes the rest of each difference is not known.
-    """
-    if rows.empty:
-        return "No number of these bases differs."
-    k = int(rows["tested"].sum())
-    best = rows.loc[rows["gap"].idxmin()]
-    head = (
-        f"Of the {len(rows)} numbers of these bases that differ, {k} come within their own "
-        f"tolerance (half a unit of the printed digit) at that γ"
-    )
-    if k == len(rows):
-        return head + ": the fixed penalty is their tested cause."
-    return (
-        head + f", the closest {best['gap']:.4f} away ({best['claim']}): the fixed penalty "
-        "brings each base near the paper, but no number to it, and what makes the rest "
-        "of each difference is not known."
-        if k == 0
-        else head + "; they take the penalty as their tested cause, the others an unknown "
-        "cause giving their gap."
-    )
 
 
 def literal_trends(literal: pd.DataFrame) -> pd.DataFrame:

@@ -631,3 +631,31 @@ def test_fit_to_paper_judges_every_grid_on_the_common_datasets():
     # Emotions and Scene: Table 2 4 bases + 2 printed optima, Table 3 4 + 3, Table 4 4 + 8
     assert fit.loc["full", "numbers"] == fit.loc["part", "numbers"] == 25
     assert fit.loc["full", "mean |Δ| all"] == fit.loc["part", "mean |Δ| all"]
+
+
+def test_penalty_rows_count_the_family_by_its_own_rule():
+    """penalty_rows finds the numbers the penalty rule judged (not those an earlier rule
+    took: Slashdot's) and counts those within their tolerance at the fixed gamma."""
+    grid = _grid(lambda d, a, b, col: 0.5)
+    c = {k: unknown(k) for k in ("train", "test", "enron", "slashdot")}
+    c["penalty"] = tested("penalty", ref="r")
+    # Table 3, Emotions Base: paper 0.823 / 0.783; Slashdot's Base takes its own cause
+    match = pd.DataFrame(
+        {
+            "Data": ["Emotions", "Slashdot"],
+            "measure": ["hamming"] * 2,
+            "column": ["Base"] * 2,
+            "best gamma": [0.01, 1e-4],
+            "train": [0.9, 0.959],
+            "test": [0.7834, 0.953],
+            "distance": [0.02, 0.0],
+        }
+    )
+    numbers = bf.table_numbers(grid, c, pc.explained_by_penalty(match))
+    rows = pc.penalty_rows(numbers, match, c["penalty"])
+    assert sorted(rows["Type"]) == ["Test", "Train"] and set(rows["Data"]) == {"Emotions"}
+    got = rows.set_index("Type")
+    assert bool(got.loc["Test", "tested"]) and not bool(got.loc["Train", "tested"])
+    assert got.loc["Train", "gap"] == pytest.approx(0.9 - 0.823)
+    text = pc.penalty_rows_sentence(rows)
+    assert text.startswith("Of the 2 numbers of these bases that differ, 1 come within")
