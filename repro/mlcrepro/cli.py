@@ -6,8 +6,10 @@ of the pages (every ledger without pages) and compares each with the committed o
 with ``--write`` writes them (``make chapter`` does, before it executes a page).
 ``mlcrepro reproduce [NAME ...]`` recomputes committed tables from scratch through the
 runner, on a dask.distributed cluster (:mod:`mlcrepro.reproduce`), and prints how far
-each moved.  Bad input (an id of the wrong form, an id no row carries, an unknown table,
-a page that is not one) is refused with a one-line message on standard error and exit
+each moved.  ``mlcrepro causes`` prints, per family of open causes of the saved ledgers,
+how many rows say what would settle them (:func:`mlcrepro.ledger.cause_families`).
+Bad input (an id of the wrong form, an id no row carries, an unknown table, a page that
+is not one) is refused with a one-line message on standard error and exit
 status 2, before any work.
 """
 
@@ -24,7 +26,8 @@ from pathlib import Path
 
 from mlcrepro._paths import cache_dir
 from mlcrepro.check import describe
-from mlcrepro.ledger.storage import committed_folder
+from mlcrepro.ledger.settle import cause_families
+from mlcrepro.ledger.storage import committed_folder, load_ledgers
 from mlcrepro.papers import PAPERS, build_ledgers, page_ledgers, pages
 from mlcrepro.recheck import recheck
 from mlcrepro.reproduce import experiments, ledger_changes, report_markdown, reproduce
@@ -116,7 +119,35 @@ def _parser() -> argparse.ArgumentParser:
         add_help=False,
     )
     oc.add_argument("rest", nargs=argparse.REMAINDER)
+    _add_causes(sub.add_parser)
     return parser
+
+
+def _add_causes(add_parser: Callable[..., argparse.ArgumentParser]) -> None:
+    """The ``causes`` command: per family of open causes, how many rows name their settler."""
+    add_parser(
+        "causes",
+        help="per family of open causes (unknown, underspecified): rows, settled, settler",
+        description=(
+            "Read the saved ledgers and print, per ledger and family of open causes "
+            "(unknown, underspecified), how many rows say what would settle them and what."
+        ),
+    )
+
+
+def _causes() -> int:
+    """Print :func:`mlcrepro.ledger.settle.cause_families` of the saved ledgers."""
+    fam = cause_families(load_ledgers())
+    for _, r in fam.iterrows():
+        print(
+            f"{r['chapter']:<10} {r['cause']:<14} {r['settled']:>3}/{r['rows']:<3} "
+            f"{r['family']}" + (f"\n{'':>29}settled by: {r['settler']}" if r["settler"] else "")
+        )
+    print(
+        f"{'all':<10} {'open':<14} {int(fam['settled'].sum()):>3}/{int(fam['rows'].sum()):<3} "
+        "rows name what would settle them"
+    )
+    return 0
 
 
 def _ledgers(args: argparse.Namespace) -> int:
@@ -190,6 +221,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"mlcrepro pages: {err}", file=sys.stderr)
             return 2
         return 0
+    if args.command == "causes":
+        return _causes()
     if args.command == "ledgers":
         try:
             return _ledgers(args)

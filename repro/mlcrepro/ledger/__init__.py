@@ -87,6 +87,7 @@ from mlcrepro.ledger.rules import (
     unknown,
     within_tolerance,
 )
+from mlcrepro.ledger.settle import cause_families, settle_by, settler
 from mlcrepro.ledger.storage import load_ledgers
 
 __all__ = [
@@ -118,4 +119,7 @@ __all__ = [
     "within_tolerance",
     "check_claim_ids",
     "BADGES",
+    "settle_by",
+    "settler",
+    "cause_families",
 ]

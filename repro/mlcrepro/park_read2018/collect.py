@@ -253,7 +253,8 @@ def _with_study_causes(
     chosen: str,
 ) -> None:
     """Complete the causes ``c`` with what the label-powerset table, the determined
-    variant's penalties and the training hypotheses found (in place)."""
+    variant's penalties and the training hypotheses found, and end each open one with
+    what would settle it (:func:`.causes.with_settlers`; in place)."""
     lp_wins = int((headline["LP"] > headline["blend"]).sum())
     c["headline"] = underspecified(
         "the paper prints no label-powerset result and no setting for it (learner, "
@@ -269,6 +270,7 @@ def _with_study_causes(
     c["train"] = unknown(
         c["train"].text + "; " + _training_hypotheses(moves, chosen), ref=c["train"].ref
     )
+    c.update(pc.with_settlers(c))  # last: each open cause ends with what would settle it
 
 
 def _worked_evidence() -> dict[str, Any]:

@@ -13,6 +13,7 @@ the shared ones of :mod:`mlcrepro.park_read2018.causes`.  Nothing here adds a le
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -294,15 +295,17 @@ _ROW_NAMES = {
 def table_numbers(
     grid: pd.DataFrame,
     c: dict[str, Cause],
-    explained: set[tuple[str, str, str]],
+    explained: Mapping[tuple[str, str, str], Mapping[str, float]],
     ranges: dict[tuple[str, str], float] | None = None,
     bases_grid: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Every printed number of Tables 2-4 (Stare left out) beside ours, with its cause.
 
     The rows of :func:`~.tables.paper_pairs` with the ledger's ``claim`` and the
-    ``cause`` a difference would take: ``explained`` names the (Data, measure,
-    column) bases that take the penalty cause (:func:`explained_by_penalty`);
+    ``cause`` a difference would take: ``explained`` is the penalty family
+    (:func:`.causes.explained_by_penalty`: the (Data, measure, column) bases a fixed
+    gamma brings near the paper, each with that run's values), whose rows take the
+    penalty cause only within their own tolerance (:func:`.causes.penalty_cause`);
     ``ranges`` (:func:`split_ranges`): an Enron row whose difference is at most the
     split's range for its half and measure takes the cause ``c["split"]``.
     ``bases_grid``: the grid Table 4's BaseJ/BaseH numbers are read from (default

@@ -17,6 +17,7 @@ import pandas as pd
 from mlcbook.plots.blended import plot_blended_heatmaps
 from mlcrepro.display import CompactTable, comparison_table, format_number
 from mlcrepro.ledger import Entry, Ledger, derive_status
+from mlcrepro.park_read2018 import causes as pc
 from mlcrepro.park_read2018 import findings as bf
 from mlcrepro.park_read2018 import hypotheses as hy
 from mlcrepro.park_read2018.collect import Evidence
@@ -391,6 +392,9 @@ def _page_values(ev: Evidence, ledger: Ledger) -> dict[str, Any]:
         "pr-bases-reading": READING_WORDS[ev.families["Table 4 bases at beta = 2^7"]],
         "pr-penalty-1": bf.penalty_sentence(ev.penalty_match, 1.0),
         "pr-penalty-128": bf.penalty_sentence(ev.penalty_match, 128.0),
+        "pr-penalty-rows": pc.penalty_rows_sentence(
+            pc.penalty_rows(ev.numbers, ev.penalty_match, ev.causes["penalty"])
+        ),
         "pr-cv-determined": "; ".join(
             f"{READING_WORDS[r]}: {', '.join(f'{g:g}' for g in v)}"
             for r, v in ev.cv_determined_gammas.items()

@@ -40,7 +40,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from mlcrepro.ledger import Cause, section, tested, unknown
+from mlcrepro.ledger import Cause, section, settle_by, tested, unknown
 from mlcrepro.wu_zhou2017.record import PAPER
 
 __all__ = [
@@ -159,7 +159,13 @@ def baseline_causes(base: pd.DataFrame, paper: pd.DataFrame) -> dict[tuple[str, 
                 elif method == "BR":
                     cause = unknown(
                         "not traced; neither solver inside the authors' protocol reaches "
-                        "the paper's value: " + said,
+                        "the paper's value: "
+                        + said
+                        + ". "
+                        + settle_by(
+                            "the authors' BR code and its LIBSVM options beyond C = 1, "
+                            "not released"
+                        ),
                         _BASE_REF,
                     )
                 else:

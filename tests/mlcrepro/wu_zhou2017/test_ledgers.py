@@ -12,19 +12,20 @@ from __future__ import annotations
 import ast
 import dataclasses
 import filecmp
+import re
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 import mlcrepro.wu_zhou2017 as folder
+import mlcrepro.wu_zhou2017.ledger_rows as L
 from mlcrepro._paths import project_root
 from mlcrepro.claims import load_inventory, parse_refs
 from mlcrepro.ledger import KINDS, Ledger
 from mlcrepro.summary import VERDICT_SYMBOLS, verdict_table
 from mlcrepro.wu_zhou2017 import PAPER
 from mlcrepro.wu_zhou2017 import analysis as A
-import mlcrepro.wu_zhou2017.ledger_rows as L
 from mlcrepro.wu_zhou2017.collect import Evidence, evidence
 
 from ..ledger_checks import assert_is_the_saved_ledger
@@ -161,6 +162,22 @@ def test_the_slip_in_inequality_2_is_an_erratum_of_its_own(ledger):
 def test_every_qualitative_or_fragile_row_says_what_judged_it(ledger):
     loose = [e for e in ledger.entries if e.status in ("qualitative", "fragile")]
     assert {i for e in loose for i in e.claim_ids} >= {
-        "WZ002", "WZ003", "WZ033", "WZ034", "WZ035", "WZ055", "WZ062"
+        "WZ002",
+        "WZ003",
+        "WZ033",
+        "WZ034",
+        "WZ035",
+        "WZ062",
     }
     assert all(e.note.startswith("judged ") for e in loose), [e.claim for e in loose]
+
+
+def test_algorithm_1_is_not_unbiased_sgd_and_says_why(ledger):
+    """WZ055: the shrinkage sits inside the `if` of a violated pair (Algorithm 1 and the
+    authors' sgd_limo_train.m), App. A.3 adds it always: the row differs, a paper error,
+    and its evidence still gives the objective falling (Eq. (3) at W0 above the iterate's)."""
+    (row,) = [e for e in ledger.entries if "WZ055" in e.claim_ids]
+    assert row.status == "differs" and row.cause.kind == "paper error"
+    assert "inside the `if`" in row.cause.text and "sgd_limo_train.m" in row.cause.text
+    start, end = (float(x) for x in re.findall(r"(\d+\.\d{4}) at the", row.ours))
+    assert end < start
