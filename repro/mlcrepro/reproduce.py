@@ -8,12 +8,12 @@
    dask.distributed cluster: the one at ``scheduler`` (``DASK_SCHEDULER``) when given,
    else a ``LocalCluster`` of the machine's cores.  Each cell goes to the reproduction's
    own cache (``data/cache/reproduce`` unless ``cache_dir`` says otherwise) as it
-   finishes, with the CPU seconds it used (:data:`CPU_LOG`), so a run that is killed
-   resumes where it stopped.
+   finishes, with the CPU and wall seconds it used (:data:`CPU_LOG`), so a run that is
+   killed resumes where it stopped.
 2. **Tables.** Each table is then assembled from those cells by its own code (the
    function that reads it, :func:`mlcrepro.results.load_or_compute`, asked to recompute
-   it), into a staging copy of ``data/results``; its provenance gains the CPU seconds of
-   its cells.
+   it), into a staging copy of ``data/results``; its provenance gains the CPU and wall
+   seconds of its cells (``cpu_seconds``, ``wall_seconds``).
 3. **Report.** Each recomputed table is compared with the committed one: the largest
    absolute difference of its numbers (timing columns aside) against the table's
    tolerance, and whether its text and integer columns are equal.
@@ -86,8 +86,9 @@ def experiments(names: Sequence[str] = ()) -> list[Experiment]:
     return [known[n] for n in names] if names else list(EXPERIMENTS)
 
 
-#: the file, in the reproduction's cache folder, where each computed cell's CPU seconds
-#: are appended (one JSON object a line: experiment, cell, key, cpu_seconds)
+#: the file, in the reproduction's cache folder, where each computed cell's CPU and wall
+#: seconds are appended (one JSON object a line: experiment, cell, key, cpu_seconds,
+#: wall_seconds; lines written before wall time was recorded lack it)
 CPU_LOG = "cpu_seconds.jsonl"
 
 
@@ -142,10 +143,13 @@ def _cpu_now() -> float:
     return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
 
 
-def _timed(i: int, compute: Callable[..., Any], kwargs: dict[str, Any]) -> tuple[int, Any, float]:
-    start = _cpu_now()
+def _timed(
+    i: int, compute: Callable[..., Any], kwargs: dict[str, Any]
+) -> tuple[int, Any, float, float]:
+    """``(i, result, CPU seconds, wall seconds)`` of one cell, measured where it runs."""
+    start, wall = _cpu_now(), time.perf_counter()
     result = compute(**kwargs)
-    return i, result, _cpu_now() - start
+    return i, result, _cpu_now() - start, time.perf_counter() - wall
 
 
 def compute_cells(
@@ -194,15 +198,55 @@ def compute_cells(
         # results as they finish, so that each is saved (and a kill loses little)
         results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(jobs)
         with log.open("a", encoding="utf-8") as fh:
-            for i, result, cpu in progress(results, desc=desc, total=len(todo)):
+            for i, result, cpu, wall in progress(results, desc=desc, total=len(todo)):
                 s, c, path = todo[i]
                 if s.check is not None:
                     s.check(c, result)
                 save(path, result, cell_spec(s, c))
-                line = {"experiment": s.name, "cell": str(c), "key": path.stem, "cpu_seconds": cpu}
+                line = {
+                    "experiment": s.name,
+                    "cell": str(c),
+                    "key": path.stem,
+                    "cpu_seconds": cpu,
+                    "wall_seconds": wall,
+                }
                 fh.write(json.dumps(line) + "\n")
                 fh.flush()
     return cpu_seconds(folder, specs, select)
+
+
+def _log_entries(cache_dir: str | Path) -> Iterator[dict[str, Any]]:
+    """The entries of the cells' log (:data:`CPU_LOG`), oldest first; a line cut short
+    by a kill is skipped."""
+    log = Path(cache_dir) / CPU_LOG
+    if not log.exists():
+        return
+    for line in log.read_text(encoding="utf-8").splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue  # a line cut short by a kill
+        if isinstance(entry, dict):
+            yield entry
+
+
+def _logged(
+    what: str,
+    cache_dir: str | Path,
+    specs: Sequence[Spec],
+    select: Callable[[Spec, Cell], bool] | None,
+) -> dict[tuple[str, str], float]:
+    wanted = {
+        cell_path(s, c, Path(cache_dir)).stem: (s.name, str(c))
+        for s in specs
+        for c in cells(s)
+        if select is None or select(s, c)
+    }
+    out: dict[tuple[str, str], float] = {}
+    for entry in _log_entries(cache_dir):
+        if entry.get("key") in wanted and entry.get(what) is not None:
+            out[wanted[entry["key"]]] = float(entry[what])
+    return out
 
 
 def cpu_seconds(
@@ -212,24 +256,18 @@ def cpu_seconds(
 ) -> dict[tuple[str, str], float]:
     """``(experiment, cell) -> CPU seconds`` of the (selected) cells of ``specs`` as logged
     (the last entry of a cell's current key counts)."""
-    wanted = {
-        cell_path(s, c, Path(cache_dir)).stem: (s.name, str(c))
-        for s in specs
-        for c in cells(s)
-        if select is None or select(s, c)
-    }
-    out: dict[tuple[str, str], float] = {}
-    log = Path(cache_dir) / CPU_LOG
-    if not log.exists():
-        return out
-    for line in log.read_text(encoding="utf-8").splitlines():
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            continue  # a line cut short by a kill
-        if entry.get("key") in wanted:
-            out[wanted[entry["key"]]] = float(entry["cpu_seconds"])
-    return out
+    return _logged("cpu_seconds", cache_dir, specs, select)
+
+
+def wall_seconds(
+    cache_dir: str | Path,
+    specs: Sequence[Spec],
+    select: Callable[[Spec, Cell], bool] | None = None,
+) -> dict[tuple[str, str], float]:
+    """``(experiment, cell) -> wall seconds`` of the (selected) cells of ``specs`` as
+    logged, measured in the worker around the cell's function (cells logged before wall
+    time was recorded have none)."""
+    return _logged("wall_seconds", cache_dir, specs, select)
 
 
 # --------------------------------------------------------------------------- comparing
@@ -389,6 +427,7 @@ class TableReport:
     cpu_seconds: float
     comparison: Comparison
     wall_seconds: float
+    cell_wall_seconds: float = 0.0
 
 
 def reproduce(
@@ -444,16 +483,20 @@ def reproduce(
         ):
             recomputed = e.load()
         wall = time.perf_counter() - start
-        spent = cpu_seconds(cache, e.specs())
-        _add_cpu(staging / f"{e.name}.json", spent)
+        timing = _add_timing(
+            staging / f"{e.name}.json",
+            cpu_seconds(cache, e.specs()),
+            wall_seconds(cache, e.specs()),
+        )
         committed = committed_table(e.name, folder=committed_dir)
         reports.append(
             TableReport(
                 e.name,
-                len(spent),
-                float(sum(spent.values())),
+                len(timing["cpu_seconds"]["cells"]),
+                float(timing["cpu_seconds"]["total"]),
                 compare_tables(committed, recomputed, e),
                 wall,
+                float(timing["wall_seconds"]["total"]),
             )
         )
     if write:
@@ -463,15 +506,22 @@ def reproduce(
     return reports
 
 
-def _add_cpu(meta: Path, spent: Mapping[tuple[str, str], float]) -> None:
+def _add_timing(
+    meta: Path,
+    cpu: Mapping[tuple[str, str], float],
+    wall: Mapping[tuple[str, str], float],
+) -> dict[str, Any]:
+    """Write the cells' CPU and wall seconds into the provenance ``meta`` (``cpu_seconds``
+    and ``wall_seconds``: each a ``total`` and the ``cells``, ``"experiment:cell"`` ->
+    seconds); return what was written, the figures a report gives."""
     record = json.loads(meta.read_text(encoding="utf-8"))
-    record["cpu_seconds"] = {
-        "total": round(float(sum(spent.values())), 3),
-        "cells": {f"{exp}:{cell}": round(s, 3) for (exp, cell), s in sorted(spent.items())},
-    }
+    for name, spent in (("cpu_seconds", cpu), ("wall_seconds", wall)):
+        per_cell = {f"{exp}:{cell}": round(s, 3) for (exp, cell), s in sorted(spent.items())}
+        record[name] = {"total": round(float(sum(per_cell.values())), 3), "cells": per_cell}
     atomic_write_text(
         meta, json.dumps(record, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     )
+    return {k: record[k] for k in ("cpu_seconds", "wall_seconds")}
 
 
 @dataclass(frozen=True)
@@ -524,22 +574,27 @@ def report_markdown(
     machine: str,
     ledgers: Sequence[LedgerChange] = (),
 ) -> str:
-    """The report of a reproduction as a Markdown table (what ``make reproduce`` commits)."""
+    """The report of a reproduction as a Markdown table (what ``make reproduce`` commits).
+
+    Per table: its cells, their CPU and wall seconds (summed over the cells, as written
+    into the table's provenance), and its comparison with the committed table.
+    """
     lines = [
         "# Reproducing the committed result tables",
         "",
         f"Machine: {machine}. Wall time: {wall_seconds / 3600:.2f} h. "
         f"CPU time of the cells: {sum(r.cpu_seconds for r in reports) / 3600:.2f} h.",
         "",
-        "| table | cells | CPU s | largest abs. difference | column | tolerance | verdict |",
-        "|---|---:|---:|---:|---|---:|---|",
+        "| table | cells | CPU s | wall s | largest abs. difference | column | tolerance "
+        "| verdict |",
+        "|---|---:|---:|---:|---:|---|---:|---|",
     ]
     for r in reports:
         c = r.comparison
         verdict = "within tolerance" if c.within else f"**outside** ({c.problem or 'above'})"
         lines.append(
-            f"| {r.name} | {r.cells} | {r.cpu_seconds:,.1f} | {c.largest:.3g} | {c.column} "
-            f"| {c.bound:g} | {verdict} |"
+            f"| {r.name} | {r.cells} | {r.cpu_seconds:,.1f} | {r.cell_wall_seconds:,.1f} "
+            f"| {c.largest:.3g} | {c.column} | {c.bound:g} | {verdict} |"
         )
     if ledgers:
         lines += [
