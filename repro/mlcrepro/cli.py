@@ -6,9 +6,11 @@ of the pages (every ledger without pages) and compares each with the committed o
 with ``--write`` writes them (``make chapter`` does, before it executes a page).
 ``mlcrepro reproduce [NAME ...]`` recomputes committed tables from scratch through the
 runner, on a dask.distributed cluster (:mod:`mlcrepro.reproduce`), and prints how far
-each moved.  Bad input (an id of the wrong form, an id no row carries, an unknown table,
-a page that is not one) is refused with a one-line message on standard error and exit
-status 2, before any work.
+each moved; with ``--plan`` it prints instead, before anything runs, each table's cells,
+those already cached, their measured CPU seconds and the expected wall time
+(:mod:`mlcrepro.plan`).  Bad input (an id of the wrong form, an id no row carries, an
+unknown table, a page that is not one) is refused with a one-line message on standard
+error and exit status 2, before any work.
 """
 
 from __future__ import annotations
@@ -24,10 +26,17 @@ from pathlib import Path
 
 from mlcrepro._paths import cache_dir
 from mlcrepro.check import describe
+from mlcrepro.experiment import Experiment
 from mlcrepro.ledger.storage import committed_folder
 from mlcrepro.papers import PAPERS, build_ledgers, page_ledgers, pages
+from mlcrepro.plan import plan, plan_text
 from mlcrepro.recheck import recheck
-from mlcrepro.reproduce import experiments, ledger_changes, report_markdown, reproduce
+from mlcrepro.reproduce import (
+    experiments,
+    ledger_changes,
+    report_markdown,
+    reproduce,
+)
 from mlcrepro.wu_zhou2017 import octave
 
 __all__ = ["main"]
@@ -76,6 +85,15 @@ def _add_reproduce(add_parser: Callable[..., argparse.ArgumentParser]) -> None:
     rep.add_argument("--report", type=Path, help="also write the report to this file")
     rep.add_argument(
         "--no-ledgers", action="store_true", help="do not rebuild the ledgers afterwards"
+    )
+    rep.add_argument(
+        "--plan",
+        action="store_true",
+        help=(
+            "print, per table, its cells, those cached, their measured CPU seconds and the "
+            "expected wall time on --workers workers (default: this machine's cores); "
+            "compute nothing"
+        ),
     )
 
 
@@ -149,11 +167,21 @@ def _ledgers(args: argparse.Namespace) -> int:
     return 1 if differs else 0
 
 
+def _plan(exps: Sequence[Experiment], cells: Path, args: argparse.Namespace) -> int:
+    """Print what ``mlcrepro reproduce`` would compute (``--plan``); nothing runs."""
+    workers = args.workers or os.cpu_count() or 1
+    tables, total = plan(exps, cells, fresh=args.fresh)
+    print(plan_text(tables, total, workers), end="")
+    return 0
+
+
 def _reproduce(args: argparse.Namespace) -> int:
     exps = experiments(args.tables)  # unknown names refused before any work
     if args.workers is not None and args.workers < 1:
         raise ValueError(f"--workers must be >= 1, got {args.workers}")
     root = cache_dir() / "reproduce"
+    if args.plan:
+        return _plan(exps, root / "cells", args)
     if args.fresh:
         shutil.rmtree(root, ignore_errors=True)
     start = time.perf_counter()

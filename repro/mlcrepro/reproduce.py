@@ -8,8 +8,8 @@
    dask.distributed cluster: the one at ``scheduler`` (``DASK_SCHEDULER``) when given,
    else a ``LocalCluster`` of the machine's cores.  Each cell goes to the reproduction's
    own cache (``data/cache/reproduce`` unless ``cache_dir`` says otherwise) as it
-   finishes, with the CPU and wall seconds it used (:data:`CPU_LOG`), so a run that is
-   killed resumes where it stopped.
+   finishes, with the CPU and wall seconds it used (:mod:`mlcrepro.timing`), so a run
+   that is killed resumes where it stopped.
 2. **Tables.** Each table is then assembled from those cells by its own code (the
    function that reads it, :func:`mlcrepro.results.load_or_compute`, asked to recompute
    it), into a staging copy of ``data/results``; its provenance gains the CPU and wall
@@ -24,18 +24,18 @@ Only with ``write=True`` do the staged tables replace the committed ones.
 CPU seconds are those of the worker process that computed the cell and of the child
 processes it waited for (``resource.getrusage``); a long-lived helper process
 (Weka's JVM server) is not counted here, which is why the learner study's cells also
-record their own CPU time in their rows.
+record their own CPU time in their rows.  ``mlcrepro reproduce --plan``
+(:mod:`mlcrepro.plan`) says what a run would compute, and ``--quick``
+(:mod:`mlcrepro.quick`) recomputes a declared sample of every table's cells.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
-import resource
 import shutil
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,7 +44,6 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 
-from mlcbook.files import atomic_write_text
 from mlcbook.progress import progress
 from mlcrepro._paths import cache_dir as _cache_root
 from mlcrepro._paths import results_dir
@@ -54,6 +53,7 @@ from mlcrepro.papers import PAPERS, build_ledgers
 from mlcrepro.papers import experiments as paper_experiments
 from mlcrepro.results import committed_table
 from mlcrepro.runner import Cell, Spec, cell_path, cell_spec, cells, load, save
+from mlcrepro.timing import CPU_LOG, add_timing, cpu_seconds, log_line, timed, wall_seconds
 
 __all__ = [
     "Comparison",
@@ -84,12 +84,6 @@ def experiments(names: Sequence[str] = ()) -> list[Experiment]:
     if unknown:
         raise ValueError(f"no committed table is called {unknown}; the tables: {sorted(known)}")
     return [known[n] for n in names] if names else list(EXPERIMENTS)
-
-
-#: the file, in the reproduction's cache folder, where each computed cell's CPU and wall
-#: seconds are appended (one JSON object a line: experiment, cell, key, cpu_seconds,
-#: wall_seconds; lines written before wall time was recorded lack it)
-CPU_LOG = "cpu_seconds.jsonl"
 
 
 # --------------------------------------------------------------------------- the cluster
@@ -137,21 +131,6 @@ def cluster(scheduler: str | None = None, n_workers: int | None = None) -> Itera
 
 
 # --------------------------------------------------------------------------- the cells
-def _cpu_now() -> float:
-    me = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
-
-
-def _timed(
-    i: int, compute: Callable[..., Any], kwargs: dict[str, Any]
-) -> tuple[int, Any, float, float]:
-    """``(i, result, CPU seconds, wall seconds)`` of one cell, measured where it runs."""
-    start, wall = _cpu_now(), time.perf_counter()
-    result = compute(**kwargs)
-    return i, result, _cpu_now() - start, time.perf_counter() - wall
-
-
 def compute_cells(
     specs: Sequence[Spec],
     cache_dir: str | Path,
@@ -192,7 +171,7 @@ def compute_cells(
     log = folder / CPU_LOG
     if todo:
         jobs = (
-            delayed(_timed)(i, s.compute, {**c.as_dict(), **s.params, **s.inputs(c)})
+            delayed(timed)(i, s.compute, {**c.as_dict(), **s.params, **s.inputs(c)})
             for i, (s, c, _) in enumerate(todo)
         )
         # results as they finish, so that each is saved (and a kill loses little)
@@ -203,71 +182,9 @@ def compute_cells(
                 if s.check is not None:
                     s.check(c, result)
                 save(path, result, cell_spec(s, c))
-                line = {
-                    "experiment": s.name,
-                    "cell": str(c),
-                    "key": path.stem,
-                    "cpu_seconds": cpu,
-                    "wall_seconds": wall,
-                }
-                fh.write(json.dumps(line) + "\n")
+                fh.write(log_line(s, c, path, cpu, wall))
                 fh.flush()
     return cpu_seconds(folder, specs, select)
-
-
-def _log_entries(cache_dir: str | Path) -> Iterator[dict[str, Any]]:
-    """The entries of the cells' log (:data:`CPU_LOG`), oldest first; a line cut short
-    by a kill is skipped."""
-    log = Path(cache_dir) / CPU_LOG
-    if not log.exists():
-        return
-    for line in log.read_text(encoding="utf-8").splitlines():
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            continue  # a line cut short by a kill
-        if isinstance(entry, dict):
-            yield entry
-
-
-def _logged(
-    what: str,
-    cache_dir: str | Path,
-    specs: Sequence[Spec],
-    select: Callable[[Spec, Cell], bool] | None,
-) -> dict[tuple[str, str], float]:
-    wanted = {
-        cell_path(s, c, Path(cache_dir)).stem: (s.name, str(c))
-        for s in specs
-        for c in cells(s)
-        if select is None or select(s, c)
-    }
-    out: dict[tuple[str, str], float] = {}
-    for entry in _log_entries(cache_dir):
-        if entry.get("key") in wanted and entry.get(what) is not None:
-            out[wanted[entry["key"]]] = float(entry[what])
-    return out
-
-
-def cpu_seconds(
-    cache_dir: str | Path,
-    specs: Sequence[Spec],
-    select: Callable[[Spec, Cell], bool] | None = None,
-) -> dict[tuple[str, str], float]:
-    """``(experiment, cell) -> CPU seconds`` of the (selected) cells of ``specs`` as logged
-    (the last entry of a cell's current key counts)."""
-    return _logged("cpu_seconds", cache_dir, specs, select)
-
-
-def wall_seconds(
-    cache_dir: str | Path,
-    specs: Sequence[Spec],
-    select: Callable[[Spec, Cell], bool] | None = None,
-) -> dict[tuple[str, str], float]:
-    """``(experiment, cell) -> wall seconds`` of the (selected) cells of ``specs`` as
-    logged, measured in the worker around the cell's function (cells logged before wall
-    time was recorded have none)."""
-    return _logged("wall_seconds", cache_dir, specs, select)
 
 
 # --------------------------------------------------------------------------- comparing
@@ -483,7 +400,7 @@ def reproduce(
         ):
             recomputed = e.load()
         wall = time.perf_counter() - start
-        timing = _add_timing(
+        timing = add_timing(
             staging / f"{e.name}.json",
             cpu_seconds(cache, e.specs()),
             wall_seconds(cache, e.specs()),
@@ -504,24 +421,6 @@ def reproduce(
             for suffix in (".csv", ".json"):
                 shutil.copy2(staging / f"{e.name}{suffix}", committed_dir / f"{e.name}{suffix}")
     return reports
-
-
-def _add_timing(
-    meta: Path,
-    cpu: Mapping[tuple[str, str], float],
-    wall: Mapping[tuple[str, str], float],
-) -> dict[str, Any]:
-    """Write the cells' CPU and wall seconds into the provenance ``meta`` (``cpu_seconds``
-    and ``wall_seconds``: each a ``total`` and the ``cells``, ``"experiment:cell"`` ->
-    seconds); return what was written, the figures a report gives."""
-    record = json.loads(meta.read_text(encoding="utf-8"))
-    for name, spent in (("cpu_seconds", cpu), ("wall_seconds", wall)):
-        per_cell = {f"{exp}:{cell}": round(s, 3) for (exp, cell), s in sorted(spent.items())}
-        record[name] = {"total": round(float(sum(per_cell.values())), 3), "cells": per_cell}
-    atomic_write_text(
-        meta, json.dumps(record, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    )
-    return {k: record[k] for k in ("cpu_seconds", "wall_seconds")}
 
 
 @dataclass(frozen=True)
