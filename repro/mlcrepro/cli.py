@@ -103,7 +103,7 @@ def _add_reproduce(add_parser: Callable[..., argparse.ArgumentParser]) -> None:
         help=(
             "print, per table, its cells, those cached, their measured CPU seconds and the "
             "expected wall time on --workers workers (default: this machine's cores); "
-            "compute nothing"
+            "with --quick, of the quick tier's sampled cells; compute nothing"
         ),
     )
 
@@ -181,7 +181,7 @@ def _ledgers(args: argparse.Namespace) -> int:
 def _plan(exps: Sequence[Experiment], cells: Path, args: argparse.Namespace) -> int:
     """Print what ``mlcrepro reproduce`` would compute (``--plan``); nothing runs."""
     workers = args.workers or os.cpu_count() or 1
-    tables, total = plan(exps, cells, fresh=args.fresh)
+    tables, total = plan(exps, cells, fresh=args.fresh, quick=args.quick)
     print(plan_text(tables, total, workers), end="")
     return 0
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mlcrepro._paths import results_dir
-from mlcrepro.experiment import Experiment
+from mlcrepro.experiment import Cells, Experiment
 from mlcrepro.runner import cell_path, cells
 from mlcrepro.timing import log_entries
 
@@ -102,6 +102,7 @@ def plan(
     *,
     fresh: bool = False,
     results: str | Path | None = None,
+    quick: bool = False,
 ) -> tuple[list[TablePlan], TablePlan]:
     """What :func:`reproduce` would compute, before anything runs.
 
@@ -122,6 +123,10 @@ def plan(
         Plan a cold run: no cell counts as cached (the cache is not touched).
     results : path, optional
         The committed tables' folder (default ``data/results``).
+    quick : bool
+        Plan the quick tier instead (:mod:`mlcrepro.quick`): only each table's declared
+        sample of cells (``quick`` of its Experiment; none for a table without one), all
+        computed afresh (none counts as cached).
 
     Returns
     -------
@@ -147,9 +152,11 @@ def plan(
         mine: dict[Path, tuple[bool, float | None, str]] = {}
         for spec in e.specs():
             for c in cells(spec):
+                if quick and (e.quick is None or not Cells(e.name, e.quick).selects(c)):
+                    continue
                 path = cell_path(spec, c, cache)
                 name = f"{spec.name}:{c}"
-                cached = not fresh and path.exists()
+                cached = not (fresh or quick) and path.exists()
                 if name in recorded:
                     mine[path] = (cached, recorded[name], "provenance")
                 elif path.stem in by_key:

@@ -79,6 +79,12 @@ def test_the_plan_counts_cached_cells_and_adds_up_the_logged_seconds(measured):
     assert cold.cached == 0
     assert cold.todo_cpu == pytest.approx(sum(seconds.values()), rel=1e-12)
     assert len(list((cache / "toy").rglob("*.npz"))) == 4
+    # the quick tier's plan: only the declared sample, all of it computed afresh
+    sampled = Experiment("toy", load=pd.DataFrame, specs=lambda: [toy_spec()], quick={"fold": 2})
+    (q, none), _ = plan([sampled, toy("never")], cache, results=results, quick=True)
+    fold2 = [seconds[p.stem] for p in paths if p.parent.name == "2"]
+    assert (q.cells, q.cached, none.cells) == (2, 0, 0) and len(fold2) == 2
+    assert q.todo_cpu == pytest.approx(sum(fold2), rel=1e-12) and q.longest == max(fold2)
 
 
 def test_the_provenance_comes_first_and_a_shared_cell_counts_once(measured):
