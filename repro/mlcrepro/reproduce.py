@@ -337,14 +337,19 @@ def _order(experiments: Sequence[Experiment]) -> list[Experiment]:
 
 @dataclass(frozen=True)
 class TableReport:
-    """One table of a reproduction: its cells, their CPU time, and its comparison."""
+    """One table of a reproduction: its cells, their CPU time, and its comparison.
+
+    ``wall_seconds`` is the time the table took to assemble from its cells;
+    ``cell_wall_seconds`` the cells' own wall seconds added up, None when some cell's
+    were not recorded (a cell logged before wall time was).
+    """
 
     name: str
     cells: int
     cpu_seconds: float
     comparison: Comparison
     wall_seconds: float
-    cell_wall_seconds: float = 0.0
+    cell_wall_seconds: float | None = None
 
 
 def reproduce(
@@ -413,7 +418,9 @@ def reproduce(
                 float(timing["cpu_seconds"]["total"]),
                 compare_tables(committed, recomputed, e),
                 wall,
-                float(timing["wall_seconds"]["total"]),
+                float(timing["wall_seconds"]["total"])
+                if len(timing["wall_seconds"]["cells"]) == len(timing["cpu_seconds"]["cells"])
+                else None,
             )
         )
     if write:
@@ -476,7 +483,19 @@ def report_markdown(
     """The report of a reproduction as a Markdown table (what ``make reproduce`` commits).
 
     Per table: its cells, their CPU and wall seconds (summed over the cells, as written
-    into the table's provenance), and its comparison with the committed table.
+    into the table's provenance; "not measured" where a cell's wall time was not
+    recorded), and its comparison with the committed table.
+
+    >>> c = Comparison("t", 2, 0.0, "v", 0.01, True)
+    >>> text = report_markdown(
+    ...     [TableReport("t", 2, 3.0, c, 0.1, 4.0), TableReport("u", 1, 1.0, c, 0.1)],
+    ...     wall_seconds=3600.0,
+    ...     machine="toy",
+    ... )
+    >>> for line in text.splitlines()[-2:]:
+    ...     print(line)
+    | t | 2 | 3.0 | 4.0 | 0 | v | 0.01 | within tolerance |
+    | u | 1 | 1.0 | not measured | 0 | v | 0.01 | within tolerance |
     """
     lines = [
         "# Reproducing the committed result tables",
@@ -491,8 +510,9 @@ def report_markdown(
     for r in reports:
         c = r.comparison
         verdict = "within tolerance" if c.within else f"**outside** ({c.problem or 'above'})"
+        wall = "not measured" if r.cell_wall_seconds is None else f"{r.cell_wall_seconds:,.1f}"
         lines.append(
-            f"| {r.name} | {r.cells} | {r.cpu_seconds:,.1f} | {r.cell_wall_seconds:,.1f} "
+            f"| {r.name} | {r.cells} | {r.cpu_seconds:,.1f} | {wall} "
             f"| {c.largest:.3g} | {c.column} | {c.bound:g} | {verdict} |"
         )
     if ledgers:
