@@ -5,7 +5,8 @@ configuration than its spec now computes (its values moved by 0.1); one quick ru
 one-process local cluster (about 4 s): exactly the sampled cells are computed, each
 table's verdict compares them with the committed rows of the same keys, the moved
 table is outside its tolerance by the amount it moved, and the CPU seconds are those
-the cells' log records.
+the cells' log records.  And every committed table with cells of its own declares a
+sample that fixes one dataset and one seed, fold, split or replication (0.4 s).
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ import pandas as pd
 import pytest
 
 from mlcrepro import results, runner
-from mlcrepro.experiment import Experiment
+from mlcrepro.experiment import Cells, Experiment
 from mlcrepro.quick import quick, quick_markdown
+from mlcrepro.reproduce import EXPERIMENTS
 from mlcrepro.timing import CPU_LOG
 
 pytestmark = pytest.mark.slow
@@ -97,3 +99,22 @@ def test_a_table_with_cells_must_declare_its_sample(committed, tmp_path):
     with pytest.raises(ValueError, match=r"\['toy'\] declare no sample"):
         quick([experiment("toy", 0.5)], cache_dir=tmp_path / "cells")
     assert not (tmp_path / "cells").exists()  # refused before any work
+
+
+#: the axes a quick sample fixes to one value wherever a table has several
+SAMPLED_AXES = ("dataset", "seed", "fold", "split", "replication")
+
+
+def test_every_committed_table_declares_one_dataset_and_one_seed_or_fold():
+    for e in EXPERIMENTS:
+        specs = list(e.specs())
+        if not specs:
+            assert e.quick is None, e.name
+            continue
+        assert e.quick is not None, f"{e.name} declares no quick sample"
+        for s in specs:
+            chosen = [c for c in runner.cells(s) if Cells(e.name, e.quick).selects(c)]
+            assert chosen, f"{e.name}: its sample {e.quick} selects no cell"
+            for axis in SAMPLED_AXES:
+                if axis in s.axes and len(list(s.axes[axis])) > 1:
+                    assert len({c[axis] for c in chosen}) == 1, (e.name, axis)
