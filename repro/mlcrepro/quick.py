@@ -41,7 +41,9 @@ __all__ = ["QuickVerdict", "compare_sample", "quick", "quick_markdown", "sample_
 class QuickVerdict:
     """One table of the quick tier: its sample, what it cost, and how it compares.
 
-    ``comparison`` is None for a table with no cells of its own (``note`` says so).
+    ``comparison`` is None for a table with no cells of its own (``note`` says so);
+    ``not_compared`` names the table's columns that its cells do not return (added when
+    the table is assembled), which the sample cannot check.
     """
 
     name: str
@@ -52,6 +54,7 @@ class QuickVerdict:
     wall_seconds: float
     comparison: Comparison | None
     note: str = ""
+    not_compared: tuple[str, ...] = ()
 
 
 def sample_text(where: Mapping[str, Any]) -> str:
@@ -183,14 +186,22 @@ def _verdict(e: Experiment, specs: Sequence[Spec], cache: Path) -> QuickVerdict:
         return QuickVerdict(e.name, "", 0, 0, 0.0, 0.0, None, note)
     where = dict(e.quick or {})
     picked = [(s, c) for s in specs for c in cells(s) if _sampled(e, s, c)]
-    frames = [load(cell_path(s, c, cache)) for s, c in picked]
+    frames = []
+    for s, c in picked:
+        frame = load(cell_path(s, c, cache))
+        if not isinstance(frame, pd.DataFrame):
+            raise RuntimeError(f"{e.name}: the sampled cell {c} gave no table in {cache}")
+        frames.append(frame)
 
     def mine(spec: Spec, cell: Cell) -> bool:
         return _sampled(e, spec, cell)
 
     cpu = cpu_seconds(cache, specs, mine)
     wall = wall_seconds(cache, specs, mine)
-    comparison, rows = compare_sample(committed_table(e.name), frames, e)
+    committed = committed_table(e.name)
+    comparison, rows = compare_sample(committed, frames, e)
+    returned = set.intersection(*(set(f.columns) for f in frames)) if frames else set()
+    skipped = [c for c in committed.columns if c not in returned and c not in e.volatile]
     return QuickVerdict(
         e.name,
         sample_text(where),
@@ -199,6 +210,7 @@ def _verdict(e: Experiment, specs: Sequence[Spec], cache: Path) -> QuickVerdict:
         float(sum(cpu.values())),
         float(sum(wall.values())),
         comparison,
+        not_compared=tuple(map(str, skipped)),
     )
 
 
@@ -224,6 +236,8 @@ def quick_markdown(verdicts: Sequence[QuickVerdict], *, wall_seconds: float, mac
             lines.append(f"| {v.name} | - | 0 | 0 | - | - | - | - | - | {v.note} |")
             continue
         verdict = "within tolerance" if c.within else f"**outside** ({c.problem or 'above'})"
+        if v.not_compared:
+            verdict += f"; not in the cells, not compared: {', '.join(v.not_compared)}"
         lines.append(
             f"| {v.name} | {v.sample} | {v.cells} | {v.rows} | {v.cpu_seconds:,.1f} "
             f"| {v.wall_seconds:,.1f} | {c.largest:.3g} | {c.column} | {c.bound:g} | {verdict} |"

@@ -89,6 +89,7 @@ def test_the_quick_tier_recomputes_the_sample_and_judges_it(committed, tmp_path)
     assert not moved.comparison.within and moved.comparison.column == "value"
     assert moved.comparison.largest == pytest.approx(0.1, abs=1e-12)
     assert none.comparison is None and none.cells == 0
+    assert same.not_compared == moved.not_compared == ()  # the cells return every column
     text = quick_markdown([same, moved, none], wall_seconds=60.0, machine="toy")
     assert "1 of 2 sampled tables within tolerance" in text
     (row,) = [line for line in text.splitlines() if line.startswith("| toy_moved ")]
