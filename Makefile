@@ -41,7 +41,7 @@ export MLCBOOK_DATA_MIRROR ?= $(abspath $(CURDIR)/../shared/datasets)
 endif
 
 .PHONY: help install lock book test lint unit wheel java pairs notebooks portable portable-tests portable-notebooks handouts site browser clean-tree \
-        test-matrix newest reproduce table chapter bench clean chromium weka
+        test-matrix newest reproduce reproduce-quick reproduce-plan table chapter bench clean chromium weka
 
 # The book's environment: every package pinned, with hashes, for CPython 3.11-3.13.
 LOCK := requirements/book.lock
@@ -61,6 +61,10 @@ help:
 	@echo "make reproduce    recompute every committed table from scratch through the runner (a dask"
 	@echo "                  cluster: DASK_SCHEDULER=tcp://host:8786, else this machine's cores; COLD=1"
 	@echo "                  empties the cache), report to data/results/REPRODUCE.md, re-execute the pages"
+	@echo "make reproduce-quick   recompute a declared sample of every table's cells (one dataset, one"
+	@echo "                  seed or fold) and judge each table against its committed rows; writes nothing"
+	@echo "make reproduce-plan    print each table's cells, those cached, measured CPU-s and expected"
+	@echo "                  wall time (WORKERS=N, COLD=1), before anything runs"
 	@echo "make table NAME=limo_benchmark   recompute one committed table and its paper's pages"
 	@echo "                  (limo_authors_octave and _runs run the authors' code under Octave first)"
 	@echo "make chapter NB=book/losses.md   re-execute one chapter and write its outputs"
@@ -283,6 +287,18 @@ reproduce: $(STAMP) weka octave
 	  $(if $(DASK_SCHEDULER),--scheduler $(DASK_SCHEDULER)) $(if $(COLD),--fresh)
 	@for nb in $$($(BIN)/mlcrepro pages); do \
 	  $(MAKE) --no-print-directory chapter NB=$$nb || exit 1; done
+
+# What `make reproduce` would compute, before anything runs: per table its cells, those
+# cached, their measured CPU-s and the expected wall time on WORKERS (default: the cores).
+reproduce-plan: $(STAMP)
+	$(BIN)/mlcrepro reproduce --plan $(if $(WORKERS),--workers $(WORKERS)) $(if $(COLD),--fresh)
+
+# The quick tier: each table's declared sample of cells (one dataset, one seed, fold or
+# split; mlcrepro.quick) recomputed afresh in a temporary cache and judged against the
+# committed rows within the table's tolerance; a verdict per table, nothing written.
+reproduce-quick: $(STAMP) weka
+	MLCBOOK_PROGRESS=1 $(BIN)/mlcrepro reproduce --quick \
+	  $(if $(DASK_SCHEDULER),--scheduler $(DASK_SCHEDULER)) $(if $(WORKERS),--workers $(WORKERS))
 
 # Recompute one committed table through the runner and execute the pages of its paper
 # (`mlcrepro pages --table NAME`); the Octave ones run the authors' code first.

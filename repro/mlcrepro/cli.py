@@ -6,11 +6,14 @@ of the pages (every ledger without pages) and compares each with the committed o
 with ``--write`` writes them (``make chapter`` does, before it executes a page).
 ``mlcrepro reproduce [NAME ...]`` recomputes committed tables from scratch through the
 runner, on a dask.distributed cluster (:mod:`mlcrepro.reproduce`), and prints how far
-each moved.  ``mlcrepro causes`` prints, per family of open causes of the saved ledgers,
-how many rows say what would settle them (:func:`mlcrepro.ledger.cause_families`).
-Bad input (an id of the wrong form, an id no row carries, an unknown table, a page that
-is not one) is refused with a one-line message on standard error and exit
-status 2, before any work.
+each moved; with ``--plan`` it prints instead, before anything runs, each table's cells,
+those already cached, their measured CPU seconds and the expected wall time
+(:mod:`mlcrepro.plan`); with ``--quick`` it recomputes each table's declared sample of
+cells and judges it against the committed rows (:mod:`mlcrepro.quick`).  ``mlcrepro
+causes`` prints, per family of open causes of the saved ledgers, how many rows say what
+would settle them (:func:`mlcrepro.ledger.cause_families`).  Bad input (an id of the
+wrong form, an id no row carries, an unknown table, a page that is not one) is refused
+with a one-line message on standard error and exit status 2, before any work.
 """
 
 from __future__ import annotations
@@ -26,11 +29,19 @@ from pathlib import Path
 
 from mlcrepro._paths import cache_dir
 from mlcrepro.check import describe
+from mlcrepro.experiment import Experiment
 from mlcrepro.ledger.settle import cause_families
 from mlcrepro.ledger.storage import committed_folder, load_ledgers
 from mlcrepro.papers import PAPERS, build_ledgers, page_ledgers, pages
+from mlcrepro.plan import plan, plan_text
+from mlcrepro.quick import quick, quick_markdown
 from mlcrepro.recheck import recheck
-from mlcrepro.reproduce import experiments, ledger_changes, report_markdown, reproduce
+from mlcrepro.reproduce import (
+    experiments,
+    ledger_changes,
+    report_markdown,
+    reproduce,
+)
 from mlcrepro.wu_zhou2017 import octave
 
 __all__ = ["main"]
@@ -79,6 +90,24 @@ def _add_reproduce(add_parser: Callable[..., argparse.ArgumentParser]) -> None:
     rep.add_argument("--report", type=Path, help="also write the report to this file")
     rep.add_argument(
         "--no-ledgers", action="store_true", help="do not rebuild the ledgers afterwards"
+    )
+    rep.add_argument(
+        "--quick",
+        action="store_true",
+        help=(
+            "recompute only each table's declared sample of cells (one dataset, one seed "
+            "or fold) afresh and judge it against the committed rows; exit status 1 when "
+            "one is outside its tolerance"
+        ),
+    )
+    rep.add_argument(
+        "--plan",
+        action="store_true",
+        help=(
+            "print, per table, its cells, those cached, their measured CPU seconds and the "
+            "expected wall time on --workers workers (default: this machine's cores); "
+            "with --quick, of the quick tier's sampled cells; compute nothing"
+        ),
     )
 
 
@@ -180,11 +209,40 @@ def _ledgers(args: argparse.Namespace) -> int:
     return 1 if differs else 0
 
 
+def _plan(exps: Sequence[Experiment], cells: Path, args: argparse.Namespace) -> int:
+    """Print what ``mlcrepro reproduce`` would compute (``--plan``); nothing runs."""
+    workers = args.workers or os.cpu_count() or 1
+    tables, total = plan(exps, cells, fresh=args.fresh, quick=args.quick)
+    print(plan_text(tables, total, workers), end="")
+    return 0
+
+
+def _machine() -> str:
+    return f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def _quick(exps: Sequence[Experiment], args: argparse.Namespace) -> int:
+    """``--quick``: each table's sample recomputed and judged; 1 if one is outside."""
+    start = time.perf_counter()
+    verdicts = quick(exps, scheduler=args.scheduler, n_workers=args.workers)
+    text = quick_markdown(verdicts, wall_seconds=time.perf_counter() - start, machine=_machine())
+    print(text)
+    if args.report is not None:
+        args.report.parent.mkdir(parents=True, exist_ok=True)
+        args.report.write_text(text, encoding="utf-8")
+    outside = [v.name for v in verdicts if v.comparison is not None and not v.comparison.within]
+    return 1 if outside else 0
+
+
 def _reproduce(args: argparse.Namespace) -> int:
     exps = experiments(args.tables)  # unknown names refused before any work
     if args.workers is not None and args.workers < 1:
         raise ValueError(f"--workers must be >= 1, got {args.workers}")
     root = cache_dir() / "reproduce"
+    if args.plan:
+        return _plan(exps, root / "cells", args)
+    if args.quick:
+        return _quick(exps, args)
     if args.fresh:
         shutil.rmtree(root, ignore_errors=True)
     start = time.perf_counter()
@@ -197,9 +255,8 @@ def _reproduce(args: argparse.Namespace) -> int:
         write=args.write,
     )
     changes = [] if args.no_ledgers else ledger_changes(root / "staging")
-    machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     text = report_markdown(
-        reports, wall_seconds=time.perf_counter() - start, machine=machine, ledgers=changes
+        reports, wall_seconds=time.perf_counter() - start, machine=_machine(), ledgers=changes
     )
     print(text)
     if args.report is not None:

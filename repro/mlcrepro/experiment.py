@@ -120,6 +120,13 @@ class Experiment:
         its rows apart); default every column that is not a float and not volatile.
         ``mlcrepro check ID --recompute`` puts a recomputed cell's rows in the place of
         the committed rows with the same keys.
+    quick : mapping, optional
+        The table's sample for the quick tier (``mlcrepro reproduce --quick``,
+        :mod:`mlcrepro.quick`): axis -> value (or tuple of values), selecting the cells
+        of ``specs`` that are recomputed and compared with the committed rows.  One
+        dataset and one seed, fold, split or replication, whichever axes the table has,
+        chosen as the cheapest; every value of the other axes.  ``{}`` samples every
+        cell (a table of one cell); a table without cells of its own has none.
 
     Examples
     --------
@@ -136,9 +143,14 @@ class Experiment:
     requires: tuple[str, ...] = ()
     after: tuple[str, ...] = ()
     keys: tuple[str, ...] | None = None
+    quick: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
         check_table_name(self.name)
+        if self.quick is not None and (
+            not isinstance(self.quick, Mapping) or not all(isinstance(a, str) for a in self.quick)
+        ):
+            raise TypeError(f"quick must be a mapping axis -> value(s), got {self.quick!r}")
         for name in ("load", "specs"):
             if not callable(getattr(self, name)):
                 raise TypeError(f"{name} must be callable, got {getattr(self, name)!r}")

@@ -8,12 +8,12 @@
    dask.distributed cluster: the one at ``scheduler`` (``DASK_SCHEDULER``) when given,
    else a ``LocalCluster`` of the machine's cores.  Each cell goes to the reproduction's
    own cache (``data/cache/reproduce`` unless ``cache_dir`` says otherwise) as it
-   finishes, with the CPU seconds it used (:data:`CPU_LOG`), so a run that is killed
-   resumes where it stopped.
+   finishes, with the CPU and wall seconds it used (:mod:`mlcrepro.timing`), so a run
+   that is killed resumes where it stopped.
 2. **Tables.** Each table is then assembled from those cells by its own code (the
    function that reads it, :func:`mlcrepro.results.load_or_compute`, asked to recompute
-   it), into a staging copy of ``data/results``; its provenance gains the CPU seconds of
-   its cells.
+   it), into a staging copy of ``data/results``; its provenance gains the CPU and wall
+   seconds of its cells (``cpu_seconds``, ``wall_seconds``).
 3. **Report.** Each recomputed table is compared with the committed one: the largest
    absolute difference of its numbers (timing columns aside) against the table's
    tolerance, and whether its text and integer columns are equal.
@@ -24,18 +24,18 @@ Only with ``write=True`` do the staged tables replace the committed ones.
 CPU seconds are those of the worker process that computed the cell and of the child
 processes it waited for (``resource.getrusage``); a long-lived helper process
 (Weka's JVM server) is not counted here, which is why the learner study's cells also
-record their own CPU time in their rows.
+record their own CPU time in their rows.  ``mlcrepro reproduce --plan``
+(:mod:`mlcrepro.plan`) says what a run would compute, and ``--quick``
+(:mod:`mlcrepro.quick`) recomputes a declared sample of every table's cells.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
-import resource
 import shutil
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,7 +44,6 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 
-from mlcbook.files import atomic_write_text
 from mlcbook.progress import progress
 from mlcrepro._paths import cache_dir as _cache_root
 from mlcrepro._paths import results_dir
@@ -54,6 +53,7 @@ from mlcrepro.papers import PAPERS, build_ledgers
 from mlcrepro.papers import experiments as paper_experiments
 from mlcrepro.results import committed_table
 from mlcrepro.runner import Cell, Spec, cell_path, cell_spec, cells, load, save
+from mlcrepro.timing import CPU_LOG, add_timing, cpu_seconds, log_line, timed, wall_seconds
 
 __all__ = [
     "Comparison",
@@ -84,11 +84,6 @@ def experiments(names: Sequence[str] = ()) -> list[Experiment]:
     if unknown:
         raise ValueError(f"no committed table is called {unknown}; the tables: {sorted(known)}")
     return [known[n] for n in names] if names else list(EXPERIMENTS)
-
-
-#: the file, in the reproduction's cache folder, where each computed cell's CPU seconds
-#: are appended (one JSON object a line: experiment, cell, key, cpu_seconds)
-CPU_LOG = "cpu_seconds.jsonl"
 
 
 # --------------------------------------------------------------------------- the cluster
@@ -136,18 +131,6 @@ def cluster(scheduler: str | None = None, n_workers: int | None = None) -> Itera
 
 
 # --------------------------------------------------------------------------- the cells
-def _cpu_now() -> float:
-    me = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
-
-
-def _timed(i: int, compute: Callable[..., Any], kwargs: dict[str, Any]) -> tuple[int, Any, float]:
-    start = _cpu_now()
-    result = compute(**kwargs)
-    return i, result, _cpu_now() - start
-
-
 def compute_cells(
     specs: Sequence[Spec],
     cache_dir: str | Path,
@@ -188,48 +171,20 @@ def compute_cells(
     log = folder / CPU_LOG
     if todo:
         jobs = (
-            delayed(_timed)(i, s.compute, {**c.as_dict(), **s.params, **s.inputs(c)})
+            delayed(timed)(i, s.compute, {**c.as_dict(), **s.params, **s.inputs(c)})
             for i, (s, c, _) in enumerate(todo)
         )
         # results as they finish, so that each is saved (and a kill loses little)
         results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(jobs)
         with log.open("a", encoding="utf-8") as fh:
-            for i, result, cpu in progress(results, desc=desc, total=len(todo)):
+            for i, result, cpu, wall in progress(results, desc=desc, total=len(todo)):
                 s, c, path = todo[i]
                 if s.check is not None:
                     s.check(c, result)
                 save(path, result, cell_spec(s, c))
-                line = {"experiment": s.name, "cell": str(c), "key": path.stem, "cpu_seconds": cpu}
-                fh.write(json.dumps(line) + "\n")
+                fh.write(log_line(s, c, path, cpu, wall))
                 fh.flush()
     return cpu_seconds(folder, specs, select)
-
-
-def cpu_seconds(
-    cache_dir: str | Path,
-    specs: Sequence[Spec],
-    select: Callable[[Spec, Cell], bool] | None = None,
-) -> dict[tuple[str, str], float]:
-    """``(experiment, cell) -> CPU seconds`` of the (selected) cells of ``specs`` as logged
-    (the last entry of a cell's current key counts)."""
-    wanted = {
-        cell_path(s, c, Path(cache_dir)).stem: (s.name, str(c))
-        for s in specs
-        for c in cells(s)
-        if select is None or select(s, c)
-    }
-    out: dict[tuple[str, str], float] = {}
-    log = Path(cache_dir) / CPU_LOG
-    if not log.exists():
-        return out
-    for line in log.read_text(encoding="utf-8").splitlines():
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            continue  # a line cut short by a kill
-        if entry.get("key") in wanted:
-            out[wanted[entry["key"]]] = float(entry["cpu_seconds"])
-    return out
 
 
 # --------------------------------------------------------------------------- comparing
@@ -382,13 +337,19 @@ def _order(experiments: Sequence[Experiment]) -> list[Experiment]:
 
 @dataclass(frozen=True)
 class TableReport:
-    """One table of a reproduction: its cells, their CPU time, and its comparison."""
+    """One table of a reproduction: its cells, their CPU time, and its comparison.
+
+    ``wall_seconds`` is the time the table took to assemble from its cells;
+    ``cell_wall_seconds`` the cells' own wall seconds added up, None when some cell's
+    were not recorded (a cell logged before wall time was).
+    """
 
     name: str
     cells: int
     cpu_seconds: float
     comparison: Comparison
     wall_seconds: float
+    cell_wall_seconds: float | None = None
 
 
 def reproduce(
@@ -444,16 +405,22 @@ def reproduce(
         ):
             recomputed = e.load()
         wall = time.perf_counter() - start
-        spent = cpu_seconds(cache, e.specs())
-        _add_cpu(staging / f"{e.name}.json", spent)
+        timing = add_timing(
+            staging / f"{e.name}.json",
+            cpu_seconds(cache, e.specs()),
+            wall_seconds(cache, e.specs()),
+        )
         committed = committed_table(e.name, folder=committed_dir)
         reports.append(
             TableReport(
                 e.name,
-                len(spent),
-                float(sum(spent.values())),
+                len(timing["cpu_seconds"]["cells"]),
+                float(timing["cpu_seconds"]["total"]),
                 compare_tables(committed, recomputed, e),
                 wall,
+                float(timing["wall_seconds"]["total"])
+                if len(timing["wall_seconds"]["cells"]) == len(timing["cpu_seconds"]["cells"])
+                else None,
             )
         )
     if write:
@@ -461,17 +428,6 @@ def reproduce(
             for suffix in (".csv", ".json"):
                 shutil.copy2(staging / f"{e.name}{suffix}", committed_dir / f"{e.name}{suffix}")
     return reports
-
-
-def _add_cpu(meta: Path, spent: Mapping[tuple[str, str], float]) -> None:
-    record = json.loads(meta.read_text(encoding="utf-8"))
-    record["cpu_seconds"] = {
-        "total": round(float(sum(spent.values())), 3),
-        "cells": {f"{exp}:{cell}": round(s, 3) for (exp, cell), s in sorted(spent.items())},
-    }
-    atomic_write_text(
-        meta, json.dumps(record, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    )
 
 
 @dataclass(frozen=True)
@@ -524,22 +480,40 @@ def report_markdown(
     machine: str,
     ledgers: Sequence[LedgerChange] = (),
 ) -> str:
-    """The report of a reproduction as a Markdown table (what ``make reproduce`` commits)."""
+    """The report of a reproduction as a Markdown table (what ``make reproduce`` commits).
+
+    Per table: its cells, their CPU and wall seconds (summed over the cells, as written
+    into the table's provenance; "not measured" where a cell's wall time was not
+    recorded), and its comparison with the committed table.
+
+    >>> c = Comparison("t", 2, 0.0, "v", 0.01, True)
+    >>> text = report_markdown(
+    ...     [TableReport("t", 2, 3.0, c, 0.1, 4.0), TableReport("u", 1, 1.0, c, 0.1)],
+    ...     wall_seconds=3600.0,
+    ...     machine="toy",
+    ... )
+    >>> for line in text.splitlines()[-2:]:
+    ...     print(line)
+    | t | 2 | 3.0 | 4.0 | 0 | v | 0.01 | within tolerance |
+    | u | 1 | 1.0 | not measured | 0 | v | 0.01 | within tolerance |
+    """
     lines = [
         "# Reproducing the committed result tables",
         "",
         f"Machine: {machine}. Wall time: {wall_seconds / 3600:.2f} h. "
         f"CPU time of the cells: {sum(r.cpu_seconds for r in reports) / 3600:.2f} h.",
         "",
-        "| table | cells | CPU s | largest abs. difference | column | tolerance | verdict |",
-        "|---|---:|---:|---:|---|---:|---|",
+        "| table | cells | CPU s | wall s | largest abs. difference | column | tolerance "
+        "| verdict |",
+        "|---|---:|---:|---:|---:|---|---:|---|",
     ]
     for r in reports:
         c = r.comparison
         verdict = "within tolerance" if c.within else f"**outside** ({c.problem or 'above'})"
+        wall = "not measured" if r.cell_wall_seconds is None else f"{r.cell_wall_seconds:,.1f}"
         lines.append(
-            f"| {r.name} | {r.cells} | {r.cpu_seconds:,.1f} | {c.largest:.3g} | {c.column} "
-            f"| {c.bound:g} | {verdict} |"
+            f"| {r.name} | {r.cells} | {r.cpu_seconds:,.1f} | {wall} "
+            f"| {c.largest:.3g} | {c.column} | {c.bound:g} | {verdict} |"
         )
     if ledgers:
         lines += [

@@ -71,6 +71,12 @@ def test_a_cold_run_rebuilds_the_table_and_records_cpu_time(committed, tmp_path)
     meta = json.loads((staging / "toy.json").read_text())
     assert len(meta["cpu_seconds"]["cells"]) == 6
     assert meta["cpu_seconds"]["total"] == pytest.approx(report.cpu_seconds, abs=1e-2)
+    # wall seconds per cell too, measured in the worker: the total is the cells' sum
+    # (rounded to the milliseconds the provenance keeps)
+    walls = meta["wall_seconds"]["cells"]
+    assert sorted(walls) == sorted(meta["cpu_seconds"]["cells"]) and min(walls.values()) > 0
+    assert meta["wall_seconds"]["total"] == pytest.approx(sum(walls.values()), abs=1e-6)
+    assert report.cell_wall_seconds == meta["wall_seconds"]["total"]
     # the committed table itself is untouched without write=True
     assert "cpu_seconds" not in json.loads((folder / "toy.json").read_text())
 
@@ -99,8 +105,11 @@ def test_the_comparison_names_what_moved():
     assert not nan.within and "missing value on one side only" in nan.problem
     # a long table: each row's bound follows the quantity it holds
     long = pd.DataFrame({"measure": ["coverage", "loss"], "value": [10.0, 0.5]})
-    per = Experiment("toy", load=toy_load, tolerance={"value": by_column_value(
-        "measure", {"coverage": 1.0, "loss": 0.01})})
+    per = Experiment(
+        "toy",
+        load=toy_load,
+        tolerance={"value": by_column_value("measure", {"coverage": 1.0, "loss": 0.01})},
+    )
     ok = compare_tables(long, long.assign(value=[10.8, 0.5]), per)
     assert ok.within and ok.largest == pytest.approx(0.8) and ok.bound == 1.0
     bad = compare_tables(long, long.assign(value=[10.8, 0.52]), per)

@@ -72,6 +72,9 @@ TIE_BREAKS = ("hamming", "nearest", "lexicographic")
 EVERY_TIE_BREAK = "every tie-break"
 #: the ``quantity`` of the ledger rows on the setup of Sec. 5.2 (they rest on no cells)
 SETUP = "setup"
+#: the dataset of the quick tier's sample (one fold, every learner): the smallest, whose
+#: fold of the learner study cost about 2.5 CPU-s in the committed rows
+_QUICK_DATASET = "flags"
 
 
 def knn_table_name(tie_break: str) -> str:
@@ -162,6 +165,7 @@ def _fig4_experiment(tie_break: str) -> Experiment:
         functools.partial(load, name),
         functools.partial(_fig4_specs, tie_break),
         tolerance={"loss": relative(CLOSED_FORM_RTOL)},
+        quick={"dataset": _QUICK_DATASET, "fold": 0},
     )
 
 
@@ -180,6 +184,7 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         volatile=("cpu_seconds",),
         requires=("java", "mlrl-boomer"),
         keys=("dataset", "learner", "fold", "family", "param"),
+        quick={"dataset": _QUICK_DATASET, "split": 0},
     ),
     *(_fig4_experiment(tb) for tb in TIE_BREAKS),
     Experiment(

@@ -97,7 +97,19 @@ def _literal_specs() -> list[Spec]:
 _STUDY_KEYS = ("dataset", "reading", "gamma_choice", "alpha", "beta")
 
 
-def _experiment(name, load, specs=lambda: [], after=(), keys=_STUDY_KEYS) -> Experiment:
+#: the dataset of the quick tier's sample wherever a table has several: the smallest and
+#: cheapest of the paper's five (every value of the other axes)
+_QUICK_DATASET = "emotions"
+
+
+def _quick_sample(datasets: tuple[str, ...]) -> dict:
+    """The quick tier's sample of a table over ``datasets`` (every cell of one)."""
+    return {"dataset": _QUICK_DATASET} if len(datasets) > 1 else {}
+
+
+def _experiment(
+    name, load, specs=lambda: [], after=(), keys=_STUDY_KEYS, quick=None
+) -> Experiment:
     return Experiment(
         name,
         load,
@@ -106,6 +118,7 @@ def _experiment(name, load, specs=lambda: [], after=(), keys=_STUDY_KEYS) -> Exp
         volatile=_INTERNALS,
         after=tuple(after),
         keys=tuple(keys),
+        quick=quick,
     )
 
 
@@ -117,6 +130,7 @@ EXPERIMENTS: tuple[Experiment, ...] = (
             functools.partial(_grid, d),
             functools.partial(_grid_specs, d),
             keys=("dataset", "alpha", "beta"),
+            quick={},
         )
         for d in GRID_DATASETS
     ),
@@ -131,6 +145,7 @@ EXPERIMENTS: tuple[Experiment, ...] = (
             bs.table_name(reading, gamma_per),
             functools.partial(_study, reading, gamma_per),
             functools.partial(_study_specs, reading, gamma_per),
+            quick={"dataset": _QUICK_DATASET},
         )
         for reading in bs.READINGS
         for gamma_per in bs.GAMMA_PER
@@ -140,18 +155,21 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         bs.load_penalty,
         lambda: [bs.penalty_spec()],
         keys=("dataset", "alpha", "beta", "gamma"),
+        quick={"dataset": _QUICK_DATASET},
     ),
     _experiment(
         "blended_split_check",
         bs.load_split_check,
         lambda: [bs.split_spec()],
         keys=("dataset", "seed", "features", "alpha", "beta", "gamma"),
+        quick={"seed": 0},
     ),
     *(
         _experiment(
             bv.variant_table(v),
             functools.partial(bv.load_variant, v),
             functools.partial(_variant_specs, v),
+            quick=_quick_sample(bv.VARIANT_DATASETS[v]),
         )
         for v in bv.VARIANT_ARGS
     ),
@@ -161,8 +179,15 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         _literal_specs,
         after=["blended_study_ascent"],
         keys=("dataset", "rate", "alpha", "beta"),
+        quick={},
     ),
-    _experiment("blended_lp", bb.load_lp, lambda: [bb.lp_spec()], keys=("dataset",)),
+    _experiment(
+        "blended_lp",
+        bb.load_lp,
+        lambda: [bb.lp_spec()],
+        keys=("dataset",),
+        quick={"dataset": _QUICK_DATASET},
+    ),
 )
 
 #: the two readings' tables (gamma per alpha), whose every cell the chosen reading and

@@ -1,0 +1,156 @@
+"""What each cell of a reproduction cost: its CPU and wall seconds, logged and recorded.
+
+Every cell that :func:`mlcrepro.reproduce.compute_cells` computes is timed where it runs
+(:func:`timed`): the CPU seconds of the worker process and of the child processes it
+waited for (``resource.getrusage``), and the wall seconds around the cell's function.
+Each finished cell appends one line to the cache folder's log (:data:`CPU_LOG`), and
+when a table is assembled its cells' seconds go into its provenance
+(:func:`add_timing`: ``cpu_seconds`` and ``wall_seconds``, each a ``total`` and the
+``cells``).  ``mlcrepro reproduce --plan`` (:mod:`mlcrepro.plan`) reads both back before
+anything runs.
+
+A long-lived helper process (Weka's JVM server) is not counted in a cell's CPU seconds,
+which is why the learner study's cells also record their own CPU time in their rows;
+its wall seconds include the time spent waiting for it.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from mlcbook.files import atomic_write_text
+from mlcrepro.runner import Cell, Spec, cell_path, cells
+
+__all__ = [
+    "CPU_LOG",
+    "add_timing",
+    "cpu_seconds",
+    "log_entries",
+    "log_line",
+    "timed",
+    "wall_seconds",
+]
+
+#: the file, in the reproduction's cache folder, where each computed cell's CPU and wall
+#: seconds are appended (one JSON object a line: experiment, cell, key, cpu_seconds,
+#: wall_seconds; lines written before wall time was recorded lack it)
+CPU_LOG = "cpu_seconds.jsonl"
+
+
+def _cpu_now() -> float:
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+def timed(
+    i: int, compute: Callable[..., Any], kwargs: dict[str, Any]
+) -> tuple[int, Any, float, float]:
+    """``(i, result, CPU seconds, wall seconds)`` of one cell, measured where it runs.
+
+    >>> i, result, cpu, wall = timed(3, lambda n: sum(range(n)), {"n": 10})
+    >>> i, result, cpu >= 0, wall >= 0
+    (3, 45, True, True)
+    """
+    start, wall = _cpu_now(), time.perf_counter()
+    result = compute(**kwargs)
+    return i, result, _cpu_now() - start, time.perf_counter() - wall
+
+
+def log_line(spec: Spec, cell: Cell, path: Path, cpu: float, wall: float) -> str:
+    """The log's line of one finished cell (JSON, with its newline).
+
+    >>> from mlcrepro.runner import Cell
+    >>> spec = Spec("toy", lambda fold: None, {"fold": [0]})
+    >>> log_line(spec, Cell((("fold", 0),)), Path("k.npz"), 1.5, 2.0)
+    '{"experiment": "toy", "cell": "0", "key": "k", "cpu_seconds": 1.5, "wall_seconds": 2.0}\\n'
+    """
+    entry = {
+        "experiment": spec.name,
+        "cell": str(cell),
+        "key": path.stem,
+        "cpu_seconds": cpu,
+        "wall_seconds": wall,
+    }
+    return json.dumps(entry) + "\n"
+
+
+def log_entries(cache_dir: str | Path) -> Iterator[dict[str, Any]]:
+    """The entries of the cells' log in ``cache_dir`` (:data:`CPU_LOG`), oldest first;
+    a line cut short by a kill is skipped."""
+    log = Path(cache_dir) / CPU_LOG
+    if not log.exists():
+        return
+    for line in log.read_text(encoding="utf-8").splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue  # a line cut short by a kill
+        if isinstance(entry, dict):
+            yield entry
+
+
+def _logged(
+    what: str,
+    cache_dir: str | Path,
+    specs: Sequence[Spec],
+    select: Callable[[Spec, Cell], bool] | None,
+) -> dict[tuple[str, str], float]:
+    wanted = {
+        cell_path(s, c, Path(cache_dir)).stem: (s.name, str(c))
+        for s in specs
+        for c in cells(s)
+        if select is None or select(s, c)
+    }
+    out: dict[tuple[str, str], float] = {}
+    for entry in log_entries(cache_dir):
+        if entry.get("key") in wanted and entry.get(what) is not None:
+            out[wanted[entry["key"]]] = float(entry[what])
+    return out
+
+
+def cpu_seconds(
+    cache_dir: str | Path,
+    specs: Sequence[Spec],
+    select: Callable[[Spec, Cell], bool] | None = None,
+) -> dict[tuple[str, str], float]:
+    """``(experiment, cell) -> CPU seconds`` of the (selected) cells of ``specs`` as logged
+    (the last entry of a cell's current key counts)."""
+    return _logged("cpu_seconds", cache_dir, specs, select)
+
+
+def wall_seconds(
+    cache_dir: str | Path,
+    specs: Sequence[Spec],
+    select: Callable[[Spec, Cell], bool] | None = None,
+) -> dict[tuple[str, str], float]:
+    """``(experiment, cell) -> wall seconds`` of the (selected) cells of ``specs`` as
+    logged, measured in the worker around the cell's function (cells logged before wall
+    time was recorded have none)."""
+    return _logged("wall_seconds", cache_dir, specs, select)
+
+
+def add_timing(
+    meta: Path,
+    cpu: Mapping[tuple[str, str], float],
+    wall: Mapping[tuple[str, str], float],
+) -> dict[str, Any]:
+    """Write the cells' CPU and wall seconds into the provenance ``meta``.
+
+    ``cpu_seconds`` and ``wall_seconds``: each a ``total`` and the ``cells``
+    (``"experiment:cell"`` -> seconds, to the millisecond; the total is the sum of those).
+    Returns what was written: the figures a report gives.
+    """
+    record = json.loads(meta.read_text(encoding="utf-8"))
+    for name, spent in (("cpu_seconds", cpu), ("wall_seconds", wall)):
+        per_cell = {f"{exp}:{cell}": round(s, 3) for (exp, cell), s in sorted(spent.items())}
+        record[name] = {"total": round(float(sum(per_cell.values())), 3), "cells": per_cell}
+    atomic_write_text(
+        meta, json.dumps(record, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    )
+    return {k: record[k] for k in ("cpu_seconds", "wall_seconds")}

@@ -1,0 +1,96 @@
+"""The report ``mlcrepro reproduce --report`` writes (``data/results/REPRODUCE.md``).
+
+On two toy tables committed to a temporary results folder, rebuilt by the command on a
+one-process local cluster (about 5 s): the report names every committed table of the
+folder, and its figures (cells, CPU seconds, wall seconds) are those the tables'
+provenance records.  And every committed table of the book is one that
+``mlcrepro reproduce`` rebuilds, so that its report names them all.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from mlcrepro import cli, results, runner
+from mlcrepro._paths import results_dir
+from mlcrepro.experiment import Experiment
+from mlcrepro.reproduce import EXPERIMENTS
+
+pytestmark = pytest.mark.slow
+
+
+def power_cell(fold: int, power: int) -> pd.DataFrame:
+    work = float(np.sum(np.sqrt(np.arange(100_000, dtype=float))))
+    return pd.DataFrame({"fold": [fold], "value": [float(fold**power)], "work": [work]})
+
+
+def spec(power: int) -> runner.Spec:
+    name = f"toy_power{power}"
+    return runner.Spec(name, power_cell, {"fold": range(power + 1)}, {"power": power}, table=name)
+
+
+def experiment(power: int) -> Experiment:
+    name = f"toy_power{power}"
+
+    def load() -> pd.DataFrame:
+        return results.load_or_compute(name, lambda: runner.table(spec(power)), {"p": power})
+
+    return Experiment(name, load=load, specs=lambda: [spec(power)], volatile=("work",))
+
+
+TOYS = (experiment(2), experiment(3))
+
+
+@pytest.fixture
+def committed(tmp_path, monkeypatch):
+    folder = tmp_path / "results"
+    monkeypatch.setenv("MLCBOOK_RESULTS_DIR", str(folder))
+    monkeypatch.setenv("MLCBOOK_CACHE_DIR", str(tmp_path / "cache"))
+    for e in TOYS:  # committed the direct way, without any timing
+        with monkeypatch.context() as m:
+            m.setenv("MLCBOOK_RECOMPUTE", e.name)
+            e.load()
+    monkeypatch.setattr(cli, "experiments", lambda names: list(TOYS))
+    return folder
+
+
+def report_rows(text: str) -> dict[str, list[str]]:
+    """table -> its cells in the report's first Markdown table."""
+    lines = [line for line in text.splitlines() if line.startswith("|")]
+    header = [c.strip() for c in lines[0].strip("|").split("|")]
+    assert header[:4] == ["table", "cells", "CPU s", "wall s"]
+    return {
+        cols[0]: cols
+        for cols in ([c.strip() for c in line.strip("|").split("|")] for line in lines[2:])
+    }
+
+
+def test_the_report_names_every_table_with_its_provenance_figures(committed, tmp_path):
+    report = tmp_path / "REPRODUCE.md"
+    argv = ["reproduce", "--workers", "1", "--no-ledgers", "--write", "--report", str(report)]
+    assert cli.main(argv) == 0
+    rows = report_rows(report.read_text(encoding="utf-8"))
+    assert set(rows) == {p.stem for p in committed.glob("*.json")} == {e.name for e in TOYS}
+    for name, cols in rows.items():
+        record = json.loads((committed / f"{name}.json").read_text(encoding="utf-8"))
+        cpu, wall = record["cpu_seconds"], record["wall_seconds"]
+        n_cells = len(runner.cells(spec(int(name[-1]))))
+        assert len(cpu["cells"]) == len(wall["cells"]) == n_cells
+        assert cols[1:4] == [str(n_cells), f"{cpu['total']:,.1f}", f"{wall['total']:,.1f}"]
+        assert cpu["total"] == pytest.approx(sum(cpu["cells"].values()), abs=1e-9)
+        assert cols[-1] == "within tolerance"
+    # the header's CPU hours are the tables' CPU seconds added up
+    total = sum(
+        json.loads((committed / f"{e.name}.json").read_text())["cpu_seconds"]["total"]
+        for e in TOYS
+    )
+    assert f"CPU time of the cells: {total / 3600:.2f} h" in report.read_text()
+
+
+def test_every_committed_table_is_rebuilt_by_the_reproduction():
+    committed = {p.stem for p in results_dir().glob("*.json")}
+    assert committed == {e.name for e in EXPERIMENTS}
