@@ -60,6 +60,7 @@ __all__ = [
     "CPU_LOG",
     "EXPERIMENTS",
     "LedgerChange",
+    "as_finished",
     "cluster",
     "environment",
     "experiments",
@@ -94,7 +95,8 @@ CPU_LOG = "cpu_seconds.jsonl"
 # --------------------------------------------------------------------------- the cluster
 @contextlib.contextmanager
 def cluster(scheduler: str | None = None, n_workers: int | None = None) -> Iterator[Any]:
-    """Run joblib's work on a dask.distributed cluster inside the ``with`` block.
+    """Run the cells (:func:`as_finished`) and joblib's work on a dask.distributed cluster
+    inside the ``with`` block.
 
     Parameters
     ----------
@@ -132,7 +134,56 @@ def cluster(scheduler: str | None = None, n_workers: int | None = None) -> Itera
         else:
             client = stack.enter_context(Client(address, timeout="30s"))
         stack.enter_context(joblib.parallel_config(backend="dask"))
-        yield client
+        _CLIENTS.append(client)
+        try:
+            yield client
+        finally:
+            _CLIENTS.remove(client)
+
+
+#: the clients of the :func:`cluster` blocks the program is in, the innermost last
+_CLIENTS: list[Any] = []
+
+
+def as_finished(jobs: Iterator[Any], n_jobs: int = -1) -> Iterator[Any]:
+    """The results of joblib ``delayed`` calls, each as soon as it is computed.
+
+    Inside :func:`cluster` each call is a dask task of its own on the cluster's workers,
+    twice as many in flight as the cluster has threads: a worker that is lost takes no
+    result with it (the scheduler gives its tasks to the other workers; a task during
+    which workers die three times fails, ``distributed.scheduler.allowed-failures``),
+    and a cluster of one worker thread computes the calls too (joblib's dask backend
+    runs every call in this process when the cluster offers one thread).  The calls'
+    keyword arguments must not be named like those of ``Client.submit``.  Outside a
+    cluster the calls run through joblib's active backend on ``n_jobs`` workers.
+
+    Examples
+    --------
+    >>> sorted(as_finished((delayed(pow)(2, k) for k in range(4)), n_jobs=1))
+    [1, 2, 4, 8]
+    """
+    if not _CLIENTS:
+        yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(jobs)
+        return
+    from distributed import as_completed
+
+    client = _CLIENTS[-1]
+    running = as_completed()
+
+    def fill() -> None:
+        limit = 2 * max(1, sum(client.nthreads().values()))
+        while running.count() < limit:
+            job = next(jobs, None)
+            if job is None:
+                return
+            f, args, kwargs = job
+            running.add(client.submit(f, *args, pure=False, **kwargs))
+
+    fill()
+    for task in running:
+        result = task.result()
+        fill()
+        yield result
 
 
 # --------------------------------------------------------------------------- the cells
@@ -160,9 +211,9 @@ def compute_cells(
 
     ``select``, when given, keeps only the cells for which it is true.
 
-    Cells run through joblib (on a Dask cluster inside :func:`cluster`); each result is
-    saved by this process as it arrives, and its CPU seconds appended to
-    ``cache_dir/cpu_seconds.jsonl``.
+    Cells run through :func:`as_finished` (dask tasks on the workers inside
+    :func:`cluster`, else joblib's active backend); each result is saved by this process
+    as it arrives, and its CPU seconds appended to ``cache_dir/cpu_seconds.jsonl``.
 
     Returns
     -------
@@ -192,7 +243,7 @@ def compute_cells(
             for i, (s, c, _) in enumerate(todo)
         )
         # results as they finish, so that each is saved (and a kill loses little)
-        results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(jobs)
+        results = as_finished(jobs, n_jobs)
         with log.open("a", encoding="utf-8") as fh:
             for i, result, cpu in progress(results, desc=desc, total=len(todo)):
                 s, c, path = todo[i]
