@@ -46,6 +46,8 @@ from mlcrepro import results
 from tests.mlcrepro import cluster_client as toy
 from tests.mlcrepro.cluster_toy import LOG
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 DASK = str(Path(sys.executable).with_name("dask"))
 #: seconds any one step may take (a process starting, a run finishing) on a loaded machine
