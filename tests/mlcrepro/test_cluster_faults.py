@@ -74,7 +74,8 @@ class Cluster:
         self.folder = Path(tempfile.mkdtemp(prefix="mlcrepro-cluster-"))
         self.env = {
             **os.environ,
-            "PYTHONPATH": str(ROOT),  # the workers import tests.mlcrepro.cluster_toy
+            # the workers import tests.mlcrepro.cluster_toy
+            "PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, [os.getenv("PYTHONPATH")])]),
             "CLUSTER_TOY_LOG": str(self.folder),
             "MLCBOOK_CACHE_DIR": str(self.folder / "cache"),
             "MLCBOOK_RESULTS_DIR": str(self.folder / "results"),
