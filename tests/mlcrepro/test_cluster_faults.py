@@ -83,6 +83,7 @@ class Cluster:
         }
         self.env.pop("MLCBOOK_RECOMPUTE", None)
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        self.ended: set[str] = set()  # killed by the test, or finished and checked
         self.address = ""
 
     def start(self, name: str, args: list[str]) -> subprocess.Popen[bytes]:
@@ -110,6 +111,12 @@ class Cluster:
     def wait_for(self, what: str, ready: Callable[[], bool]) -> None:
         deadline = time.monotonic() + TIMEOUT
         while not ready():
+            for name, proc in self.procs.items():
+                if name not in self.ended and proc.poll() is not None:
+                    pytest.fail(
+                        f"{name} ended (exit status {proc.returncode}) while the test was "
+                        f"waiting for {what}\n{self.outputs()}"
+                    )
             if time.monotonic() > deadline:
                 pytest.fail(
                     f"timed out after {TIMEOUT:.0f} s waiting for {what}\n{self.outputs()}"
@@ -132,8 +139,15 @@ class Cluster:
                 str(file),
             ],
         )
-        self.wait_for("the scheduler's address", lambda: file.exists() and file.stat().st_size > 0)
-        self.address = json.loads(file.read_text())["address"]
+
+        def address() -> str:
+            try:
+                return str(json.loads(file.read_text())["address"])
+            except (OSError, ValueError, KeyError):
+                return ""  # not written yet, or not whole
+
+        self.wait_for("the scheduler's address", lambda: bool(address()))
+        self.address = address()
 
     def start_worker(self, name: str) -> None:
         self.start(
@@ -169,26 +183,29 @@ class Cluster:
             ],
         )
 
-    def finish(self, proc: subprocess.Popen[bytes], what: str) -> None:
-        """Wait for ``proc`` to end; fail unless it ended well."""
+    def finish(self, name: str, what: str) -> None:
+        """Wait for the process ``name`` to end; fail unless it ended well."""
+        proc = self.procs[name]
+        self.ended.add(name)
         self.wait_for(what, lambda: proc.poll() is not None)
         if proc.returncode != 0:
             pytest.fail(f"{what} ended with exit status {proc.returncode}\n{self.outputs()}")
 
+    def kill(self, name: str) -> None:
+        """SIGKILL the process group of ``name`` (started in its own session), reap it."""
+        self.ended.add(name)
+        proc = self.procs[name]
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait(timeout=TIMEOUT)
+
     def close(self) -> None:
         """SIGKILL every process group, reap them, remove the folder."""
-        for proc in self.procs.values():
-            kill(proc)
+        for name in self.procs:
+            self.kill(name)
         shutil.rmtree(self.folder, ignore_errors=True)
-
-
-def kill(proc: subprocess.Popen[bytes]) -> None:
-    """SIGKILL the process group of ``proc`` (started in its own session) and reap it."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    proc.wait(timeout=TIMEOUT)
 
 
 @pytest.fixture
@@ -245,7 +262,7 @@ def kill_a_busy_worker(c: Cluster) -> tuple[int, str]:
             pids = {p for _, _, p, _ in log if group_of(p) == group}
             busy = [(p, x) for p in pids for x in running_cells(log, p)]
             if busy:
-                kill(c.procs[name])
+                c.kill(name)
                 victim.append(busy[0])
                 return True
             os.killpg(group, signal.SIGCONT)
@@ -279,9 +296,9 @@ def test_a_lost_worker_and_a_killed_client_lose_and_repeat_nothing(cluster, monk
     cache = c.folder / "cache/reproduce/cells" / toy.NAME
 
     # 1. a worker lost in the middle of the table
-    run = c.reproduce("client-1")
+    c.reproduce("client-1")
     lost_pid, lost_cell = kill_a_busy_worker(c)
-    c.finish(run, "the run that lost a worker")
+    c.finish("client-1", "the run that lost a worker")
     log = computations(c.folder)
     assert ("finished", lost_cell) not in {(e, x) for e, x, p, _ in log if p == lost_pid}
     redone = {p for e, x, p, _ in log if e == "finished" and x == lost_cell}
@@ -294,14 +311,14 @@ def test_a_lost_worker_and_a_killed_client_lose_and_repeat_nothing(cluster, monk
 
     # 2. the client killed in the middle of a second run, from an empty cache
     start = len(computations(c.folder))
-    run = c.reproduce("client-2", "--fresh")
+    c.reproduce("client-2", "--fresh")
 
     def three_new_cells_cached() -> bool:  # computed after --fresh emptied the cache
         new = sum(e == "finished" for e, *_ in computations(c.folder)[start:])
         return new >= 3 and len(cached_cells(cache)) >= 3
 
     c.wait_for("three cells of the second run in the cache", three_new_cells_cached)
-    kill(run)
+    c.kill("client-2")
     kept = cached_cells(cache)  # only the client writes the cache: this is final
     workers = {c.procs[name].pid for name in ("worker-a", "worker-b")}
     survivors = {p for _, _, p, _ in computations(c.folder) if group_of(p) in workers}
@@ -313,8 +330,8 @@ def test_a_lost_worker_and_a_killed_client_lose_and_repeat_nothing(cluster, monk
 
     c.wait_for("the workers to finish the killed client's cells", workers_idle)
     before = collections.Counter(x for e, x, _, _ in computations(c.folder) if e == "started")
-    run = c.reproduce("client-3")
-    c.finish(run, "the run started again after the client was killed")
+    c.reproduce("client-3")
+    c.finish("client-3", "the run started again after the client was killed")
     log = computations(c.folder)
     after = collections.Counter(x for e, x, _, _ in log if e == "started")
     again = {x for x in kept if after[x] > before[x]}
