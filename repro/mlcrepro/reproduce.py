@@ -148,17 +148,11 @@ _CLIENTS: list[Any] = []
 def as_finished(jobs: Iterator[Any], n_jobs: int = -1) -> Iterator[Any]:
     """The results of joblib ``delayed`` calls, each as soon as it is computed.
 
-    Inside :func:`cluster` each call is a dask task of its own on the cluster's workers,
-    twice as many in flight as the cluster has threads: a worker that is lost takes no
-    result with it (the scheduler gives its tasks to the other workers; a task during
-    which workers die three times fails, ``distributed.scheduler.allowed-failures``),
-    and a cluster of one worker thread computes the calls too (joblib's dask backend
-    runs every call in this process when the cluster offers one thread).  The calls'
-    keyword arguments must not be named like those of ``Client.submit``.  Outside a
-    cluster the calls run through joblib's active backend on ``n_jobs`` workers.
+    Inside :func:`cluster` each call is a dask task on the cluster's workers (twice as
+    many in flight as they have threads): a lost worker's tasks go to the others, and a
+    cluster of one worker thread is used too (joblib's dask backend would run every
+    call in this process).  Elsewhere joblib's active backend runs them (``n_jobs``).
 
-    Examples
-    --------
     >>> sorted(as_finished((delayed(pow)(2, k) for k in range(4)), n_jobs=1))
     [1, 2, 4, 8]
     """
