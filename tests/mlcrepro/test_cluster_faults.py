@@ -6,8 +6,8 @@ The table is a toy one (:mod:`tests.mlcrepro.cluster_client`): ten cells that sl
 process) by the worker that runs it (:mod:`tests.mlcrepro.cluster_toy`).  Its committed
 copy is the closed form ``n (n + 1) (2 n + 1) / 6``, computed here.
 
-1. **A lost worker.**  Three cells into the table, one worker's process group (nanny and
-   worker, as a machine that goes down) is killed with SIGKILL while a cell runs on it
+1. **A lost worker.**  Three cells into the table, one worker's nanny and worker process
+   (as a machine that goes down) are killed with SIGKILL while a cell runs on it
    (the worker is stopped while its log is read, so the cell is certainly unfinished);
    the scheduler gives that cell to the other worker, and the run finishes with every
    cell equal to the closed form, within tolerance in the run's report.
@@ -17,17 +17,20 @@ copy is the closed form ``n (n + 1) (2 n + 1) / 6``, computed here.
    computed, each in a worker process, and the table is the closed form.  The counts are
    printed (``-s``).
 
-Every process is started in its own session and killed (SIGKILL to its group) when the
-test ends, pass or fail, and the temporary folder is removed; each wait has a timeout
+Every process is killed (SIGKILL, with its descendants) when the test ends, pass or fail,
+and dies with the test's process however that ends (``PR_SET_PDEATHSIG``; a worker
+process ends with its nanny); the temporary folder is removed; each wait has a timeout
 whose failure message names what was awaited and ends with the processes' outputs and
 the cells' log.  Its cost is mostly imports: three clients importing the reproduction
 (1.7 CPU-s each), two workers importing the cells' timing for their first cell, the
-scheduler's and workers' own start; about 10 CPU-s and 2 s of sleeping cells in all.
+scheduler's and workers' own start; about 8 CPU-s and 1.5 s of sleeping cells in all.
 """
 
 from __future__ import annotations
 
 import collections
+import contextlib
+import ctypes
 import json
 import os
 import shutil
@@ -40,6 +43,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pandas as pd
+import psutil
 import pytest
 
 from mlcrepro import results
@@ -52,6 +56,17 @@ ROOT = Path(__file__).resolve().parents[2]
 DASK = str(Path(sys.executable).with_name("dask"))
 #: seconds any one step may take (a process starting, a run finishing) on a loaded machine
 TIMEOUT = 60.0
+
+
+#: Linux's prctl, looked up before any fork (a child calls it, and must load nothing)
+_PRCTL = ctypes.CDLL(None).prctl if sys.platform == "linux" else None
+
+
+def _die_with_parent() -> None:
+    """In a child before it runs its program: SIGKILL it when its parent dies
+    (``PR_SET_PDEATHSIG``), so that a test killed outright leaves no cluster behind."""
+    if _PRCTL is not None:
+        _PRCTL(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
 
 
 def expected_table() -> pd.DataFrame:
@@ -67,8 +82,8 @@ def expected_table() -> pd.DataFrame:
 
 
 class Cluster:
-    """A scheduler, workers and clients, each a subprocess in its own session, all
-    writing into one temporary folder."""
+    """A scheduler, workers and clients, each a subprocess of this process, all writing
+    into one temporary folder."""
 
     def __init__(self) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="mlcrepro-cluster-"))
@@ -94,8 +109,8 @@ class Cluster:
                 stderr=subprocess.STDOUT,
                 cwd=self.folder,
                 env=self.env,
-                # its own process group: a nanny and its worker process die together
-                start_new_session=True,
+                # it dies with this process, however this one ends
+                preexec_fn=_die_with_parent,
             )
         self.procs[name] = proc
         return proc
@@ -191,18 +206,29 @@ class Cluster:
         if proc.returncode != 0:
             pytest.fail(f"{what} ended with exit status {proc.returncode}\n{self.outputs()}")
 
-    def kill(self, name: str) -> None:
-        """SIGKILL the process group of ``name`` (started in its own session), reap it."""
-        self.ended.add(name)
-        proc = self.procs[name]
+    def members(self, name: str) -> list[psutil.Process]:
+        """The process ``name`` and its descendants (a nanny and its worker process)."""
         try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.wait(timeout=TIMEOUT)
+            top = psutil.Process(self.procs[name].pid)
+            return [top, *top.children(recursive=True)]
+        except psutil.NoSuchProcess:
+            return []
+
+    def signal(self, name: str, sig: signal.Signals) -> None:
+        """Send ``sig`` to the process ``name`` and its descendants."""
+        for proc in self.members(name):
+            with contextlib.suppress(psutil.NoSuchProcess):
+                proc.send_signal(sig)
+
+    def kill(self, name: str) -> None:
+        """SIGKILL the process ``name`` and its descendants, and reap it."""
+        self.ended.add(name)
+        if self.procs[name].poll() is None:
+            self.signal(name, signal.SIGKILL)
+        self.procs[name].wait(timeout=TIMEOUT)
 
     def close(self) -> None:
-        """SIGKILL every process group, reap them, remove the folder."""
+        """SIGKILL every process and its descendants, reap them, remove the folder."""
         for name in self.procs:
             self.kill(name)
         shutil.rmtree(self.folder, ignore_errors=True)
@@ -249,35 +275,27 @@ def kill_a_busy_worker(c: Cluster) -> tuple[int, str]:
     middle of a cell; return the worker process's id and that cell.
 
     Each worker is stopped (SIGSTOP) while its log is read, so the cell it was computing
-    is still unfinished when the SIGKILL lands; an idle one is let go on (SIGCONT)."""
+    is still unfinished when the SIGKILL lands; an idle one is let go on (SIGCONT).  (A
+    worker process also ends at once when its nanny dies.)"""
     victim: list[tuple[int, str]] = []
 
     def busy_worker_killed() -> bool:
         if sum(e == "finished" for e, *_ in computations(c.folder)) < 3:
             return False
         for name in ("worker-a", "worker-b"):
-            group = c.procs[name].pid
-            os.killpg(group, signal.SIGSTOP)
+            c.signal(name, signal.SIGSTOP)
             log = computations(c.folder)  # final for this worker while it is stopped
-            pids = {p for _, _, p, _ in log if group_of(p) == group}
+            pids = {p.pid for p in c.members(name)}
             busy = [(p, x) for p in pids for x in running_cells(log, p)]
             if busy:
                 c.kill(name)
                 victim.append(busy[0])
                 return True
-            os.killpg(group, signal.SIGCONT)
+            c.signal(name, signal.SIGCONT)
         return False
 
     c.wait_for("a worker busy with a cell, three cells into the table", busy_worker_killed)
     return victim[0]
-
-
-def group_of(pid: int) -> int | None:
-    """The process group of ``pid``, or None for a process that is gone."""
-    try:
-        return os.getpgid(pid)
-    except ProcessLookupError:
-        return None
 
 
 def staged_table(c: Cluster) -> pd.DataFrame:
@@ -320,8 +338,7 @@ def test_a_lost_worker_and_a_killed_client_lose_and_repeat_nothing(cluster, monk
     c.wait_for("three cells of the second run in the cache", three_new_cells_cached)
     c.kill("client-2")
     kept = cached_cells(cache)  # only the client writes the cache: this is final
-    workers = {c.procs[name].pid for name in ("worker-a", "worker-b")}
-    survivors = {p for _, _, p, _ in computations(c.folder) if group_of(p) in workers}
+    survivors = {p.pid for name in ("worker-a", "worker-b") for p in c.members(name)}
 
     def workers_idle() -> bool:  # the killed client's cells still running are done
         log = computations(c.folder)
