@@ -276,7 +276,8 @@ octave: $(STAMP)
 # ---------------------------------------------------------------- outputs
 # Rebuild every committed table from scratch through the runner (`mlcrepro reproduce`):
 # all tables' cells in one pass, one progress display, on the dask.distributed cluster at
-# DASK_SCHEDULER (make reproduce DASK_SCHEDULER=tcp://host:8786) or else a local cluster
+# DASK_SCHEDULER (make reproduce DASK_SCHEDULER=tcp://host:8786, after `dask scheduler` and
+# `dask worker tcp://host:8786` as the README says) or else a local cluster
 # of this machine's cores; each cell cached as it finishes, so a killed run resumes
 # (COLD=1 starts from an empty cache); each table compared with the committed one and
 # every ledger rebuilt from the new tables, in a report printed and written to

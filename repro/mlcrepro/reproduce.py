@@ -60,6 +60,7 @@ __all__ = [
     "CPU_LOG",
     "EXPERIMENTS",
     "LedgerChange",
+    "as_finished",
     "cluster",
     "environment",
     "experiments",
@@ -89,7 +90,8 @@ def experiments(names: Sequence[str] = ()) -> list[Experiment]:
 # --------------------------------------------------------------------------- the cluster
 @contextlib.contextmanager
 def cluster(scheduler: str | None = None, n_workers: int | None = None) -> Iterator[Any]:
-    """Run joblib's work on a dask.distributed cluster inside the ``with`` block.
+    """Run the cells (:func:`as_finished`) and joblib's work on a dask.distributed cluster
+    inside the ``with`` block.
 
     Parameters
     ----------
@@ -127,7 +129,50 @@ def cluster(scheduler: str | None = None, n_workers: int | None = None) -> Itera
         else:
             client = stack.enter_context(Client(address, timeout="30s"))
         stack.enter_context(joblib.parallel_config(backend="dask"))
-        yield client
+        _CLIENTS.append(client)
+        try:
+            yield client
+        finally:
+            _CLIENTS.remove(client)
+
+
+#: the clients of the :func:`cluster` blocks the program is in, the innermost last
+_CLIENTS: list[Any] = []
+
+
+def as_finished(jobs: Iterator[Any], n_jobs: int = -1) -> Iterator[Any]:
+    """The results of joblib ``delayed`` calls, each as soon as it is computed.
+
+    Inside :func:`cluster` each call is a dask task on the cluster's workers (twice as
+    many in flight as they have threads): a lost worker's tasks go to the others, and a
+    cluster of one worker thread is used too (joblib's dask backend would run every
+    call in this process).  Elsewhere joblib's active backend runs them (``n_jobs``).
+
+    >>> sorted(as_finished((delayed(pow)(2, k) for k in range(4)), n_jobs=1))
+    [1, 2, 4, 8]
+    """
+    if not _CLIENTS:
+        yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(jobs)
+        return
+    from distributed import as_completed
+
+    client = _CLIENTS[-1]
+    running = as_completed()
+
+    def fill() -> None:
+        limit = 2 * max(1, sum(client.nthreads().values()))
+        while running.count() < limit:
+            job = next(jobs, None)
+            if job is None:
+                return
+            f, args, kwargs = job
+            running.add(client.submit(f, *args, pure=False, **kwargs))
+
+    fill()
+    for task in running:
+        result = task.result()
+        fill()
+        yield result
 
 
 # --------------------------------------------------------------------------- the cells
@@ -143,9 +188,9 @@ def compute_cells(
 
     ``select``, when given, keeps only the cells for which it is true.
 
-    Cells run through joblib (on a Dask cluster inside :func:`cluster`); each result is
-    saved by this process as it arrives, and its CPU seconds appended to
-    ``cache_dir/cpu_seconds.jsonl``.
+    Cells run through :func:`as_finished` (dask tasks on the workers inside
+    :func:`cluster`, else joblib's active backend); each result is saved by this process
+    as it arrives, and its CPU seconds appended to ``cache_dir/cpu_seconds.jsonl``.
 
     Returns
     -------
@@ -175,7 +220,7 @@ def compute_cells(
             for i, (s, c, _) in enumerate(todo)
         )
         # results as they finish, so that each is saved (and a kill loses little)
-        results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(jobs)
+        results = as_finished(jobs, n_jobs)
         with log.open("a", encoding="utf-8") as fh:
             for i, result, cpu, wall in progress(results, desc=desc, total=len(todo)):
                 s, c, path = todo[i]

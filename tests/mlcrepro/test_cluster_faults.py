@@ -1,0 +1,366 @@
+"""A real cluster with faults: ``mlcrepro reproduce`` through ``dask scheduler`` and two
+``dask worker`` processes, started with the README's commands.
+
+The table is a toy one (:mod:`tests.mlcrepro.cluster_client`): ten cells that sleep
+0.1 s and return a sum of squares, each computation logged (started, finished, by which
+process) by the worker that runs it (:mod:`tests.mlcrepro.cluster_toy`).  Its committed
+copy is the closed form ``n (n + 1) (2 n + 1) / 6``, computed here.
+
+1. **A lost worker.**  Three cells into the table, one worker's nanny and worker process
+   (as a machine that goes down) are killed with SIGKILL while a cell runs on it
+   (the worker is stopped while its log is read, so the cell is certainly unfinished);
+   the scheduler gives that cell to the other worker, and the run finishes with every
+   cell equal to the closed form, within tolerance in the run's report.
+2. **A killed client.**  A second run from an empty cache (``--fresh``), on the one
+   worker left, is killed with SIGKILL once three of its cells are in the cache, and
+   started again: no cell that was in the cache is computed again, every other cell is
+   computed, each in a worker process, and the table is the closed form.  The counts are
+   printed (``-s``).
+
+Every process is killed (SIGKILL, with its descendants) when the test ends, pass or fail,
+and dies with the test's process however that ends (``PR_SET_PDEATHSIG``; a worker
+process ends with its nanny); the temporary folder is removed; each wait has a timeout
+whose failure message names what was awaited and ends with the processes' outputs and
+the cells' log.  Its cost is mostly imports: three clients importing the reproduction
+(1.7 CPU-s each), two workers importing the cells' timing for their first cell, the
+scheduler's and workers' own start; about 8 CPU-s and 1.5 s of sleeping cells in all.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import ctypes
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pandas as pd
+import psutil
+import pytest
+
+from mlcrepro import results
+from tests.mlcrepro import cluster_client as toy
+from tests.mlcrepro.cluster_toy import LOG
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+DASK = str(Path(sys.executable).with_name("dask"))
+#: seconds any one step may take (a process starting, a run finishing) on a loaded machine
+TIMEOUT = 60.0
+
+
+#: Linux's prctl, looked up before any fork (a child calls it, and must load nothing)
+_PRCTL = ctypes.CDLL(None).prctl if sys.platform == "linux" else None
+
+
+def _die_with_parent() -> None:
+    """In a child before it runs its program: SIGKILL it when its parent dies
+    (``PR_SET_PDEATHSIG``), so that a test killed outright leaves no cluster behind."""
+    if _PRCTL is not None:
+        _PRCTL(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+
+
+def expected_table() -> pd.DataFrame:
+    """The toy table in closed form: ``sum(k**2 for k <= n) = n (n+1) (2n+1) / 6``."""
+    rows = [(d, f, f + 10 * len(d)) for d in toy.DATASETS for f in toy.FOLDS]
+    return pd.DataFrame(
+        {
+            "dataset": [d for d, _, _ in rows],
+            "fold": [f for _, f, _ in rows],
+            "value": [float(n * (n + 1) * (2 * n + 1) // 6) for _, _, n in rows],
+        }
+    )
+
+
+class Cluster:
+    """A scheduler, workers and clients, each a subprocess of this process, all writing
+    into one temporary folder."""
+
+    def __init__(self) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="mlcrepro-cluster-"))
+        self.env = {
+            **os.environ,
+            # the workers import tests.mlcrepro.cluster_toy
+            "PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, [os.getenv("PYTHONPATH")])]),
+            "CLUSTER_TOY_LOG": str(self.folder),
+            "MLCBOOK_CACHE_DIR": str(self.folder / "cache"),
+            "MLCBOOK_RESULTS_DIR": str(self.folder / "results"),
+            "DASK_TEMPORARY_DIRECTORY": str(self.folder / "dask"),  # the workers' scratch
+        }
+        self.env.pop("MLCBOOK_RECOMPUTE", None)
+        self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        self.ended: set[str] = set()  # killed by the test, or finished and checked
+        self.address = ""
+
+    def start(self, name: str, args: list[str]) -> subprocess.Popen[bytes]:
+        with (self.folder / f"{name}.out").open("wb") as out:
+            proc = subprocess.Popen(
+                args,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                cwd=self.folder,
+                env=self.env,
+                # it dies with this process, however this one ends
+                preexec_fn=_die_with_parent,
+            )
+        self.procs[name] = proc
+        return proc
+
+    def outputs(self) -> str:
+        """Every process's output, for a failure message."""
+        return "\n".join(
+            f"--- {p.name}\n{p.read_text(errors='replace')[-3000:]}"
+            for p in [*sorted(self.folder.glob("*.out")), self.folder / LOG]
+            if p.exists()
+        )
+
+    def wait_for(self, what: str, ready: Callable[[], bool]) -> None:
+        deadline = time.monotonic() + TIMEOUT
+        while not ready():
+            for name, proc in self.procs.items():
+                if name not in self.ended and proc.poll() is not None:
+                    pytest.fail(
+                        f"{name} ended (exit status {proc.returncode}) while the test was "
+                        f"waiting for {what}\n{self.outputs()}"
+                    )
+            if time.monotonic() > deadline:
+                pytest.fail(
+                    f"timed out after {TIMEOUT:.0f} s waiting for {what}\n{self.outputs()}"
+                )
+            time.sleep(0.02)
+
+    def start_scheduler(self) -> None:
+        file = self.folder / "scheduler.json"
+        self.start(
+            "scheduler",
+            [
+                DASK,
+                "scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--no-dashboard",
+                "--scheduler-file",
+                str(file),
+            ],
+        )
+
+        def address() -> str:
+            try:
+                return str(json.loads(file.read_text())["address"])
+            except (OSError, ValueError, KeyError):
+                return ""  # not written yet, or not whole
+
+        self.wait_for("the scheduler's address", lambda: bool(address()))
+        self.address = address()
+
+    def start_worker(self, name: str) -> None:
+        self.start(
+            name,
+            [
+                DASK,
+                "worker",
+                self.address,
+                "--nworkers",
+                "1",
+                "--nthreads",
+                "1",
+                "--no-dashboard",
+                "--name",
+                name,
+            ],
+        )
+
+    def reproduce(self, name: str, *options: str) -> subprocess.Popen[bytes]:
+        """``mlcrepro reproduce cluster_toy --scheduler ADDRESS`` as a subprocess."""
+        return self.start(
+            name,
+            [
+                sys.executable,
+                "-m",
+                "tests.mlcrepro.cluster_client",
+                "reproduce",
+                toy.NAME,
+                "--scheduler",
+                self.address,
+                "--no-ledgers",
+                *options,
+            ],
+        )
+
+    def finish(self, name: str, what: str) -> None:
+        """Wait for the process ``name`` to end; fail unless it ended well."""
+        proc = self.procs[name]
+        self.ended.add(name)
+        self.wait_for(what, lambda: proc.poll() is not None)
+        if proc.returncode != 0:
+            pytest.fail(f"{what} ended with exit status {proc.returncode}\n{self.outputs()}")
+
+    def members(self, name: str) -> list[psutil.Process]:
+        """The process ``name`` and its descendants (a nanny and its worker process)."""
+        try:
+            top = psutil.Process(self.procs[name].pid)
+            return [top, *top.children(recursive=True)]
+        except psutil.NoSuchProcess:
+            return []
+
+    def signal(self, name: str, sig: signal.Signals) -> None:
+        """Send ``sig`` to the process ``name`` and its descendants."""
+        for proc in self.members(name):
+            with contextlib.suppress(psutil.NoSuchProcess):
+                proc.send_signal(sig)
+
+    def kill(self, name: str) -> None:
+        """SIGKILL the process ``name`` and its descendants, and reap it."""
+        self.ended.add(name)
+        if self.procs[name].poll() is None:
+            self.signal(name, signal.SIGKILL)
+        self.procs[name].wait(timeout=TIMEOUT)
+
+    def close(self) -> None:
+        """SIGKILL every process and its descendants, reap them, remove the folder."""
+        for name in self.procs:
+            self.kill(name)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+@pytest.fixture
+def cluster() -> Iterator[Cluster]:
+    """A scheduler and two workers, as the README's recipe starts them."""
+    c = Cluster()
+    try:
+        c.start_scheduler()
+        c.start_worker("worker-a")
+        c.start_worker("worker-b")
+        yield c
+    finally:
+        c.close()
+
+
+def computations(folder: Path) -> list[tuple[str, str, int, float]]:
+    """``(event, cell, pid, time)`` of every line of the cells' log, in order."""
+    path = folder / LOG
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        event, cell, pid, when = line.split()
+        out.append((event, cell, int(pid), float(when)))
+    return out
+
+
+def cached_cells(cache: Path) -> set[str]:
+    """The cells in the reproduction's cache, as ``dataset/fold``."""
+    return {"/".join(p.parent.relative_to(cache).parts) for p in cache.rglob("*.npz")}
+
+
+def running_cells(log: list[tuple[str, str, int, float]], pid: int) -> list[str]:
+    """The cells process ``pid`` started and has not finished."""
+    counts = collections.Counter((e, x) for e, x, p, _ in log if p == pid)
+    return [x for (e, x), n in counts.items() if e == "started" and n > counts["finished", x]]
+
+
+def kill_a_busy_worker(c: Cluster) -> tuple[int, str]:
+    """Once three cells are finished, SIGKILL a worker (nanny and worker process) in the
+    middle of a cell; return the worker process's id and that cell.
+
+    Each worker is stopped (SIGSTOP) while its log is read, so the cell it was computing
+    is still unfinished when the SIGKILL lands; an idle one is let go on (SIGCONT).  (A
+    worker process also ends at once when its nanny dies.)"""
+    victim: list[tuple[int, str]] = []
+
+    def busy_worker_killed() -> bool:
+        if sum(e == "finished" for e, *_ in computations(c.folder)) < 3:
+            return False
+        for name in ("worker-a", "worker-b"):
+            c.signal(name, signal.SIGSTOP)
+            log = computations(c.folder)  # final for this worker while it is stopped
+            pids = {p.pid for p in c.members(name)}
+            busy = [(p, x) for p in pids for x in running_cells(log, p)]
+            if busy:
+                c.kill(name)
+                victim.append(busy[0])
+                return True
+            c.signal(name, signal.SIGCONT)
+        return False
+
+    c.wait_for("a worker busy with a cell, three cells into the table", busy_worker_killed)
+    return victim[0]
+
+
+def staged_table(c: Cluster) -> pd.DataFrame:
+    return results.committed_table(toy.NAME, folder=c.folder / "cache/reproduce/staging")
+
+
+def test_a_lost_worker_and_a_killed_client_lose_and_repeat_nothing(cluster, monkeypatch):
+    c = cluster
+    expected = expected_table()
+    # the committed table: the closed form, written into the cluster's results folder
+    monkeypatch.setenv("MLCBOOK_RESULTS_DIR", c.env["MLCBOOK_RESULTS_DIR"])
+    monkeypatch.setenv("MLCBOOK_RECOMPUTE", toy.NAME)
+    results.load_or_compute(toy.NAME, lambda: expected, toy.CONFIG)
+    monkeypatch.delenv("MLCBOOK_RECOMPUTE")
+    cells = {f"{d}/{f}" for d in toy.DATASETS for f in toy.FOLDS}
+    cache = c.folder / "cache/reproduce/cells" / toy.NAME
+
+    # 1. a worker lost in the middle of the table
+    c.reproduce("client-1")
+    lost_pid, lost_cell = kill_a_busy_worker(c)
+    c.finish("client-1", "the run that lost a worker")
+    log = computations(c.folder)
+    assert ("finished", lost_cell) not in {(e, x) for e, x, p, _ in log if p == lost_pid}
+    redone = {p for e, x, p, _ in log if e == "finished" and x == lost_cell}
+    assert redone and lost_pid not in redone, "the lost worker's cell was computed elsewhere"
+    done_by = {x: p for e, x, p, _ in log if e == "finished"}
+    assert set(done_by) == cells
+    pd.testing.assert_frame_equal(staged_table(c), expected, check_exact=True)
+    out = (c.folder / "client-1.out").read_text()
+    assert f"| {toy.NAME} | {len(cells)} |" in out and "within tolerance" in out
+
+    # 2. the client killed in the middle of a second run, from an empty cache
+    start = len(computations(c.folder))
+    c.reproduce("client-2", "--fresh")
+
+    def three_new_cells_cached() -> bool:  # computed after --fresh emptied the cache
+        new = sum(e == "finished" for e, *_ in computations(c.folder)[start:])
+        return new >= 3 and len(cached_cells(cache)) >= 3
+
+    c.wait_for("three cells of the second run in the cache", three_new_cells_cached)
+    c.kill("client-2")
+    kept = cached_cells(cache)  # only the client writes the cache: this is final
+    survivors = {p.pid for name in ("worker-a", "worker-b") for p in c.members(name)}
+
+    def workers_idle() -> bool:  # the killed client's cells still running are done
+        log = computations(c.folder)
+        counts = collections.Counter((e, p) for e, _, p, _ in log if p in survivors)
+        return all(counts["started", p] == counts["finished", p] for p in survivors)
+
+    c.wait_for("the workers to finish the killed client's cells", workers_idle)
+    before = collections.Counter(x for e, x, _, _ in computations(c.folder) if e == "started")
+    c.reproduce("client-3")
+    c.finish("client-3", "the run started again after the client was killed")
+    log = computations(c.folder)
+    after = collections.Counter(x for e, x, _, _ in log if e == "started")
+    again = {x for x in kept if after[x] > before[x]}
+    computed = {x for x in cells if after[x] > before[x]}
+    print(
+        f"cells {len(cells)}; lost worker's cell {lost_cell} redone by another worker; "
+        f"in the cache at the client's kill {len(kept)}, of them computed again {len(again)}; "
+        f"computed after the restart {len(computed)}"
+    )
+    clients = {c.procs[f"client-{i}"].pid for i in (1, 2, 3)}
+    assert not clients & {p for _, _, p, _ in log}, "a cell ran in the client, not a worker"
+    assert not again, f"cells in the cache computed again: {sorted(again)}"
+    assert computed == cells - kept
+    assert cached_cells(cache) == cells
+    pd.testing.assert_frame_equal(staged_table(c), expected, check_exact=True)
