@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import ctypes
 import json
 import os
 import shutil
@@ -48,6 +47,7 @@ import pytest
 
 from mlcrepro import results
 from tests.mlcrepro import cluster_client as toy
+from tests.mlcrepro.child_processes import die_with_parent
 from tests.mlcrepro.cluster_toy import LOG
 
 pytestmark = pytest.mark.slow
@@ -56,17 +56,6 @@ ROOT = Path(__file__).resolve().parents[2]
 DASK = str(Path(sys.executable).with_name("dask"))
 #: seconds any one step may take (a process starting, a run finishing) on a loaded machine
 TIMEOUT = 60.0
-
-
-#: Linux's prctl, looked up before any fork (a child calls it, and must load nothing)
-_PRCTL = ctypes.CDLL(None).prctl if sys.platform == "linux" else None
-
-
-def _die_with_parent() -> None:
-    """In a child before it runs its program: SIGKILL it when its parent dies
-    (``PR_SET_PDEATHSIG``), so that a test killed outright leaves no cluster behind."""
-    if _PRCTL is not None:
-        _PRCTL(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
 
 
 def expected_table() -> pd.DataFrame:
@@ -110,7 +99,7 @@ class Cluster:
                 cwd=self.folder,
                 env=self.env,
                 # it dies with this process, however this one ends
-                preexec_fn=_die_with_parent,
+                preexec_fn=die_with_parent,
             )
         self.procs[name] = proc
         return proc

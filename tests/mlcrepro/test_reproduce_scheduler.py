@@ -25,15 +25,19 @@ from mlcrepro import runner
 from mlcrepro.huellermeier2022.knn_fig4 import fig4_spec
 from mlcrepro.reproduce import CPU_LOG, cluster, compute_cells
 from mlcrepro.results import committed_table
-
 from mlcrepro.tolerances import CLOSED_FORM_RTOL
+from tests.mlcrepro.child_processes import die_with_parent
 
 pytestmark = pytest.mark.slow
 
 
 def _start(args: list[str], log: Path) -> subprocess.Popen:
     return subprocess.Popen(
-        args, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True
+        args,
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        preexec_fn=die_with_parent,  # gone with the test, even one killed outright
     )
 
 
