@@ -226,9 +226,11 @@ def compute_cells(
                 s, c, path = todo[i]
                 if s.check is not None:
                     s.check(c, result)
-                save(path, result, cell_spec(s, c))
+                # the time first: a kill between the two recomputes the cell and logs
+                # it again, and the last line of a cell is the one read
                 fh.write(log_line(s, c, path, cpu, wall))
                 fh.flush()
+                save(path, result, cell_spec(s, c))
     return cpu_seconds(folder, specs, select)
 
 
