@@ -2,7 +2,7 @@
 
 Hivemall has no ledger of its own (its ``PAPER.ledgers`` is empty): its rows stand in
 the ledger of the standard measures, on the Reproduce page it shares with Zhang & Zhou
-(2014). :func:`~mlcrepro.hivemall.ledger_rows.rows` is the only place they are added;
+(2014). :func:`~mlcrepro.hivemall.rows` is the only place they are added;
 the host's ``ledgers`` takes them in as a guest
 (:func:`mlcrepro.zhang_zhou2014.ledgers`), so that no paper folder imports another. The
 printed values come with their claim ids from ``book/_claims/hivemall.printed.csv``

@@ -182,7 +182,7 @@ def ledgers(evidence: Evidence, *, guests: Sequence[Ledger]) -> dict[str, Ledger
     """The page's one ledger, ``{"measures": Ledger}``, every row with its claim ids.
 
     In order: Park & Read's Table 1 (every entry and the three means); the guests' rows
-    (Hivemall's, built by :func:`mlcrepro.hivemall.ledger_rows.rows`); the agreement of every
+    (Hivemall's, built by :func:`mlcrepro.hivemall.rows`); the agreement of every
     measure with scikit-learn; the constant scorer; Zhang & Zhou's single-label remark;
     Wu & Zhou's Theorem 1(c); Zhang & Zhou's definitions, F-combination and the
     strictness of subset accuracy; Wu & Zhou's one-error.
