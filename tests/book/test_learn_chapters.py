@@ -1,8 +1,7 @@
 """A Learn chapter teaches with the library in view: of the reproduction it may import
 only the loader of committed tables by name (:func:`mlcrepro.results.committed_table`)
 and a paper's table of names, its symbol map (the study's learner names as the paper
-prints them, :func:`mlcrepro.huellermeier2022.names.paper_names`; the paper's columns of
-the measures, :data:`mlcrepro.wu_zhou2017.names.PAPER_COLUMN`); no ledger, evidence, claims, display or comparison code.  The Learn chapters are those of
+prints them, :func:`mlcrepro.huellermeier2022.names.paper_names`); no ledger, evidence, claims, display or comparison code.  The Learn chapters are those of
 the part captioned "Learn" in ``_toc.yml``; their one sentence on what the reproduction
 found comes from the ``reproduction-finding`` directive, read from the saved ledger when
 the site is built.
@@ -23,7 +22,6 @@ from mlcrepro._paths import project_root
 ALLOWED = {
     ("mlcrepro.results", "committed_table"),
     ("mlcrepro.huellermeier2022.names", "paper_names"),
-    ("mlcrepro.wu_zhou2017.names", "PAPER_COLUMN"),
 }
 
 
