@@ -5,7 +5,14 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from mlcbook.profiles import curve_summary
-from mlcrepro.tables import bootstrap_draws, ranked, ranks, robustness, surrogate_readings
+from mlcrepro.tables import (
+    best_surrogates,
+    bootstrap_draws,
+    ranked,
+    ranks,
+    robustness,
+    surrogate_readings,
+)
 
 
 def test_ties_at_the_printed_precision_are_shown_and_ordered_by_name():
@@ -211,3 +218,30 @@ def test_surrogate_readings_falling_best_and_bad_input():
         surrogate_readings(L.where(L > 0.2))
     with pytest.raises(TypeError, match="DataFrame"):
         surrogate_readings(L.to_numpy())
+
+
+@given(
+    st.lists(st.integers(0, 6), min_size=1, max_size=7).flatmap(
+        lambda row: st.tuples(st.just(row), st.lists(st.integers(-2, 2), min_size=len(row),
+                                                     max_size=len(row)))
+    )
+)
+def test_best_surrogate_is_the_first_within_rounding_of_the_minimum(row_and_noise):
+    """Exact values i/7 perturbed by a few units in their last place: the best surrogate
+    is the first of the exact minima, whatever the rounding (brute force on the exact
+    integers)."""
+    row, noise = row_and_noise
+    values = np.array([v / 7 + e * 2.0**-54 for v, e in zip(row, noise)])
+    assert best_surrogates(values) == row.index(min(row))
+    assert best_surrogates(values[None, None]).shape == (1, 1)
+
+
+def test_an_exact_tie_that_rounding_splits_goes_to_the_smaller_k():
+    # 0.1 + 0.2 and 0.3 are one value computed two ways; plain argmin would pick k = 2
+    table = pd.DataFrame([[0.1 + 0.2, 0.3], [0.5, 0.4]], index=[1, 2], columns=[1, 2])
+    assert np.argmin(table.loc[1].to_numpy()) == 1
+    r = surrogate_readings(table)
+    assert r["best k non-decreasing"] and r["best k at target K"] == 2
+    assert r["rows where subset 0/1 surrogate is worst"] == 1  # row 1's tie is not "worse"
+    with pytest.raises(ValueError, match="finite"):
+        best_surrogates(np.array([0.1, np.nan]))

@@ -11,9 +11,9 @@ from mlcbook._io import read_csv_exact
 from mlcbook.learners.knn import consensus_mask
 from mlcrepro._paths import results_dir
 from mlcrepro.huellermeier2022 import evidence_knn as E
-from mlcrepro.huellermeier2022.experiments import KNN_DATASETS, knn_tables
+from mlcrepro.huellermeier2022.experiments import KNN_DATASETS, KNN_PAPER, knn_tables
 from mlcrepro.huellermeier2022.knn_fig4 import loss_matrix, neighbor_labels
-from mlcrepro.tables import surrogate_readings
+from mlcrepro.tables import robustness, surrogate_readings
 
 
 def _toy_neighbors(seed=0, n=40, c=5, K=4):
@@ -109,3 +109,24 @@ def test_the_evidence_with_toy_neighbours():
     assert 0 <= ev.monotone_hits[0] <= ev.monotone_hits[1] == 200
     birds = ev.matrices["hamming"]["birds"]
     assert ev.birds_hamming_gap == birds.iloc[-1, 0] - birds.iloc[-1].min() >= 0
+
+
+def test_monotone_hits_are_the_resampled_readings_of_every_paper_dataset():
+    """The resamples at once equal :func:`mlcrepro.tables.robustness` over the same draws,
+    each resample pooled by ``loss_matrix`` and read by ``surrogate_readings``, on the
+    committed Hamming table (40 resamples of two seeds: about a second)."""
+    t = knn_tables()["hamming"]
+    t = t[t["dataset"].isin(list(KNN_PAPER))]
+
+    def holds(part):
+        return all(
+            surrogate_readings(loss_matrix(part[part["dataset"] == d]))["best k non-decreasing"]
+            for d in KNN_PAPER
+        )
+
+    for seed in (0, 1):
+        assert E.monotone_hits(t, resamples=40, seed=seed) == robustness(
+            t, holds, resamples=40, seed=seed
+        )
+    with pytest.raises(ValueError, match="every fold"):
+        E.monotone_hits(t.iloc[1:], resamples=2)
