@@ -25,6 +25,7 @@ import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
 from mlcrepro._paths import cache_dir
@@ -42,6 +43,7 @@ from mlcrepro.reproduce import (
     report_markdown,
     reproduce,
 )
+from mlcrepro.sittings import read_sittings, record_sitting
 from mlcrepro.wu_zhou2017 import octave
 
 __all__ = ["main"]
@@ -245,7 +247,8 @@ def _reproduce(args: argparse.Namespace) -> int:
         return _quick(exps, args)
     if args.fresh:
         shutil.rmtree(root, ignore_errors=True)
-    start = time.perf_counter()
+    started, start = datetime.now(UTC).isoformat(timespec="seconds"), time.perf_counter()
+    record_sitting(root, started=started, tables=[e.name for e in exps])
     reports = reproduce(
         exps,
         staging=root / "staging",
@@ -255,8 +258,14 @@ def _reproduce(args: argparse.Namespace) -> int:
         write=args.write,
     )
     changes = [] if args.no_ledgers else ledger_changes(root / "staging")
+    wall = time.perf_counter() - start
+    record_sitting(root, started=started, wall_seconds=wall, tables=[e.name for e in exps])
     text = report_markdown(
-        reports, wall_seconds=time.perf_counter() - start, machine=_machine(), ledgers=changes
+        reports,
+        wall_seconds=wall,
+        machine=_machine(),
+        ledgers=changes,
+        sittings=read_sittings(root),
     )
     print(text)
     if args.report is not None:

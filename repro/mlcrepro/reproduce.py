@@ -35,7 +35,7 @@ import contextlib
 import os
 import shutil
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,6 +53,7 @@ from mlcrepro.papers import PAPERS, build_ledgers
 from mlcrepro.papers import experiments as paper_experiments
 from mlcrepro.results import committed_table
 from mlcrepro.runner import Cell, Spec, cell_path, cell_spec, cells, load, save
+from mlcrepro.sittings import sittings_text
 from mlcrepro.timing import CPU_LOG, add_timing, cpu_seconds, log_line, timed, wall_seconds
 
 __all__ = [
@@ -526,12 +527,15 @@ def report_markdown(
     wall_seconds: float,
     machine: str,
     ledgers: Sequence[LedgerChange] = (),
+    sittings: Sequence[Mapping[str, Any]] = (),
 ) -> str:
     """The report of a reproduction as a Markdown table (what ``make reproduce`` commits).
 
     Per table: its cells, their CPU and wall seconds (summed over the cells, as written
     into the table's provenance; "not measured" where a cell's wall time was not
-    recorded), and its comparison with the committed table.
+    recorded), and its comparison with the committed table.  ``sittings``
+    (:func:`mlcrepro.sittings.read_sittings`) adds the wall time of every sitting since
+    the cache was emptied, for a rebuild that was stopped and resumed.
 
     >>> c = Comparison("t", 2, 0.0, "v", 0.01, True)
     >>> text = report_markdown(
@@ -548,7 +552,8 @@ def report_markdown(
         "# Reproducing the committed result tables",
         "",
         f"Machine: {machine}. Wall time: {wall_seconds / 3600:.2f} h. "
-        f"CPU time of the cells: {sum(r.cpu_seconds for r in reports) / 3600:.2f} h.",
+        f"CPU time of the cells: {sum(r.cpu_seconds for r in reports) / 3600:.2f} h."
+        + (f" {sittings_text(sittings)}" if sittings else ""),
         "",
         "| table | cells | CPU s | wall s | largest abs. difference | column | tolerance "
         "| verdict |",

@@ -16,9 +16,10 @@ import pandas as pd
 import pytest
 
 from mlcrepro import cli, results, runner
-from mlcrepro._paths import results_dir
+from mlcrepro._paths import cache_dir, results_dir
 from mlcrepro.experiment import Experiment
 from mlcrepro.reproduce import EXPERIMENTS
+from mlcrepro.sittings import SITTINGS, read_sittings, record_sitting, sittings_text
 
 pytestmark = pytest.mark.slow
 
@@ -88,7 +89,28 @@ def test_the_report_names_every_table_with_its_provenance_figures(committed, tmp
         json.loads((committed / f"{e.name}.json").read_text())["cpu_seconds"]["total"]
         for e in TOYS
     )
-    assert f"CPU time of the cells: {total / 3600:.2f} h" in report.read_text()
+    text = report.read_text()
+    assert f"CPU time of the cells: {total / 3600:.2f} h" in text
+    # the sitting is logged in the cache, start and end, and the report adds them up
+    (sitting,) = read_sittings(cache_dir() / "reproduce")
+    assert sitting["tables"] == [e.name for e in TOYS] and sitting["wall_seconds"] > 0
+    assert f"{sitting['wall_seconds'] / 3600:.2f} h in 1 sitting since" in " ".join(text.split())
+
+
+def test_a_stopped_sitting_is_counted_but_not_its_time(tmp_path):
+    record_sitting(tmp_path, started="2026-12-01T08:00:00", tables=["a"])
+    record_sitting(tmp_path, started="2026-12-01T08:00:00", tables=["a"], wall_seconds=3600.0)
+    record_sitting(tmp_path, started="2026-12-01T10:00:00", tables=["a", "b"])  # killed
+    with open(tmp_path / SITTINGS, "a") as f:
+        f.write('{"started": "2026-12-01T1')  # a line cut short by a kill
+    record_sitting(tmp_path, started="2026-12-02T08:00:00", tables=["a", "b"], wall_seconds=1800.0)
+    walls = [s["wall_seconds"] for s in read_sittings(tmp_path)]
+    assert walls == [3600.0, None, 1800.0]
+    text = " ".join(sittings_text(read_sittings(tmp_path)).split())
+    assert text.startswith("Wall time of the whole rebuild: 1.50 h in 3 sittings")
+    assert "1 of them was stopped before its end" in text
+    with pytest.raises(ValueError, match="wall_seconds"):
+        record_sitting(tmp_path, started="x", tables=[], wall_seconds=-1.0)
 
 
 def test_every_committed_table_is_rebuilt_by_the_reproduction():

@@ -1,0 +1,105 @@
+"""The sittings of a reproduction: each ``mlcrepro reproduce`` run that worked on one cache.
+
+A cold rebuild of every table takes hours, and a run may be stopped and resumed (the
+cells already computed stay in the cache).  Each run appends a line to the cache
+folder's :data:`SITTINGS` log when it starts (when, the tables it was asked for) and
+another when it ends (with its wall seconds), so that the report can give the wall
+time of the whole rebuild since the cache was last emptied (``--fresh``), not only of
+the last sitting, and say how many sittings were stopped before their end (their wall
+time is not known; their finished cells and those cells' seconds are kept).
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = ["SITTINGS", "read_sittings", "record_sitting", "sittings_text"]
+
+#: the log of sittings, one JSON object a line, in the reproduction's cache folder
+SITTINGS = "sittings.jsonl"
+
+
+def record_sitting(
+    cache: str | Path, *, started: str, tables: Sequence[str], wall_seconds: float | None = None
+) -> None:
+    """Log a sitting of ``cache`` (the folder is created if missing): its start
+    (``wall_seconds=None``) or its end.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     record_sitting(d, started="2026-12-02T09:00:00", tables=["t"])
+    ...     record_sitting(d, started="2026-12-02T09:00:00", tables=["t"], wall_seconds=60.0)
+    ...     record_sitting(d, started="2026-12-02T10:00:00", tables=["t"])
+    ...     [s["wall_seconds"] for s in read_sittings(d)]
+    [60.0, None]
+    """
+    if wall_seconds is not None and (
+        isinstance(wall_seconds, bool)
+        or not isinstance(wall_seconds, (int, float))
+        or wall_seconds < 0
+    ):
+        raise ValueError(f"wall_seconds must be None or a number >= 0, got {wall_seconds!r}")
+    folder = Path(cache)
+    folder.mkdir(parents=True, exist_ok=True)
+    line = json.dumps(
+        {
+            "started": str(started),
+            "wall_seconds": None if wall_seconds is None else round(float(wall_seconds), 3),
+            "tables": list(tables),
+        }
+    )
+    path = folder / SITTINGS
+    # a line cut short by a killed run is closed first, so that this one stays whole
+    cut = path.exists() and path.stat().st_size > 0 and not path.read_bytes().endswith(b"\n")
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(("\n" if cut else "") + line + "\n")
+
+
+def read_sittings(cache: str | Path) -> list[dict[str, Any]]:
+    """The sittings logged in ``cache``, oldest first (none if there is no log); a
+    sitting stopped before its end has ``wall_seconds`` None.  A line cut short by a
+    killed run is skipped.
+    """
+    path = Path(cache) / SITTINGS
+    if not path.exists():
+        return []
+    by_start: dict[str, dict[str, Any]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        by_start[entry["started"]] = entry  # the end replaces the start
+    return list(by_start.values())
+
+
+def sittings_text(sittings: Sequence[Mapping[str, Any]]) -> str:
+    """One sentence on the sittings: how many, since when, their summed wall time.
+
+    >>> print(sittings_text([{"started": "2026-12-02T09:00:00", "wall_seconds": 5400.0},
+    ...                      {"started": "2026-12-02T11:00:00", "wall_seconds": None},
+    ...                      {"started": "2026-12-03T08:00:00", "wall_seconds": 1800.0}]))
+    Wall time of the whole rebuild: 2.00 h in 3 sittings since the cache was emptied (the
+    first on 2026-12-02); 1 of them was stopped before its end, and its wall time is not
+    counted.
+    """
+    if not sittings:
+        return ""
+    ended = [float(s["wall_seconds"]) for s in sittings if s["wall_seconds"] is not None]
+    n, stopped = len(sittings), len(sittings) - len(ended)
+    text = (
+        f"Wall time of the whole rebuild: {sum(ended) / 3600:.2f} h in {n} sitting"
+        f"{'s' if n != 1 else ''} since the cache was emptied "
+        f"(the first on {str(sittings[0]['started'])[:10]})"
+    )
+    if stopped:
+        them = "it was" if n == 1 else f"{stopped} of them {'was' if stopped == 1 else 'were'}"
+        text += (
+            f"; {them} stopped before {'its' if stopped == 1 else 'their'} end, and "
+            f"{'its' if stopped == 1 else 'their'} wall time is not counted"
+        )
+    return textwrap.fill(text + ".", 88)
