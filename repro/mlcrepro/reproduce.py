@@ -249,10 +249,18 @@ class Comparison:
     problem: str = ""
     volatile: tuple[str, ...] = field(default_factory=tuple)
 
+    #: no committed table to compare with: the table is new (``make table`` made it)
+    new: bool = False
+
     @classmethod
     def refused(cls, name: str, rows: int, problem: str, column: str = "") -> Comparison:
         """A table that cannot be within tolerance: ``problem`` says why."""
         return cls(name, rows, np.inf, column, 0.0, False, problem)
+
+    @classmethod
+    def first(cls, name: str, rows: int) -> Comparison:
+        """A table with nothing committed to compare with (its first computation)."""
+        return cls(name, rows, 0.0, "", 0.0, True, new=True)
 
 
 def _shape_problem(committed: pd.DataFrame, recomputed: pd.DataFrame) -> str:
@@ -458,13 +466,15 @@ def reproduce(
             cpu_seconds(cache, e.specs()),
             wall_seconds(cache, e.specs()),
         )
-        committed = committed_table(e.name, folder=committed_dir)
+        first = not (committed_dir / f"{e.name}.csv").exists()
         reports.append(
             TableReport(
                 e.name,
                 len(timing["cpu_seconds"]["cells"]),
                 float(timing["cpu_seconds"]["total"]),
-                compare_tables(committed, recomputed, e),
+                Comparison.first(e.name, len(recomputed))
+                if first
+                else compare_tables(committed_table(e.name, folder=committed_dir), recomputed, e),
                 wall,
                 float(timing["wall_seconds"]["total"])
                 if len(timing["wall_seconds"]["cells"]) == len(timing["cpu_seconds"]["cells"])
@@ -561,7 +571,13 @@ def report_markdown(
     ]
     for r in reports:
         c = r.comparison
-        verdict = "within tolerance" if c.within else f"**outside** ({c.problem or 'above'})"
+        verdict = (
+            "new: nothing committed to compare with"
+            if c.new
+            else "within tolerance"
+            if c.within
+            else f"**outside** ({c.problem or 'above'})"
+        )
         wall = "not measured" if r.cell_wall_seconds is None else f"{r.cell_wall_seconds:,.1f}"
         lines.append(
             f"| {r.name} | {r.cells} | {r.cpu_seconds:,.1f} | {wall} "

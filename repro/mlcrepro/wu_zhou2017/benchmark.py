@@ -37,10 +37,12 @@ from mlcrepro.runner import Spec, table
 from mlcrepro.wu_zhou2017.names import PAPER_COLUMN
 
 __all__ = [
+    "BASELINE_METHODS",
     "BENCHMARK_DATASETS",
     "BENCHMARK_METHODS",
     "LIMO_VARIANTS",
     "SYNTHETIC_LAMBDA",
+    "baseline_predictions",
     "benchmark_cell",
     "benchmark_config",
     "benchmark_spec",
@@ -134,6 +136,36 @@ def limo_benchmark_predictions(
     }
 
 
+#: The benchmark's methods that predict their own 0/1 labels (no thresholds of Sec. 3.2).
+BASELINE_METHODS: tuple[str, ...] = ("BR", "ML-kNN", "GFM")
+
+
+def baseline_predictions(
+    method: str, Xtr: Any, Ytr: np.ndarray, Xte: Any, *, k: int = 10, C: float = 1.0
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Scores and 0/1 predictions of a baseline of the benchmark: ``row -> (F, P)``.
+
+    ``BR``: LIBLINEAR's linear SVM (``LinearSVC(C)``) per label, scored by its decision
+    values; ``ML-kNN``: :class:`~mlcbook.learners.MLkNN` (``k``, s = 1), scored by its
+    posteriors; ``GFM``: :class:`~mlcbook.learners.GFM` (``k``), whose 0/1 prediction is
+    also its score (row ``GFM``) or is ranked by the neighbour marginals (``GFM-marg``).
+    """
+    if method == "BR":
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # labels constant on the training part
+            br = OneVsRestClassifier(LinearSVC(C=C, random_state=0)).fit(Xtr, Ytr)
+            F, P = br.decision_function(Xte), br.predict(Xte)
+        return {"BR": (F, np.asarray(P.toarray() if sp.issparse(P) else P, dtype=np.int8))}
+    if method == "ML-kNN":
+        mk = MLkNN(k=k, s=1.0).fit(Xtr, Ytr)
+        return {"ML-kNN": (mk.predict_proba(Xte), mk.predict(Xte))}
+    if method == "GFM":
+        g = GFM(k=k).fit(Xtr, Ytr)
+        P = g.predict(Xte)
+        return {"GFM": (P.astype(float), P), "GFM-marg": (g.predict_marginals(Xte), P)}
+    raise ValueError(f"method must be one of {list(BASELINE_METHODS)}, got {method!r}")
+
+
 def scaled_split(name: str, replication: int) -> tuple[Any, Any, np.ndarray, np.ndarray]:
     """The 70/30 split of one replication, features scaled to [-1, 1] on the training part."""
     X, Y, _ = load_dataset(name)
@@ -180,24 +212,11 @@ def benchmark_cell(
         rows.append(r)
 
     t0 = time.perf_counter()
-    if method == "BR":
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # labels constant on the training part
-            br = OneVsRestClassifier(LinearSVC(C=C, random_state=0)).fit(Xtr, Ytr)
-            F, P = br.decision_function(Xte), br.predict(Xte)
-        P = np.asarray(P.toarray() if sp.issparse(P) else P, dtype=np.int8)
-        add(method, F, dict.fromkeys(keys, P), time.perf_counter() - t0)
-    elif method == "ML-kNN":
-        mk = MLkNN(k=k, s=1.0).fit(Xtr, Ytr)
-        F, P = mk.predict_proba(Xte), mk.predict(Xte)
-        add(method, F, dict.fromkeys(keys, P), time.perf_counter() - t0)
-    elif method == "GFM":
-        g = GFM(k=k).fit(Xtr, Ytr)
-        P = g.predict(Xte)
-        Pby = dict.fromkeys(keys, P)
+    if method in BASELINE_METHODS:
+        scored = baseline_predictions(method, Xtr, Ytr, Xte, k=k, C=C)
         sec = time.perf_counter() - t0
-        add("GFM", P.astype(float), Pby, sec)
-        add("GFM-marg", g.predict_marginals(Xte), Pby, sec)
+        for label, (F, P) in scored.items():
+            add(label, F, dict.fromkeys(keys, P), sec)
     else:
         l1, l2 = LIMO_VARIANTS[method]
         F, Pby = limo_benchmark_predictions(
