@@ -17,8 +17,9 @@ that add a ledger's rows are listed, in order, by its module's ``ROWS``:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import partial
+from typing import Any
 
 from mlcrepro.huellermeier2022 import ledger_datasets, ledger_dependence, ledger_knn, ledger_losses
 from mlcrepro.huellermeier2022.collect import Evidence
@@ -36,7 +37,7 @@ __all__ = ["LEDGER_PARTS", "ledgers"]
 
 #: per ledger: the type of its part of the evidence, the function computing that part
 #: alone, and the functions adding its rows in order
-_LEDGERS = {
+_LEDGERS: dict[str, tuple[type, Callable[[], Any], tuple[Callable[[Ledger, Any], None], ...]]] = {
     "losses": (LossesEvidence, losses_evidence, ledger_losses.ROWS),
     "datasets": (DatasetsEvidence, datasets_evidence, ledger_datasets.ROWS),
     "dependence": (DependenceEvidence, dependence_evidence, ledger_dependence.ROWS),
