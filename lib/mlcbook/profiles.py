@@ -10,6 +10,8 @@ predictions, not only the paper's:
 * :func:`cv_folds` — seeded K-fold splits shared by every learner (paired folds);
 * :func:`evaluate_predictions` — one profile, in long format;
 * :func:`pooled_mean` — per-row means pooled, weighted by their counts (one group each);
+  :func:`pooled_mean_draws` — the same for many draws of units at once (bootstrap
+  resamples of folds), to the bit;
 * :func:`pooled_profiles` — fold profiles pooled, weighted by test-fold size;
 * :func:`loss_ratios` / :func:`curve_summary` — two learners' profiles compared;
 * :class:`LogGrid` / :data:`ALPHAS` — the alpha grid, identified by its specification.
