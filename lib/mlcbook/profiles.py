@@ -10,6 +10,8 @@ predictions, not only the paper's:
 * :func:`cv_folds` — seeded K-fold splits shared by every learner (paired folds);
 * :func:`evaluate_predictions` — one profile, in long format;
 * :func:`pooled_mean` — per-row means pooled, weighted by their counts (one group each);
+  :func:`pooled_mean_draws` — the same for many draws of units at once (bootstrap
+  resamples of folds), to the bit;
 * :func:`pooled_profiles` — fold profiles pooled, weighted by test-fold size;
 * :func:`loss_ratios` / :func:`curve_summary` — two learners' profiles compared;
 * :class:`LogGrid` / :data:`ALPHAS` — the alpha grid, identified by its specification.
@@ -54,6 +56,7 @@ __all__ = [
     "evaluate_predictions",
     "loss_ratios",
     "pooled_mean",
+    "pooled_mean_draws",
     "pooled_profiles",
 ]
 
@@ -230,6 +233,72 @@ def pooled_mean(
     g = t.groupby(keys, sort=sort)[["_w", weight]].sum().reset_index()
     g[value] = g.pop("_w") / g[weight]
     return g[[*keys, value, weight]]
+
+
+def pooled_mean_draws(value: Any, weight: Any, draws: Any) -> np.ndarray:
+    """:func:`pooled_mean` of many draws of units at once (e.g. bootstrap resamples of folds).
+
+    ``value[u, g]`` is unit ``u``'s mean over ``weight[u, g]`` instances of group ``g``
+    (NaN: the unit has no row of the group); row ``r`` of ``draws`` lists the units of
+    one draw, with repetition.  Each draw's pooled mean of each group is
+    ``sum(value * weight) / sum(weight)`` over its drawn units that have the group,
+    the sums of ``value * weight`` taken in draw order with Kahan's compensation: the
+    same operations, to the bit, as :func:`pooled_mean` (pandas' grouped sum) on the
+    draw's rows concatenated in draw order, without building them.
+
+    Parameters
+    ----------
+    value : array-like of shape (n_units, n_groups)
+        Finite per-unit means, NaN where a unit has no row of a group.
+    weight : array-like of shape (n_units, n_groups)
+        The counts behind ``value``: positive where ``value`` is a number (read there
+        only).
+    draws : array-like of int, shape (n_draws, k)
+        Row ``r``: the units (indices into the rows of ``value``) of draw ``r``.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n_draws, n_groups)
+        The pooled means; NaN where no drawn unit has the group.
+
+    Raises
+    ------
+    ValueError
+        Shapes that do not match, a value infinite, a weight not positive where its
+        value is a number, or a draw naming no unit.
+
+    Examples
+    --------
+    >>> value = np.array([[0.1, np.nan], [0.3, 0.5]])  # unit 0 has no row of group 1
+    >>> weight = np.array([[10, 0], [30, 5]])
+    >>> pooled_mean_draws(value, weight, [[0, 1], [0, 0]]).round(12).tolist()
+    [[0.25, 0.5], [0.1, nan]]
+    """
+    v = np.asarray(value, dtype=float)
+    n = np.asarray(weight, dtype=float)
+    d = np.asarray(draws)
+    if v.ndim != 2 or n.shape != v.shape:
+        raise ValueError(
+            f"value and weight must be 2-D arrays of one shape, got {v.shape} and {n.shape}"
+        )
+    has = ~np.isnan(v)
+    if np.isinf(v).any() or not (n[has] > 0).all():
+        raise ValueError("value must be finite or NaN, and weight positive where value is not NaN")
+    if d.ndim != 2 or d.dtype.kind not in "iu" or ((d < 0) | (d >= len(v))).any():
+        raise ValueError(f"draws must be a 2-D array of unit indices in [0, {len(v)})")
+    w = v * n  # NaN where a unit has no row: it adds nothing (pandas skips it)
+    total = np.zeros((len(d), v.shape[1]))
+    carry = np.zeros_like(total)  # Kahan's compensation, as pandas' grouped sum
+    count = np.zeros_like(total)  # sums of integers: exact
+    for i in range(d.shape[1]):  # the i-th drawn unit of every draw
+        y = w[d[:, i]] - carry
+        drawn = has[d[:, i]]
+        t = total + y
+        carry = np.where(drawn, (t - total) - y, carry)
+        total = np.where(drawn, t, total)
+        count += np.where(drawn, n[d[:, i]], 0.0)
+    with np.errstate(invalid="ignore"):
+        return np.where(count > 0, total / count, np.nan)
 
 
 def pooled_profiles(table: pd.DataFrame) -> pd.DataFrame:

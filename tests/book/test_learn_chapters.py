@@ -1,7 +1,8 @@
 """A Learn chapter teaches with the library in view: of the reproduction it may import
 only the loader of committed tables by name (:func:`mlcrepro.results.committed_table`)
 and a paper's table of names, its symbol map (the study's learner names as the paper
-prints them, :func:`mlcrepro.huellermeier2022.names.paper_names`); no ledger, evidence, claims, display or comparison code.  The Learn chapters are those of
+prints them, :func:`mlcrepro.huellermeier2022.names.paper_names`; the paper's columns of
+the measures, :data:`mlcrepro.wu_zhou2017.names.PAPER_COLUMN`); no ledger, evidence, claims, display or comparison code.  The Learn chapters are those of
 the part captioned "Learn" in ``_toc.yml``; their one sentence on what the reproduction
 found comes from the ``reproduction-finding`` directive, read from the saved ledger when
 the site is built.
@@ -10,6 +11,10 @@ the site is built.
 from __future__ import annotations
 
 import ast
+import os
+import shutil
+import subprocess
+import sys
 
 import jupytext
 import pytest
@@ -22,6 +27,7 @@ from mlcrepro._paths import project_root
 ALLOWED = {
     ("mlcrepro.results", "committed_table"),
     ("mlcrepro.huellermeier2022.names", "paper_names"),
+    ("mlcrepro.wu_zhou2017.names", "PAPER_COLUMN"),
 }
 
 
@@ -59,6 +65,27 @@ def test_the_check_sees_reproduction_imports():
         + fence + "from mlcrepro.ledger import Ledger\nimport mlcrepro.display as d\n```\n"
     )
     assert reproduction_imports(text) == ["mlcrepro.ledger.Ledger", "mlcrepro.display"]
+
+
+def test_the_allowed_names_import_without_the_checkout(tmp_path):
+    """A handout has the reproduction's wheel and no ``book/`` folder beside it: every
+    allowed name imports from a copy of the package alone (no claims inventory, no
+    committed table), as in the student's environment (about 2 CPU-s: one interpreter
+    importing pandas and the two paper folders)."""
+    copy = tmp_path / "site-packages"
+    shutil.copytree(
+        project_root() / "repro" / "mlcrepro",
+        copy / "mlcrepro",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    code = "; ".join(f"from {m} import {n}" for m, n in sorted(ALLOWED))
+    code += "; import mlcrepro; print(mlcrepro.__file__)"
+    env = {**os.environ, "PYTHONPATH": str(copy)}
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.strip() == str(copy / "mlcrepro" / "__init__.py")  # the copy, alone
 
 
 def test_the_learn_part_has_its_eight_chapters():

@@ -1,5 +1,7 @@
 """Loss profiles (mlcbook.profiles): folds, one profile, pooling, ratios of two learners."""
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -14,6 +16,7 @@ from mlcbook.profiles import (
     evaluate_predictions,
     loss_ratios,
     pooled_mean,
+    pooled_mean_draws,
     pooled_profiles,
 )
 
@@ -193,6 +196,50 @@ def test_pooled_mean_keeps_the_first_appearance_order_and_checks_its_input():
         pooled_mean(t.assign(k=["z", None, "z"]), ["k"], value="v", weight="w")
     with pytest.raises(TypeError, match="sort must be True or False"):
         pooled_mean(t, ["k"], value="v", weight="w", sort="yes")
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_pooled_mean_of_draws_is_pooled_mean_of_the_drawn_rows_to_the_bit(seed):
+    """Each draw against its reference: :func:`pooled_mean` (pandas' grouped sum) of the
+    drawn units' rows concatenated in draw order, equal to the bit; and against
+    ``math.fsum`` of the same products, the correctly rounded sum (a Kahan sum of at most
+    eight numbers of size <= 20 is within a few ulps of it: rel 1e-14)."""
+    rng = np.random.default_rng(seed)
+    units, groups = 8, 40
+    value = rng.uniform(0, 1, size=(units, groups)) ** 3  # many magnitudes
+    value[rng.uniform(size=value.shape) < 0.2] = np.nan  # units without a group's row
+    weight = np.where(np.isnan(value), 0, rng.integers(1, 20, size=value.shape))
+    draws = rng.integers(0, units, size=(25, units))
+    got = pooled_mean_draws(value, weight, draws)
+    for r, drawn in enumerate(draws):
+        rows = pd.DataFrame(
+            [(g, value[u, g], weight[u, g]) for u in drawn for g in range(groups)
+             if not np.isnan(value[u, g])],
+            columns=["g", "loss", "n_test"],
+        )  # fmt: skip
+        ref = pooled_mean(rows, ["g"], sort=True).set_index("g")["loss"]
+        mine = pd.Series(got[r]).dropna()
+        assert mine.index.tolist() == ref.index.tolist()  # the same groups drawn
+        assert (mine.to_numpy() == ref.to_numpy()).all()  # to the bit
+        for g in ref.index:
+            us = [u for u in drawn if not np.isnan(value[u, g])]
+            exact = math.fsum(value[u, g] * weight[u, g] for u in us)
+            assert got[r, g] == pytest.approx(exact / sum(weight[u, g] for u in us), rel=1e-14)
+
+
+def test_pooled_mean_of_draws_checks_its_input():
+    value, weight = np.array([[0.5, np.nan]]), np.array([[2, 0]])
+    assert np.isnan(pooled_mean_draws(value, weight, np.zeros((3, 0), dtype=int))).all()
+    with pytest.raises(ValueError, match="2-D arrays of one shape"):
+        pooled_mean_draws(value, weight[:, :1], [[0]])
+    with pytest.raises(ValueError, match="weight positive"):
+        pooled_mean_draws(value, np.array([[0, 0]]), [[0]])
+    with pytest.raises(ValueError, match="finite or NaN"):
+        pooled_mean_draws(np.array([[np.inf, 1.0]]), weight, [[0]])
+    with pytest.raises(ValueError, match=r"unit indices in \[0, 1\)"):
+        pooled_mean_draws(value, weight, [[1]])
+    with pytest.raises(ValueError, match="unit indices"):
+        pooled_mean_draws(value, weight, [[0.0]])
 
 
 def test_pooled_profiles_is_pooled_mean_of_each_curve_point():

@@ -1,8 +1,18 @@
-"""The rooms' import graph: the library never imports the reproduction, neither package's
-module-level imports form a cycle, and no function imports a first-party module.
+"""The rooms' import graph: no cycle in the library or the reproduction, the library never
+imports the reproduction, no function imports a first-party module (but the listed lazy
+ones), and the registry of measures sits at the bottom.
 
-The static checks read every ``.py`` file of ``lib/mlcbook`` and ``repro/mlcrepro`` with
-:mod:`ast`; the runtime check imports every module of the library in a fresh interpreter.
+One scan reads every ``.py`` file of ``lib/mlcbook`` and ``repro/mlcrepro`` with
+:mod:`ast`: one node per module, an edge for every ``import``/``from ... import``
+statement at any depth (module level, under ``if``/``try``/``with``/a class, inside a
+function) and every ``importlib.import_module``/``__import__`` call with a literal name
+(or ``f"{__name__}..."``), to the module it names.  ``from package import name`` is an
+edge to ``package.name`` when that is a module, else to ``package``; a name that is no
+module of ours stands for its nearest enclosing module that is.  A package is not made to
+depend on its submodules nor a submodule on its package unless a statement says so
+(Python imports the parent first, but that orders loading; it is no dependency).  Each
+edge records whether it is made inside a function (run on first use, not at import).
+A runtime check imports every module of the library in a fresh interpreter.
 """
 
 from __future__ import annotations
@@ -11,20 +21,16 @@ import ast
 import json
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
-
-import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 ROOMS = {"mlcbook": ROOT / "lib", "mlcrepro": ROOT / "repro"}
-FIRST_PARTY = tuple(ROOMS)
 
-# Function-local first-party imports allowed (file, imported module): none.
-PENDING: set[tuple[str, str]] = set()
 # PEP 562: ``import mlcbook`` stays light; ``mlcbook.scorers`` (scikit-learn's metrics)
 # is imported by the package's ``__getattr__`` on first use.  (The measure registry
 # imports its built-in entries at module level: the measure functions import no part of
-# the registry, tests/mlcbook/test_import_cycles.py.)
+# the registry, test_measure_functions_do_not_import_the_registry.)
 LAZY = {
     ("lib/mlcbook/__init__.py", "mlcbook.scorers"),
     # the command line starts in a fraction of a second: `mlcbook --help` imports no
@@ -38,170 +44,199 @@ LAZY = {
 }
 
 
-def _modules() -> dict[str, tuple[Path, bool]]:
-    """Every first-party module: dotted name → (file, is a package ``__init__``)."""
+def _modules() -> dict[str, Path]:
+    """Every first-party module: dotted name -> file."""
     out = {}
     for top, base in ROOMS.items():
         for path in sorted((base / top).rglob("*.py")):
             parts = list(path.relative_to(base).with_suffix("").parts)
-            is_pkg = parts[-1] == "__init__"
-            out[".".join(parts[:-1] if is_pkg else parts)] = (path, is_pkg)
+            out[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
     return out
 
 
 MODULES = _modules()
 
 
-def _targets(node: ast.Import | ast.ImportFrom, module: str, is_pkg: bool) -> list[str]:
-    """The modules an import statement loads (``from pkg import name`` is ``pkg.name``
-    when that is a module, else ``pkg``)."""
-    if isinstance(node, ast.Import):
-        names = [a.name for a in node.names]
-    else:
-        if node.level:
-            base = module.split(".") if is_pkg else module.split(".")[:-1]
-            base = base[: len(base) - (node.level - 1)]
-            prefix = ".".join(base + ([node.module] if node.module else []))
-        else:
-            prefix = node.module or ""
-        names = [
-            f"{prefix}.{a.name}" if f"{prefix}.{a.name}" in MODULES else prefix
-            for a in node.names
-        ]
-    out = []
-    for name in names:
-        if name.split(".")[0] in FIRST_PARTY:
-            while name not in MODULES and "." in name:
-                name = name.rsplit(".", 1)[0]
-            out.append(name)
-    return out
+def imports(tree: ast.AST, current: str, is_package: bool, known) -> set[tuple[str, int, bool]]:
+    """``(module of known, line, inside a function)`` of every import of module ``current``."""
+    found: set[tuple[str, int, bool]] = set()
 
+    def add(name: str, node: ast.AST, local: bool) -> None:
+        while name and name not in known:  # the module itself, else its nearest of ours
+            name = name.rpartition(".")[0]
+        if name and name != current:
+            found.add((name, node.lineno, local))
 
-def _module_level_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
-    """Import statements run when the module is imported (not those under
-    ``if TYPE_CHECKING:``, nor those inside functions)."""
-    found: list[ast.Import | ast.ImportFrom] = []
+    def visit(node: ast.AST, local: bool) -> None:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                add(alias.name, node, local)
+        elif isinstance(node, ast.ImportFrom):
+            base = current.split(".")[: len(current.split(".")) + is_package - node.level]
+            base = ".".join(base + [node.module or ""]).strip(".") if node.level else node.module
+            for alias in node.names:
+                full = f"{base}.{alias.name}"
+                add(full if full in known else base or "", node, local)
+        elif (
+            isinstance(node, ast.Call)
+            and ast.unparse(node.func) in ("importlib.import_module", "__import__")
+            and node.args
+        ):  # a literal name, or an f-string such as f"{__name__}.scorers"
+            arg = node.args[0]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                add(arg.value, node, local)
+            elif isinstance(arg, ast.JoinedStr):
+                add(ast.unparse(arg).replace("{__name__}", current)[2:-1], node, local)
+        for child in ast.iter_child_nodes(node):
+            visit(child, local or isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef))
 
-    def visit(stmts: list[ast.stmt]) -> None:
-        for s in stmts:
-            if isinstance(s, ast.Import | ast.ImportFrom):
-                found.append(s)
-            elif isinstance(s, ast.If):
-                test = ast.unparse(s.test)
-                if test not in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
-                    visit(s.body)
-                    visit(s.orelse)
-            elif isinstance(s, ast.Try):
-                visit(s.body)
-                for h in s.handlers:
-                    visit(h.body)
-                visit(s.orelse)
-                visit(s.finalbody)
-            elif isinstance(s, ast.ClassDef | ast.With):
-                visit(s.body)
-
-    visit(tree.body)
+    visit(tree, False)
     return found
 
 
-def _graph() -> dict[str, set[str]]:
-    graph = {}
-    for module, (path, is_pkg) in MODULES.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        edges = set()
-        for node in _module_level_imports(tree):
-            edges.update(t for t in _targets(node, module, is_pkg) if t != module)
-        graph[module] = edges
-    return graph
+@cache
+def scan() -> dict[str, set[tuple[str, int, bool]]]:
+    """Module -> its imports of first-party modules (:func:`imports`), read once."""
+    return {
+        name: imports(
+            ast.parse(path.read_text(encoding="utf-8")), name, path.name == "__init__.py", MODULES
+        )
+        for name, path in MODULES.items()
+    }
 
 
-def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Strongly connected components of more than one module (Tarjan), and self-loops."""
+def graph() -> dict[str, set[str]]:
+    """Module -> the first-party modules it imports, at any depth."""
+    return {m: {t for t, _, _ in edges} for m, edges in scan().items()}
+
+
+def strongly_connected(g: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's strongly connected components with more than one module (or a module
+    importing itself): each is one knot of cycles.  Iterative: the graph has hundreds of
+    modules."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
-    on_stack: set[str] = set()
-    found = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on_stack.add(v)
-        for w in sorted(graph[v]):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on_stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                comp.append(w)
-                if w == v:
+    on: set[str] = set()  # the members of stack
+    out: list[list[str]] = []
+    for root in sorted(g):
+        if root in index:
+            continue
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on.add(root)
+        work = [(root, iter(sorted(g[root])))]
+        while work:
+            node, children = work[-1]
+            for w in children:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(g[w]))))
                     break
-            if len(comp) > 1 or v in graph[v]:
-                found.append(sorted(comp))
-
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
-    return found
-
-
-def _function_local_imports() -> set[tuple[str, str, int]]:
-    """(file, imported first-party module, line) of every import inside a function,
-    including ``importlib.import_module`` of a first-party name."""
-    found = set()
-    for module, (path, is_pkg) in MODULES.items():
-        rel = path.relative_to(ROOT).as_posix()
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for fn in ast.walk(tree):
-            if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
-                continue
-            for node in ast.walk(fn):
-                if isinstance(node, ast.Import | ast.ImportFrom):
-                    for t in _targets(node, module, is_pkg):
-                        found.add((rel, t, node.lineno))
-                elif (
-                    isinstance(node, ast.Call)
-                    and ast.unparse(node.func) in ("importlib.import_module", "__import__")
-                    and node.args
-                ):
-                    first = node.args[0]
-                    if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                        name = first.value  # (stripping quotes would eat a final "f")
-                    else:  # an f-string such as f"{__name__}.scorers"
-                        arg = ast.unparse(first)
-                        name = arg.replace("{__name__}", module).strip("f'\"")
-                    if name.split(".")[0] in FIRST_PARTY:
-                        found.add((rel, name, node.lineno))
-    return found
+                if w in on:
+                    low[node] = min(low[node], index[w])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    comp = stack[stack.index(node) :]
+                    del stack[stack.index(node) :]
+                    on.difference_update(comp)
+                    if len(comp) > 1 or node in g[node]:
+                        out.append(sorted(comp))
+    return out
 
 
 # ------------------------------------------------------------------ the checks
-def test_the_scan_sees_every_module_and_resolves_relative_imports():
-    assert "mlcbook.metrics" in MODULES and "mlcrepro.runner" in MODULES
-    assert "mlcrepro.huellermeier2022.authors_study" in MODULES
-    graph = _graph()
-    # lib/mlcbook/datasets/__init__.py: ``from .load import ...`` → mlcbook.datasets.load
-    assert "mlcbook.datasets.load" in graph["mlcbook.datasets"]
-    # a cycle is found when there is one
-    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
-    assert _cycles({"a": {"b"}, "b": set()}) == []
+def test_the_scan_sees_every_kind_of_import():
+    """The reader on a module written for it: module- and function-level statements,
+    relative and absolute, ``from package import module``, ``importlib.import_module``
+    with a literal and with ``f"{__name__}..."``; and the cycle finder on small graphs."""
+    src = (
+        "import mlcbook.metrics\n"
+        "from .. import registry\n"
+        "from ..losses import loss_profile\n"
+        "from . import heatmaps\n"
+        "from mlcbook import cli\n"
+        "import numpy\n"
+        "def f():\n"
+        "    from ..datasets import load_dataset\n"
+        "    importlib.import_module('mlcbook.scorers')\n"
+        "    importlib.import_module(f'{__name__}s')\n"
+    )
+    known = {
+        "mlcbook", "mlcbook.metrics", "mlcbook.registry", "mlcbook.losses", "mlcbook.cli",
+        "mlcbook.scorers", "mlcbook.datasets", "mlcbook.plots", "mlcbook.plots.x",
+        "mlcbook.plots.heatmaps", "mlcbook.plots.xs",
+    }  # fmt: skip
+    got = {(t, local) for t, _, local in imports(ast.parse(src), "mlcbook.plots.x", False, known)}
+    assert got == {
+        ("mlcbook.metrics", False), ("mlcbook.registry", False), ("mlcbook.losses", False),
+        ("mlcbook.cli", False), ("mlcbook.plots.heatmaps", False),
+        ("mlcbook.datasets", True), ("mlcbook.scorers", True), ("mlcbook.plots.xs", True),
+    }  # fmt: skip
+    # lib/mlcbook/datasets/__init__.py: ``from .load import ...`` -> mlcbook.datasets.load
+    assert "mlcbook.datasets.load" in graph()["mlcbook.datasets"]
+    assert strongly_connected({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [
+        ["a", "b", "c"]
+    ]
+    assert strongly_connected({"a": {"b"}, "b": set(), "c": {"c"}}) == [["c"]]
+
+
+def test_no_import_cycle_in_the_library_or_the_reproduction():
+    """Every import counts, at any depth: the module-level graph of each room has no cycle
+    either (it is a part of this one)."""
+    g = graph()
+    assert "mlcbook.metrics" in g and "mlcrepro.runner" in g and len(g) > 150
+    assert "mlcrepro.huellermeier2022.ledger_rows" in g
+    assert "mlcbook._measure_table" in g["mlcbook.registry"]
+    assert strongly_connected(g) == []
 
 
 def test_the_library_never_imports_the_reproduction_statically():
-    offenders = []
-    for module, (path, is_pkg) in MODULES.items():
-        if not module.startswith("mlcbook"):
-            continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import | ast.ImportFrom):
-                hits = [t for t in _targets(node, module, is_pkg) if t.startswith("mlcrepro")]
-                offenders += [(module, node.lineno, t) for t in hits]
+    offenders = [
+        (m, line, t)
+        for m, edges in scan().items()
+        if m.startswith("mlcbook")
+        for t, line, _ in edges
+        if t.startswith("mlcrepro")
+    ]
     assert offenders == []
+
+
+def test_no_function_imports_a_first_party_module():
+    local = {
+        (MODULES[m].relative_to(ROOT).as_posix(), t, line)
+        for m, edges in scan().items()
+        for t, line, inside in edges
+        if inside
+    }
+    new = sorted(x for x in local if (x[0], x[1]) not in LAZY)
+    assert new == [], "move these imports to module level"
+    assert LAZY <= {(f, t) for f, t, _ in local}
+
+
+def test_measure_functions_do_not_import_the_registry():
+    """The registry at the bottom: no module that defines measures reaches it."""
+    g = graph()
+    registry = {"mlcbook.registry", "mlcbook._measure_table"}
+
+    def reaches(start: str) -> set[str]:
+        seen, todo = set(), [start]
+        while todo:
+            todo += [w for w in g[todo.pop()] if w not in seen]
+            seen.update(todo)
+        return seen
+
+    for module in (
+        "mlcbook._classification", "mlcbook._ranking", "mlcbook._auc", "mlcbook._labelsets",
+        "mlcbook.losses", "mlcbook._choquet", "mlcbook._loss_core", "mlcbook.extreme",
+        "mlcbook._at_k", "mlcbook._sklearn_measures", "mlcbook._measure_spec",
+    ):  # fmt: skip
+        assert not reaches(module) & registry, module
 
 
 def test_importing_every_library_module_loads_nothing_of_the_reproduction():
@@ -231,32 +266,12 @@ def test_importing_every_library_module_loads_nothing_of_the_reproduction():
     assert got["repro"] == []
 
 
-@pytest.mark.parametrize("room", FIRST_PARTY)
-def test_module_level_imports_have_no_cycle(room):
-    graph = _graph()
-    sub = {m: {t for t in e if t.startswith(room)} for m, e in graph.items() if m.startswith(room)}
-    assert _cycles(sub) == []
-
-
-def test_no_function_imports_a_first_party_module():
-    found = _function_local_imports()
-    pairs = {(f, m) for f, m, _ in found}
-    new = sorted(x for x in found if (x[0], x[1]) not in PENDING | LAZY)
-    assert new == [], "move these imports to module level"
-    assert LAZY <= pairs
-
-
 def test_the_library_tests_never_import_the_reproduction():
     """``tests/mlcbook`` (and the shared ``conftest.py``) test the library alone."""
     files = sorted((ROOT / "tests" / "mlcbook").rglob("*.py")) + [ROOT / "tests" / "conftest.py"]
-    offenders = []
-    for path in files:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0:
-                names = [node.module or ""]
-            else:
-                continue
-            offenders += [(path.name, node.lineno) for n in names if n.startswith("mlcrepro")]
-    assert len(files) > 20 and offenders == []
+    found = [
+        (path.name, line)
+        for path in files
+        for _, line, _ in imports(ast.parse(path.read_text()), "tests", False, {"mlcrepro"})
+    ]
+    assert len(files) > 20 and found == []

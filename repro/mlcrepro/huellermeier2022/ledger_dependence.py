@@ -12,7 +12,6 @@ from __future__ import annotations
 from functools import partial
 
 import numpy as np
-import pandas as pd
 
 from mlcrepro.huellermeier2022 import authors_compare as ac
 from mlcrepro.huellermeier2022 import causes as C
@@ -26,10 +25,9 @@ from mlcrepro.huellermeier2022.evidence_dependence import (
     scene_losses,
 )
 from mlcrepro.huellermeier2022.experiments import SETUP
-from mlcrepro.huellermeier2022.record import PAPER
 from mlcrepro.ledger import ORDERING_ROBUSTNESS, Ledger
 
-__all__ = ["SCENE_IDS", "comparison_id", "dependence_ledger"]
+__all__ = ["ROWS", "SCENE_IDS", "comparison_id"]
 
 #: the claim id of the scene reading of Fig. 1, binomial and polynomial
 SCENE_IDS = ("HU088", "EX013")
@@ -37,19 +35,6 @@ SCENE_IDS = ("HU088", "EX013")
 _FIRST_COMPARISON = 23
 _ENDS = {"hamming": "Hamming loss", "subset01": "subset 0/1 loss"}
 _OVER = "bootstrap resamples of the folds"
-
-
-def dependence_ledger(ev: DependenceEvidence) -> Ledger:
-    """The dependence ledger (Sec. 5): the Sec. 5.3 observations on both families, the
-    two curve properties, the comparison with the released profiles, the setup."""
-    if not isinstance(ev, DependenceEvidence):
-        raise TypeError(f"ev must be a DependenceEvidence, got {type(ev).__name__}")
-    led = Ledger("dependence", PAPER.citation)
-    _sec53_rows(led, ev)
-    _curve_rows(led, ev)
-    _comparison_rows(led, ev.summary)
-    _setup_rows(led)
-    return led
 
 
 def _sec53_rows(led: Ledger, ev: DependenceEvidence) -> None:
@@ -159,8 +144,8 @@ def comparison_id(dataset: str, learner: str, end: str) -> str:
     return f"EX{_FIRST_COMPARISON + 2 * i + list(_ENDS).index(end):03d}"
 
 
-def _comparison_rows(led: Ledger, summary: pd.DataFrame) -> None:
-    main = summary[summary["learner"].isin(ac.MAIN_LEARNERS)]
+def _comparison_rows(led: Ledger, ev: DependenceEvidence) -> None:
+    main = ev.summary[ev.summary["learner"].isin(ac.MAIN_LEARNERS)]
     for row in main.itertuples():
         for end, what in _ENDS.items():
             tol = getattr(row, f"{end}_tol")
@@ -183,7 +168,7 @@ def _comparison_rows(led: Ledger, summary: pd.DataFrame) -> None:
             )
 
 
-def _setup_rows(led: Ledger) -> None:
+def _setup_rows(led: Ledger, ev: DependenceEvidence) -> None:
     led.qualitative(
         "Base learners: Weka's J48 in MEKA, CLUS trees, BOOMER",
         "Sec. 5.2",
@@ -212,3 +197,9 @@ def _setup_rows(led: Ledger) -> None:
         claim_id="HU085",
         about={"learner": "RAkEL", "quantity": SETUP},
     )
+
+
+#: the dependence ledger's rows (Sec. 5), in this order: the Sec. 5.3 observations on
+#: both families, the two curve properties, the comparison with the released profiles,
+#: the setup
+ROWS = (_sec53_rows, _curve_rows, _comparison_rows, _setup_rows)

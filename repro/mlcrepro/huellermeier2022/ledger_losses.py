@@ -27,10 +27,9 @@ from mlcrepro.huellermeier2022.evidence_losses import (
     LossesEvidence,
 )
 from mlcrepro.huellermeier2022.printed import paper_value
-from mlcrepro.huellermeier2022.record import PAPER
 from mlcrepro.ledger import Ledger
 
-__all__ = ["losses_ledger"]
+__all__ = ["ROWS"]
 
 
 def _identity(led: Ledger, claim: str, source: str, gap: float, claim_id: str, **about) -> None:
@@ -45,23 +44,6 @@ def _identity(led: Ledger, claim: str, source: str, gap: float, claim_id: str, *
         claim_id=claim_id,
         about={"quantity": "identity", **about},
     )
-
-
-def losses_ledger(ev: LossesEvidence) -> Ledger:
-    """The losses ledger (Secs. 3-4), in the order of the losses chapter."""
-    if not isinstance(ev, LossesEvidence):
-        raise TypeError(f"ev must be a LossesEvidence, got {type(ev).__name__}")
-    led = Ledger("losses", PAPER.citation)
-    _owa_rows(led, ev)
-    _identity_rows(led, ev)
-    _family_rows(led, ev)
-    _three_label_rows(led, ev)
-    _learner_rows(led, ev)
-    _table1_rows(led, ev)
-    _surrogate_rows(led)
-    _random_problem_rows(led, ev)
-    _worked_rows(led, ev)
-    return led
 
 
 def _owa_rows(led: Ledger, ev: LossesEvidence) -> None:
@@ -306,7 +288,7 @@ def _table1_rows(led: Ledger, ev: LossesEvidence) -> None:
     )
 
 
-def _surrogate_rows(led: Ledger) -> None:
+def _surrogate_rows(led: Ledger, ev: LossesEvidence) -> None:
     t = "Sec. 4.4, example 3"
     br09, br08, lp = 1 - 0.9**5, 1 - 0.8**5, 1 - 0.4  # closed forms of the example
     led.number(
@@ -424,3 +406,18 @@ def _worked_rows(led: Ledger, ev: LossesEvidence) -> None:
         claim_id="HU027",
         about={"example": "Sec. 4.4, example 1", "learner": ("A", "B"), "loss": "binomial"},
     )
+
+
+#: the losses ledger's rows (Secs. 3-4), added in this order (the losses chapter's):
+#: each function adds its rows to the ledger from the losses evidence
+ROWS = (
+    _owa_rows,
+    _identity_rows,
+    _family_rows,
+    _three_label_rows,
+    _learner_rows,
+    _table1_rows,
+    _surrogate_rows,
+    _random_problem_rows,
+    _worked_rows,
+)

@@ -11,9 +11,10 @@ point (dataset, learner, family, parameter),
 with :math:`m_f` the number of times fold :math:`f` is drawn, :math:`L_f` its loss and
 :math:`n_f` its test size.  :func:`resampled_profiles` draws the folds as
 :func:`mlcrepro.tables.robustness` does (:func:`mlcrepro.tables.bootstrap_draws`, same
-seed, same sequence) and forms the sums of every resample and point at once, one drawn
-fold at a time; :meth:`ResampledProfiles.summary` summarises each ratio curve as
-:func:`mlcbook.profiles.curve_summary` does, one (resamples x datasets) array per field.
+seed, same sequence) and pools every resample and point at once with the library's
+:func:`mlcbook.profiles.pooled_mean_draws`; :meth:`ResampledProfiles.summary` summarises
+each ratio curve as :func:`mlcbook.profiles.curve_summary` does, one (resamples x
+datasets) array per field.
 
 The sums are those of pandas' ``groupby(...).sum()`` over the concatenated resample
 (the reference path): the drawn folds' ``L_f n_f`` added in draw order with Kahan's
@@ -33,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from mlcbook.profiles import pooled_profiles
+from mlcbook.profiles import pooled_mean_draws, pooled_profiles
 from mlcrepro.tables import bootstrap_draws
 
 __all__ = ["KEYS", "CurveSummaries", "ResampledProfiles", "resampled_profiles"]
@@ -174,24 +175,16 @@ def resampled_profiles(
     pooled = pooled_profiles(table)  # also checks the columns and values, before any work
     folds = np.sort(table[by].unique())
     draws = bootstrap_draws(len(folds), resamples, seed)
-    t = table.assign(w=table["loss"] * table["n_test"])
-    per_fold = t.groupby([*KEYS, by], sort=False)[["w", "n_test"]].sum().unstack(by)
+    per_fold = table.groupby([*KEYS, by], sort=False)[["loss", "n_test"]]
+    if (per_fold.size() > 1).any():
+        raise ValueError(f"table: a curve point repeats a {by}")
+    per_fold = per_fold.first().unstack(by)
     points = per_fold.index.to_frame(index=False)
-    w = per_fold["w"].reindex(columns=folds).to_numpy().T  # (folds x points), NaN: no row
-    n = per_fold["n_test"].reindex(columns=folds).fillna(0).to_numpy(dtype=float).T
-    sum_w = np.zeros((resamples, len(points)))
-    carry = np.zeros_like(sum_w)  # Kahan's compensation, per resample and point
-    sum_n = np.zeros_like(sum_w)  # sums of integers: exact
-    for i in range(len(folds)):  # the i-th drawn fold of every resample
-        value = w[draws[:, i]]
-        drawn = ~np.isnan(value)  # a fold without the point adds nothing (no row)
-        y = value - carry
-        total = sum_w + y
-        carry = np.where(drawn, (total - sum_w) - y, carry)
-        sum_w = np.where(drawn, total, sum_w)
-        sum_n += n[draws[:, i]]
-    with np.errstate(invalid="ignore"):
-        loss = np.where(sum_n > 0, sum_w / sum_n, np.nan)
+    loss = pooled_mean_draws(  # (folds x points) each, NaN: the fold has no row
+        per_fold["loss"].reindex(columns=folds).to_numpy().T,
+        per_fold["n_test"].reindex(columns=folds).fillna(0).to_numpy(dtype=float).T,
+        draws,
+    )
     datasets = tuple(pd.unique(table["dataset"]))
     points["d"] = points["dataset"].map({d: i for i, d in enumerate(datasets)})
     points["p"] = points.groupby(["dataset", "family"])["param"].rank(method="dense") - 1

@@ -237,11 +237,13 @@ def _slashdot_fit(lbfgs: pd.DataFrame) -> str:
     )
 
 
-def _check_datasets(grids: dict[str, pd.DataFrame]) -> None:
+def _check_datasets(grids: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """``grids``, once each holds every dataset of the grid."""
     for name, grid in grids.items():
         missing = sorted(set(GRID_DATASETS) - set(grid["dataset"]))
         if missing:
             raise ValueError(f"the committed grid {name!r} lacks the datasets {missing}")
+    return grids
 
 
 def _with_study_causes(
@@ -298,22 +300,13 @@ def _enron_best_test(grid: pd.DataFrame) -> float:
 
 
 def _grid_readings(
-    grid: pd.DataFrame,
-    c: dict[str, Cause],
-    match: pd.DataFrame,
-    ranges: dict[tuple[str, str], float],
-    bases: pd.DataFrame,
-    whole: pd.DataFrame,
-    panel: pd.DataFrame,
+    grid: pd.DataFrame, c: dict[str, Cause], whole: pd.DataFrame, panel: pd.DataFrame
 ) -> dict[str, Any]:
     """The fields of :class:`Evidence` read from the chosen reading's grid (``grid``;
-    ``bases``, ``whole`` and ``panel``: the grids of Table 4's bases, of the whole
-    tables and of the figures' panels): Tables 2-4's numbers and optima with their
-    causes ``c``, the recommendations and the readings of Figs. 1-2."""
+    ``whole`` and ``panel``: the grids of the whole tables and of the figures' panels)
+    beside Tables 2-4's numbers: the optima with their causes ``c``, the
+    recommendations and the readings of Figs. 1-2."""
     return {
-        "numbers": bf.table_numbers(
-            grid, c, pc.explained_by_penalty(match), ranges, bases_grid=bases
-        ),
         "locations": bf.locations(grid, c),
         "recommendations": bf.recommendations(grid, exact_grid=whole),
         "sweet_spot": bf.sweet_spot(panel),
@@ -332,8 +325,7 @@ def evidence() -> Evidence:
     the library.  Every call returns its own copy.
     """
     grids = {"earlier": load_blended_grid(), **{r: bs.load_study(r) for r in bs.READINGS}}
-    study = {r: grids[r] for r in bs.READINGS}
-    _check_datasets(study)
+    study = _check_datasets({r: grids[r] for r in bs.READINGS})
     fit = bt.fit_to_paper(grids)
     chosen = bf.choose_reading(fit.loc[list(bs.READINGS)])
     families = {f: hy.family_reading(study, f, chosen) for f in hy.FAMILIES}
@@ -389,7 +381,8 @@ def evidence() -> Evidence:
         headline=headline,
         causes=c,
         trends=trends,
-        **_grid_readings(grid, c, match, ranges, bases, whole, panel),
+        numbers=bf.table_numbers(grid, c, pc.explained_by_penalty(match), ranges, bases),
+        **_grid_readings(grid, c, whole, panel),
     )
 
 

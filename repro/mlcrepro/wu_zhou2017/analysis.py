@@ -23,12 +23,12 @@ from mlcbook.metrics import LOWER_IS_BETTER, auc, coverage, one_error
 from mlcrepro.wu_zhou2017.printed import (
     B2_COLUMNS,
     B3_ORDER,
-    CLS_M,
     DS_PAPER,
     METHODS,
     NAMES,
-    RANK_M,
     VARIANTS,
+    classification_measures,
+    rank_measures,
 )
 
 __all__ = [
@@ -63,8 +63,8 @@ def relative(table: pd.DataFrame) -> pd.DataFrame:
 
 def synthetic_tables(syn: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """Our Tables B.1 and B.2 (absolute and relative) from the synthetic long table."""
-    rank = syn[syn.threshold == "t"].groupby("method")[RANK_M].mean().T[VARIANTS]
-    cls = syn.groupby(["method", "threshold"])[CLS_M].mean()
+    rank = syn[syn.threshold == "t"].groupby("method")[rank_measures()].mean().T[VARIANTS]
+    cls = syn.groupby(["method", "threshold"])[classification_measures()].mean()
     cls.index = [f"{m}-{t}" for m, t in cls.index]
     cls = cls.T[B2_COLUMNS]
     return {"b1": rank, "b1_rel": relative(rank), "b2": cls, "b2_rel": relative(cls)}

@@ -11,6 +11,7 @@ the folder uses (Table B.3's measures, the six methods, the three LIMO variants)
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 
@@ -28,8 +29,8 @@ __all__ = [
     "METHODS",
     "VARIANTS",
     "DS_PAPER",
-    "RANK_M",
-    "CLS_M",
+    "rank_measures",
+    "classification_measures",
     "PAPER_KEY",
     "T2_COLUMNS",
     "B2_COLUMNS",
@@ -75,18 +76,29 @@ DS_PAPER = {"cal500": "CAL500", "medical": "medical", "enron": "enron", "bibtex"
 PAPER_KEY = PAPER.key
 
 
-def _of_inputs(inputs: str, table: str) -> list[str]:
+@functools.cache
+def _of_inputs(inputs: str, table: str) -> tuple[str, ...]:
     """The paper's columns of the Table 1 measures whose input is ``inputs`` (the
-    registry's ``MeasureSpec.inputs``), in the order ``table`` prints its rows."""
+    registry's ``MeasureSpec.inputs``), in the order ``table`` prints its rows (read from
+    the printed numbers on the first call, not when the folder is imported: a handout
+    imports :mod:`~mlcrepro.wu_zhou2017.names` without the claims inventory)."""
     order = list(dict.fromkeys(printed(PAPER_KEY, table)["row"]))
     cols = [c for m, c in PAPER_COLUMN.items() if get_measure(m).inputs == inputs]
-    return sorted(cols, key=order.index)
+    return tuple(sorted(cols, key=order.index))
 
 
-#: Table B.1's rows: the ranking measures (of scores)
-RANK_M = _of_inputs("scores", "Table B.1")
-#: Table B.2's rows: the classification measures (of 0/1 predictions)
-CLS_M = _of_inputs("predictions", "Table B.2")
+def rank_measures() -> list[str]:
+    """Table B.1's rows: the ranking measures (of scores), in its printed order.
+
+    >>> rank_measures()[:4]
+    ['ranking_loss', 'average_precision', 'one_error', 'coverage']
+    """
+    return list(_of_inputs("scores", "Table B.1"))
+
+
+def classification_measures() -> list[str]:
+    """Table B.2's rows: the classification measures (of 0/1 predictions), in its order."""
+    return list(_of_inputs("predictions", "Table B.2"))
 
 
 #: the columns of Table 2, in the order of its ✓/✗ patterns

@@ -30,10 +30,7 @@ from mlcrepro.huellermeier2022.evidence_dependence import (
 )
 from mlcrepro.huellermeier2022.evidence_knn import knn_evidence
 from mlcrepro.huellermeier2022.evidence_losses import losses_evidence
-from mlcrepro.huellermeier2022.ledger_datasets import datasets_ledger
-from mlcrepro.huellermeier2022.ledger_dependence import comparison_id, dependence_ledger
-from mlcrepro.huellermeier2022.ledger_knn import knn_ledger
-from mlcrepro.huellermeier2022.ledger_losses import losses_ledger
+from mlcrepro.huellermeier2022.ledger_dependence import comparison_id
 from mlcrepro.huellermeier2022.ledger_rows import ledgers
 from mlcrepro.huellermeier2022.printed import NAMES, table2
 from mlcrepro.ledger import Ledger
@@ -48,6 +45,11 @@ def _csv(name):
         return list(csv.DictReader(fh))
 
 
+def _ledger_of(name, part):
+    """One ledger built from its part of the evidence alone."""
+    return ledgers({name: part})[name]
+
+
 def _assert_ids_name_their_rows(led):
     """Each id of a row names that row: in the paper's inventory (HU) or in extra.csv (EX)."""
     refs = {r["id"]: r["ledger"] for r in _csv("huellermeier2022.csv") + _csv("extra.csv")}
@@ -60,7 +62,7 @@ def _assert_ids_name_their_rows(led):
 # ------------------------------------------------------------------------- losses
 @pytest.fixture(scope="module")
 def losses():
-    return losses_ledger(losses_evidence())
+    return _ledger_of("losses", losses_evidence())
 
 
 def test_the_losses_ledger_is_the_saved_one(losses):
@@ -92,7 +94,7 @@ def _datasets(stats):
 
 
 def test_datasets_rows_compare_the_printed_table_with_the_statistics():
-    led = datasets_ledger(_datasets(_stats()))
+    led = _ledger_of("datasets", _datasets(_stats()))
     led.check()
     status = {e.claim: e.status for e in led.entries}
     assert status["Yeast: cardinality"] == status["Birds: instances"] == "reproduced"
@@ -108,11 +110,11 @@ def test_a_table_2_number_that_differs_without_a_known_cause_stops_the_ledger():
     stats = _stats()
     stats.loc["yeast", "cardinality"] = 4.30  # printed 4.24
     with pytest.raises(ValueError, match=r"Yeast: cardinality.*give its cause"):
-        datasets_ledger(_datasets(stats))
+        _ledger_of("datasets", _datasets(stats))
 
 
 def test_the_datasets_ledger_is_the_saved_one():
-    led = datasets_ledger(datasets_evidence())
+    led = _ledger_of("datasets", datasets_evidence())
     assert_is_the_saved_ledger(led, "datasets", 48)
     _assert_ids_name_their_rows(led)
 
@@ -171,7 +173,7 @@ def _summary():
 
 
 def test_comparison_rows_carry_a_cause_only_when_they_differ():
-    full = dependence_ledger(_toy_dependence(summary=_summary()))
+    full = _ledger_of("dependence", _toy_dependence(summary=_summary()))
     led = Ledger("dependence", "Hüllermeier et al. (2022)")
     led.entries = [e for e in full.entries if e.source == "released profiles"]
     assert [e.claim for e in led.entries] == [
@@ -232,7 +234,7 @@ def _toy_dependence(ours=9, authors=9, hits=190, summary=None):
 
 
 def test_dependence_rows_follow_the_counts_and_their_rules():
-    led = dependence_ledger(_toy_dependence())
+    led = _ledger_of("dependence", _toy_dependence())
     led.check()
     n = 2 * (1 + len(CLAIMS))
     assert [e.claim_ids for e in led.entries[:2]] == [("HU088",), ("EX013",)]
@@ -242,11 +244,11 @@ def test_dependence_rows_follow_the_counts_and_their_rules():
     assert len(led.entries) == n + 2 + 2 + 2  # curves, one comparison pair, setup
     assert all(e.note == "" for e in led.entries[2:n])  # robust: no note needed
     # a reading that holds on fewer than 80% of the resamples says what judged it
-    fragile = dependence_ledger(_toy_dependence(ours=5, hits=150)).entries[2]
+    fragile = _ledger_of("dependence", _toy_dependence(ours=5, hits=150)).entries[2]
     assert fragile.status == "fragile"
     assert "holds on 5 of the 9 datasets, just the 5 the rule needs" in fragile.note
     assert "on 150 of 200 bootstrap resamples" in fragile.note and "160" in fragile.note
-    failing = dependence_ledger(_toy_dependence(ours=4, authors=3))
+    failing = _ledger_of("dependence", _toy_dependence(ours=4, authors=3))
     cc = [e for e in failing.entries if e.claim.startswith("CC improves")]
     assert [e.cause.kind for e in cc] == ["tested", "tested"]
 
@@ -263,7 +265,7 @@ def knn_toy():
 
 def test_knn_rows_follow_the_readings_and_carry_their_ids(knn_toy):
     ev = knn_toy
-    led = knn_ledger(ev)
+    led = _ledger_of("knn", ev)
     led.check()
     o = ev.readings["hamming"]
     paper = ["birds", "emotions", "flags-12", "scene", "yeast"]
@@ -300,6 +302,10 @@ def test_knn_rows_follow_the_readings_and_carry_their_ids(knn_toy):
 def test_ledgers_are_keyed_as_the_papers_record(knn_toy):
     with pytest.raises(TypeError, match="Evidence"):
         ledgers(object())
+    with pytest.raises(TypeError, match="mapping of ledger names"):
+        ledgers({"tables": knn_toy})
+    with pytest.raises(TypeError, match=r"ev\['knn'\] must be a KnnEvidence"):
+        ledgers({"knn": knn_toy.readings})
     ev = Evidence(losses_evidence(), datasets_evidence(), _toy_dependence(), knn_toy)
     built = ledgers(ev)
     assert list(built) == list(PAPER.ledgers)

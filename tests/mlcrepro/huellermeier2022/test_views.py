@@ -9,14 +9,13 @@ from mlcrepro.huellermeier2022 import views as V
 from mlcrepro.huellermeier2022.collect import evidence
 from mlcrepro.huellermeier2022.evidence_dependence import CLAIMS, FAMILIES, SCENE, Sec53
 from mlcrepro.huellermeier2022.evidence_losses import losses_evidence
-from mlcrepro.huellermeier2022.ledger_losses import losses_ledger
 from mlcrepro.huellermeier2022.ledger_rows import ledgers
 from mlcrepro.ledger import Ledger, load_ledgers
 
 
 @pytest.fixture(scope="module")
 def losses():
-    return losses_ledger(losses_evidence())
+    return ledgers({"losses": losses_evidence()})["losses"]
 
 
 @pytest.fixture(scope="module")
