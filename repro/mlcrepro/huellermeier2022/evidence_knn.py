@@ -22,6 +22,7 @@ import pandas as pd
 
 from mlcbook.learners import minimize_summed_loss
 from mlcbook.losses import error_count_losses
+from mlcbook.profiles import pooled_mean_draws
 from mlcrepro.huellermeier2022.experiments import (
     KNN_DATASETS,
     KNN_PAPER,
@@ -87,8 +88,8 @@ def monotone_hits(
     same :func:`~mlcrepro.tables.bootstrap_draws` of the sorted folds, a drawn fold
     bringing its rows of every dataset.  Each resample's pooled table is
     ``sum(loss * n_test) / sum(n_test)`` over the drawn folds (as
-    :func:`~mlcrepro.huellermeier2022.knn_fig4.loss_matrix`), from per-fold sums
-    computed once, for all resamples at once.
+    :func:`~mlcrepro.huellermeier2022.knn_fig4.loss_matrix`), for all resamples at once
+    (:func:`mlcbook.profiles.pooled_mean_draws`).
 
     Parameters
     ----------
@@ -122,13 +123,12 @@ def monotone_hits(
     for name in datasets:
         t = table[table["dataset"] == name]
         K = int(t["target_k"].max())
-        at = (np.searchsorted(folds, t["fold"]), t["target_k"] - 1, t["surrogate_k"] - 1)
-        sums, counts = np.zeros((2, len(folds), K, K))
-        np.add.at(sums, at, t["loss"].to_numpy(float) * t["n_test"].to_numpy(float))
-        np.add.at(counts, at, t["n_test"].to_numpy(float))
-        if not (counts > 0).all():
-            raise ValueError(f"table must hold every fold, target and surrogate k of {name!r}")
-        pooled = sums[draws].sum(axis=1) / counts[draws].sum(axis=1)  # resample, target, surr.
+        at = (np.searchsorted(folds, t["fold"]), (t["target_k"] - 1) * K + t["surrogate_k"] - 1)
+        value, weight = np.full((2, len(folds), K * K), np.nan)
+        value[at], weight[at] = t["loss"].to_numpy(float), t["n_test"].to_numpy(float)
+        if np.isnan(value).any() or len(t) != value.size:
+            raise ValueError(f"table must hold each fold, target and surrogate k of {name!r} once")
+        pooled = pooled_mean_draws(value, weight, draws).reshape(resamples, K, K)
         best = best_surrogates(pooled)  # ties (within TIE_TOL) to the smaller k
         holds &= (np.diff(best, axis=1) >= 0).all(axis=1)
     return int(holds.sum()), resamples

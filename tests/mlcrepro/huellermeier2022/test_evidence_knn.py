@@ -128,5 +128,5 @@ def test_monotone_hits_are_the_resampled_readings_of_every_paper_dataset():
         assert E.monotone_hits(t, resamples=40, seed=seed) == robustness(
             t, holds, resamples=40, seed=seed
         )
-    with pytest.raises(ValueError, match="every fold"):
+    with pytest.raises(ValueError, match="each fold"):
         E.monotone_hits(t.iloc[1:], resamples=2)
