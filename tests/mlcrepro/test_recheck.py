@@ -1,14 +1,18 @@
-"""``mlcrepro check ID --recompute``: the cells behind a row, rerun; the row judged again."""
+"""``mlcrepro check ID --recompute``: the cells behind a row, rerun; the row judged again;
+and every Reproduce page's check of its ledgers, with the raw data absent."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pandas as pd
 import pytest
 
+from mlcbook.datasets import fetch
 from mlcrepro.check import rows_of
 from mlcrepro.experiment import Experiment
 from mlcrepro.ledger import load_ledgers
-from mlcrepro.papers import build_ledger, cells_behind, experiments
+from mlcrepro.papers import FOLDERS, LEDGERS, PAPERS, build_ledgers, cells_behind, experiments
 from mlcrepro.recheck import recheck, splice
 from mlcrepro.runner import cells
 
@@ -38,13 +42,52 @@ def test_a_float_key_is_named():
     assert splice(committed, [new], _exp(keys=("alpha",)))["score"].tolist() == [1.0, 2.5]
 
 
-def test_every_saved_row_names_cells_that_exist():
+#: the raw data absent: an empty data home, no mirror of the datasets or of the authors'
+#: material (Hüllermeier et al.'s released files, Wu & Zhou's LIMO code), downloads off
+_NO_RAW_DATA = {
+    "MLCBOOK_DATA_MIRROR": "",
+    "MLCBOOK_REFERENCE_MIRROR": "",
+    "MLCBOOK_DATA_DOWNLOAD": "0",
+}
+
+
+def _without_raw_data(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
+    (home / "data").mkdir()
+    (home / "limo").mkdir()
+    monkeypatch.setenv("MLCBOOK_DATA", str(home / "data"))
+    monkeypatch.setenv("MLCBOOK_WU_ZHOU_REFERENCE", str(home / "limo"))  # holds no limo/
+    for name, value in _NO_RAW_DATA.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("MLCBOOK_RECOMPUTE", raising=False)
+    monkeypatch.setattr(fetch, "bundle_dir", lambda: None)  # nor the data bundle
+    # each paper's evidence computed here, under these conditions, not an earlier test's
+    for folder in FOLDERS:
+        monkeypatch.setattr(folder, "evidence", folder.evidence.__wrapped__)
+
+
+def test_every_pages_check_runs_without_raw_data_and_every_row_names_cells_that_exist(
+    tmp_path, monkeypatch
+):
+    # What every Reproduce page checks -- each paper's evidence() and ledgers(evidence),
+    # every status derived again, the ledgers compared with the saved ones -- with the raw
+    # data absent: the evidence reads the committed tables and the library only
+    _without_raw_data(monkeypatch, tmp_path)
+    built = {}
+    for p in PAPERS:
+        if p.ledgers:
+            built.update(build_ledgers(p.key))
+    assert list(built) == list(LEDGERS)
+    for ledger in built.values():
+        ledger.check()
+        ledger.check_against_committed()
+    # nothing was fetched into the empty data home
+    assert [p for p in tmp_path.rglob("*") if p.is_file()] == []
     # each selector of each row must select at least one cell of its table's specs
     exps = {e.name: e for e in experiments()}
     ledgers = load_ledgers()
     ledgers["row"] = ledgers.groupby("chapter", sort=False).cumcount() + 1
     # what each row is about is not saved: it is read from the ledgers built afresh
-    about = {ch: [e.about for e in build_ledger(ch).entries] for ch in ledgers["chapter"].unique()}
+    about = {ch: [e.about for e in built[ch].entries] for ch in ledgers["chapter"].unique()}
     with_tables = 0
     for _, row in ledgers.iterrows():
         for sel in cells_behind({**row, "about": about[row["chapter"]][row["row"] - 1]}):

@@ -166,8 +166,9 @@ def test_a_chapter_with_a_stale_table_fails_at_once_and_writes_nothing(tmp_path)
     from mlcrepro._paths import project_root, results_dir
 
     committed = results_dir()
-    for suffix in (".csv", ".json"):
-        shutil.copy(committed / f"dependence_authors{suffix}", tmp_path)
+    for table in committed.glob("*.csv"):  # every table as committed but the study's key
+        for suffix in (".csv", ".json"):
+            shutil.copy(table.with_suffix(suffix), tmp_path)
     meta = tmp_path / "dependence_authors.json"
     saved = json.loads(meta.read_text())
     saved["config"]["alphas"] = saved["config"]["alphas"][:-1]

@@ -1,8 +1,9 @@
 """Our Sec. 5 study beside the authors' released profiles (Hüllermeier et al., 2022).
 
 The study of :mod:`mlcrepro.huellermeier2022.authors_study` reruns the paper's learners on
-the authors' folds; :func:`mlcrepro.huellermeier2022.reference.load_reference_results` holds the
-profiles the authors released (binomial loss, eq. 15/18, k = 1..K; polynomial loss,
+the authors' folds; the committed table ``dependence_released``
+(:func:`mlcrepro.huellermeier2022.experiments.released_profiles`) holds the profiles the
+authors released (binomial loss, eq. 15/18, k = 1..K; polynomial loss,
 eq. 17, their 55 alphas), each pooled over the folds that finished.  This module
 puts the two side by side:
 
@@ -23,8 +24,8 @@ import pandas as pd
 
 from mlcbook.profiles import pooled_mean
 from mlcbook.validation import check_bool
+from mlcrepro.huellermeier2022.experiments import released_profiles
 from mlcrepro.huellermeier2022.names import LEARNER_NAMES, paper_names
-from mlcrepro.huellermeier2022.reference import load_reference_results
 
 __all__ = [
     "MAIN_LEARNERS",
@@ -120,7 +121,8 @@ def compare_with_authors(
         ``rakel_short=False`` so that RAkEL keeps its (k, m)).
     reference : pandas.DataFrame, optional
         The authors' profiles, columns ``dataset, learner, family, param, loss,
-        folds, K``; default :func:`mlcrepro.huellermeier2022.reference.load_reference_results`.
+        folds, K``; default the committed table of the released profiles
+        (:func:`mlcrepro.huellermeier2022.experiments.released_profiles`).
 
     Returns
     -------
@@ -140,7 +142,7 @@ def compare_with_authors(
     named = paper_names(labels, rakel_short=False)["learner"]
     ours["learner"] = ours["learner"].map(dict(zip(labels["learner"], named)))
     if reference is None:
-        reference = load_reference_results()
+        reference = released_profiles()
     ref = _frame(reference, "reference", _REFERENCE)
     ref = ref[["dataset", "learner", "family", "param", "loss", "folds", "K"]]
     ref = ref.rename(columns={"loss": "theirs", "folds": "their_folds", "K": "K_ref"})

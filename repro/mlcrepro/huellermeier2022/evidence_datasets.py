@@ -1,8 +1,10 @@
 """The evidence of the datasets ledger: Table 2 of Hüllermeier et al. (2022), recomputed.
 
-One job: compute, from the benchmark files (:func:`mlcbook.datasets.dataset_statistics`),
-the statistics that the datasets ledger sets beside the paper's Table 2, and gather
-them in one frozen value (:func:`datasets_evidence`).  Nothing here writes a ledger row.
+One job: read, from the committed table of the benchmark files' statistics
+(:func:`mlcbook.datasets.dataset_statistics` of each file, computed by
+:mod:`~mlcrepro.huellermeier2022.dataset_files`), the statistics that the datasets
+ledger sets beside the paper's Table 2, and gather them in one frozen value
+(:func:`datasets_evidence`).  Nothing here writes a ledger row or opens a data file.
 
 The paper's Flags has 12 labels: it is the registry's ``flags-12`` (MULAN's 7 colours
 and 5 binary symbol attributes); its Medical is the registry's ``medical``, the first
@@ -15,7 +17,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from mlcbook.datasets import dataset_statistics, load_dataset
+from mlcrepro.huellermeier2022.dataset_files import MEDICAL_FILE
+from mlcrepro.huellermeier2022.experiments import dataset_statistics_table
 from mlcrepro.huellermeier2022.printed import COLUMNS, NAMES
 
 __all__ = ["table2_keys", "DatasetsEvidence", "datasets_evidence", "empty_prediction_hamming"]
@@ -73,11 +76,22 @@ class DatasetsEvidence:
             raise TypeError(f"medical_file_rows must be an int, got {rows!r}")
 
 
-def datasets_evidence() -> DatasetsEvidence:
-    """The statistics of the benchmark files (a few seconds, from the verified files)."""
-    stats = dataset_statistics([*NAMES.values(), "flags-12"])
+def datasets_evidence(table: pd.DataFrame | None = None) -> DatasetsEvidence:
+    """The statistics of the benchmark files, from the committed table.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame, optional
+        :func:`mlcbook.datasets.dataset_statistics` of Table 2's datasets, ``flags-12``
+        and the whole Medical file (``medical-cmc``), indexed by dataset; default the
+        committed table (:func:`~mlcrepro.huellermeier2022.experiments.dataset_statistics_table`).
+    """
+    table = dataset_statistics_table() if table is None else table
+    if not isinstance(table, pd.DataFrame) or MEDICAL_FILE not in table.index:
+        raise ValueError(f"table must be a statistics table with a row {MEDICAL_FILE!r}")
+    stats = table.drop(index=MEDICAL_FILE)
     return DatasetsEvidence(
         stats=stats,
-        medical_file_rows=int(load_dataset("medical-cmc")[1].shape[0]),
+        medical_file_rows=int(table.loc[MEDICAL_FILE, "instances"]),
         density=empty_prediction_hamming(stats.loc[table2_keys()]),
     )

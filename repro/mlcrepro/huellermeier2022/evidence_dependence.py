@@ -2,7 +2,8 @@
 
 One job: from the committed learner study (``dependence_authors``, read by
 :func:`mlcrepro.huellermeier2022.experiments.load`) and the authors' released profiles
-(:func:`mlcrepro.huellermeier2022.reference.load_reference_results`), compute
+(``dependence_released``, read by
+:func:`mlcrepro.huellermeier2022.experiments.released_profiles`), compute
 everything the dependence ledger reads, once (:func:`dependence_evidence`):
 the profiles pooled over the folds, the Sec. 5.3 observations counted on both loss
 families on our run and on the authors' (:func:`count_claims`, with their robustness
@@ -24,13 +25,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mlcbook.datasets import load_dataset
 from mlcbook.profiles import curve_summary
 from mlcrepro.huellermeier2022 import authors_compare as ac
 from mlcrepro.huellermeier2022.authors_study import DATASETS
-from mlcrepro.huellermeier2022.experiments import DEPENDENCE_TABLE, load
+from mlcrepro.huellermeier2022.experiments import (
+    DEPENDENCE_TABLE,
+    dataset_statistics_table,
+    load,
+    released_profiles,
+)
 from mlcrepro.huellermeier2022.names import paper_names
-from mlcrepro.huellermeier2022.reference import load_reference_results
 from mlcrepro.huellermeier2022.resampled_profiles import (
     CurveSummaries,
     ResampledProfiles,
@@ -316,9 +320,10 @@ def exceptions(pooled: pd.DataFrame, claim: str, family: str) -> pd.DataFrame:
 
 
 def _cells(dataset: str) -> int:
-    """The label cells of a dataset (instances x labels), as its pooled folds cover them."""
-    Y = load_dataset(dataset)[1]
-    return int(Y.shape[0] * Y.shape[1])
+    """The label cells of a dataset (instances x labels), as its pooled folds cover them
+    (the committed statistics of its file)."""
+    stats = dataset_statistics_table().loc[dataset]
+    return int(stats["instances"] * stats["labels"])
 
 
 def exceptions_text(points: pd.DataFrame, family: str) -> str:
@@ -395,7 +400,7 @@ def count_claims(profiles: ResampledProfiles, theirs: pd.DataFrame) -> Sec53:
         resamples at once by :func:`holding_resampled`).
     theirs : pandas.DataFrame
         The authors' released profiles (pooled already), named as ours
-        (``paper_names(load_reference_results())``).
+        (``paper_names(released_profiles())``).
     """
     if not isinstance(profiles, ResampledProfiles):
         raise TypeError(f"profiles must be a ResampledProfiles, got {type(profiles).__name__}")
@@ -488,7 +493,7 @@ def dependence_evidence(
     named = paper_names(table)
     profiles = resampled_profiles(named, resamples=resamples, seed=seed)
     pooled = profiles.pooled  # pooled once, for every reader
-    theirs = paper_names(load_reference_results())
+    theirs = paper_names(released_profiles())
     comparison = ac.compare_with_authors(table)
     return DependenceEvidence(
         table=table,

@@ -1,52 +1,45 @@
 """The evidence of the kNN ledger: Hüllermeier et al. (2022), Sec. 6 (Fig. 4).
 
-One job: from the committed Fig. 4 tables (one per tie-break) and the consensus summary
-(:mod:`mlcrepro.huellermeier2022.experiments`), and from the neighbours of every query of
-the same protocol (:func:`mlcrepro.huellermeier2022.knn_fig4.neighbor_labels`), compute
-everything the kNN ledger reads (:func:`knn_evidence`): each dataset's pooled
-surrogate-by-target table and what the paper reads off it
-(:func:`mlcrepro.tables.surrogate_readings`), the first observation's robustness over
-bootstrap resamples of the folds, and three statements about the minimiser read on every
-query (the consensus rule against brute force, how often the minimiser for k < K is the
-one for k = K, how often the mode at k = K is tied).  Nothing here writes a ledger row.
+One job: from the committed Fig. 4 tables (one per tie-break), the consensus summary
+and the statements read on every query of the same protocol
+(:mod:`mlcrepro.huellermeier2022.experiments`; the last made by
+:mod:`~mlcrepro.huellermeier2022.knn_queries`), compute everything the kNN ledger reads
+(:func:`knn_evidence`): each dataset's pooled surrogate-by-target table and what the
+paper reads off it (:func:`mlcrepro.tables.surrogate_readings`), the first
+observation's robustness over bootstrap resamples of the folds, and three statements
+about the minimiser read on every query (the consensus rule against brute force, how
+often the minimiser for k < K is the one for k = K, how often the mode at k = K is
+tied).  Nothing here writes a ledger row, and nothing here opens a data file.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from mlcbook.learners import minimize_summed_loss
-from mlcbook.losses import error_count_losses
 from mlcbook.profiles import pooled_mean_draws
 from mlcrepro.huellermeier2022.experiments import (
     KNN_DATASETS,
     KNN_PAPER,
     TIE_BREAKS,
     knn_consensus,
+    knn_queries,
     knn_tables,
 )
-from mlcrepro.huellermeier2022.knn_fig4 import loss_matrix, neighbor_labels
+from mlcrepro.huellermeier2022.knn_fig4 import loss_matrix
+from mlcrepro.huellermeier2022.knn_queries import QUERY_COLUMNS, Exactness, TieEffect, exactness_of
 from mlcrepro.tables import best_surrogates, bootstrap_draws, surrogate_readings
 
 __all__ = [
     "HAMMING_RANK",
     "SUBSET_RANK",
     "SUBSET_ROWS",
-    "SAMPLE",
     "matrices",
     "readings",
     "monotone_hits",
-    "consensus_exactness",
-    "k_invariant_share",
-    "tied_mode_share",
-    "Exactness",
-    "TieEffect",
-    "tie_effect",
     "KnnEvidence",
     "knn_evidence",
 ]
@@ -54,8 +47,6 @@ __all__ = [
 HAMMING_RANK = "Hamming surrogate rank at target K (1 = worst)"
 SUBSET_RANK = "subset 0/1 surrogate rank at target K (1 = worst)"
 SUBSET_ROWS = "rows where subset 0/1 surrogate is worst"
-#: the consensus check's queries: all, except a seeded sample where 2**K is large
-SAMPLE = {"birds": 20, "yeast": 300}
 
 
 def matrices(table: pd.DataFrame) -> dict[str, pd.DataFrame]:
@@ -134,140 +125,6 @@ def monotone_hits(
     return int(holds.sum()), resamples
 
 
-def _check_neighbors(neighbors: Any) -> dict[str, np.ndarray]:
-    if not isinstance(neighbors, Mapping) or not neighbors:
-        raise TypeError("neighbors must be a non-empty mapping dataset -> (n, c, K) array")
-    out = {}
-    for name, N in neighbors.items():
-        N = np.asarray(N)
-        if N.ndim != 3 or not ((N == 0) | (N == 1)).all():
-            raise ValueError(f"neighbors[{name!r}] must be a 0/1 array (n, c, K), got {N.shape}")
-        out[str(name)] = N.astype(np.int8)
-    return out
-
-
-def _tables(K: int) -> np.ndarray:
-    return np.vstack([error_count_losses("binomial", k, K) for k in range(1, K + 1)])
-
-
-def _predictions(N: np.ndarray, prune: bool = True) -> np.ndarray:
-    """Minimisers for every surrogate binomial k = 1..K, shape (K, n, K)."""
-    return minimize_summed_loss(N, _tables(N.shape[2]), prune=prune, max_free_labels=20)
-
-
-@dataclass(frozen=True)
-class Exactness:
-    """The consensus rule against brute force: ``same`` of ``total`` (query, k) agree;
-    ``queries`` says, per dataset, which queries were checked."""
-
-    same: int
-    total: int
-    queries: tuple[str, ...]
-
-
-def consensus_exactness(
-    neighbors: Mapping[str, np.ndarray],
-    *,
-    sample: Mapping[str, int] | None = None,
-    seed: int = 0,
-) -> Exactness:
-    """Sec. 6: fixing the labels all neighbours agree on is exact.
-
-    For every query of ``neighbors`` (dataset -> neighbour labels) and every surrogate
-    binomial k = 1..K, the pruned minimiser of eq. 19 against the brute-force one
-    (all ``2**K`` candidates; tie-break 'hamming' in both).  ``sample`` limits a
-    dataset to that many seeded queries (the brute force costs ``2**K`` per query:
-    2**19 for birds).
-
-    Examples
-    --------
-    >>> N = np.array([[[1, 0], [1, 1], [0, 0]]])
-    >>> consensus_exactness({"toy": N})
-    Exactness(same=2, total=2, queries=('toy all 1',))
-    """
-    neighbors = _check_neighbors(neighbors)
-    sample = dict(sample or {})
-    rng = np.random.default_rng(seed)
-    same = total = 0
-    parts = []
-    for name, N in neighbors.items():
-        if name in sample and sample[name] < len(N):
-            N = N[np.sort(rng.choice(len(N), size=int(sample[name]), replace=False))]
-            parts.append(f"{name} {len(N)} sampled queries")
-        else:
-            parts.append(f"{name} all {len(N)}")
-        eq = (_predictions(N) == _predictions(N, prune=False)).all(axis=2)
-        same += int(eq.sum())
-        total += eq.size
-    return Exactness(same, total, tuple(parts))
-
-
-def k_invariant_share(N: np.ndarray) -> float:
-    """Share of (query, k < K) pairs whose prediction is the query's one at k = K.
-
-    Below, the first query's per-label majority (1, 1, 1) is no neighbour's vector and
-    its tied modes go to (0, 1, 1); the second query's mode is its majority.
-
-    >>> N = np.array([[[1, 1, 0], [1, 0, 1], [0, 1, 1]], [[1, 1, 0], [1, 1, 0], [0, 0, 0]]])
-    >>> k_invariant_share(N)
-    0.5
-    """
-    P = _predictions(_check_neighbors({"N": N})["N"])
-    return float((P[:-1] == P[-1][np.newaxis]).all(axis=2).mean())
-
-
-def _tied_mode(N: np.ndarray) -> np.ndarray:
-    """Per query: is the most frequent neighbour label vector not unique?"""
-    codes = N.astype(np.int64) @ (np.int64(1) << np.arange(N.shape[2], dtype=np.int64))
-    out = np.empty(len(N), dtype=bool)
-    for q, row in enumerate(codes):
-        counts = np.unique(row, return_counts=True)[1]
-        out[q] = (counts == counts.max()).sum() > 1
-    return out
-
-
-@dataclass(frozen=True)
-class TieEffect:
-    """How much the tie-break decides at k = K on one dataset: of ``queries``, those whose
-    neighbours' most frequent label vector is not unique (``tied``), and those whose
-    k = K prediction the lexicographic tie-break changes against the Hamming one
-    (``changed``; a subset of the tied ones)."""
-
-    queries: int
-    tied: int
-    changed: int
-
-
-def tie_effect(N: np.ndarray) -> TieEffect:
-    """:class:`TieEffect` of the neighbour label vectors ``N`` (n_queries, c, K).
-
-    >>> N = np.array([[[1, 1, 0], [1, 0, 1], [0, 1, 1]], [[1, 1, 0], [1, 1, 0], [0, 0, 0]]])
-    >>> tie_effect(N)
-    TieEffect(queries=2, tied=1, changed=0)
-    """
-    N = _check_neighbors({"N": N})["N"]
-    K = N.shape[2]
-    subset = np.asarray(error_count_losses("binomial", K, K))[np.newaxis]  # k = K
-    P = {
-        tb: minimize_summed_loss(N, subset, tie_break=tb, max_free_labels=20)[0]
-        for tb in ("hamming", "lexicographic")
-    }
-    changed = (P["hamming"] != P["lexicographic"]).any(axis=1)
-    return TieEffect(len(N), int(_tied_mode(N).sum()), int(changed.sum()))
-
-
-def tied_mode_share(N: np.ndarray) -> float:
-    """Share of queries whose neighbour label vectors have more than one most frequent one.
-
-    Then every one of them minimises the summed subset 0/1 loss (eq. 19 at k = K).
-
-    >>> N = np.array([[[1, 0], [1, 1], [0, 0]], [[1, 1], [1, 1], [0, 0]]])
-    >>> tied_mode_share(N)
-    0.5
-    """
-    return float(_tied_mode(_check_neighbors({"N": N})["N"]).mean())
-
-
 @dataclass(frozen=True)
 class KnnEvidence:
     """What the kNN ledger reads.
@@ -280,7 +137,8 @@ class KnnEvidence:
     ``birds_hamming_gap``: how far the Hamming surrogate is above the best at the
     subset 0/1 target on birds; ``exactness``, ``k_invariant``, ``tied_modes``: the
     three statements read on every query of the paper's datasets; ``ties``: per dataset,
-    how much the tie-break decides at k = K (:func:`tie_effect`).
+    how much the tie-break decides at k = K
+    (:func:`~mlcrepro.huellermeier2022.knn_queries.tie_effect`).
     """
 
     tables: dict[str, pd.DataFrame]
@@ -295,17 +153,29 @@ class KnnEvidence:
     ties: dict[str, TieEffect]
 
 
-def knn_evidence(
-    neighbors: Mapping[str, np.ndarray] | None = None, *, seed: int = 0
-) -> KnnEvidence:
-    """Everything the kNN ledger reads, from the committed tables (about half a minute).
+def _statements(queries: pd.DataFrame) -> dict:
+    """The three statements and the tie-break's effect, per dataset, from a
+    :func:`~mlcrepro.huellermeier2022.knn_queries.query_statistics` table."""
+    if not isinstance(queries, pd.DataFrame) or list(queries.columns) != list(QUERY_COLUMNS):
+        raise TypeError(f"queries must be a table with the columns {list(QUERY_COLUMNS)}")
+    rows = list(queries.itertuples(index=False))
+    return {
+        "exactness": exactness_of(queries),
+        "k_invariant": {r.dataset: float(r.k_invariant) for r in rows},
+        "tied_modes": {r.dataset: float(r.tied_modes) for r in rows},
+        "ties": {r.dataset: TieEffect(int(r.queries), int(r.tied), int(r.changed)) for r in rows},
+    }
+
+
+def knn_evidence(queries: pd.DataFrame | None = None, *, seed: int = 0) -> KnnEvidence:
+    """Everything the kNN ledger reads, from the committed tables (a few seconds).
 
     Parameters
     ----------
-    neighbors : mapping of str to ndarray, optional
-        The neighbour label vectors of every query of the paper's datasets
-        (:func:`mlcrepro.huellermeier2022.knn_fig4.neighbor_labels`); computed when
-        not given.
+    queries : pandas.DataFrame, optional
+        The statements read on every query of the paper's datasets, one row per dataset
+        (:func:`mlcrepro.huellermeier2022.knn_queries.query_statistics`); default the
+        committed table (:func:`~mlcrepro.huellermeier2022.experiments.knn_queries`).
     seed : int
         Seed of the 200 bootstrap resamples of the first observation's robustness.
     """
@@ -318,9 +188,6 @@ def knn_evidence(
     main = tables["hamming"]
     hits = monotone_hits(main[main["dataset"].isin(list(KNN_PAPER))], resamples=200, seed=seed)
     birds = Ms["hamming"]["birds"]
-    if neighbors is None:
-        neighbors = {d: neighbor_labels(d) for d in KNN_PAPER}
-    neighbors = _check_neighbors(neighbors)
     return KnnEvidence(
         tables=tables,
         reach=knn_consensus(),
@@ -328,8 +195,5 @@ def knn_evidence(
         readings={tb: readings(Ms[tb]) for tb in TIE_BREAKS},
         monotone_hits=hits,
         birds_hamming_gap=float(birds.iloc[-1, 0] - birds.iloc[-1].min()),
-        exactness=consensus_exactness(neighbors, sample=SAMPLE),
-        k_invariant={d: k_invariant_share(N) for d, N in neighbors.items()},
-        tied_modes={d: tied_mode_share(N) for d, N in neighbors.items()},
-        ties={d: tie_effect(N) for d, N in neighbors.items()},
+        **_statements(knn_queries() if queries is None else queries),
     )

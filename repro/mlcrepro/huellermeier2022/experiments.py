@@ -12,7 +12,16 @@ only by ``make reproduce`` or ``make table NAME=...``).
 ``knn_fig4_nearest``        the same with the nearest-neighbour tie-break
 ``knn_fig4_lexicographic``  the same with the lexicographic tie-break
 ``knn_consensus``           the reach of the consensus rule under Fig. 4's folds
+``knn_queries``             Sec. 6, three statements read on every query of Fig. 4
+                            (:mod:`~mlcrepro.huellermeier2022.knn_queries`)
+``datasets_table2``         Table 2, the statistics of the benchmark files
+                            (:mod:`~mlcrepro.huellermeier2022.dataset_files`)
+``dependence_released``     the authors' released loss profiles (the paper's rows;
+                            :mod:`~mlcrepro.huellermeier2022.reference`)
 ==========================  =====================================================
+
+Each table is keyed by its specification and the sha256 recorded for the files it is
+computed from: reading and checking it opens no data file and no released file.
 """
 
 from __future__ import annotations
@@ -32,15 +41,22 @@ from mlcrepro.huellermeier2022.authors_study import (
     run_authors_study,
     study_spec,
 )
+from mlcrepro.huellermeier2022.dataset_files import (
+    STATISTICS_TABLE,
+    statistics_config,
+    statistics_spec,
+)
 from mlcrepro.huellermeier2022.knn_fig4 import (
     consensus_summary,
     fig4_config,
     fig4_spec,
     fig4_table,
 )
+from mlcrepro.huellermeier2022.knn_queries import QUERIES_TABLE, queries_config, queries_spec
 from mlcrepro.huellermeier2022.names import study_learner
+from mlcrepro.huellermeier2022.reference import RELEASED_TABLE, released_config, released_spec
 from mlcrepro.results import load_or_compute, recompute_requested
-from mlcrepro.runner import Spec
+from mlcrepro.runner import Spec, table
 from mlcrepro.tolerances import BOOMER_K_FOLD_ATOL, CLOSED_FORM_RTOL
 
 __all__ = [
@@ -58,6 +74,10 @@ __all__ = [
     "dependence_table",
     "knn_tables",
     "knn_consensus",
+    "QUERY_QUANTITIES",
+    "knn_queries",
+    "dataset_statistics_table",
+    "released_profiles",
 ]
 
 #: the learner study of Sec. 5
@@ -72,6 +92,13 @@ TIE_BREAKS = ("hamming", "nearest", "lexicographic")
 EVERY_TIE_BREAK = "every tie-break"
 #: the ``quantity`` of the ledger rows on the setup of Sec. 5.2 (they rest on no cells)
 SETUP = "setup"
+#: the ``quantity`` of the kNN ledger's rows read on every query (the ``knn_queries``
+#: table's cells, not Fig. 4's)
+QUERY_QUANTITIES = (
+    "exactness of the consensus rule",
+    "minimiser unchanged in k",
+    "tied modes at k = K",
+)
 #: the dataset of the quick tier's sample (one fold, every learner): the smallest, whose
 #: fold of the learner study cost about 2.5 CPU-s in the committed rows
 _QUICK_DATASET = "flags"
@@ -112,6 +139,14 @@ def _specification(name: str) -> tuple[Callable[[], pd.DataFrame], dict]:
     if name == "knn_consensus":
         datasets = list(KNN_DATASETS)
         return lambda: consensus_summary(datasets), fig4_config(datasets)
+    made = {
+        QUERIES_TABLE: (queries_spec, queries_config),
+        STATISTICS_TABLE: (statistics_spec, statistics_config),
+        RELEASED_TABLE: (released_spec, released_config),
+    }
+    if name in made:
+        spec, config = made[name]
+        return lambda: table(spec(), desc=name), config()
     (tb,) = [tb for tb in TIE_BREAKS if knn_table_name(tb) == name]
     return _fig4(tb), fig4_config(list(KNN_DATASETS), tb)
 
@@ -148,6 +183,26 @@ def knn_tables() -> dict[str, pd.DataFrame]:
 def knn_consensus() -> pd.DataFrame:
     """The reach of the consensus rule on :data:`KNN_DATASETS` (one row per dataset)."""
     return load("knn_consensus")
+
+
+def knn_queries() -> pd.DataFrame:
+    """The statements read on every query of Fig. 4 on :data:`KNN_PAPER` (one row per
+    dataset, :func:`~mlcrepro.huellermeier2022.knn_queries.query_statistics`)."""
+    return load(QUERIES_TABLE)
+
+
+def dataset_statistics_table() -> pd.DataFrame:
+    """Table 2's statistics of the benchmark files, indexed by dataset
+    (:func:`mlcbook.datasets.dataset_statistics` of each,
+    :data:`~mlcrepro.huellermeier2022.dataset_files.STATISTICS_DATASETS`)."""
+    return load(STATISTICS_TABLE).set_index("dataset")
+
+
+def released_profiles() -> pd.DataFrame:
+    """The authors' released loss profiles of the paper's datasets and learners
+    (:func:`~mlcrepro.huellermeier2022.reference.load_reference_results`, the columns
+    :data:`~mlcrepro.huellermeier2022.reference.RELEASED_COLUMNS`)."""
+    return load(RELEASED_TABLE)
 
 
 def _study_bounds(table: pd.DataFrame, column: str) -> np.ndarray:
@@ -192,6 +247,29 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         knn_consensus,
         tolerance=relative(CLOSED_FORM_RTOL),
     ),
+    # shares of queries: exact counts of the exact minimiser, as Fig. 4's losses
+    Experiment(
+        QUERIES_TABLE,
+        knn_queries,
+        lambda: [queries_spec()],
+        tolerance=relative(CLOSED_FORM_RTOL),
+        quick={"dataset": "emotions"},  # its cell: 0.2 CPU-s (birds 4.5, yeast 6.1)
+    ),
+    # counts and ratios of integer counts: equal on every machine
+    Experiment(
+        STATISTICS_TABLE,
+        functools.partial(load, STATISTICS_TABLE),
+        lambda: [statistics_spec()],
+        quick={"dataset": "flags-12"},  # the smallest file: 0.003 CPU-s
+    ),
+    # the released files' numbers, parsed: equal
+    Experiment(
+        RELEASED_TABLE,
+        released_profiles,
+        lambda: [released_spec()],
+        keys=("dataset", "learner", "family", "param"),
+        quick={"dataset": "medical"},  # every cell parses both files: about 0.08 CPU-s
+    ),
 )
 
 
@@ -209,8 +287,11 @@ def row_cells(row: Mapping[str, Any]) -> tuple[Cells, ...]:
     (every learner, every dataset when it names none), except the rows about the
     :data:`SETUP`, which rest on none; a ``knn`` row on Fig. 4's cells of the datasets
     it is about, in the table of its tie-break (its ``setting``; the three tables for
-    :data:`EVERY_TIE_BREAK`).  The ``losses`` and ``datasets`` ledgers are computed
-    from the library and the data files, from no committed table.
+    :data:`EVERY_TIE_BREAK`), except the rows read on every query
+    (:data:`QUERY_QUANTITIES`), which rest on the ``knn_queries`` cells.  The ``losses``
+    ledger is computed from the library alone; the ``datasets`` ledger reads
+    ``datasets_table2``, whose cells no row selects: the whole table (a file's
+    statistics per cell, seconds in all) is recomputed by ``make table``.
 
     >>> row_cells({"chapter": "dependence", "about": {"learner": "BR", "dataset": "flags"}})
     (Cells(table='dependence_authors', where={'learner': ('BR-J48',), 'dataset': ('flags',)}),)
@@ -231,6 +312,8 @@ def row_cells(row: Mapping[str, Any]) -> tuple[Cells, ...]:
             where = {"learner": tuple(dict.fromkeys(learners)), **where}
         return (Cells(DEPENDENCE_TABLE, where),)
     if chapter == "knn":
+        if about.get("quantity") in QUERY_QUANTITIES:
+            return (Cells(QUERIES_TABLE, where),)
         setting = about.get("setting", "hamming")
         ties = TIE_BREAKS if setting == EVERY_TIE_BREAK else (setting,)
         return tuple(Cells(knn_table_name(tb), where) for tb in ties)

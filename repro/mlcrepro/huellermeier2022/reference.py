@@ -75,6 +75,7 @@ from mlcbook.datasets.fetch import (
 )
 from mlcrepro import _paths
 from mlcrepro.huellermeier2022.names import LEARNER_NAMES
+from mlcrepro.runner import Spec
 
 __all__ = [
     "PAPERS",
@@ -92,6 +93,12 @@ __all__ = [
     "reference_file",
     "read_kvstore",
     "load_reference_results",
+    "RELEASED_TABLE",
+    "RELEASED_COLUMNS",
+    "RELEASED_DATASETS",
+    "released_cell",
+    "released_config",
+    "released_spec",
 ]
 
 #: Papers whose authors released material read here.
@@ -496,3 +503,59 @@ def load_reference_results(
     df["_order"] = df.groupby(["dataset", "algorithm", "family"]).cumcount()
     df = df.sort_values(["dataset", "learner", "algorithm", "family", "_order"])
     return df.drop(columns="_order").reset_index(drop=True)
+
+
+# ------------------------------------------------------------------ committed table
+#: the committed table of the released profiles (:func:`released_spec`)
+RELEASED_TABLE = "dependence_released"
+#: its columns: what :func:`~mlcrepro.huellermeier2022.authors_compare.compare_with_authors`
+#: and the Sec. 5.3 counts read of :func:`load_reference_results`
+RELEASED_COLUMNS = ("dataset", "learner", "family", "param", "loss", "folds", "K")
+#: its datasets (book names, the paper's nine), in :func:`load_reference_results`'s order
+RELEASED_DATASETS: tuple[str, ...] = tuple(
+    sorted(d for d, in_paper in DATASETS.values() if in_paper)
+)
+_KVSTORES = ("results.kvstore", "results_boomer.kvstore")
+
+
+def released_cell(dataset: str) -> pd.DataFrame:
+    """One dataset's rows of the committed table: :func:`load_reference_results` (the
+    paper's rows) of ``dataset``, its :data:`RELEASED_COLUMNS`, in the same order.
+
+    Raises
+    ------
+    ValueError
+        ``dataset`` is not one of :data:`RELEASED_DATASETS`.
+    """
+    if dataset not in RELEASED_DATASETS:
+        raise ValueError(f"dataset must be one of {RELEASED_DATASETS}, got {dataset!r}")
+    rows = load_reference_results()
+    rows = rows.loc[rows["dataset"] == dataset, list(RELEASED_COLUMNS)]
+    return rows.reset_index(drop=True)
+
+
+def released_config() -> dict:
+    """The specification of the committed table: the key of ``results.load_or_compute``,
+    from the two files' recorded sha256 and download addresses (no file read).
+
+    >>> sorted(released_config()["files"])
+    ['results.kvstore', 'results_boomer.kvstore']
+    """
+    return {
+        "experiment": "Hüllermeier et al. (2022): the authors' released loss profiles",
+        "files": {f: {"sha256": FILES[f][0], "url": FILES[f][1]} for f in _KVSTORES},
+        "datasets": list(RELEASED_DATASETS),
+        "columns": list(RELEASED_COLUMNS),
+        "rows": "the paper's learners and datasets (include_extra=False)",
+    }
+
+
+def released_spec() -> Spec:
+    """The table as a runner spec: one cell per dataset, keyed by the files' sha256."""
+    config = released_config()
+    return Spec(
+        RELEASED_TABLE,
+        released_cell,
+        {"dataset": list(RELEASED_DATASETS)},
+        key={k: v for k, v in config.items() if k != "datasets"},
+    )

@@ -9,8 +9,9 @@ import pytest
 
 from mlcrepro.huellermeier2022 import causes as C
 from mlcrepro.huellermeier2022.evidence_dependence import CLAIMS, FAMILIES, SCENE, Sec53
-from mlcrepro.huellermeier2022.evidence_knn import SUBSET_RANK, KnnEvidence, tie_effect
+from mlcrepro.huellermeier2022.evidence_knn import SUBSET_RANK, KnnEvidence
 from mlcrepro.huellermeier2022.experiments import TIE_BREAKS
+from mlcrepro.huellermeier2022.knn_queries import tie_effect
 
 EVERY = "BOOMER-K below BOOMER-1 everywhere (all points below y=1)"
 CC = "CC improves over BR with increasing k (CC/BR falls)"

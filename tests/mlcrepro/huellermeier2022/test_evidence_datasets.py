@@ -26,11 +26,14 @@ def test_empty_prediction_hamming_is_the_density():
         D.empty_prediction_hamming({"a": 1})
 
 
-def test_the_evidence_reads_the_files_and_refuses_bad_statistics():
+def test_the_evidence_reads_the_committed_statistics_and_refuses_bad_ones():
     ev = D.datasets_evidence()
     assert ev.medical_file_rows == 1954  # the distributed file: 978 + 976 reports
     assert ev.stats.loc["flags", "labels"] == 7 and ev.stats.loc["flags-12", "labels"] == 12
     assert list(ev.density.index) == D.table2_keys()
+    assert "medical-cmc" not in ev.stats.index  # the whole file only gives its rows
+    with pytest.raises(ValueError, match="medical-cmc"):
+        D.datasets_evidence(ev.stats)
     with pytest.raises(ValueError, match="lacks the rows or columns"):
         D.DatasetsEvidence(ev.stats.drop(index="flags"), 1954, ev.density)
     with pytest.raises(TypeError, match="medical_file_rows must be an int"):

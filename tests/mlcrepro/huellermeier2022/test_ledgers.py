@@ -31,6 +31,7 @@ from mlcrepro.huellermeier2022.evidence_dependence import (
 from mlcrepro.huellermeier2022.evidence_knn import knn_evidence
 from mlcrepro.huellermeier2022.evidence_losses import losses_evidence
 from mlcrepro.huellermeier2022.ledger_dependence import comparison_id
+from mlcrepro.huellermeier2022.knn_queries import SAMPLE, query_statistics
 from mlcrepro.huellermeier2022.ledger_rows import ledgers
 from mlcrepro.huellermeier2022.printed import NAMES, table2
 from mlcrepro.ledger import Ledger
@@ -260,7 +261,7 @@ def knn_toy():
     # and the minimiser for k < K is the per-label majority against the tied k = K choice
     # (named as the two datasets whose ties the tie-break cause counts)
     toy = np.array([[[1, 0], [1, 1], [0, 0]], [[0, 0], [0, 1], [1, 1]]])
-    return knn_evidence({"birds": toy, "flags-12": toy[:1]})
+    return knn_evidence(query_statistics({"birds": toy, "flags-12": toy[:1]}, sample=SAMPLE))
 
 
 def test_knn_rows_follow_the_readings_and_carry_their_ids(knn_toy):
