@@ -30,8 +30,8 @@ from mlcrepro.huellermeier2022.evidence_dependence import (
 )
 from mlcrepro.huellermeier2022.evidence_knn import knn_evidence
 from mlcrepro.huellermeier2022.evidence_losses import losses_evidence
-from mlcrepro.huellermeier2022.ledger_dependence import comparison_id
 from mlcrepro.huellermeier2022.knn_queries import SAMPLE, query_statistics
+from mlcrepro.huellermeier2022.ledger_dependence import comparison_id
 from mlcrepro.huellermeier2022.ledger_rows import ledgers
 from mlcrepro.huellermeier2022.printed import NAMES, table2
 from mlcrepro.ledger import Ledger
