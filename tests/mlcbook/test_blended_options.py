@@ -136,6 +136,20 @@ def test_logistic_start_is_computed_once_per_training_part_and_equals_a_fresh_fi
     Xs = sp.csr_matrix(X)  # sparse data are told apart from dense with equal values
     assert lb._logistic_init(Xs, T)[0] is not W
     assert len(lb._INITS) == 4
-    for k in range(lb._INITS_KEPT + 2):  # the memory keeps the latest parts only
-        lb._logistic_init(X[k:], T[k:])
-    assert len(lb._INITS) == lb._INITS_KEPT
+
+
+def test_logistic_starts_kept_stay_within_their_memory(monkeypatch):
+    """The latest starts are kept within ``_INITS_BYTES``, the oldest dropped first."""
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(40, 4))
+    T = (rng.random((40, 3)) < 0.5).astype(float)
+    one = 3 * 4 * 8 + 3 * 8  # bytes of one start: W (3 x 4) and b (3)
+    monkeypatch.setattr(lb, "_INITS_BYTES", 2 * one)
+    lb._INITS.clear()
+    starts = [lb._logistic_init(X[k:], T[k:]) for k in range(4)]
+    assert [w for w, _ in lb._INITS.values()] == [w for w, _ in starts[2:]]
+    assert lb._logistic_init(X[3:], T[3:])[0] is starts[3][0]  # kept: the same arrays
+    assert lb._logistic_init(X, T)[0] is not starts[0][0]  # dropped: fitted again
+    monkeypatch.setattr(lb, "_INITS_BYTES", one - 1)  # a start larger than the memory
+    lb._logistic_init(X[5:], T[5:])
+    assert not lb._INITS

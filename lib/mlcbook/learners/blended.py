@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -85,9 +86,11 @@ def _one_blas_thread():
 
 #: the starting points of the latest fits, by the digest of their data: every fit of an
 #: experiment on the same training part (a CV fold, a whole training half) starts at the
-#: same per-label logistic regressions, L fits each; kept for the last few parts only
+#: same per-label logistic regressions, L fits each; the latest are kept, within
+#: _INITS_BYTES (a start larger than that is not kept)
 _INITS: OrderedDict[bytes, tuple[np.ndarray, np.ndarray]] = OrderedDict()
-_INITS_KEPT = 16
+_INITS_BYTES = 64 * 2**20
+_INITS_LOCK = threading.Lock()
 
 
 def _digest(X, T, C: float) -> bytes:
@@ -110,9 +113,10 @@ def _logistic_init(X, T, C: float = 1.0):
     for the next fits on the same data, which get it without refitting.
     """
     key = _digest(X, T, C)
-    if key in _INITS:
-        _INITS.move_to_end(key)
-        return _INITS[key]
+    with _INITS_LOCK:
+        if key in _INITS:
+            _INITS.move_to_end(key)
+            return _INITS[key]
     from sklearn.linear_model import LogisticRegression
 
     M = X.shape[1]
@@ -127,9 +131,10 @@ def _logistic_init(X, T, C: float = 1.0):
             lr = LogisticRegression(C=C, max_iter=500, tol=1e-6).fit(X, y.astype(int))
             W[j], b[j] = lr.coef_[0], lr.intercept_[0]
     W.flags.writeable = b.flags.writeable = False
-    _INITS[key] = (W, b)
-    while len(_INITS) > _INITS_KEPT:
-        _INITS.popitem(last=False)
+    with _INITS_LOCK:
+        _INITS[key] = (W, b)
+        while _INITS and sum(w.nbytes + c.nbytes for w, c in _INITS.values()) > _INITS_BYTES:
+            _INITS.popitem(last=False)
     return W, b
 
 
