@@ -72,7 +72,7 @@ def blas_threads() -> None:
     import mlcbook.learners.blended as lb
 
     one = best_of(lambda: _fit_lbfgs(Xtr, T, 0.5, 4.0, 1e-4, W0, b0, 200, 1e-6), repeat=3)
-    orig = lb.threadpool_limits
+    orig = lb._one_blas_thread
 
     class _NoLimit:
         def __init__(self, *a, **k):
@@ -84,11 +84,11 @@ def blas_threads() -> None:
         def __exit__(self, *a):
             return False
 
-    lb.threadpool_limits = _NoLimit
+    lb._one_blas_thread = _NoLimit
     try:
         many = best_of(lambda: _fit_lbfgs(Xtr, T, 0.5, 4.0, 1e-4, W0, b0, 200, 1e-6), repeat=3)
     finally:
-        lb.threadpool_limits = orig
+        lb._one_blas_thread = orig
     print(ratio_line("emotions fit, 1 BLAS thread", one, many, "default BLAS threads"))
 
 

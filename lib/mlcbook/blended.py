@@ -141,23 +141,52 @@ def _soft_confusion(T: np.ndarray, Z: np.ndarray) -> SoftConfusion:
 
 
 # --------------------------------------------------------------------------- similarity
-def _ratio(
-    T: np.ndarray, Z: np.ndarray, alpha: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Base ``r = N / D`` of the blended similarity, with N and D (per instance)."""
-    # p = z where t = 1, 1 - z where t = 0 (eq. 7)
-    P = np.where(T > 0, Z, 1.0 - Z)
-    neg = 1.0 - T
-    tn = (neg * P).sum(axis=1)
-    fp = (neg * (1.0 - P)).sum(axis=1)
-    num = (T * P).sum(axis=1) + alpha * tn  # TP + alpha TN  (= p.a)
+_add = np.add.reduce  # a sum without ndarray.sum's Python-level wrapper (the same loop)
+
+
+class _Truth:
+    """What the similarity and its gradient need of the truth ``T`` alone.
+
+    A fit evaluates the objective hundreds of times on one ``T``: these arrays are
+    computed once per fit instead of once per evaluation, by the same operations as
+    inline (so every evaluation gives the same bits).
+    """
+
+    __slots__ = ("T", "a", "b", "n_pos", "neg", "pos", "sign")
+
+    def __init__(self, T: np.ndarray, alpha: float) -> None:
+        self.T = T
+        self.pos = T > 0
+        self.neg = 1.0 - T
+        self.n_pos = T.sum(axis=1)
+        self.a = T + alpha * self.neg  # a_i = t_i + alpha (1 - t_i)
+        self.b = (alpha - 1.0) * self.neg  # b_i = (alpha - 1)(1 - t_i)
+        self.sign = 2.0 * T - 1.0  # dp_i/dz_i
+
+
+def _ratio_of(
+    truth: _Truth, Z: np.ndarray, alpha: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``r = N / D`` per instance, ``D > 0``, ``D`` (1 where it is not > 0), ``1 - Z``."""
+    Q = 1.0 - Z
+    # p = z where t = 1, 1 - z where t = 0 (eq. 7); np.add.reduce is what .sum() calls
+    P = np.where(truth.pos, Z, Q)
+    tn = _add(truth.neg * P, axis=1)
+    fp = _add(truth.neg * (1.0 - P), axis=1)
+    num = _add(truth.T * P, axis=1) + alpha * tn  # TP + alpha TN  (= p.a)
     # D = L - (1 - alpha) TN, summed as TP + FN + FP + alpha TN: the subtraction cancels
     # catastrophically when alpha is small and TN is close to L (empty truth and prediction).
-    den = T.sum(axis=1) + fp + alpha * tn
-    with np.errstate(invalid="ignore", divide="ignore"):
-        r = np.where(den > 0, num / np.where(den > 0, den, 1.0), 1.0)
+    den = truth.n_pos + fp + alpha * tn
+    ok = den > 0
+    safe = np.where(ok, den, 1.0)  # no division by zero: no floating-point state to switch
+    r = np.where(ok, num / safe, 1.0)
     # den == 0 only if alpha == 0 and TP = FP = FN = 0: the alpha -> 0 limit is 1.
-    return np.clip(r, 0.0, 1.0), num, den
+    return np.minimum(np.maximum(r, 0.0), 1.0), ok, safe, Q
+
+
+def _ratio(T: np.ndarray, Z: np.ndarray, alpha: float) -> np.ndarray:
+    """Base ``r = N / D`` of the blended similarity per instance (unvalidated)."""
+    return _ratio_of(_Truth(T, alpha), Z, alpha)[0]
 
 
 def blended_similarity(
@@ -197,7 +226,7 @@ def blended_similarity(
     if not isinstance(per_instance, (bool, np.bool_)):
         raise TypeError(f"per_instance must be a bool, got {per_instance!r}")
     T, Z = _check_tz(T, Z)
-    r, _, _ = _ratio(T, Z, alpha)
+    r = _ratio(T, Z, alpha)
     if np.isinf(beta):
         s = (r >= 1.0 - 1e-12).astype(np.float64)
     else:
@@ -206,17 +235,15 @@ def blended_similarity(
 
 
 def _dsim_dz(
-    T: np.ndarray, Z: np.ndarray, alpha: float, beta: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per-instance similarity ``s`` and its derivative ``ds_k/dz_ki`` (unvalidated)."""
-    r, _, den = _ratio(T, Z, alpha)
-    a = T + alpha * (1.0 - T)
-    b = (alpha - 1.0) * (1.0 - T)
+    truth: _Truth, Z: np.ndarray, alpha: float, beta: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per-instance similarity ``s``, its derivative ``ds_k/dz_ki`` and ``1 - Z``."""
+    r, ok, den, Q = _ratio_of(truth, Z, alpha)
     rb1 = r ** (beta - 1.0)  # 0 ** 0 == 1 for beta = 1
-    coef = np.where(den > 0, beta * rb1 / np.where(den > 0, den, 1.0), 0.0)
+    coef = np.where(ok, beta * rb1 / den, 0.0)
     # ds/dp_i = beta r^(beta-1) (a_i - b_i r) / D ;  dp_i/dz_i = 2 t_i - 1
-    dsdz = coef[:, None] * (a - b * r[:, None]) * (2.0 * T - 1.0)
-    return r**beta, dsdz
+    dsdz = coef[:, None] * (truth.a - truth.b * r[:, None]) * truth.sign
+    return r**beta, dsdz, Q
 
 
 def blended_similarity_grad(T: Any, Z: Any, alpha: float = 1.0, beta: float = 1.0) -> np.ndarray:
@@ -229,7 +256,7 @@ def blended_similarity_grad(T: Any, Z: Any, alpha: float = 1.0, beta: float = 1.
     alpha = _check_alpha(alpha)
     beta = _check_beta(beta)
     T, Z = _check_tz(T, Z)
-    _, g = _dsim_dz(T, Z, alpha, beta)
+    _, g, _ = _dsim_dz(_Truth(T, alpha), Z, alpha, beta)
     return g / T.shape[0]
 
 
@@ -250,6 +277,7 @@ def _objective(
     *,
     grad: bool = True,
     XT=None,
+    truth: _Truth | None = None,
 ):
     """Penalised mean similarity and its gradient (no validation; hot path).
 
@@ -257,21 +285,24 @@ def _objective(
     Returns ``J`` or ``(J, dJ/dW, dJ/db)`` (``dJ/db`` is None if ``b`` is None).
     ``XT`` may hold ``X.T`` in CSR form (faster for sparse X); ``W`` may be the
     transpose of a C-contiguous ``(n_features, n_labels)`` array (then ``X @ W.T``
-    needs no copy and ``dJ/dW`` is returned in the same layout).
+    needs no copy and ``dJ/dW`` is returned in the same layout).  ``truth`` may hold
+    ``_Truth(T, alpha)``, computed once for the many evaluations of one fit.
     """
     eta = np.asarray(X @ W.T)
     if b is not None:
         eta = eta + b
     Z = _sigmoid(eta)
     K = T.shape[0]
+    if truth is None:
+        truth = _Truth(T, alpha)
     if not grad:
-        r, _, _ = _ratio(T, Z, alpha)
+        r = _ratio_of(truth, Z, alpha)[0]
         return float((r**beta).mean()) - 0.5 * gamma * float(np.vdot(W, W))
-    s, dsdz = _dsim_dz(T, Z, alpha, beta)
-    G = dsdz * (Z * (1.0 - Z)) / K  # dJ/d eta  (K, L)
+    s, dsdz, Q = _dsim_dz(truth, Z, alpha, beta)
+    G = dsdz * (Z * Q) / K  # dJ/d eta  (K, L)
     XG = np.asarray((X.T if XT is None else XT) @ G)  # (M, L)
     gW = XG.T - gamma * W  # (L, M)
-    gb = G.sum(axis=0) if b is not None else None
+    gb = _add(G, axis=0) if b is not None else None
     J = float(s.mean()) - 0.5 * gamma * float(np.vdot(W, W))
     return J, gW, gb
 

@@ -8,9 +8,12 @@ import scipy.sparse as sp
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import check_grad
+from scipy.special import expit
 
 from mlcbook import metrics
 from mlcbook.blended import (
+    _objective,
+    _Truth,
     blended_gradient,
     blended_objective,
     blended_similarity,
@@ -275,3 +278,49 @@ def test_empty_sets_at_tiny_alpha_are_an_exact_match():
     for a in (1e-12, 1e-5, 0.3, 1.0):
         assert blended_similarity(T, T, a, 1) == 1.0
         assert blended_similarity(T, T, a, np.inf) == 1.0
+
+
+# ----------------------------------------------------------------- the fast paths
+def _objective_inline(W, b, X, T, alpha, beta, gamma):
+    """Eq. 10 with every quantity of T recomputed at each evaluation (the plain form)."""
+    Z = expit(np.asarray(X @ W.T) + b)
+    P = np.where(T > 0, Z, 1.0 - Z)
+    neg = 1.0 - T
+    tn = (neg * P).sum(axis=1)
+    fp = (neg * (1.0 - P)).sum(axis=1)
+    num = (T * P).sum(axis=1) + alpha * tn
+    den = T.sum(axis=1) + fp + alpha * tn
+    r = np.clip(np.where(den > 0, num / np.where(den > 0, den, 1.0), 1.0), 0.0, 1.0)
+    a, bb = T + alpha * (1.0 - T), (alpha - 1.0) * (1.0 - T)
+    coef = np.where(den > 0, beta * r ** (beta - 1.0) / np.where(den > 0, den, 1.0), 0.0)
+    dsdz = coef[:, None] * (a - bb * r[:, None]) * (2.0 * T - 1.0)
+    G = dsdz * (Z * (1.0 - Z)) / T.shape[0]
+    J = float((r**beta).mean()) - 0.5 * gamma * float(np.vdot(W, W))
+    return J, np.asarray(X.T @ G).T - gamma * W, G.sum(axis=0)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize(("alpha", "beta"), [(1.0, 1.0), (0.0, 1.0), (0.3, 8.0), (1e-5, 128.0)])
+def test_objective_with_the_truth_computed_once_gives_the_same_bits(sparse, alpha, beta):
+    """A fit computes what the objective needs of T once (``_Truth``) instead of at each
+    evaluation, and sums with ``np.add.reduce`` (what ``ndarray.sum`` calls).  The
+    arithmetic is the same, in the same order, so the objective and its gradient equal
+    the plain form to the last bit (``assert_array_equal``, no tolerance): a fit's path,
+    and so every committed number, cannot move.  ``T`` has an empty and a full row, and
+    alpha = 0 gives an instance whose D is 0."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(40, 7))
+    X[rng.random(X.shape) < 0.6] = 0.0
+    T = _binary(rng, 40, 5).astype(float)
+    T[0], T[1] = 0.0, 1.0
+    W, b = rng.normal(scale=0.7, size=(5, 7)), rng.normal(size=5)
+    X[:, 0], X[0, 0], W[:, 0] = 0.0, 1.0, -2000.0  # row 0: z = 0 exactly, TP = FP = FN = 0
+    Xm = sp.csr_matrix(X) if sparse else X
+    XT = Xm.T.tocsr() if sparse else None
+    J, gW, gb = _objective(W, b, Xm, T, alpha, beta, 1e-3, XT=XT, truth=_Truth(T, alpha))
+    Jp, gWp, gbp = _objective_inline(W, b, Xm, T, alpha, beta, 1e-3)
+    assert not expit(np.asarray(Xm @ W.T) + b)[0].any()
+    assert J == Jp
+    np.testing.assert_array_equal(gW, gWp)
+    np.testing.assert_array_equal(gb, gbp)
+    assert _objective(W, b, Xm, T, alpha, beta, 1e-3, grad=False) == Jp

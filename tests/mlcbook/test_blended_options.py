@@ -7,11 +7,13 @@ against an independent computation with the public API.
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from scipy.optimize import check_grad
 from sklearn.model_selection import KFold
 
 from mlcbook.blended import blended_objective, blended_similarity
 from mlcbook.learners import BlendedLinearClassifier
+from mlcbook.learners import blended as lb
 from mlcbook.learners.blended import _packed
 
 
@@ -109,3 +111,45 @@ def test_literal_ascent_against_a_hand_written_loop():
         BlendedLinearClassifier(rate=0.5).fit(X, T)
     with pytest.raises(ValueError, match="rate"):
         BlendedLinearClassifier(rate=-1.0, solver="ascent").fit(X, T)
+
+
+def test_logistic_start_is_computed_once_per_training_part_and_equals_a_fresh_fit():
+    """The logistic starting point is kept by the digest of its data: the same part gives
+    the same (read-only) arrays without refitting, equal to a fit made afresh with the
+    memory emptied; other data (one value changed, or the labels) give another start."""
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(60, 4))
+    T = (rng.random((60, 3)) < 0.4).astype(float)
+    lb._INITS.clear()
+    W, b = lb._logistic_init(X, T)
+    assert lb._logistic_init(X.copy(), T.copy())[0] is W  # equal data: no refit
+    assert not W.flags.writeable and not b.flags.writeable
+    lb._INITS.clear()
+    W2, b2 = lb._logistic_init(X, T)
+    assert W2 is not W
+    np.testing.assert_array_equal(W2, W)  # deterministic: the kept start is a fresh fit's
+    np.testing.assert_array_equal(b2, b)
+    X3 = X.copy()
+    X3[0, 0] += 1.0
+    assert not np.array_equal(lb._logistic_init(X3, T)[0], W)
+    assert lb._logistic_init(X, 1.0 - T)[0] is not W
+    Xs = sp.csr_matrix(X)  # sparse data are told apart from dense with equal values
+    assert lb._logistic_init(Xs, T)[0] is not W
+    assert len(lb._INITS) == 4
+
+
+def test_logistic_starts_kept_stay_within_their_memory(monkeypatch):
+    """The latest starts are kept within ``_INITS_BYTES``, the oldest dropped first."""
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(40, 4))
+    T = (rng.random((40, 3)) < 0.5).astype(float)
+    one = 3 * 4 * 8 + 3 * 8  # bytes of one start: W (3 x 4) and b (3)
+    monkeypatch.setattr(lb, "_INITS_BYTES", 2 * one)
+    lb._INITS.clear()
+    starts = [lb._logistic_init(X[k:], T[k:]) for k in range(4)]
+    assert [w for w, _ in lb._INITS.values()] == [w for w, _ in starts[2:]]
+    assert lb._logistic_init(X[3:], T[3:])[0] is starts[3][0]  # kept: the same arrays
+    assert lb._logistic_init(X, T)[0] is not starts[0][0]  # dropped: fitted again
+    monkeypatch.setattr(lb, "_INITS_BYTES", one - 1)  # a start larger than the memory
+    lb._logistic_init(X[5:], T[5:])
+    assert not lb._INITS

@@ -31,6 +31,10 @@ Choices where the paper is silent (documented in the chapter):
 from __future__ import annotations
 
 import functools
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -38,10 +42,10 @@ import scipy.sparse as sp
 from scipy.optimize import minimize
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import KFold
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
 from .._validation import check_label_matrix, check_positive_int, check_real
-from ..blended import _check_alpha, _check_beta, _objective, _ratio, _sigmoid
+from ..blended import _check_alpha, _check_beta, _objective, _ratio, _sigmoid, _Truth
 from ._contract import MultiLabelMixin
 
 __all__ = ["BlendedLinearClassifier", "DEFAULT_GAMMAS"]
@@ -66,18 +70,59 @@ def _check_X(X: Any, name: str = "X"):
     return X
 
 
+_CONTROLLER: list[ThreadpoolController] = []
+
+
+def _one_blas_thread():
+    """A context in which BLAS runs on one thread.
+
+    The libraries are scanned once per process (``threadpool_limits`` scans them
+    on every call: about 8 ms, paid by every fit of an experiment's thousands).
+    """
+    if not _CONTROLLER:
+        _CONTROLLER.append(ThreadpoolController())
+    return _CONTROLLER[0].limit(limits=1, user_api="blas")
+
+
+#: the starting points of the latest fits, by the digest of their data: every fit of an
+#: experiment on the same training part (a CV fold, a whole training half) starts at the
+#: same per-label logistic regressions, L fits each; the latest are kept, within
+#: _INITS_BYTES (a start larger than that is not kept)
+_INITS: OrderedDict[bytes, tuple[np.ndarray, np.ndarray]] = OrderedDict()
+_INITS_BYTES = 64 * 2**20
+_INITS_LOCK = threading.Lock()
+
+
+def _digest(X, T, C: float) -> bytes:
+    """A digest of everything :func:`_logistic_init` reads (equal data, equal digest)."""
+    h = hashlib.blake2b(digest_size=20)
+    h.update(repr((type(X).__name__, X.shape, T.shape, float(C))).encode())
+    arrays = (X.data, X.indices, X.indptr) if sp.issparse(X) else (X,)
+    for a in (*arrays, T):
+        a = np.ascontiguousarray(a)
+        h.update(str(a.dtype).encode())
+        h.update(a.tobytes())
+    return h.digest()
+
+
 def _logistic_init(X, T, C: float = 1.0):
     """Per-label L2 logistic regression (scikit-learn, ``C``): a starting point.
 
     A label without positives (negatives) in ``T`` gets zero weights and
-    intercept -10 (+10).
+    intercept -10 (+10).  The result is deterministic, and is kept (read-only)
+    for the next fits on the same data, which get it without refitting.
     """
+    key = _digest(X, T, C)
+    with _INITS_LOCK:
+        if key in _INITS:
+            _INITS.move_to_end(key)
+            return _INITS[key]
     from sklearn.linear_model import LogisticRegression
 
     M = X.shape[1]
     L = T.shape[1]
     W, b = np.zeros((L, M)), np.zeros(L)
-    with threadpool_limits(limits=1, user_api="blas"):
+    with _one_blas_thread():
         for j in range(L):
             y = T[:, j]
             if y.min() == y.max():
@@ -85,10 +130,15 @@ def _logistic_init(X, T, C: float = 1.0):
                 continue
             lr = LogisticRegression(C=C, max_iter=500, tol=1e-6).fit(X, y.astype(int))
             W[j], b[j] = lr.coef_[0], lr.intercept_[0]
+    W.flags.writeable = b.flags.writeable = False
+    with _INITS_LOCK:
+        _INITS[key] = (W, b)
+        while _INITS and sum(w.nbytes + c.nbytes for w, c in _INITS.values()) > _INITS_BYTES:
+            _INITS.popitem(last=False)
     return W, b
 
 
-def _packed(X, T, alpha, beta, gamma, W0, b0, penalize_intercept=False):
+def _packed(X, T, alpha, beta, gamma, W0, b0, penalize_intercept=False, XT=None):
     """The objective over one packed vector, rescaled to be O(1) at ``(W0, b0)``.
 
     All labels' weights and intercepts form one vector (the weights stored
@@ -97,17 +147,20 @@ def _packed(X, T, alpha, beta, gamma, W0, b0, penalize_intercept=False):
     move the optimum: it keeps the optimisers' stopping rules meaningful when
     the raw similarity is ~1e-39 (beta = 128 near W = 0).  With
     ``penalize_intercept`` the penalty ``gamma/2 ||b||^2`` is subtracted too.
+    ``XT`` may hold ``X.T`` in CSR form for a sparse ``X`` (made here otherwise).
     """
     L, M = W0.shape
-    XT = X.T.tocsr() if sp.issparse(X) else None
+    if XT is None and sp.issparse(X):
+        XT = X.T.tocsr()
+    truth = _Truth(T, alpha)  # what the objective needs of T, once for every evaluation
     x0 = np.concatenate([np.ascontiguousarray(W0.T).ravel(), b0])
-    J0 = _objective(W0, b0, X, T, alpha, beta, 0.0, grad=False)
+    J0 = _objective(W0, b0, X, T, alpha, beta, 0.0, grad=False, truth=truth)
     scale = 1.0 / max(abs(J0), 1e-300)
 
     def fun(x):
         W = x[: L * M].reshape(M, L).T
         b = x[L * M :]
-        J, gW, gb = _objective(W, b, X, T, alpha, beta, gamma, XT=XT)
+        J, gW, gb = _objective(W, b, X, T, alpha, beta, gamma, XT=XT, truth=truth)
         if penalize_intercept:
             J, gb = J - 0.5 * gamma * float(b @ b), gb - gamma * b
         return J * scale, np.concatenate([gW.T.ravel(), gb]) * scale
@@ -118,16 +171,16 @@ def _packed(X, T, alpha, beta, gamma, W0, b0, penalize_intercept=False):
     return fun, x0, unpack
 
 
-def _lbfgs(X, T, alpha, beta, gamma, W0, b0, max_iter, tol, penalize_intercept=False):
+def _lbfgs(X, T, alpha, beta, gamma, W0, b0, max_iter, tol, penalize_intercept=False, XT=None):
     """Maximise the penalised mean similarity by L-BFGS from ``(W0, b0)``.
 
     Returns ``W, b, n_iter, status`` with ``status`` one of ``"converged"``
     (scipy's gradient or relative-decrease test met: ``gtol = tol``,
     ``ftol = tol * 1e-3`` on the rescaled objective), ``"capped"`` (stopped
     at ``max_iter``) or ``"stalled"`` (the line search found no increase: a
-    stop by scipy's rule, neither converged nor capped).
+    stop by scipy's rule, neither converged nor capped).  ``XT`` as for :func:`_packed`.
     """
-    fun, x0, unpack = _packed(X, T, alpha, beta, gamma, W0, b0, penalize_intercept)
+    fun, x0, unpack = _packed(X, T, alpha, beta, gamma, W0, b0, penalize_intercept, XT)
 
     def neg(x):
         J, g = fun(x)
@@ -135,7 +188,7 @@ def _lbfgs(X, T, alpha, beta, gamma, W0, b0, max_iter, tol, penalize_intercept=F
 
     # One BLAS thread: scipy's L-BFGS-B calls BLAS on tiny vectors, and with a
     # multi-threaded BLAS on a busy machine thread hand-offs cost ~5x the run time.
-    with threadpool_limits(limits=1, user_api="blas"):
+    with _one_blas_thread():
         res = minimize(
             neg,
             x0,
@@ -159,7 +212,9 @@ def _fit_lbfgs(X, T, alpha, beta, gamma, W0, b0, max_iter, tol):
     return W, b, nit
 
 
-def _ascent(X, T, alpha, beta, gamma, W0, b0, max_iter, tol, penalize_intercept=False, rate=None):
+def _ascent(
+    X, T, alpha, beta, gamma, W0, b0, max_iter, tol, penalize_intercept=False, rate=None, XT=None
+):
     """Gradient ascent, the optimiser of Park & Read (2018, Sec. 3.2).
 
     ``w <- w + lambda dJ/dw`` on the rescaled objective ``J/|J(W0)|`` (the
@@ -177,9 +232,10 @@ def _ascent(X, T, alpha, beta, gamma, W0, b0, max_iter, tol, penalize_intercept=
 
     Returns ``W, b, n_iter, status`` with ``status`` ``"stopped"`` (by that
     rule) or ``"capped"`` (``max_iter`` accepted steps without the rule firing).
+    ``XT`` as for :func:`_packed`.
     """
-    fun, x, unpack = _packed(X, T, alpha, beta, gamma, W0, b0, penalize_intercept)
-    with threadpool_limits(limits=1, user_api="blas"):
+    fun, x, unpack = _packed(X, T, alpha, beta, gamma, W0, b0, penalize_intercept, XT)
+    with _one_blas_thread():
         J, g = fun(x)
         lam, status, it = 1.0, "capped", 0
         while rate is not None and it < max_iter:
@@ -210,7 +266,7 @@ def _ascent(X, T, alpha, beta, gamma, W0, b0, max_iter, tol, penalize_intercept=
     return W, b, it, status
 
 
-_SOLVERS = {"lbfgs": _lbfgs, "ascent": _ascent}
+_SOLVERS: dict[str, Callable[..., Any]] = {"lbfgs": _lbfgs, "ascent": _ascent}
 
 
 class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
@@ -402,18 +458,23 @@ class BlendedLinearClassifier(MultiLabelMixin, ClassifierMixin, BaseEstimator):
             folds = list(
                 KFold(cv, shuffle=True, random_state=int(self.random_state)).split(np.arange(K))
             )
+            # each fold's halves once, for all gammas (and X.T of a sparse training part)
+            parts = [(X[tr], T[tr], X[va], T[va]) for tr, va in folds]
+            XTs = [Xtr.T.tocsr() if sp.issparse(Xtr) else None for Xtr, *_ in parts]
             scores = {}
             for g in gammas:
                 vals = []
-                for f, (tr, va) in enumerate(folds):
-                    W0, b0 = self._start(("cv", g, f), L, M, X[tr], T[tr], warm)
-                    W, b, _, st = solve(X[tr], T[tr], alpha, beta, g, W0, b0, max_iter, tol, pen_b)
+                for f, (Xtr, Ttr, Xva, Tva) in enumerate(parts):
+                    W0, b0 = self._start(("cv", g, f), L, M, Xtr, Ttr, warm)
+                    W, b, _, st = solve(
+                        Xtr, Ttr, alpha, beta, g, W0, b0, max_iter, tol, pen_b, XT=XTs[f]
+                    )
                     cv_status[st] = cv_status.get(st, 0) + 1
                     warm[("cv", g, f)] = (W, b)
-                    Zva = _sigmoid(np.asarray(X[va] @ W.T) + b)
+                    Zva = _sigmoid(np.asarray(Xva @ W.T) + b)
                     if self.cv_score == "determined":  # the 0/1 predictions' similarity
                         Zva = (Zva >= 0.5).astype(np.float64)
-                    r, _, _ = _ratio(T[va], Zva, alpha)
+                    r = _ratio(Tva, Zva, alpha)
                     vals.append(float((r**beta).mean()))
                 scores[g] = float(np.mean(vals))
             best = max(scores.values())

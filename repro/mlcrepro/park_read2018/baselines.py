@@ -25,10 +25,9 @@ import pandas as pd
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import KFold
 
-from mlcbook.datasets import load_dataset
 from mlcbook.learners import LabelPowerset
 from mlcbook.metrics import hamming_loss, instance_jaccard, subset_accuracy
-from mlcrepro.park_read2018.grid import GRID_DATASETS, split_and_scale
+from mlcrepro.park_read2018.grid import GRID_DATASETS, split_dataset
 from mlcrepro.results import dataset_fingerprints, load_or_compute
 from mlcrepro.runner import Spec, table
 
@@ -108,8 +107,7 @@ def lp_cell(
     dataset: str, *, Cs: Sequence[float], cv: int, max_iter: int, seed: int
 ) -> pd.DataFrame:
     """:func:`lp_scores` on one dataset's split (:func:`.grid.split_and_scale`): one row."""
-    X, Y, _ = load_dataset(dataset)
-    Xtr, Xte, Ytr, Yte = split_and_scale(X, Y, seed=seed)
+    Xtr, Xte, Ytr, Yte = split_dataset(dataset, seed)  # loaded once per process
     row = lp_scores(Xtr, Ytr, Xte, Yte, Cs=Cs, cv=cv, max_iter=max_iter, seed=seed)
     return pd.DataFrame([{"dataset": dataset, **row}])
 

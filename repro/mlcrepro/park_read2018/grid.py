@@ -11,6 +11,7 @@ tables; :func:`load_blended_grid` reads them.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -41,6 +42,7 @@ __all__ = [
     "SCALINGS",
     "scale_halves",
     "split_and_scale",
+    "split_dataset",
 ]
 
 #: alpha values of Sec. 4: 1e-5 (for alpha -> 0) and 0.1, 0.2, ..., 1.0
@@ -96,6 +98,36 @@ def split_and_scale(
     Xtr, Xte, Ytr, Yte = train_test_split(X, Y, test_size=0.5, random_state=seed, shuffle=True)
     Xtr, Xte = scale_halves(Xtr, Xte, scaling)
     return Xtr, Xte, np.asarray(Ytr), np.asarray(Yte)
+
+
+@functools.lru_cache(maxsize=4)
+def split_dataset(
+    dataset: str, seed: int = 0, scaling: str = "standard"
+) -> tuple[Any, Any, np.ndarray, np.ndarray]:
+    """:func:`split_and_scale` of one dataset, loaded and split once per process.
+
+    Every cell of every table of the folder on one dataset and seed works on the same
+    halves: a worker process that computes several of them loads, splits and scales
+    the dataset once.  The arrays are shared between the callers, so they are returned
+    read-only (a sparse matrix's arrays as well).
+
+    Examples
+    --------
+    >>> Xtr, Xte, Ytr, Yte = split_dataset("emotions")
+    >>> split_dataset("emotions")[0] is Xtr, Xtr.shape[0] + Xte.shape[0], Xtr.flags.writeable
+    (True, 593, False)
+    """
+    X, Y, _ = load_dataset(dataset)
+    halves = split_and_scale(X, Y, seed=seed, scaling=scaling)
+    for a in halves:
+        _read_only(a)
+    return halves
+
+
+def _read_only(a: Any) -> None:
+    """Make an array, or a sparse matrix's arrays, read-only."""
+    for arr in (a.data, a.indices, a.indptr) if sp.issparse(a) else (a,):
+        arr.flags.writeable = False
 
 
 def _scores(Y: np.ndarray, P: np.ndarray) -> dict:
@@ -226,8 +258,7 @@ def grid_cell(
 ) -> pd.DataFrame:
     """One dataset's grid: loaded, split by :func:`split_and_scale`, fitted by
     :func:`blended_grid`."""
-    X, Y, _ = load_dataset(dataset)
-    Xtr, Xte, Ytr, Yte = split_and_scale(X, Y, seed=seed)
+    Xtr, Xte, Ytr, Yte = split_dataset(dataset, seed)
     df = blended_grid(
         Xtr,
         Ytr,

@@ -55,7 +55,7 @@ from mlcrepro.park_read2018.grid import (
     GRID_BETAS,
     GRID_DATASETS,
     scale_halves,
-    split_and_scale,
+    split_dataset,
 )
 from mlcrepro.park_read2018.tables import FIT_STATUSES as _STATUSES
 from mlcrepro.results import dataset_fingerprints, load_or_compute
@@ -220,10 +220,9 @@ def _split(dataset: str, seed: int, features: str):
         Xte, Yte, _ = load_dataset(dataset, subset="test")
         Xtr, Xte = scale_halves(Xtr, Xte)  # dense: standardised on the training file
         return Xtr, Xte, np.asarray(Ytr), np.asarray(Yte)
-    X, Y, _ = load_dataset(dataset)
     if features == "min-max":
-        return split_and_scale(X, Y, seed=seed, scaling="min-max")
-    Xtr, Xte, Ytr, Yte = split_and_scale(X, Y, seed=seed)
+        return split_dataset(dataset, seed, "min-max")
+    Xtr, Xte, Ytr, Yte = split_dataset(dataset, seed)  # loaded once per process
     if features == "standardised" and sp.issparse(Xtr):
         sc = StandardScaler().fit(Xtr.toarray())
         Xtr, Xte = sc.transform(Xtr.toarray()), sc.transform(Xte.toarray())

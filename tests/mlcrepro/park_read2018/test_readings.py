@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+import scipy.sparse as sp
 from sklearn.metrics import accuracy_score, hamming_loss, jaccard_score
 
 from mlcbook._io import read_csv_exact
@@ -20,7 +21,7 @@ from mlcrepro.park_read2018 import causes as pc
 from mlcrepro.park_read2018 import findings as bf
 from mlcrepro.park_read2018 import readings as bs
 from mlcrepro.park_read2018 import tables as bt
-from mlcrepro.park_read2018.grid import GRID_ALPHAS, GRID_BETAS
+from mlcrepro.park_read2018.grid import GRID_ALPHAS, GRID_BETAS, split_and_scale, split_dataset
 from mlcrepro.results import config_hash
 from mlcrepro.runner import cells, table
 from mlcrepro.tolerances import BLENDED_ATOL
@@ -124,6 +125,26 @@ def test_estimator_solver_and_status():
 
 
 # ------------------------------------------------------------------ cells
+@pytest.mark.parametrize("dataset", ["emotions", "enron"])
+def test_a_dataset_is_split_once_per_process_and_shared_read_only(dataset):
+    """Every cell on one dataset and seed works on the same halves: split once per
+    process, equal to a split made afresh, and read-only (a sparse matrix's arrays too),
+    so that no cell can change what the next one is given."""
+    halves = split_dataset(dataset, 0)
+    assert split_dataset(dataset, 0) is halves
+    assert all(a is b for a, b in zip(bs._split(dataset, 0, "as-is"), halves))
+    X, Y, _ = load_dataset(dataset)
+    for shared, fresh in zip(halves, split_and_scale(X, Y, seed=0)):
+        assert sp.issparse(shared) == sp.issparse(fresh)
+        if sp.issparse(shared):
+            arrays = (shared.data, shared.indices, shared.indptr)
+            np.testing.assert_array_equal(shared.toarray(), fresh.toarray())
+        else:
+            arrays = (shared,)
+            np.testing.assert_array_equal(shared, fresh)
+        assert not any(a.flags.writeable for a in arrays)
+
+
 def test_cell_arguments_are_checked_before_any_work():
     for kw, match in [
         ({"dataset": "stare"}, "dataset"),
@@ -155,7 +176,7 @@ def test_cell_rows_are_the_fits_they_describe(tmp_path, monkeypatch):
     per_alpha = df[df["gamma_choice"] == "alpha"]
     assert per_alpha["gamma"].nunique() == 1
     X, Y, _ = load_dataset("emotions")
-    Xtr, Xte, Ytr, Yte = bs.split_and_scale(X, Y, seed=0)
+    Xtr, Xte, Ytr, Yte = split_and_scale(X, Y, seed=0)
     for _, r in df.iterrows():
         clf = BlendedLinearClassifier(
             alpha=0.5,
