@@ -6,7 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from mlcbook._io import read_csv_exact
 from mlcbook.profiles import pooled_profiles
+from mlcrepro._paths import results_dir
 from mlcrepro.huellermeier2022 import authors_study as A
 from mlcrepro.huellermeier2022 import reference
 from mlcrepro.huellermeier2022.names import paper_name
@@ -78,3 +80,26 @@ def test_committed_table_recomputes_on_flags():
     pd.testing.assert_frame_equal(k_got[["family", "param"]], k_committed[["family", "param"]])
     np.testing.assert_allclose(k_got["loss"], k_committed["loss"], rtol=0,
                                atol=BOOMER_K_POOLED_ATOL)
+
+
+@pytest.mark.recompute
+def test_committed_table_recomputes_on_emotions_split_0():
+    """MEKA's four learners on J48 and CLUS's tree on a second dataset, split 0.
+
+    A J48 fit sends its features once per matrix and repeats no identical fit, and CLUS's
+    data files are written with each distinct number printed once: the rows must be the
+    committed ones (identifying columns exactly, losses within ``CLOSED_FORM_RTOL`` as in
+    the flags test above).  The forest shares the tree's data files (checked byte for byte
+    in ``tests/java/test_clus.py``) and BOOMER runs no code of ours, so neither is refitted.
+    """
+    committed = read_csv_exact(results_dir() / "dependence_authors.csv")
+    learners = ["BR-J48", "CC-J48", "LP-J48", "RAkEL-J48", "PCT-CLUS"]
+    got = pd.concat([A.authors_cell("emotions", m, 0) for m in learners], ignore_index=True)
+    family = committed.learner.str.replace(r"-k\d+-m\d+$", "", regex=True)
+    part = committed[
+        (committed.dataset == "emotions") & (committed.fold == 0) & family.isin(learners)
+    ].reset_index(drop=True)
+    keys = ["dataset", "folds", "K", "learner", "fold", "n_test", "family", "param"]
+    assert len(got) == len(part) == 9 * 61  # RAkEL's 5 ks and 4 learners x (6 k + 55 alphas)
+    pd.testing.assert_frame_equal(got[keys], part[keys], check_exact=True)
+    np.testing.assert_allclose(got["loss"], part["loss"], rtol=CLOSED_FORM_RTOL, atol=0)

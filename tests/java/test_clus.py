@@ -145,6 +145,33 @@ def test_numbers_are_written_as_weka_prints_them():
     ] == ["0.123457", "2150", "0", "0.5", "?", "-3.25"]
 
 
+def test_the_data_file_prints_each_value_as_weka_does(tmp_path):
+    # The writer prints each distinct number once and spreads the strings; here every
+    # cell is printed on its own by _number (checked above) and the file assembled by
+    # hand: equal byte for byte, NaN, -0.0, repeats, nominal columns and labels included.
+    rng = np.random.default_rng(0)
+    X = rng.choice([0.0, 1.0, -0.0, 0.1234567, -1e-7, 2150.0, np.nan, 3.5], size=(40, 5))
+    X[:, 2] = rng.integers(0, 3, size=40)
+    X[5, 2] = np.nan
+    Y = rng.integers(0, 2, size=(40, 3))
+    nominal = {2: ["a", "b c", "d"]}
+    clus_module._write_arff(tmp_path / "w.arff", X, Y, nominal)
+    head = ["@relation mlcbook", "", "@attribute a0 numeric", "@attribute a1 numeric",
+            "@attribute a2 {a,'b c',d}", "@attribute a3 numeric", "@attribute a4 numeric",
+            "@attribute y0 {0,1}", "@attribute y1 {0,1}", "@attribute y2 {0,1}", "",
+            "@data"]
+    names = ["a", "'b c'", "d"]
+    rows = [
+        ",".join(
+            [names[int(v)] if j == 2 and not np.isnan(v) else "?" if j == 2
+             else clus_module._number(v) for j, v in enumerate(x)]
+            + [str(int(b)) for b in y]
+        )
+        for x, y in zip(X, Y)
+    ]
+    assert (tmp_path / "w.arff").read_bytes() == ("\n".join(head + rows) + "\n").encode()
+
+
 def test_bad_input_is_refused_before_java_runs(flags0, monkeypatch):
     _, tr, te, nominal = flags0
     monkeypatch.setattr(clus_module, "java_executable", lambda: pytest.fail("java ran"))

@@ -18,6 +18,7 @@ import arff as liac_arff
 import numpy as np
 import pytest
 from mlcrepro.huellermeier2022 import reference
+from mlcbook.datasets import load_dataset
 from mlcbook.datasets.arff import parse_arff
 from mlcbook.learners import J48Classifier, make_learner
 from mlcbook.learners._weka import WekaNotFoundError, server, weka_jar
@@ -215,6 +216,32 @@ def test_fitted_model_survives_pickling_and_a_new_server():
     server().close()  # the next request starts a new Java process
     np.testing.assert_array_equal(copy.predict(X), y)
     np.testing.assert_array_equal(clf.predict(X), y)
+
+
+def test_a_matrix_crosses_once_and_a_repeated_fit_is_the_first_model(monkeypatch):
+    # BR's labels share one X: it is sent once; the same fit again returns the first
+    # model without a request; a matrix the server dropped is sent again.  The trees are
+    # the ones fitted on their own (each checked against Weka's command line above).
+    X, Y, _ = load_dataset("emotions")
+    X = X[:200]
+    srv = server()
+    sent = []
+    send = srv._send
+    monkeypatch.setattr(srv, "_send", lambda *c: (sent.append(c[0][:1]), send(*c))[1])
+    models = [J48Classifier(classes=[0, 1]).fit(X, Y[:200, j]) for j in range(3)]
+    assert sent.count(b"D") == 1 and sent.count(b"F") == 3
+    again = J48Classifier(classes=[0, 1]).fit(X, Y[:200, 0])
+    assert again.model_ == models[0].model_ and again._model_id == models[0]._model_id
+    assert sent.count(b"F") == 3
+    for key in srv._data:  # ids the server never gave: as if it had dropped them
+        srv._data[key] = -1
+    models.append(J48Classifier(classes=[0, 1]).fit(X, Y[:200, 3]))
+    assert sent.count(b"D") == 2 and sent.count(b"F") == 5  # refused, data sent, fitted
+    server().close()  # a new Java process: nothing sent or fitted before
+    for j, m in enumerate(models):
+        alone = J48Classifier(classes=[0, 1]).fit(X, Y[:200, j])
+        assert alone.model_ == m.model_
+        np.testing.assert_array_equal(m.predict_proba(X), alone.predict_proba(X))
 
 
 def test_bad_input_is_refused_before_java_runs():

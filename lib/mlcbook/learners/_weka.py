@@ -11,6 +11,13 @@ per Python process; requests go through its stdin/stdout in a
 binary protocol described at the top of the Java file.  A fitted model travels
 back as Java-serialised bytes, so an estimator pickled into another process
 (joblib) re-loads it there.
+
+A feature matrix crosses the pipe once: the server keeps it under an id, which
+this process finds again by the sha256 of the matrix and its attribute kinds, so
+the many fits and predictions of one matrix (MEKA's BR, CC's first link, LC, every
+member of RAkEL) send only their class column.  A fit repeated with the same
+options, matrix and class column (RAkEL draws some label subsets twice) returns the
+model of the first: J48 is deterministic, so it is the same model.
 """
 
 from __future__ import annotations
@@ -22,6 +29,8 @@ import shutil
 import struct
 import subprocess
 import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -112,6 +121,18 @@ class WekaError(RuntimeError):
     """Weka refused a request (the Java exception's text)."""
 
 
+#: Matrices and fits this process remembers per server (most recently used kept).
+_MAX_DATA_KEYS = 64
+_MAX_FITS = 64
+
+
+def _remember(cache: OrderedDict, key: bytes, value, limit: int) -> None:
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > limit:
+        cache.popitem(last=False)
+
+
 class _Server:
     """One running ``J48Server``; requests are serialised by a lock."""
 
@@ -127,6 +148,10 @@ class _Server:
         )
         self.lock = threading.Lock()
         self.token = f"{os.getpid()}:{id(self)}"
+        #: sha256 of (attribute kinds, matrix) -> the server's data id
+        self._data: OrderedDict[bytes, int] = OrderedDict()
+        #: sha256 of (options, data, classes, y) -> (model id, model bytes)
+        self._fits: OrderedDict[bytes, tuple[int, bytes]] = OrderedDict()
 
     # -- low-level I/O
     def _send(self, *chunks: bytes) -> None:
@@ -158,27 +183,76 @@ class _Server:
         return struct.pack(">H", len(b)) + b
 
     @staticmethod
-    def _header(nominal: np.ndarray, n_classes: int) -> bytes:
-        d = len(nominal)
-        return struct.pack(f">i{d}ii", d, *map(int, nominal), int(n_classes))
+    def _data_key(X: np.ndarray, kinds: np.ndarray) -> bytes:
+        h = hashlib.sha256(struct.pack(">qq", *X.shape))
+        h.update(np.ascontiguousarray(kinds, np.int64).data)
+        h.update(np.ascontiguousarray(X, np.float64).data)
+        return h.digest()
+
+    def _data_id(self, key: bytes, X: np.ndarray, kinds: np.ndarray, check) -> int:
+        """The server's id of ``X`` (held under ``key``), sent and ``check``-ed first
+        when the server does not hold it (call with the lock held)."""
+        known = self._data.get(key)
+        if known is not None:
+            self._data.move_to_end(key)
+            return known
+        if check is not None:
+            check(X)
+        n, d = X.shape
+        self._send(
+            b"D",
+            struct.pack(f">i{d}ii", d, *map(int, kinds), n),
+            np.ascontiguousarray(X, ">f8").tobytes(),
+        )
+        self._status()
+        data_id = self._int()
+        _remember(self._data, key, data_id, _MAX_DATA_KEYS)
+        return data_id
 
     # -- commands
     def fit(
-        self, options: str, X: np.ndarray, y: np.ndarray, nominal: np.ndarray, n_classes: int
+        self,
+        options: str,
+        X: np.ndarray,
+        y: np.ndarray,
+        nominal: np.ndarray,
+        n_classes: int,
+        check: Callable[[np.ndarray], None] | None = None,
     ) -> tuple[int, bytes]:
+        """Fit J48 on ``X``, ``y``: ``(model id, model bytes)``.
+
+        ``check(X)`` runs before ``X`` is first sent (a matrix the server holds was
+        checked when it was sent).
+        """
         n = X.shape[0]
+        codes = np.ascontiguousarray(y, ">i4")
+        if codes.shape != (n,):
+            raise ValueError(f"y must have {n} entries, got shape {codes.shape}")
+        key = self._data_key(X, nominal)
+        fit_key = hashlib.sha256(
+            self._utf(options) + key + struct.pack(">i", int(n_classes)) + codes.tobytes()
+        ).digest()
         with self.lock:
-            self._send(
-                b"F",
-                self._utf(options),
-                self._header(nominal, n_classes),
-                struct.pack(">i", n),
-                np.ascontiguousarray(X, ">f8").tobytes(),
-                np.ascontiguousarray(y, ">i4").tobytes(),
-            )
-            self._status()
-            model_id = self._int()
-            return model_id, self._read(self._int())
+            done = self._fits.get(fit_key)
+            if done is not None:
+                self._fits.move_to_end(fit_key)
+                return done
+            for _ in range(2):
+                data_id = self._data_id(key, X, nominal, check)
+                self._send(
+                    b"F",
+                    self._utf(options),
+                    struct.pack(">iii", data_id, int(n_classes), n),
+                    codes.tobytes(),
+                )
+                if self._status() == 3:  # the server dropped the matrix: send it again
+                    self._data.pop(key, None)
+                    continue
+                model_id = self._int()
+                done = model_id, self._read(self._int())
+                _remember(self._fits, fit_key, done, _MAX_FITS)
+                return done
+        raise WekaError("the Java process dropped the data twice")  # pragma: no cover
 
     def load(self, model: bytes) -> int:
         with self.lock:
@@ -186,18 +260,32 @@ class _Server:
             self._status()
             return self._int()
 
-    def predict(self, model_id: int, X: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-        n, d = X.shape
+    def predict(
+        self,
+        model_id: int,
+        X: np.ndarray,
+        nominal: np.ndarray,
+        check: Callable[[np.ndarray], None] | None = None,
+    ) -> tuple[np.ndarray, np.ndarray] | None:
+        """``(distributions, classes)`` of model ``model_id`` on ``X``; None when the
+        server does not hold the model (``check`` as in :meth:`fit`)."""
+        n = X.shape[0]
+        key = self._data_key(X, nominal)
         with self.lock:
-            self._send(
-                b"P", struct.pack(">iii", model_id, n, d), np.ascontiguousarray(X, ">f8").tobytes()
-            )
-            if self._status() == 2:
-                return None
-            k = self._int()
-            dist = np.frombuffer(self._read(8 * n * k), ">f8").astype(np.float64)
-            cls = np.frombuffer(self._read(4 * n), ">i4").astype(np.intp)
-            return dist.reshape(n, k), cls
+            for _ in range(2):
+                data_id = self._data_id(key, X, nominal, check)
+                self._send(b"P", struct.pack(">ii", model_id, data_id))
+                status = self._status()
+                if status == 3:
+                    self._data.pop(key, None)
+                    continue
+                if status == 2:
+                    return None
+                k = self._int()
+                dist = np.frombuffer(self._read(8 * n * k), ">f8").astype(np.float64)
+                cls = np.frombuffer(self._read(4 * n), ">i4").astype(np.intp)
+                return dist.reshape(n, k), cls
+        raise WekaError("the Java process dropped the data twice")  # pragma: no cover
 
     def tree(self, model_id: int) -> str | None:
         with self.lock:

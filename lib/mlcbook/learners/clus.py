@@ -58,7 +58,9 @@ re-implementation could at best equal that.  flags (7 labels) is the exception, 
 yet explained: EPCT's pooled Hamming loss is 0.2526 against the authors' 0.2629 on
 all ten folds.  The cost is one JVM start per fit (about 0.4 CPU-s): per fold 0.4-0.7
 CPU-s on flags, 0.8-1.6 on emotions, 1.5-7 on birds, genbase and medical, 5-22 on
-enron and llog (the forest the upper end).
+enron and llog (the forest the upper end), nearly all of it CLUS's own induction; the
+ARFF files are written with each distinct number printed once (0.2 s on enron, where
+printing every value took 2 s).
 
 The data reach CLUS as the authors' wrapper wrote them
 (``ClusWrapperClassification.makeClusCompliant``): a dense ARFF file with the
@@ -111,6 +113,14 @@ PYCLUS_JAR_SHA256 = "be05e2564c2b6eeb607b2565e4358fffa1a48beb5c5b359566b2ed8e691
 
 #: The 2011 forest defaults, restated for the PyPI jar (see the module docstring).
 _ENSEMBLE_2011 = "[Ensemble]\nIterations = 10\nVotingType = Majority\n"
+#: The single tree's JVM compiles with C1 only: a PCT run lasts a few seconds, and
+#: HotSpot's optimising C2 compiler cost more CPU than it saved there (measured on the
+#: study's fold 0, CPU-s default -> C1: llog 5.7 -> 3.1, scene 6.6 -> 3.7, enron
+#: 4.0 -> 2.3, emotions 1.2 -> 0.6), while the forest's longer runs gain from it (llog
+#: 13.9 -> 16.3 with C1 only) and keep the default.  The compiler changes no result: Java
+#: 17 computes floating point strictly whatever compiles the code, and the prediction
+#: files were equal byte for byte.
+_PCT_JIT = ("-XX:TieredStopAtLevel=1",)
 #: CLUS's forest clones objects by reflection, which Java 17 allows only when asked.
 _OPENS = (
     "--add-opens",
@@ -217,18 +227,19 @@ def _write_arff(
             lines.append(f"@attribute a{j} numeric")
     lines += [f"@attribute y{k} {{0,1}}" for k in range(Y.shape[1])]
     lines += ["", "@data"]
-    columns = []
-    for j in range(X.shape[1]):
+    cells = np.empty((X.shape[0], X.shape[1] + Y.shape[1]), dtype=object)
+    numeric = [j for j in range(X.shape[1]) if j not in nominal]
+    if numeric:  # each distinct value printed once (binary word counts: two strings)
+        values, where = np.unique(X[:, numeric], return_inverse=True)
+        printed = np.array([_number(v) for v in values], dtype=object)
+        cells[:, numeric] = printed[where.reshape(-1)].reshape(X.shape[0], len(numeric))
+    for j in nominal:
         col = X[:, j]
-        if j in nominal:
-            names = np.array([_quote(v) for v in nominal[j]] + ["?"], dtype=object)
-            idx = np.where(np.isnan(col), len(nominal[j]), col).astype(np.int64)
-            columns.append(names[idx])
-        else:
-            columns.append(np.array([_number(v) for v in col], dtype=object))
-    columns += [np.where(Y[:, k] > 0, "1", "0").astype(object) for k in range(Y.shape[1])]
-    rows = np.column_stack(columns) if columns else np.empty((X.shape[0], 0), dtype=object)
-    lines += [",".join(r) for r in rows]
+        names = np.array([_quote(v) for v in nominal[j]] + ["?"], dtype=object)
+        idx = np.where(np.isnan(col), len(nominal[j]), col).astype(np.int64)
+        cells[:, j] = names[idx]
+    cells[:, X.shape[1] :] = np.where(Y > 0, "1", "0")
+    lines += [",".join(r) for r in cells.tolist()]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -440,7 +451,7 @@ class ClusPCT(ClassifierMixin, BaseEstimator):
             cmd = [
                 java,
                 *self.java_options,
-                *(_OPENS if self.ensemble else ()),
+                *(_OPENS if self.ensemble else _PCT_JIT),
                 "-jar",
                 str(jar),
                 *(["-forest"] if self.ensemble else []),

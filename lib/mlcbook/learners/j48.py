@@ -150,6 +150,8 @@ class J48Classifier(ClassifierMixin, BaseEstimator):
         return out
 
     def _input(self, X, reset: bool) -> np.ndarray:
+        """``X`` validated and dense (its nominal columns are checked by
+        :meth:`_check_nominal` when it is first sent to the server)."""
         X = validate_data(
             self,
             X,
@@ -158,7 +160,9 @@ class J48Classifier(ClassifierMixin, BaseEstimator):
             dtype=np.float64,
             ensure_all_finite="allow-nan",
         )
-        X = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+        return X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+
+    def _check_nominal(self, X: np.ndarray) -> None:
         cols = np.flatnonzero(self._nominal)
         if cols.size:
             V = X[:, cols]
@@ -170,22 +174,13 @@ class J48Classifier(ClassifierMixin, BaseEstimator):
                     f"X: nominal column {bad} must hold category indices "
                     f"0..{self._nominal[bad] - 1} (or NaN for missing)"
                 )
-        return X
 
     # ------------------------------------------------------------------ fit / predict
     def fit(self, X, y):
         """Grow (and prune) Weka's J48 on ``X``, ``y``."""
         options = self.weka_options()
-        n_features = validate_data(
-            self,
-            X,
-            reset=True,
-            accept_sparse=("csr", "csc"),
-            dtype=None,
-            ensure_all_finite="allow-nan",
-        ).shape[1]
-        self._nominal = self._nominal_vector(n_features)
         X = self._input(X, reset=True)
+        self._nominal = self._nominal_vector(X.shape[1])
         y = np.asarray(y)
         if y.ndim != 1 or y.shape[0] != X.shape[0]:
             raise ValueError(f"y must be 1-D with {X.shape[0]} entries, got shape {y.shape}")
@@ -202,14 +197,18 @@ class J48Classifier(ClassifierMixin, BaseEstimator):
             except KeyError as exc:
                 raise ValueError(f"y holds {exc.args[0]!r}, which is not in classes") from None
         srv = server()
-        self._model_id, self.model_ = srv.fit(options, X, codes, self._nominal, len(self.classes_))
+        self._model_id, self.model_ = srv.fit(
+            options, X, codes, self._nominal, len(self.classes_), check=self._check_nominal
+        )
         self._token = srv.token
         return self
 
     def _ask(self, X) -> tuple[np.ndarray, np.ndarray]:
         check_is_fitted(self, "model_")
         X = self._input(X, reset=False)
-        return self._on_server(lambda srv: srv.predict(self._model_id, X))
+        return self._on_server(
+            lambda srv: srv.predict(self._model_id, X, self._nominal, check=self._check_nominal)
+        )
 
     def _on_server(self, request):
         """``request(server)``, re-loading the model where the server lacks it."""
