@@ -7,28 +7,28 @@ table made by other code fails at once, naming the command that recomputes it).
 :data:`EXPERIMENTS` lists them, each with the function that loads it; :func:`load` reads
 one by name for the evidence (:mod:`mlcrepro.wu_zhou2017.collect`):
 
-=============================  ==============================================================
-``limo_synthetic``             Sec. 5.1: the three LIMO variants on our synthetic data
-                               (:func:`.benchmark.synthetic_table`)
-``limo_benchmark``             Sec. 5.2, Table B.3: six learners on four datasets, ten splits
-                               (:func:`.benchmark.benchmark_table`)
-``limo_benchmark_released``    the LIMO variants with the released code's sampling on the
-                               same splits (:func:`.benchmark_sampling.sampling_table`)
-``limo_thresholds``            the thresholding hypotheses on CAL500, medical, enron
-                               (:func:`.thresholds.threshold_hypotheses_table`)
-``limo_thresholds_bibtex``     the hypotheses that matter on bibtex's first three splits
-``limo_epochs``                LIMO after 10 and 30 passes on bibtex's first split
-                               (:func:`.thresholds.epochs_table`)
-``limo_benchmark_conventions`` BR, ML-kNN and GFM of the benchmark measured by the authors'
-                               conventions (:func:`.conventions.conventions_table`)
-``limo_authors_octave``        the authors' ``demo.m`` under GNU Octave, five seeds
-                               (:mod:`.octave`; ``make octave``), with its runs table
-``limo_authors_ours``          our LIMO inside ``demo.m``'s protocol, both samplings
-                               (:func:`.authors_protocol.protocol_table`)
-``limo_authors_variants``      LIMO-inst and LIMO-label inside that protocol
-``limo_authors_baselines``     BR (LIBSVM, LIBLINEAR), ML-kNN and GFM inside that protocol
-                               (:func:`.authors_baselines.baselines_table`)
-=============================  ==============================================================
+=================================  ==============================================================
+``limo_synthetic``                 Sec. 5.1: the three LIMO variants on our synthetic data
+                                   (:func:`.benchmark.synthetic_table`)
+``limo_benchmark``                 Sec. 5.2, Table B.3: six learners on four datasets, ten splits
+                                   (:func:`.benchmark.benchmark_table`)
+``limo_benchmark_released``        the LIMO variants with the released code's sampling on the
+                                   same splits (:func:`.benchmark_sampling.sampling_table`)
+``limo_thresholds``                the thresholding hypotheses on CAL500, medical, enron
+                                   (:func:`.thresholds.threshold_hypotheses_table`)
+``limo_thresholds_bibtex``         the hypotheses that matter on bibtex's first three splits
+``limo_epochs``                    LIMO after 10 and 30 passes on bibtex's first split
+                                   (:func:`.thresholds.epochs_table`)
+``limo_benchmark_conventions``     BR, ML-kNN and GFM of the benchmark measured by the authors'
+                                   conventions (:func:`.conventions.conventions_table`)
+``limo_authors_octave``            the authors' ``demo.m`` under GNU Octave, five seeds
+                                   (:mod:`.octave`; ``make octave``), with its runs table
+``limo_authors_ours``              our LIMO inside ``demo.m``'s protocol, both samplings
+                                   (:func:`.authors_protocol.protocol_table`)
+``limo_authors_variants``          LIMO-inst and LIMO-label inside that protocol
+``limo_authors_baselines``         BR (LIBSVM, LIBLINEAR), ML-kNN and GFM inside that protocol
+                                   (:func:`.authors_baselines.baselines_table`)
+=================================  ==============================================================
 """
 
 from __future__ import annotations
