@@ -28,6 +28,7 @@ from mlcrepro.huellermeier2022.experiments import (
     knn_consensus,
     knn_queries,
     knn_tables,
+    labelled_fig4,
 )
 from mlcrepro.huellermeier2022.knn_fig4 import loss_matrix
 from mlcrepro.huellermeier2022.knn_queries import QUERY_COLUMNS, Exactness, TieEffect, exactness_of
@@ -135,9 +136,12 @@ class KnnEvidence:
     many of 200 bootstrap resamples of the folds the best surrogate is non-decreasing
     on all of :data:`~mlcrepro.huellermeier2022.experiments.KNN_PAPER`;
     ``birds_hamming_gap``: how far the Hamming surrogate is above the best at the
-    subset 0/1 target on birds; ``exactness``, ``k_invariant``, ``tied_modes``: the
-    three statements read on every query of the paper's datasets; ``ties``: per dataset,
-    how much the tie-break decides at k = K
+    subset 0/1 target on birds; ``birds_labelled``: the readings of Fig. 4 on birds'
+    instances with a relevant label (the table
+    :data:`~mlcrepro.huellermeier2022.experiments.LABELLED_TABLE`), with their number
+    ``instances``, of ``birds_instances`` in all; ``exactness``, ``k_invariant``,
+    ``tied_modes``: the three statements read on every query of the paper's datasets;
+    ``ties``: per dataset, how much the tie-break decides at k = K
     (:func:`~mlcrepro.huellermeier2022.knn_queries.tie_effect`).
     """
 
@@ -147,6 +151,8 @@ class KnnEvidence:
     readings: dict[str, pd.DataFrame]
     monotone_hits: tuple[int, int]
     birds_hamming_gap: float
+    birds_labelled: pd.Series
+    birds_instances: int
     exactness: Exactness
     k_invariant: dict[str, float]
     tied_modes: dict[str, float]
@@ -165,6 +171,14 @@ def _statements(queries: pd.DataFrame) -> dict:
         "tied_modes": {r.dataset: float(r.tied_modes) for r in rows},
         "ties": {r.dataset: TieEffect(int(r.queries), int(r.tied), int(r.changed)) for r in rows},
     }
+
+
+def _labelled_readings(table: pd.DataFrame) -> pd.Series:
+    """:func:`~mlcrepro.tables.surrogate_readings` of a one-dataset Fig. 4 table, with
+    ``instances``: its test instances over the folds (each instance once)."""
+    r = surrogate_readings(loss_matrix(table)).copy()
+    r["instances"] = int(table.drop_duplicates("fold")["n_test"].sum())
+    return r
 
 
 def knn_evidence(queries: pd.DataFrame | None = None, *, seed: int = 0) -> KnnEvidence:
@@ -195,5 +209,9 @@ def knn_evidence(queries: pd.DataFrame | None = None, *, seed: int = 0) -> KnnEv
         readings={tb: readings(Ms[tb]) for tb in TIE_BREAKS},
         monotone_hits=hits,
         birds_hamming_gap=float(birds.iloc[-1, 0] - birds.iloc[-1].min()),
+        birds_labelled=_labelled_readings(labelled_fig4()),
+        birds_instances=int(
+            main[main["dataset"] == "birds"].drop_duplicates("fold")["n_test"].sum()
+        ),
         **_statements(knn_queries() if queries is None else queries),
     )

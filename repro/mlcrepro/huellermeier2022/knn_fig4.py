@@ -169,9 +169,11 @@ def fig4_config(
     n_splits: int = 10,
     seed: int = 0,
     n_neighbors: int = 9,
+    labelled_only: bool = False,
 ) -> dict:
     """The specification of a :func:`fig4_table` (or, without ``tie_break``, of a
-    :func:`consensus_summary`) table: the key of ``results.load_or_compute``."""
+    :func:`consensus_summary`) table: the key of ``results.load_or_compute``.
+    ``labelled_only`` leaves out the instances with no relevant label."""
     config = {
         "experiment": "Hüllermeier et al. (2022) Fig. 4",
         "datasets": list(datasets),
@@ -185,14 +187,27 @@ def fig4_config(
     }
     if tie_break is not None:
         config["tie_break"] = tie_break
+    if labelled_only:
+        config["instances"] = "those with at least one relevant label"
     return config
 
 
 def fig4_cell(
-    dataset: str, fold: int, *, n_splits: int, seed: int, n_neighbors: int, tie_break: str
+    dataset: str,
+    fold: int,
+    *,
+    n_splits: int,
+    seed: int,
+    n_neighbors: int,
+    tie_break: str,
+    labelled_only: bool = False,
 ) -> pd.DataFrame:
-    """One (dataset, fold) cell of Fig. 4: :func:`surrogate_target_losses` rows of that fold."""
+    """One (dataset, fold) cell of Fig. 4: :func:`surrogate_target_losses` rows of that fold
+    (of the instances with a relevant label only, with ``labelled_only``)."""
     X, Y, nominal = _named(dataset)
+    if labelled_only:
+        keep = Y.sum(axis=1) > 0
+        X, Y = X[keep], Y[keep]
     tr, te = _folds(X.shape[0], n_splits, seed)[fold]
     rows = _fold_rows(X, Y, fold, tr, te, nominal, n_neighbors, tie_break)
     out = pd.DataFrame(rows, columns=_COLUMNS)
@@ -211,17 +226,27 @@ def fig4_spec(
     n_splits: int = 10,
     seed: int = 0,
     n_neighbors: int = 9,
+    labelled_only: bool = False,
+    name: str = "knn_fig4",
 ) -> Spec:
-    """Fig. 4 as a runner spec: datasets x folds, parameters read from :func:`fig4_config`."""
+    """Fig. 4 as a runner spec: datasets x folds, parameters read from :func:`fig4_config`
+    (``name``: the spec's cache folder)."""
     if tie_break not in TIE_BREAKS:
         raise ValueError(f"tie_break must be one of {TIE_BREAKS}, got {tie_break!r}")
     check_positive_int(n_neighbors, "n_neighbors")
     config = fig4_config(
-        datasets, tie_break, n_splits=n_splits, seed=seed, n_neighbors=n_neighbors
+        datasets,
+        tie_break,
+        n_splits=n_splits,
+        seed=seed,
+        n_neighbors=n_neighbors,
+        labelled_only=labelled_only,
     )
     params = {k: config[k] for k in ("n_splits", "seed", "n_neighbors", "tie_break")}
+    if labelled_only:
+        params["labelled_only"] = True
     return Spec(
-        "knn_fig4",
+        name,
         fig4_cell,
         {
             "dataset": list(datasets),

@@ -85,7 +85,7 @@ def _worst_rows(led: Ledger, ev: KnnEvidence) -> None:
         rule=f"rank from worst <= 2 on every dataset: on {int((ham <= 2).sum())} of "
         f"{len(paper)} (" + ", ".join(f"{d} {r}" for d, r in ham.items()) + ")",
         holds=holds,
-        cause=partial(C.birds_cause, ev.birds_hamming_gap),
+        cause=partial(C.birds_cause, ev.birds_hamming_gap, ev.birds_labelled, ev.birds_instances),
         claim_id="HU106",
         about={**_FIG4, "loss": "hamming", "quantity": "rank at the subset 0/1 target"},
     )

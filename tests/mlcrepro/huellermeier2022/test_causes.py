@@ -9,7 +9,7 @@ import pytest
 
 from mlcrepro.huellermeier2022 import causes as C
 from mlcrepro.huellermeier2022.evidence_dependence import CLAIMS, FAMILIES, SCENE, Sec53
-from mlcrepro.huellermeier2022.evidence_knn import SUBSET_RANK, KnnEvidence
+from mlcrepro.huellermeier2022.evidence_knn import HAMMING_RANK, SUBSET_RANK, KnnEvidence
 from mlcrepro.huellermeier2022.experiments import TIE_BREAKS
 from mlcrepro.huellermeier2022.knn_queries import tie_effect
 
@@ -102,5 +102,10 @@ def test_the_tie_break_cause_counts_what_the_tie_break_decides():
     assert "2, 2 and 2 of 3 on birds" in cause.text
 
 
-def test_the_birds_cause_names_its_gap():
-    assert "0.0062 above the best" in C.birds_cause(0.00621).text
+def test_the_birds_cause_is_tested_only_where_the_labelled_run_puts_hamming_among_the_worst_two():
+    for rank, kind in ((1, "tested"), (2, "tested"), (3, "unknown")):
+        labelled = pd.Series({"instances": 351, HAMMING_RANK: rank})
+        cause = C.birds_cause(0.00621, labelled, 645)
+        assert cause.kind == kind
+        assert "0.0062 above the best" in cause.text and "294 of its 645" in cause.text
+        assert f"surrogate {rank} from the worst" in cause.text
