@@ -38,11 +38,11 @@ import pandas as pd
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC, LinearSVC
 
-from mlcbook.learners import GFM, MLkNN
 from mlcbook.metrics import all_measures
 from mlcrepro.results import load_or_compute, recompute_requested
 from mlcrepro.runner import Spec, table
 from mlcrepro.wu_zhou2017 import authors
+from mlcrepro.wu_zhou2017.benchmark import baseline_predictions
 from mlcrepro.wu_zhou2017.names import PAPER_COLUMN
 from mlcrepro.wu_zhou2017.printed import paper_b3
 
@@ -113,16 +113,9 @@ def baseline_cell(dataset: str, split: int, method: str, *, C: float, k: int) ->
             br = make_br(method[3:].lower(), C=C).fit(Xtr, Ytr)
             F, P = br.decision_function(Xte), br.predict(Xte)
         return _rows(dataset, split, method, Yte, F, P)
-    if method == "ML-kNN":
-        mk = MLkNN(k=k, s=1.0).fit(Xtr, Ytr)
-        return _rows(dataset, split, method, Yte, mk.predict_proba(Xte), mk.predict(Xte))
-    g = GFM(k=k).fit(Xtr, Ytr)
-    P = g.predict(Xte)
+    predictions = baseline_predictions(method, Xtr, Ytr, Xte, k=k, C=C)
     return pd.concat(
-        [
-            _rows(dataset, split, "GFM", Yte, P, P),
-            _rows(dataset, split, "GFM-marg", Yte, g.predict_marginals(Xte), P),
-        ],
+        [_rows(dataset, split, row, Yte, F, P) for row, (F, P) in predictions.items()],
         ignore_index=True,
     )
 
