@@ -21,6 +21,8 @@ one by name for the evidence (:mod:`mlcrepro.wu_zhou2017.collect`):
                                    (:func:`.thresholds.epochs_table`)
 ``limo_benchmark_conventions``     BR, ML-kNN and GFM of the benchmark measured by the authors'
                                    conventions (:func:`.conventions.conventions_table`)
+``limo_benchmark_solvers``         BR through LIBSVM and LIBLINEAR on medical's and bibtex's
+                                   splits (:func:`.benchmark_solvers.solvers_table`)
 ``limo_authors_octave``            the authors' ``demo.m`` under GNU Octave, five seeds
                                    (:mod:`.octave`; ``make octave``), with its runs table
 ``limo_authors_ours``              our LIMO inside ``demo.m``'s protocol, both samplings
@@ -58,6 +60,7 @@ from mlcrepro.wu_zhou2017.benchmark import (
     synthetic_table,
 )
 from mlcrepro.wu_zhou2017.benchmark_sampling import sampling_spec, sampling_table
+from mlcrepro.wu_zhou2017.benchmark_solvers import solvers_spec, solvers_table
 from mlcrepro.wu_zhou2017.conventions import conventions_spec, conventions_table
 from mlcrepro.wu_zhou2017.hypotheses import BIBTEX_HYPOTHESES, BIBTEX_REPLICATIONS
 from mlcrepro.wu_zhou2017.octave import authors_octave_tables
@@ -201,6 +204,13 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         "limo_benchmark_conventions",
         conventions_table,
         lambda: [conventions_spec()],
+        tolerance={"value": by_column_value("measure", BR_ATOL)},
+        quick={"dataset": "medical", "replication": 0},
+    ),
+    Experiment(
+        "limo_benchmark_solvers",
+        solvers_table,
+        lambda: [solvers_spec()],
         tolerance={"value": by_column_value("measure", BR_ATOL)},
         quick={"dataset": "medical", "replication": 0},
     ),
