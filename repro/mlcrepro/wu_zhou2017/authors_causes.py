@@ -50,7 +50,6 @@ __all__ = [
     "baseline_causes",
     "limo_causes",
     "method_within",
-    "solver_summary",
     "variant_causes",
     "within_paper",
 ]
@@ -172,42 +171,6 @@ def baseline_causes(base: pd.DataFrame, paper: pd.DataFrame) -> dict[tuple[str, 
                     continue
                 out[(ours_name, method, measure)] = cause
     return out
-
-
-def solver_summary(base: pd.DataFrame, paper: pd.DataFrame) -> Mapping[str, float]:
-    """How much the solver moves BR on CAL500 and enron (for the other data sets' cause).
-
-    ``n_cells``: BR's cells of the two data sets; ``libsvm_within``/``liblinear_within``:
-    how many lie within the paper's std with each solver; ``median_abs_diff`` and
-    ``max_abs_diff``: of ``|LIBSVM - LIBLINEAR|`` over the non-coverage cells (coverage
-    is on another scale), ``max_abs_diff_coverage`` for coverage.
-    """
-    mean = base.groupby(["dataset", "method", "measure"])["value"].mean()
-    p = _paper_cells(paper, "BR")
-    rows = []
-    for stem in AUTHORS_DATASETS.values():
-        for measure in mean.loc[(stem, "BR-LIBSVM")].index:
-            lib = float(mean.loc[(stem, "BR-LIBSVM", measure)])
-            lin = float(mean.loc[(stem, "BR-LIBLINEAR", measure)])
-            cell = p.loc[(stem, measure)]
-            rows.append(
-                {
-                    "measure": measure,
-                    "diff": abs(lib - lin),
-                    "lib_in": within_paper(lib, cell["mean"], cell["std"]),
-                    "lin_in": within_paper(lin, cell["mean"], cell["std"]),
-                }
-            )
-    t = pd.DataFrame(rows)
-    cov = t.measure == "coverage"
-    return {
-        "n_cells": float(len(t)),
-        "libsvm_within": float(t.lib_in.sum()),
-        "liblinear_within": float(t.lin_in.sum()),
-        "median_abs_diff": float(t.loc[~cov, "diff"].median()),
-        "max_abs_diff": float(t.loc[~cov, "diff"].max()),
-        "max_abs_diff_coverage": float(t.loc[cov, "diff"].max()),
-    }
 
 
 def method_within(

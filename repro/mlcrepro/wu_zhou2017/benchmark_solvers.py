@@ -142,10 +142,13 @@ def solver_causes(
     (:func:`~mlcrepro.wu_zhou2017.authors_causes.within_paper`):
 
     1. LIBSVM within the paper's std and LIBLINEAR not: *tested*, the solver;
-    2. both within: *tested*, the measure convention (the solver does not matter);
+    2. LIBLINEAR within: *tested*, the measure convention (with LIBLINEAR, the
+       benchmark's solver; with either, if LIBSVM is within as well);
     3. neither within: *unknown*, neither solver on our splits reaches the paper's value,
-       ending in what would settle it (the authors' BR code);
-    4. LIBLINEAR within and LIBSVM not: no cause from this evidence.
+       ending in what would settle it (the authors' BR code).
+
+    Every BR cell of the table's data sets gets a cause; a ledger row keeps it only where
+    its rule says the row differs.
 
     Parameters
     ----------
@@ -185,12 +188,12 @@ def solver_causes(
         )
         if lib_in and not lin_in:
             cause = tested("the solver, LIBSVM within the paper's std: " + said, _REF)
-        elif lib_in:
+        elif lin_in:
+            which = "either solver" if lib_in else "LIBLINEAR"
             cause = tested(
-                "the measure convention, with either solver within the paper's std: " + said,
-                _REF,
+                f"the measure convention, with {which} within the paper's std: " + said, _REF
             )
-        elif not lin_in:
+        else:
             cause = unknown(
                 "not traced; neither solver on our splits reaches the paper's value: "
                 + said
@@ -198,7 +201,5 @@ def solver_causes(
                 + settle_by(_SETTLER),
                 _REF,
             )
-        else:
-            continue
         out[(dataset, "BR", measure)] = cause
     return out

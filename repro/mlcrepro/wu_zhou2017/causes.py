@@ -4,7 +4,7 @@ A cause says why a row differs (:mod:`mlcrepro.ledger`: paper error, underspecif
 tested, material unavailable, unknown) and where the evidence is.  The causes shared by
 many rows are made here once per ledger (:func:`make_causes`, then the ones whose text
 carries counts computed from the evidence: :func:`passes_cause`, :func:`account_cause`,
-:func:`br_cause`, :func:`gfm_cause`); :func:`b3_cause` picks each Table B.3 cell's.  A
+:func:`gfm_cause`); :func:`b3_cause` picks each Table B.3 cell's.  A
 row keeps the cause it is given only if its rule says it differs (the ledger's rule,
 :func:`mlcrepro.ledger.cause_where_differs`).  The causes
 of single CAL500 and enron cells, judged with the authors' code, are
@@ -35,7 +35,6 @@ __all__ = [
     "make_causes",
     "b3_cause",
     "gfm_cause",
-    "br_cause",
     "passes_cause",
     "passes_cell_causes",
     "account_cause",
@@ -63,8 +62,6 @@ SETTLERS = {
     "sets demo.m does not run",
     "gfm": "the authors' GFM code: its probability estimates and how the ranking measures "
     "break its ties",
-    "br": "a run of BR through LIBSVM's linear SVM (C = 1) on this data set, or the "
-    "authors' BR code",
     "mlknn": "a run of ML-kNN on this data set with F1 = 0 for a label with no true and "
     "no predicted positive, or the authors' splits of it",
     "table2_micro": "the authors' definition of a ✗ for a classification measure",
@@ -84,9 +81,9 @@ def _settled(causes: dict[str, Cause]) -> dict[str, Cause]:
 def make_causes() -> dict[str, Cause]:
     """The causes the ledger's differing rows share whose text is fixed, made once.
 
-    ``br`` and ``gfm`` here are the causes without the runs inside the authors'
-    protocol; the ledger (:func:`mlcrepro.wu_zhou2017.ledger_rows.ledgers`) replaces them
-    by :func:`br_cause` and :func:`gfm_cause` of those runs, and adds
+    ``gfm`` here is the cause without the runs inside the authors' protocol; the ledger
+    (:func:`mlcrepro.wu_zhou2017.ledger_rows.ledgers`) replaces it by :func:`gfm_cause`
+    of those runs, and adds
     :func:`account_cause` and :func:`passes_cause` for bibtex.
     """
     return _settled({**_run_causes(), **_paper_causes()})
@@ -129,10 +126,6 @@ def _run_causes() -> dict[str, Cause]:
         "gfm": underspecified(
             "GFM's probability estimates (only '10 neighbours' is given) and how its 0/1 "
             "prediction is scored by the ranking measures (ties)"
-        ),
-        "br": unknown(
-            "not traced: the paper's BR is LIBSVM's linear SVM with C = 1 (Sec. 5.2); "
-            "ours here is LIBLINEAR's (squared hinge, penalised bias)"
         ),
         "mlknn": unknown(
             "ML-kNN (k = 10, s = 1) is checked against a loop-by-loop transcription of "
@@ -219,7 +212,12 @@ def b3_cause(
             return causes.get(f"f1_threshold_{dataset}", causes["f1_untested"])
         if method in VARIANTS:
             return causes.get(f"limo_other_{dataset}", causes["limo_other"])
-        return causes[{"BR": "br", "ML-kNN": "mlknn", "GFM": "gfm"}[method]]
+        if method == "BR":
+            raise ValueError(
+                f"no cause for BR on {dataset} ({measure}): BR's cells take theirs from "
+                "the runs of both solvers (cells)"
+            )
+        return causes[{"ML-kNN": "mlknn", "GFM": "gfm"}[method]]
 
     return cause_of
 
@@ -241,26 +239,6 @@ def gfm_cause(missed: Mapping[str, Sequence[str]]) -> Cause:
         "(their splits, and their measure/*.m, which rank tied labels by sort position) "
         f"GFM is within the paper's std on {said}; this data set has no such protocol, "
         "or the cell is one that protocol does not reach. " + settle_by(SETTLERS["gfm"]),
-        section(PAGE, "The authors' code, splits and measures"),
-    )
-
-
-def br_cause(summary: Mapping[str, float]) -> Cause:
-    """The cause of BR's cells on the data sets run with LIBLINEAR only (medical, bibtex).
-
-    ``summary`` is :func:`mlcrepro.wu_zhou2017.authors_causes.solver_summary`: how far the
-    paper's solver moves BR where both were run on the authors' splits.  *unknown*: the
-    solver was not run on these data; the text says what it did where it was.
-    """
-    n = int(summary["n_cells"])
-    return unknown(
-        "not traced: the paper's BR is LIBSVM's linear SVM with C = 1 (Sec. 5.2), ours "
-        "here LIBLINEAR's (squared hinge, penalised bias). On CAL500 and enron, run both "
-        f"ways on the authors' splits, LIBSVM puts {int(summary['libsvm_within'])} of {n} "
-        f"BR cells within the paper's std and LIBLINEAR {int(summary['liblinear_within'])}; "
-        f"|LIBSVM - LIBLINEAR| has median {summary['median_abs_diff']:.3f} and maximum "
-        f"{summary['max_abs_diff']:.3f} (coverage {summary['max_abs_diff_coverage']:.1f}). "
-        + settle_by(SETTLERS["br"]),
         section(PAGE, "The authors' code, splits and measures"),
     )
 

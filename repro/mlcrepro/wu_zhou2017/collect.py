@@ -82,8 +82,8 @@ class Evidence:
     The authors' code, splits and measures
         ``authors_limo`` (paper, their code under Octave, ours in both readings),
         ``authors_variants``, ``authors_baselines`` (committed), ``authors_solvers`` (BR
-        through LIBSVM and LIBLINEAR beside the paper), ``solver_summary`` and
-        ``gfm_within`` (GFM's measures outside the paper's std, per dataset);
+        through LIBSVM and LIBLINEAR beside the paper) and ``gfm_within`` (GFM's
+        measures outside the paper's std, per dataset);
         ``conventions`` (committed: the benchmark's BR, ML-kNN and GFM measured by the
         authors' conventions on our splits); ``solvers`` (committed: BR through LIBSVM
         and LIBLINEAR on medical's and bibtex's splits, measured the authors' way).
@@ -121,7 +121,6 @@ class Evidence:
     authors_variants: pd.DataFrame
     authors_baselines: pd.DataFrame
     authors_solvers: pd.DataFrame
-    solver_summary: Mapping[str, float]
     gfm_within: Mapping[str, list[str]]
     conventions: pd.DataFrame
     solvers: pd.DataFrame
@@ -252,7 +251,6 @@ def evidence() -> Evidence:
         authors_variants=variants_comparison(load("limo_authors_variants")),
         authors_baselines=base,
         authors_solvers=solver_comparison(base),
-        solver_summary=AC.solver_summary(base, paper),
         gfm_within=AC.method_within(base, paper, "GFM"),
         conventions=load("limo_benchmark_conventions"),
         solvers=load("limo_benchmark_solvers"),

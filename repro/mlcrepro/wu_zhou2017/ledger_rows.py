@@ -73,7 +73,6 @@ def _causes(ev: Evidence) -> dict[str, Cause]:
     out = C.make_causes()
     out["f1_threshold_bibtex"] = C.account_cause(ev.bibtex_check, "bibtex")
     out["limo_other_bibtex"] = C.passes_cause(ev.epochs_comparison)
-    out["br"] = C.br_cause(ev.solver_summary)
     out["gfm"] = C.gfm_cause(ev.gfm_within)
     return out
 

@@ -87,16 +87,6 @@ def test_br_rules(lib, lin, kind, solver):
         assert f"with {solver} within" in cause.text
 
 
-def test_br_summary_counts_cells_within_the_paper():
-    base = _base({"BR-LIBSVM": 0.30, "BR-LIBLINEAR": 0.20})
-    base = pd.concat([base, base.assign(dataset="enron")])
-    paper = pd.concat([_paper("0.300", "0.005", "BR"), _paper("0.200", "0.005", "BR")])
-    paper.iloc[1, 0] = "enron"
-    s = AC.solver_summary(base, paper.reset_index(drop=True))
-    assert (s["n_cells"], s["libsvm_within"], s["liblinear_within"]) == (2, 1, 1)
-    assert s["median_abs_diff"] == pytest.approx(0.1)
-
-
 def test_the_cell_causes_come_from_the_committed_tables():
     ev = evidence()
     cells = AC.limo_causes(ev.authors_limo, ev.paper_b3)
