@@ -29,33 +29,20 @@ scheduler's and workers' own start; about 8 CPU-s and 1.5 s of sleeping cells in
 from __future__ import annotations
 
 import collections
-import contextlib
-import json
-import os
-import shutil
 import signal
-import subprocess
-import sys
-import tempfile
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
-import psutil
 import pytest
 
 from mlcrepro import results
 from tests.mlcrepro import cluster_client as toy
-from tests.mlcrepro.child_processes import die_with_parent
+from tests.mlcrepro.cluster_processes import Cluster
 from tests.mlcrepro.cluster_toy import LOG
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[2]
-DASK = str(Path(sys.executable).with_name("dask"))
-#: seconds any one step may take (a process starting, a run finishing) on a loaded machine
-TIMEOUT = 60.0
 
 
 def expected_table() -> pd.DataFrame:
@@ -70,163 +57,18 @@ def expected_table() -> pd.DataFrame:
     )
 
 
-class Cluster:
-    """A scheduler, workers and clients, each a subprocess of this process, all writing
-    into one temporary folder."""
-
-    def __init__(self) -> None:
-        self.folder = Path(tempfile.mkdtemp(prefix="mlcrepro-cluster-"))
-        self.env = {
-            **os.environ,
-            # the workers import tests.mlcrepro.cluster_toy
-            "PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, [os.getenv("PYTHONPATH")])]),
-            "CLUSTER_TOY_LOG": str(self.folder),
-            "MLCBOOK_CACHE_DIR": str(self.folder / "cache"),
-            "MLCBOOK_RESULTS_DIR": str(self.folder / "results"),
-            "DASK_TEMPORARY_DIRECTORY": str(self.folder / "dask"),  # the workers' scratch
-        }
-        self.env.pop("MLCBOOK_RECOMPUTE", None)
-        self.procs: dict[str, subprocess.Popen[bytes]] = {}
-        self.ended: set[str] = set()  # killed by the test, or finished and checked
-        self.address = ""
-
-    def start(self, name: str, args: list[str]) -> subprocess.Popen[bytes]:
-        with (self.folder / f"{name}.out").open("wb") as out:
-            proc = subprocess.Popen(
-                args,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                cwd=self.folder,
-                env=self.env,
-                # it dies with this process, however this one ends
-                preexec_fn=die_with_parent,
-            )
-        self.procs[name] = proc
-        return proc
-
-    def outputs(self) -> str:
-        """Every process's output, for a failure message."""
-        return "\n".join(
-            f"--- {p.name}\n{p.read_text(errors='replace')[-3000:]}"
-            for p in [*sorted(self.folder.glob("*.out")), self.folder / LOG]
-            if p.exists()
-        )
-
-    def wait_for(self, what: str, ready: Callable[[], bool]) -> None:
-        deadline = time.monotonic() + TIMEOUT
-        while not ready():
-            for name, proc in self.procs.items():
-                if name not in self.ended and proc.poll() is not None:
-                    pytest.fail(
-                        f"{name} ended (exit status {proc.returncode}) while the test was "
-                        f"waiting for {what}\n{self.outputs()}"
-                    )
-            if time.monotonic() > deadline:
-                pytest.fail(
-                    f"timed out after {TIMEOUT:.0f} s waiting for {what}\n{self.outputs()}"
-                )
-            time.sleep(0.02)
-
-    def start_scheduler(self) -> None:
-        file = self.folder / "scheduler.json"
-        self.start(
-            "scheduler",
-            [
-                DASK,
-                "scheduler",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                "0",
-                "--no-dashboard",
-                "--scheduler-file",
-                str(file),
-            ],
-        )
-
-        def address() -> str:
-            try:
-                return str(json.loads(file.read_text())["address"])
-            except (OSError, ValueError, KeyError):
-                return ""  # not written yet, or not whole
-
-        self.wait_for("the scheduler's address", lambda: bool(address()))
-        self.address = address()
-
-    def start_worker(self, name: str) -> None:
-        self.start(
-            name,
-            [
-                DASK,
-                "worker",
-                self.address,
-                "--nworkers",
-                "1",
-                "--nthreads",
-                "1",
-                "--no-dashboard",
-                "--name",
-                name,
-            ],
-        )
-
-    def reproduce(self, name: str, *options: str) -> subprocess.Popen[bytes]:
-        """``mlcrepro reproduce cluster_toy --scheduler ADDRESS`` as a subprocess."""
-        return self.start(
-            name,
-            [
-                sys.executable,
-                "-m",
-                "tests.mlcrepro.cluster_client",
-                "reproduce",
-                toy.NAME,
-                "--scheduler",
-                self.address,
-                "--no-ledgers",
-                *options,
-            ],
-        )
-
-    def finish(self, name: str, what: str) -> None:
-        """Wait for the process ``name`` to end; fail unless it ended well."""
-        proc = self.procs[name]
-        self.ended.add(name)
-        self.wait_for(what, lambda: proc.poll() is not None)
-        if proc.returncode != 0:
-            pytest.fail(f"{what} ended with exit status {proc.returncode}\n{self.outputs()}")
-
-    def members(self, name: str) -> list[psutil.Process]:
-        """The process ``name`` and its descendants (a nanny and its worker process)."""
-        try:
-            top = psutil.Process(self.procs[name].pid)
-            return [top, *top.children(recursive=True)]
-        except psutil.NoSuchProcess:
-            return []
-
-    def signal(self, name: str, sig: signal.Signals) -> None:
-        """Send ``sig`` to the process ``name`` and its descendants."""
-        for proc in self.members(name):
-            with contextlib.suppress(psutil.NoSuchProcess):
-                proc.send_signal(sig)
-
-    def kill(self, name: str) -> None:
-        """SIGKILL the process ``name`` and its descendants, and reap it."""
-        self.ended.add(name)
-        if self.procs[name].poll() is None:
-            self.signal(name, signal.SIGKILL)
-        self.procs[name].wait(timeout=TIMEOUT)
-
-    def close(self) -> None:
-        """SIGKILL every process and its descendants, reap them, remove the folder."""
-        for name in self.procs:
-            self.kill(name)
-        shutil.rmtree(self.folder, ignore_errors=True)
-
-
 @pytest.fixture
 def cluster() -> Iterator[Cluster]:
-    """A scheduler and two workers, as the README's recipe starts them."""
-    c = Cluster()
+    """A scheduler and two workers, as the README's recipe starts them, whose cells log
+    into the cluster's folder, with the reproduction's cache and results there too."""
+    c = Cluster(logs=(LOG,))
+    c.env.update(
+        {
+            "CLUSTER_TOY_LOG": str(c.folder),
+            "MLCBOOK_CACHE_DIR": str(c.folder / "cache"),
+            "MLCBOOK_RESULTS_DIR": str(c.folder / "results"),
+        }
+    )
     try:
         c.start_scheduler()
         c.start_worker("worker-a")
@@ -287,6 +129,11 @@ def kill_a_busy_worker(c: Cluster) -> tuple[int, str]:
     return victim[0]
 
 
+def run_toy(c: Cluster, name: str, *options: str) -> None:
+    """``mlcrepro reproduce cluster_toy`` through the cluster, as the process ``name``."""
+    c.reproduce(name, toy.NAME, *options, module="tests.mlcrepro.cluster_client")
+
+
 def staged_table(c: Cluster) -> pd.DataFrame:
     return results.committed_table(toy.NAME, folder=c.folder / "cache/reproduce/staging")
 
@@ -303,7 +150,7 @@ def test_a_lost_worker_and_a_killed_client_lose_and_repeat_nothing(cluster, monk
     cache = c.folder / "cache/reproduce/cells" / toy.NAME
 
     # 1. a worker lost in the middle of the table
-    c.reproduce("client-1")
+    run_toy(c, "client-1")
     lost_pid, lost_cell = kill_a_busy_worker(c)
     c.finish("client-1", "the run that lost a worker")
     log = computations(c.folder)
@@ -318,7 +165,7 @@ def test_a_lost_worker_and_a_killed_client_lose_and_repeat_nothing(cluster, monk
 
     # 2. the client killed in the middle of a second run, from an empty cache
     start = len(computations(c.folder))
-    c.reproduce("client-2", "--fresh")
+    run_toy(c, "client-2", "--fresh")
 
     def three_new_cells_cached() -> bool:  # computed after --fresh emptied the cache
         new = sum(e == "finished" for e, *_ in computations(c.folder)[start:])
@@ -336,7 +183,7 @@ def test_a_lost_worker_and_a_killed_client_lose_and_repeat_nothing(cluster, monk
 
     c.wait_for("the workers to finish the killed client's cells", workers_idle)
     before = collections.Counter(x for e, x, _, _ in computations(c.folder) if e == "started")
-    c.reproduce("client-3")
+    run_toy(c, "client-3")
     c.finish("client-3", "the run started again after the client was killed")
     log = computations(c.folder)
     after = collections.Counter(x for e, x, _, _ in log if e == "started")

@@ -10,12 +10,8 @@ the cells ran in the worker processes.
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
-import time
-from pathlib import Path
+from collections.abc import Iterator
 
 import pandas as pd
 import pytest
@@ -26,76 +22,24 @@ from mlcrepro.huellermeier2022.knn_fig4 import fig4_spec
 from mlcrepro.reproduce import CPU_LOG, cluster, compute_cells
 from mlcrepro.results import committed_table
 from mlcrepro.tolerances import CLOSED_FORM_RTOL
-from tests.mlcrepro.child_processes import die_with_parent
+from tests.mlcrepro.cluster_processes import Cluster
 
 pytestmark = pytest.mark.slow
 
 
-def _start(args: list[str], log: Path) -> subprocess.Popen:
-    return subprocess.Popen(
-        args,
-        stdout=log.open("w"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-        preexec_fn=die_with_parent,  # gone with the test, even one killed outright
-    )
-
-
 @pytest.fixture
-def scheduler(tmp_path):
-    dask = str(Path(sys.executable).with_name("dask"))
-    file = tmp_path / "scheduler.json"
-    procs = [
-        _start(
-            [
-                dask,
-                "scheduler",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                "0",
-                "--no-dashboard",
-                "--scheduler-file",
-                str(file),
-            ],
-            tmp_path / "scheduler.log",
-        )
-    ]
+def scheduler() -> Iterator[str]:
+    """A scheduler and two workers, as the README's recipe starts them: its address."""
+    c = Cluster()
     try:
-        for _ in range(300):
-            if file.exists() and file.stat().st_size:
-                break
-            time.sleep(0.1)
-        address = json.loads(file.read_text())["address"]
-        for i in range(2):
-            procs.append(
-                _start(
-                    [
-                        dask,
-                        "worker",
-                        address,
-                        "--nworkers",
-                        "1",
-                        "--nthreads",
-                        "1",
-                        "--no-dashboard",
-                        "--name",
-                        f"w{i}",
-                    ],
-                    tmp_path / f"worker{i}.log",
-                )
-            )
-        with Client(address, timeout="30s") as client:
+        c.start_scheduler()
+        c.start_worker("w0")
+        c.start_worker("w1")
+        with Client(c.address, timeout="30s") as client:
             client.wait_for_workers(2, timeout=60)
-        yield address
+        yield c.address
     finally:
-        for p in reversed(procs):
-            p.terminate()
-        for p in procs:
-            try:
-                p.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        c.close()
 
 
 def test_a_slice_through_the_scheduler_gives_the_committed_rows(scheduler, tmp_path, monkeypatch):
