@@ -51,6 +51,7 @@ from mlcrepro.experiment import Experiment
 from mlcrepro.ledger import load_ledgers
 from mlcrepro.papers import PAPERS, build_ledgers
 from mlcrepro.papers import experiments as paper_experiments
+from mlcrepro.rebuild_findings import judgement
 from mlcrepro.results import committed_table
 from mlcrepro.runner import Cell, Spec, cell_path, cell_spec, cells, load, save
 from mlcrepro.sittings import sittings_text
@@ -61,11 +62,13 @@ __all__ = [
     "CPU_LOG",
     "EXPERIMENTS",
     "LedgerChange",
+    "RowChange",
     "as_finished",
     "cluster",
     "environment",
     "experiments",
     "ledger_changes",
+    "row_changes",
     "compute_cells",
     "compare_tables",
     "reproduce",
@@ -489,14 +492,55 @@ def reproduce(
 
 
 @dataclass(frozen=True)
+class RowChange:
+    """One field of one ledger row, committed and rebuilt (``field``: ``status``,
+    ``ours``, ``cause`` or ``note``)."""
+
+    claim_ids: str
+    field: str
+    committed: str
+    rebuilt: str
+
+
+@dataclass(frozen=True)
 class LedgerChange:
-    """A ledger rebuilt from recomputed tables, beside the committed one."""
+    """A ledger rebuilt from recomputed tables, beside the committed one: its row count,
+    how many statuses, values and causes (kind or text) changed, and every change."""
 
     ledger: str
     rows: int
     statuses_changed: int
     values_changed: int
-    examples: tuple[str, ...]
+    causes_changed: int
+    changes: tuple[RowChange, ...] = ()
+    problem: str = ""
+
+
+#: the fields of a ledger row the rebuild compares, in the order a row's changes are listed
+_COMPARED = ("status", "ours", "cause", "note")
+
+
+def row_changes(committed: pd.DataFrame, rebuilt: pd.DataFrame) -> tuple[RowChange, ...]:
+    """Every compared field (:data:`_COMPARED`) that differs between two ledgers with the
+    same rows in the same order.
+
+    >>> old = pd.DataFrame({"claim_ids": ["A1", "A2"], "status": ["agrees", "differs"],
+    ...                     "ours": ["0.5", "0.7"], "cause": ["", "unknown"],
+    ...                     "note": ["", "x"]})
+    >>> new = old.assign(status=["agrees", "agrees"], cause=["", ""], note=["", ""])
+    >>> for c in row_changes(old, new):
+    ...     print(c.claim_ids, c.field, repr(c.committed), repr(c.rebuilt))
+    A2 status 'differs' 'agrees'
+    A2 cause 'unknown' ''
+    A2 note 'x' ''
+    """
+    out = []
+    for i in range(len(rebuilt)):
+        for f in _COMPARED:
+            a, b = str(committed[f].iloc[i]), str(rebuilt[f].iloc[i])
+            if a != b:
+                out.append(RowChange(str(rebuilt["claim_ids"].iloc[i]), f, a, b))
+    return tuple(out)
 
 
 def ledger_changes(staging: str | Path, ledgers: str | Path | None = None) -> list[LedgerChange]:
@@ -504,8 +548,8 @@ def ledger_changes(staging: str | Path, ledgers: str | Path | None = None) -> li
 
     Each paper's evidence is computed from the staged tables (its folder's contract,
     :func:`mlcrepro.papers.build_ledgers`) and each row compared with the saved row in
-    the same place: how many statuses changed (the goal: none) and how many of our
-    values moved.
+    the same place: every status, value of ours, cause kind and cause text that changed
+    (the goal: none, or each judged in :mod:`mlcrepro.rebuild_findings`).
     """
     saved = load_ledgers(ledgers)
     out = []
@@ -514,21 +558,32 @@ def ledger_changes(staging: str | Path, ledgers: str | Path | None = None) -> li
             if not paper.ledgers:
                 continue
             for name, ledger in build_ledgers(paper.key).items():
-                new = ledger.to_frame()
-                old = saved[saved["chapter"] == name].reset_index(drop=True)
+                new = ledger.to_frame().fillna("")
+                old = saved[saved["chapter"] == name].reset_index(drop=True).fillna("")
                 if len(new) != len(old) or list(new["claim_ids"]) != list(old["claim_ids"]):
-                    out.append(LedgerChange(name, len(new), len(new), len(new), ("rows differ",)))
+                    out.append(LedgerChange(name, len(new), 0, 0, 0, (), "its rows differ"))
                     continue
-                status = new["status"].to_numpy() != old["status"].to_numpy()
-                ours = new["ours"].astype(str).to_numpy() != old["ours"].astype(str).to_numpy()
-                examples = tuple(
-                    f"{new['claim_ids'][i]}: {old['status'][i]} -> {new['status'][i]}"
-                    for i in np.flatnonzero(status)[:5]
-                )
+                changes = row_changes(old, new)
+                count = {
+                    f: len({c.claim_ids for c in changes if c.field in f})
+                    for f in (("status",), ("ours",), ("cause", "note"))
+                }
                 out.append(
-                    LedgerChange(name, len(new), int(status.sum()), int(ours.sum()), examples)
+                    LedgerChange(
+                        name,
+                        len(new),
+                        count[("status",)],
+                        count[("ours",)],
+                        count[("cause", "note")],
+                        changes,
+                    )
                 )
     return out
+
+
+def _cell_text(text: str) -> str:
+    """``text`` fit for a cell of a Markdown table (one line, no bare ``|``)."""
+    return " ".join(text.split()).replace("|", "\\|") or "(empty)"
 
 
 def report_markdown(
@@ -543,7 +598,9 @@ def report_markdown(
 
     Per table: its cells, their CPU and wall seconds (summed over the cells, as written
     into the table's provenance; "not measured" where a cell's wall time was not
-    recorded), and its comparison with the committed table.  ``sittings``
+    recorded), and its comparison with the committed table; each table outside its
+    tolerance with its judgement, and each ledger rebuilt from the tables with every row
+    that changed and its judgement (:func:`mlcrepro.rebuild_findings.judgement`).  ``sittings``
     (:func:`mlcrepro.sittings.read_sittings`) adds the wall time of every sitting since
     the cache was emptied, for a rebuild that was stopped and resumed.
 
@@ -583,15 +640,39 @@ def report_markdown(
             f"| {r.name} | {r.cells} | {r.cpu_seconds:,.1f} | {wall} "
             f"| {c.largest:.3g} | {c.column} | {c.bound:g} | {verdict} |"
         )
+    outside = [r for r in reports if not r.comparison.new and not r.comparison.within]
+    if outside:
+        lines += ["", "## Tables outside their tolerance", ""]
+        lines += [f"- **{r.name}**: {judgement('table', r.name)}" for r in outside]
     if ledgers:
         lines += [
             "",
-            "| ledger | rows | statuses changed | our values changed | first changes |",
-            "|---|---:|---:|---:|---|",
+            "## The ledgers rebuilt from these tables",
+            "",
+            "| ledger | rows | statuses changed | our values changed | causes changed |",
+            "|---|---:|---:|---:|---:|",
         ]
         for led in ledgers:
             lines.append(
-                f"| {led.ledger} | {led.rows} | {led.statuses_changed} | {led.values_changed} "
-                f"| {'; '.join(led.examples)} |"
+                f"| {led.ledger} | {led.rows} | "
+                + (
+                    f"{led.problem} | | |"
+                    if led.problem
+                    else f"{led.statuses_changed} | {led.values_changed} | {led.causes_changed} |"
+                )
             )
+        changed = [(led.ledger, c) for led in ledgers for c in led.changes]
+        if changed:
+            lines += [
+                "",
+                "Every change, row by row, and why:",
+                "",
+                "| ledger | row | field | committed | rebuilt | why |",
+                "|---|---|---|---|---|---|",
+            ]
+            for name, c in changed:
+                lines.append(
+                    f"| {name} | {c.claim_ids} | {c.field} | {_cell_text(c.committed)} "
+                    f"| {_cell_text(c.rebuilt)} | {judgement('row', c.claim_ids)} |"
+                )
     return "\n".join(lines) + "\n"

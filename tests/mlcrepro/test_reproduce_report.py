@@ -16,9 +16,18 @@ import pandas as pd
 import pytest
 
 from mlcrepro import cli, results, runner
+from mlcrepro import rebuild_findings as findings
 from mlcrepro._paths import cache_dir, results_dir
 from mlcrepro.experiment import Experiment
-from mlcrepro.reproduce import EXPERIMENTS
+from mlcrepro.reproduce import (
+    EXPERIMENTS,
+    Comparison,
+    LedgerChange,
+    RowChange,
+    TableReport,
+    report_markdown,
+    row_changes,
+)
 from mlcrepro.sittings import SITTINGS, read_sittings, record_sitting, sittings_text
 
 pytestmark = pytest.mark.slow
@@ -116,3 +125,42 @@ def test_a_stopped_sitting_is_counted_but_not_its_time(tmp_path):
 def test_every_committed_table_is_rebuilt_by_the_reproduction():
     committed = {p.stem for p in results_dir().glob("*.json")}
     assert committed == {e.name for e in EXPERIMENTS}
+
+
+def test_differences_are_listed_one_by_one_with_their_judgement(monkeypatch):
+    outside = Comparison("t", 2, 0.05, "v", 0.02, False)
+    within = Comparison("u", 1, 0.0, "v", 0.02, True)
+    led = LedgerChange(
+        "toy",
+        3,
+        1,
+        1,
+        1,
+        (
+            RowChange("T1", "status", "differs", "agrees"),
+            RowChange("T1", "note", "a | b", ""),
+            RowChange("T2", "ours", "0.50", "0.51"),
+        ),
+    )
+    monkeypatch.setattr(findings, "TABLES", {})
+    monkeypatch.setattr(findings, "ROWS", {"T2": "the last digit of a sum"})
+    reports = [TableReport("t", 2, 3.0, outside, 0.1), TableReport("u", 1, 1.0, within, 0.1)]
+    text = report_markdown(reports, wall_seconds=1.0, machine="toy", ledgers=[led])
+    assert "- **t**: **not judged**" in text and "- **u**" not in text
+    assert "| toy | 3 | 1 | 1 | 1 |" in text
+    assert "| toy | T1 | status | differs | agrees | **not judged** |" in text
+    assert "| toy | T1 | note | a \\| b | (empty) | **not judged** |" in text
+    assert "| toy | T2 | ours | 0.50 | 0.51 | the last digit of a sum |" in text
+    monkeypatch.setattr(findings, "TABLES", {"t": "the BLAS kernels"})
+    text = report_markdown(reports, wall_seconds=1.0, machine="toy", ledgers=[led])
+    assert "- **t**: the BLAS kernels" in text
+
+
+def test_the_rows_of_two_ledgers_are_compared_field_by_field():
+    old = pd.DataFrame(
+        {"claim_ids": ["A", "B"], "status": ["agrees", "differs"], "ours": ["1", "2"],
+         "cause": ["", "unknown"], "note": ["", "n"]}
+    )
+    assert row_changes(old, old) == ()
+    new = old.assign(ours=["1", "3"])
+    assert row_changes(old, new) == (RowChange("B", "ours", "2", "3"),)
