@@ -12,8 +12,10 @@ time is not known; their finished cells and those cells' seconds are kept).
 from __future__ import annotations
 
 import json
+import math
 import textwrap
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -77,8 +79,30 @@ def read_sittings(cache: str | Path) -> list[dict[str, Any]]:
     return list(by_start.values())
 
 
+def _covered(ended: Sequence[Mapping[str, Any]]) -> float:
+    """The seconds of the day the ended sittings cover: two sittings that overlap
+    (run side by side on one cache) count their common time once.
+
+    >>> _covered([{"started": "2026-12-02T09:00:00", "wall_seconds": 3600.0},
+    ...           {"started": "2026-12-02T09:30:00", "wall_seconds": 3600.0},
+    ...           {"started": "2026-12-02T12:00:00", "wall_seconds": 60.0}])
+    5460.0
+    """
+    spans = sorted(
+        (start, start + float(s["wall_seconds"]))
+        for s in ended
+        for start in [datetime.fromisoformat(str(s["started"])).timestamp()]
+    )
+    total, reach = 0.0, -math.inf
+    for a, b in spans:
+        total += max(0.0, b - max(a, reach))
+        reach = max(reach, b)
+    return total
+
+
 def sittings_text(sittings: Sequence[Mapping[str, Any]]) -> str:
-    """One sentence on the sittings: how many, since when, their summed wall time.
+    """One sentence on the sittings: how many, since when, the wall time they cover
+    (:func:`_covered`: overlapping sittings count their common time once).
 
     >>> print(sittings_text([{"started": "2026-12-02T09:00:00", "wall_seconds": 5400.0},
     ...                      {"started": "2026-12-02T11:00:00", "wall_seconds": None},
@@ -89,10 +113,10 @@ def sittings_text(sittings: Sequence[Mapping[str, Any]]) -> str:
     """
     if not sittings:
         return ""
-    ended = [float(s["wall_seconds"]) for s in sittings if s["wall_seconds"] is not None]
+    ended = [s for s in sittings if s["wall_seconds"] is not None]
     n, stopped = len(sittings), len(sittings) - len(ended)
     text = (
-        f"Wall time of the whole rebuild: {sum(ended) / 3600:.2f} h in {n} sitting"
+        f"Wall time of the whole rebuild: {_covered(ended) / 3600:.2f} h in {n} sitting"
         f"{'s' if n != 1 else ''} since the cache was emptied "
         f"(the first on {str(sittings[0]['started'])[:10]})"
     )
