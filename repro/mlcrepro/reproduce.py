@@ -275,12 +275,20 @@ def _shape_problem(committed: pd.DataFrame, recomputed: pd.DataFrame) -> str:
     return ""
 
 
+def _numeric(column: pd.Series, kind: type = object) -> bool:
+    """An integer or float column (not boolean); with ``kind=float``, a float one."""
+    if pd.api.types.is_bool_dtype(column) or not pd.api.types.is_numeric_dtype(column):
+        return False
+    return kind is not float or pd.api.types.is_float_dtype(column)
+
+
 def compare_tables(
     committed: pd.DataFrame, recomputed: pd.DataFrame, experiment: Experiment
 ) -> Comparison:
     """Compare a recomputed table with the committed one, cell by cell.
 
-    Text, integer and boolean columns must be equal; float columns may differ by the
+    Text, integer and boolean columns must be equal; float columns (or an integer column
+    whose other side is float: a whole number read back from a file) may differ by the
     experiment's tolerance of each row
     (:meth:`~mlcrepro.experiment.Experiment.bounds`); ``volatile`` columns are not
     compared.  The tables must have the same columns and rows in the same order
@@ -297,6 +305,10 @@ def compare_tables(
     (0.005, 'v', True)
     >>> compare_tables(a, a.assign(d=["x", "z"]), exp).problem
     "column 'd' differs in 1 of 2 rows (first: row 1, 'y' -> 'z')"
+    >>> b = pd.DataFrame({"k": [1, 2], "v": [0.5, 0.25], "w": [0.0, 0.0]})
+    >>> c = compare_tables(b, b.assign(k=[1.0, 2.0], v=[0.5, 0.2], w=[0.009, 0.0]), exp)
+    >>> c.within, c.column, round(c.largest, 6)
+    (False, 'v', 0.05)
     """
     name = experiment.name
     volatile = tuple(c for c in experiment.volatile if c in committed.columns)
@@ -309,7 +321,7 @@ def compare_tables(
         if col in volatile:
             continue
         a, b = committed[col], recomputed[col]
-        if pd.api.types.is_float_dtype(a) and pd.api.types.is_float_dtype(b):
+        if _numeric(a) and _numeric(b) and (pd.api.types.is_float_dtype(a) or _numeric(b, float)):
             x, y = a.to_numpy(dtype=float), b.to_numpy(dtype=float)
             same_nan = np.isnan(x) == np.isnan(y)
             if not same_nan.all():
@@ -328,7 +340,7 @@ def compare_tables(
             diff = np.abs(np.where(np.isnan(x), 0.0, x - y))
             bounds = experiment.bounds(committed, str(col))
             i = int(np.argmax(diff))
-            if diff[i] > largest or not where:
+            if within and (diff[i] > largest or not where):  # outside: the worst excess
                 largest, where, bound = float(diff[i]), str(col), float(bounds[i])
             excess = diff - bounds
             if excess.max() > 0:
