@@ -164,3 +164,8 @@ def test_the_rows_of_two_ledgers_are_compared_field_by_field():
     assert row_changes(old, old) == ()
     new = old.assign(ours=["1", "3"])
     assert row_changes(old, new) == (RowChange("B", "ours", "2", "3"),)
+
+
+def test_every_judged_table_is_a_committed_table():
+    assert set(findings.TABLES) <= {e.name for e in EXPERIMENTS}
+    assert all(text and not text.endswith(".") for text in findings.TABLES.values())
