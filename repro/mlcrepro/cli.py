@@ -36,13 +36,9 @@ from mlcrepro.ledger.storage import committed_folder, load_ledgers
 from mlcrepro.papers import PAPERS, build_ledgers, page_ledgers, pages
 from mlcrepro.plan import plan, plan_text
 from mlcrepro.quick import quick, quick_markdown
+from mlcrepro.rebuild_report import ledger_changes, report_markdown
 from mlcrepro.recheck import recheck
-from mlcrepro.reproduce import (
-    experiments,
-    ledger_changes,
-    report_markdown,
-    reproduce,
-)
+from mlcrepro.reproduce import experiments, reproduce
 from mlcrepro.sittings import read_sittings, record_sitting
 from mlcrepro.wu_zhou2017 import octave
 

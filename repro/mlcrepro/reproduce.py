@@ -35,7 +35,7 @@ import contextlib
 import os
 import shutil
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,31 +48,22 @@ from mlcbook.progress import progress
 from mlcrepro._paths import cache_dir as _cache_root
 from mlcrepro._paths import results_dir
 from mlcrepro.experiment import Experiment
-from mlcrepro.ledger import load_ledgers
-from mlcrepro.papers import PAPERS, build_ledgers
 from mlcrepro.papers import experiments as paper_experiments
-from mlcrepro.rebuild_findings import judgement
 from mlcrepro.results import committed_table
 from mlcrepro.runner import Cell, Spec, cell_path, cell_spec, cells, load, save
-from mlcrepro.sittings import sittings_text
 from mlcrepro.timing import CPU_LOG, add_timing, cpu_seconds, log_line, timed, wall_seconds
 
 __all__ = [
     "Comparison",
     "CPU_LOG",
     "EXPERIMENTS",
-    "LedgerChange",
-    "RowChange",
     "as_finished",
     "cluster",
     "environment",
     "experiments",
-    "ledger_changes",
-    "row_changes",
     "compute_cells",
     "compare_tables",
     "reproduce",
-    "report_markdown",
 ]
 
 #: every committed table of the book, paper by paper (the folders' ``EXPERIMENTS``)
@@ -501,190 +492,3 @@ def reproduce(
             for suffix in (".csv", ".json"):
                 shutil.copy2(staging / f"{e.name}{suffix}", committed_dir / f"{e.name}{suffix}")
     return reports
-
-
-@dataclass(frozen=True)
-class RowChange:
-    """One field of one ledger row, committed and rebuilt (``field``: ``status``,
-    ``ours``, ``cause`` or ``note``)."""
-
-    claim_ids: str
-    field: str
-    committed: str
-    rebuilt: str
-
-
-@dataclass(frozen=True)
-class LedgerChange:
-    """A ledger rebuilt from recomputed tables, beside the committed one: its row count,
-    how many statuses, values and causes (kind or text) changed, and every change."""
-
-    ledger: str
-    rows: int
-    statuses_changed: int
-    values_changed: int
-    causes_changed: int
-    changes: tuple[RowChange, ...] = ()
-    problem: str = ""
-
-
-#: the fields of a ledger row the rebuild compares, in the order a row's changes are listed
-_COMPARED = ("status", "ours", "cause", "note")
-
-
-def row_changes(committed: pd.DataFrame, rebuilt: pd.DataFrame) -> tuple[RowChange, ...]:
-    """Every compared field (:data:`_COMPARED`) that differs between two ledgers with the
-    same rows in the same order.
-
-    >>> old = pd.DataFrame({"claim_ids": ["A1", "A2"], "status": ["agrees", "differs"],
-    ...                     "ours": ["0.5", "0.7"], "cause": ["", "unknown"],
-    ...                     "note": ["", "x"]})
-    >>> new = old.assign(status=["agrees", "agrees"], cause=["", ""], note=["", ""])
-    >>> for c in row_changes(old, new):
-    ...     print(c.claim_ids, c.field, repr(c.committed), repr(c.rebuilt))
-    A2 status 'differs' 'agrees'
-    A2 cause 'unknown' ''
-    A2 note 'x' ''
-    """
-    out = []
-    for i in range(len(rebuilt)):
-        for f in _COMPARED:
-            a, b = str(committed[f].iloc[i]), str(rebuilt[f].iloc[i])
-            if a != b:
-                out.append(RowChange(str(rebuilt["claim_ids"].iloc[i]), f, a, b))
-    return tuple(out)
-
-
-def ledger_changes(staging: str | Path, ledgers: str | Path | None = None) -> list[LedgerChange]:
-    """Every paper's ledgers rebuilt from the tables in ``staging``, beside the saved ones.
-
-    Each paper's evidence is computed from the staged tables (its folder's contract,
-    :func:`mlcrepro.papers.build_ledgers`) and each row compared with the saved row in
-    the same place: every status, value of ours, cause kind and cause text that changed
-    (the goal: none, or each judged in :mod:`mlcrepro.rebuild_findings`).
-    """
-    saved = load_ledgers(ledgers)
-    out = []
-    with environment(MLCBOOK_RESULTS_DIR=str(staging), MLCBOOK_PROGRESS="0"):
-        for paper in PAPERS:
-            if not paper.ledgers:
-                continue
-            for name, ledger in build_ledgers(paper.key).items():
-                new = ledger.to_frame().fillna("")
-                old = saved[saved["chapter"] == name].reset_index(drop=True).fillna("")
-                if len(new) != len(old) or list(new["claim_ids"]) != list(old["claim_ids"]):
-                    out.append(LedgerChange(name, len(new), 0, 0, 0, (), "its rows differ"))
-                    continue
-                changes = row_changes(old, new)
-                count = {
-                    f: len({c.claim_ids for c in changes if c.field in f})
-                    for f in (("status",), ("ours",), ("cause", "note"))
-                }
-                out.append(
-                    LedgerChange(
-                        name,
-                        len(new),
-                        count[("status",)],
-                        count[("ours",)],
-                        count[("cause", "note")],
-                        changes,
-                    )
-                )
-    return out
-
-
-def _cell_text(text: str) -> str:
-    """``text`` fit for a cell of a Markdown table (one line, no bare ``|``)."""
-    return " ".join(text.split()).replace("|", "\\|") or "(empty)"
-
-
-def report_markdown(
-    reports: Sequence[TableReport],
-    *,
-    wall_seconds: float,
-    machine: str,
-    ledgers: Sequence[LedgerChange] = (),
-    sittings: Sequence[Mapping[str, Any]] = (),
-) -> str:
-    """The report of a reproduction as a Markdown table (what ``make reproduce`` commits).
-
-    Per table: its cells, their CPU and wall seconds (summed over the cells, as written
-    into the table's provenance; "not measured" where a cell's wall time was not
-    recorded), and its comparison with the committed table; each table outside its
-    tolerance with its judgement, and each ledger rebuilt from the tables with every row
-    that changed and its judgement (:func:`mlcrepro.rebuild_findings.judgement`).  ``sittings``
-    (:func:`mlcrepro.sittings.read_sittings`) adds the wall time of every sitting since
-    the cache was emptied, for a rebuild that was stopped and resumed.
-
-    >>> c = Comparison("t", 2, 0.0, "v", 0.01, True)
-    >>> text = report_markdown(
-    ...     [TableReport("t", 2, 3.0, c, 0.1, 4.0), TableReport("u", 1, 1.0, c, 0.1)],
-    ...     wall_seconds=3600.0,
-    ...     machine="toy",
-    ... )
-    >>> for line in text.splitlines()[-2:]:
-    ...     print(line)
-    | t | 2 | 3.0 | 4.0 | 0 | v | 0.01 | within tolerance |
-    | u | 1 | 1.0 | not measured | 0 | v | 0.01 | within tolerance |
-    """
-    lines = [
-        "# Reproducing the committed result tables",
-        "",
-        f"Machine: {machine}. Wall time: {wall_seconds / 3600:.2f} h. "
-        f"CPU time of the cells: {sum(r.cpu_seconds for r in reports) / 3600:.2f} h."
-        + (f" {sittings_text(sittings)}" if sittings else ""),
-        "",
-        "| table | cells | CPU s | wall s | largest abs. difference | column | tolerance "
-        "| verdict |",
-        "|---|---:|---:|---:|---:|---|---:|---|",
-    ]
-    for r in reports:
-        c = r.comparison
-        verdict = (
-            "new: nothing committed to compare with"
-            if c.new
-            else "within tolerance"
-            if c.within
-            else f"**outside** ({c.problem or 'above'})"
-        )
-        wall = "not measured" if r.cell_wall_seconds is None else f"{r.cell_wall_seconds:,.1f}"
-        lines.append(
-            f"| {r.name} | {r.cells} | {r.cpu_seconds:,.1f} | {wall} "
-            f"| {c.largest:.3g} | {c.column} | {c.bound:g} | {verdict} |"
-        )
-    outside = [r for r in reports if not r.comparison.new and not r.comparison.within]
-    if outside:
-        lines += ["", "## Tables outside their tolerance", ""]
-        lines += [f"- **{r.name}**: {judgement('table', r.name)}" for r in outside]
-    if ledgers:
-        lines += [
-            "",
-            "## The ledgers rebuilt from these tables",
-            "",
-            "| ledger | rows | statuses changed | our values changed | causes changed |",
-            "|---|---:|---:|---:|---:|",
-        ]
-        for led in ledgers:
-            lines.append(
-                f"| {led.ledger} | {led.rows} | "
-                + (
-                    f"{led.problem} | | |"
-                    if led.problem
-                    else f"{led.statuses_changed} | {led.values_changed} | {led.causes_changed} |"
-                )
-            )
-        changed = [(led.ledger, c) for led in ledgers for c in led.changes]
-        if changed:
-            lines += [
-                "",
-                "Every change, row by row, and why:",
-                "",
-                "| ledger | row | field | committed | rebuilt | why |",
-                "|---|---|---|---|---|---|",
-            ]
-            for name, c in changed:
-                lines.append(
-                    f"| {name} | {c.claim_ids} | {c.field} | {_cell_text(c.committed)} "
-                    f"| {_cell_text(c.rebuilt)} | {judgement('row', c.claim_ids)} |"
-                )
-    return "\n".join(lines) + "\n"

@@ -19,15 +19,8 @@ from mlcrepro import cli, results, runner
 from mlcrepro import rebuild_findings as findings
 from mlcrepro._paths import cache_dir, results_dir
 from mlcrepro.experiment import Experiment
-from mlcrepro.reproduce import (
-    EXPERIMENTS,
-    Comparison,
-    LedgerChange,
-    RowChange,
-    TableReport,
-    report_markdown,
-    row_changes,
-)
+from mlcrepro.rebuild_report import LedgerChange, RowChange, report_markdown, row_changes
+from mlcrepro.reproduce import EXPERIMENTS, Comparison, TableReport
 from mlcrepro.sittings import SITTINGS, read_sittings, record_sitting, sittings_text
 
 pytestmark = pytest.mark.slow

@@ -1,0 +1,220 @@
+"""The report of a rebuild (``data/results/REPRODUCE.md``): its tables, and its ledgers.
+
+:func:`ledger_changes` rebuilds every paper's ledgers from the recomputed tables and
+compares them with the saved ones row by row (:func:`row_changes`);
+:func:`report_markdown` writes what :func:`mlcrepro.reproduce.reproduce` found per table
+and those changes, each difference beside its judgement
+(:func:`mlcrepro.rebuild_findings.judgement`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from mlcrepro.ledger import load_ledgers
+from mlcrepro.papers import PAPERS, build_ledgers
+from mlcrepro.rebuild_findings import judgement
+from mlcrepro.reproduce import TableReport, environment
+from mlcrepro.sittings import sittings_text
+
+__all__ = ["LedgerChange", "RowChange", "ledger_changes", "report_markdown", "row_changes"]
+
+
+@dataclass(frozen=True)
+class RowChange:
+    """One field of one ledger row, committed and rebuilt (``field``: ``status``,
+    ``ours``, ``cause`` or ``note``)."""
+
+    claim_ids: str
+    field: str
+    committed: str
+    rebuilt: str
+
+
+@dataclass(frozen=True)
+class LedgerChange:
+    """A ledger rebuilt from recomputed tables, beside the committed one: its row count,
+    how many statuses, values and causes (kind or text) changed, and every change."""
+
+    ledger: str
+    rows: int
+    statuses_changed: int
+    values_changed: int
+    causes_changed: int
+    changes: tuple[RowChange, ...] = ()
+    problem: str = ""
+
+
+#: the fields of a ledger row the rebuild compares, in the order a row's changes are listed
+_COMPARED = ("status", "ours", "cause", "note")
+
+
+def row_changes(committed: pd.DataFrame, rebuilt: pd.DataFrame) -> tuple[RowChange, ...]:
+    """Every compared field (:data:`_COMPARED`) that differs between two ledgers with the
+    same rows in the same order.
+
+    >>> old = pd.DataFrame({"claim_ids": ["A1", "A2"], "status": ["agrees", "differs"],
+    ...                     "ours": ["0.5", "0.7"], "cause": ["", "unknown"],
+    ...                     "note": ["", "x"]})
+    >>> new = old.assign(status=["agrees", "agrees"], cause=["", ""], note=["", ""])
+    >>> for c in row_changes(old, new):
+    ...     print(c.claim_ids, c.field, repr(c.committed), repr(c.rebuilt))
+    A2 status 'differs' 'agrees'
+    A2 cause 'unknown' ''
+    A2 note 'x' ''
+    """
+    out = []
+    for i in range(len(rebuilt)):
+        for f in _COMPARED:
+            a, b = str(committed[f].iloc[i]), str(rebuilt[f].iloc[i])
+            if a != b:
+                out.append(RowChange(str(rebuilt["claim_ids"].iloc[i]), f, a, b))
+    return tuple(out)
+
+
+def ledger_changes(staging: str | Path, ledgers: str | Path | None = None) -> list[LedgerChange]:
+    """Every paper's ledgers rebuilt from the tables in ``staging``, beside the saved ones.
+
+    Each paper's evidence is computed from the staged tables (its folder's contract,
+    :func:`mlcrepro.papers.build_ledgers`) and each row compared with the saved row in
+    the same place: every status, value of ours, cause kind and cause text that changed
+    (the goal: none, or each judged in :mod:`mlcrepro.rebuild_findings`).
+    """
+    saved = load_ledgers(ledgers)
+    out = []
+    with environment(MLCBOOK_RESULTS_DIR=str(staging), MLCBOOK_PROGRESS="0"):
+        for paper in PAPERS:
+            if not paper.ledgers:
+                continue
+            for name, ledger in build_ledgers(paper.key).items():
+                new = ledger.to_frame().fillna("")
+                old = saved[saved["chapter"] == name].reset_index(drop=True).fillna("")
+                if len(new) != len(old) or list(new["claim_ids"]) != list(old["claim_ids"]):
+                    out.append(LedgerChange(name, len(new), 0, 0, 0, (), "its rows differ"))
+                    continue
+                changes = row_changes(old, new)
+                count = {
+                    f: len({c.claim_ids for c in changes if c.field in f})
+                    for f in (("status",), ("ours",), ("cause", "note"))
+                }
+                out.append(
+                    LedgerChange(
+                        name,
+                        len(new),
+                        count[("status",)],
+                        count[("ours",)],
+                        count[("cause", "note")],
+                        changes,
+                    )
+                )
+    return out
+
+
+def _cell_text(text: str) -> str:
+    """``text`` fit for a cell of a Markdown table (one line, no bare ``|``)."""
+    return " ".join(text.split()).replace("|", "\\|") or "(empty)"
+
+
+def _ledger_lines(ledgers: Sequence[LedgerChange]) -> list[str]:
+    """The report's part on the rebuilt ledgers: counts per ledger, then every change."""
+    lines: list[str] = []
+    lines += [
+        "",
+        "## The ledgers rebuilt from these tables",
+        "",
+        "| ledger | rows | statuses changed | our values changed | causes changed |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for led in ledgers:
+        lines.append(
+            f"| {led.ledger} | {led.rows} | "
+            + (
+                f"{led.problem} | | |"
+                if led.problem
+                else f"{led.statuses_changed} | {led.values_changed} | {led.causes_changed} |"
+            )
+        )
+    changed = [(led.ledger, c) for led in ledgers for c in led.changes]
+    if changed:
+        lines += [
+            "",
+            "Every change, row by row, and why:",
+            "",
+            "| ledger | row | field | committed | rebuilt | why |",
+            "|---|---|---|---|---|---|",
+        ]
+        for name, c in changed:
+            lines.append(
+                f"| {name} | {c.claim_ids} | {c.field} | {_cell_text(c.committed)} "
+                f"| {_cell_text(c.rebuilt)} | {judgement('row', c.claim_ids)} |"
+            )
+    return lines
+
+
+def report_markdown(
+    reports: Sequence[TableReport],
+    *,
+    wall_seconds: float,
+    machine: str,
+    ledgers: Sequence[LedgerChange] = (),
+    sittings: Sequence[Mapping[str, Any]] = (),
+) -> str:
+    """The report of a reproduction as a Markdown table (what ``make reproduce`` commits).
+
+    Per table: its cells, their CPU and wall seconds (summed over the cells, as written
+    into the table's provenance; "not measured" where a cell's wall time was not
+    recorded), and its comparison with the committed table; each table outside its
+    tolerance with its judgement, and each ledger rebuilt from the tables with every row
+    that changed and its judgement (:func:`mlcrepro.rebuild_findings.judgement`).  ``sittings``
+    (:func:`mlcrepro.sittings.read_sittings`) adds the wall time of every sitting since
+    the cache was emptied, for a rebuild that was stopped and resumed.
+
+    >>> from mlcrepro.reproduce import Comparison
+    >>> c = Comparison("t", 2, 0.0, "v", 0.01, True)
+    >>> text = report_markdown(
+    ...     [TableReport("t", 2, 3.0, c, 0.1, 4.0), TableReport("u", 1, 1.0, c, 0.1)],
+    ...     wall_seconds=3600.0,
+    ...     machine="toy",
+    ... )
+    >>> for line in text.splitlines()[-2:]:
+    ...     print(line)
+    | t | 2 | 3.0 | 4.0 | 0 | v | 0.01 | within tolerance |
+    | u | 1 | 1.0 | not measured | 0 | v | 0.01 | within tolerance |
+    """
+    lines = [
+        "# Reproducing the committed result tables",
+        "",
+        f"Machine: {machine}. Wall time: {wall_seconds / 3600:.2f} h. "
+        f"CPU time of the cells: {sum(r.cpu_seconds for r in reports) / 3600:.2f} h."
+        + (f" {sittings_text(sittings)}" if sittings else ""),
+        "",
+        "| table | cells | CPU s | wall s | largest abs. difference | column | tolerance "
+        "| verdict |",
+        "|---|---:|---:|---:|---:|---|---:|---|",
+    ]
+    for r in reports:
+        c = r.comparison
+        verdict = (
+            "new: nothing committed to compare with"
+            if c.new
+            else "within tolerance"
+            if c.within
+            else f"**outside** ({c.problem or 'above'})"
+        )
+        wall = "not measured" if r.cell_wall_seconds is None else f"{r.cell_wall_seconds:,.1f}"
+        lines.append(
+            f"| {r.name} | {r.cells} | {r.cpu_seconds:,.1f} | {wall} "
+            f"| {c.largest:.3g} | {c.column} | {c.bound:g} | {verdict} |"
+        )
+    outside = [r for r in reports if not r.comparison.new and not r.comparison.within]
+    if outside:
+        lines += ["", "## Tables outside their tolerance", ""]
+        lines += [f"- **{r.name}**: {judgement('table', r.name)}" for r in outside]
+    if ledgers:
+        lines += _ledger_lines(ledgers)
+    return "\n".join(lines) + "\n"
