@@ -28,6 +28,7 @@ from typing import Any
 import pandas as pd
 
 from mlcrepro.experiment import Cells, Experiment
+from mlcrepro.rebuild_findings import judgement
 from mlcrepro.recheck import splice
 from mlcrepro.reproduce import Comparison, cluster, compare_tables, compute_cells, environment
 from mlcrepro.results import committed_table
@@ -216,7 +217,9 @@ def _verdict(e: Experiment, specs: Sequence[Spec], cache: Path) -> QuickVerdict:
 
 def quick_markdown(verdicts: Sequence[QuickVerdict], *, wall_seconds: float, machine: str) -> str:
     """The quick tier's report: per table its sample, cells, rows compared, their CPU
-    and wall seconds, the largest difference from the committed rows and the verdict."""
+    and wall seconds, the largest difference from the committed rows and the verdict;
+    then each table outside its tolerance with its judgement
+    (:func:`mlcrepro.rebuild_findings.judgement`)."""
     sampled = [v for v in verdicts if v.comparison is not None]
     within = sum(v.comparison.within for v in sampled if v.comparison is not None)
     lines = [
@@ -242,4 +245,8 @@ def quick_markdown(verdicts: Sequence[QuickVerdict], *, wall_seconds: float, mac
             f"| {v.name} | {v.sample} | {v.cells} | {v.rows} | {v.cpu_seconds:,.1f} "
             f"| {v.wall_seconds:,.1f} | {c.largest:.3g} | {c.column} | {c.bound:g} | {verdict} |"
         )
+    outside = [v.name for v in sampled if v.comparison is not None and not v.comparison.within]
+    if outside:
+        lines += ["", "## Tables outside their tolerance", ""]
+        lines += [f"- **{name}**: {judgement('table', name)}" for name in outside]
     return "\n".join(lines) + "\n"

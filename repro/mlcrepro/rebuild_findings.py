@@ -35,6 +35,13 @@ TABLES: Mapping[str, str] = {
     "blended_study_ascent": _BLAS_KERNELS,
     "blended_study_ascent_per_setting": _BLAS_KERNELS,
     "blended_study_lbfgs_per_setting": _BLAS_KERNELS,
+    "limo_authors_baselines": (
+        "OpenBLAS's kernels, on the cells checked: BR through LIBLINEAR on emotions' split 0 "
+        "(the quick tier's sample) is 0.00094 off (its bound 0.0002) with OpenBLAS's Haswell "
+        "kernels, and gives the committed rows to the last bit with "
+        "`OPENBLAS_CORETYPE=SkylakeX` (`benchmarks/recompute_cells.py limo_authors_baselines "
+        '\'{"dataset": "emotions", "split": 0, "method": "BR-LIBLINEAR"}\'`)'
+    ),
     "blended_lp": (
         "label powerset's fit on enron: its cross-validated exact match `cv_exact` (no "
         "tolerance declared, so compared exactly) moves by 0.0012. Recomputed with "
