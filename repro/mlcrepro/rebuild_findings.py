@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-__all__ = ["ROWS", "TABLES", "judgement"]
+__all__ = ["NOT_JUDGED", "ROWS", "TABLES", "judgement"]
 
 #: the blended fits whose last bits follow OpenBLAS's kernels (judged on 2026-12-02)
 _BLAS_KERNELS = (

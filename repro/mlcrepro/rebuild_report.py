@@ -55,8 +55,8 @@ _COMPARED = ("status", "ours", "cause", "note")
 
 
 def row_changes(committed: pd.DataFrame, rebuilt: pd.DataFrame) -> tuple[RowChange, ...]:
-    """Every compared field (:data:`_COMPARED`) that differs between two ledgers with the
-    same rows in the same order.
+    """Every compared field (status, ours, cause and note) that differs between two
+    ledgers with the same rows in the same order.
 
     >>> old = pd.DataFrame({"claim_ids": ["A1", "A2"], "status": ["agrees", "differs"],
     ...                     "ours": ["0.5", "0.7"], "cause": ["", "unknown"],

@@ -102,7 +102,7 @@ def _covered(ended: Sequence[Mapping[str, Any]]) -> float:
 
 def sittings_text(sittings: Sequence[Mapping[str, Any]]) -> str:
     """One sentence on the sittings: how many, since when, the wall time they cover
-    (:func:`_covered`: overlapping sittings count their common time once).
+    (overlapping sittings count their common time once).
 
     >>> print(sittings_text([{"started": "2026-12-02T09:00:00", "wall_seconds": 5400.0},
     ...                      {"started": "2026-12-02T11:00:00", "wall_seconds": None},
