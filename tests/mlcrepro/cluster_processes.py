@@ -170,6 +170,24 @@ class Cluster:
             with contextlib.suppress(psutil.NoSuchProcess):
                 proc.send_signal(sig)
 
+    def stop(self, name: str) -> None:
+        """SIGSTOP the process ``name`` and its descendants, and wait until each one is
+        stopped: ``kill`` returns before a process running on another core has taken the
+        signal, and until it has, it may still write."""
+        members = self.members(name)
+        for proc in members:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                proc.send_signal(signal.SIGSTOP)
+
+        def all_stopped() -> bool:
+            for proc in members:
+                with contextlib.suppress(psutil.NoSuchProcess):
+                    if proc.status() not in (psutil.STATUS_STOPPED, psutil.STATUS_ZOMBIE):
+                        return False
+            return True
+
+        self.wait_for(f"{name} to stop", all_stopped)
+
     def kill(self, name: str) -> None:
         """SIGKILL the process ``name`` and its descendants, and reap it."""
         self.ended.add(name)

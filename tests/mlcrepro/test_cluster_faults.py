@@ -105,8 +105,9 @@ def kill_a_busy_worker(c: Cluster) -> tuple[int, str]:
     """Once three cells are finished, SIGKILL a worker (nanny and worker process) in the
     middle of a cell; return the worker process's id and that cell.
 
-    Each worker is stopped (SIGSTOP) while its log is read, so the cell it was computing
-    is still unfinished when the SIGKILL lands; an idle one is let go on (SIGCONT).  (A
+    Each worker is stopped (SIGSTOP, waited for until every one of its processes is
+    stopped) while its log is read, so the cell it was computing is still unfinished when
+    the SIGKILL lands; an idle one is let go on (SIGCONT).  (A
     worker process also ends at once when its nanny dies.)"""
     victim: list[tuple[int, str]] = []
 
@@ -114,7 +115,7 @@ def kill_a_busy_worker(c: Cluster) -> tuple[int, str]:
         if sum(e == "finished" for e, *_ in computations(c.folder)) < 3:
             return False
         for name in ("worker-a", "worker-b"):
-            c.signal(name, signal.SIGSTOP)
+            c.stop(name)
             log = computations(c.folder)  # final for this worker while it is stopped
             pids = {p.pid for p in c.members(name)}
             busy = [(p, x) for p in pids for x in running_cells(log, p)]
