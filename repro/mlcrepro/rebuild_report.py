@@ -16,13 +16,20 @@ from typing import Any
 
 import pandas as pd
 
-from mlcrepro.ledger import load_ledgers
+from mlcrepro.ledger import Ledger, load_ledgers
 from mlcrepro.papers import PAPERS, build_ledgers
 from mlcrepro.rebuild_findings import judgement
 from mlcrepro.reproduce import TableReport, environment
 from mlcrepro.sittings import sittings_text
 
-__all__ = ["LedgerChange", "RowChange", "ledger_changes", "report_markdown", "row_changes"]
+__all__ = [
+    "LedgerChange",
+    "RowChange",
+    "ledger_change",
+    "ledger_changes",
+    "report_markdown",
+    "row_changes",
+]
 
 
 @dataclass(frozen=True)
@@ -54,6 +61,11 @@ class LedgerChange:
 _COMPARED = ("status", "ours", "cause", "note")
 
 
+def _text(value: Any) -> str:
+    """A ledger field as text: a missing value (NaN, None, pd.NA) is the empty string."""
+    return "" if value is None or (not isinstance(value, str) and pd.isna(value)) else str(value)
+
+
 def row_changes(committed: pd.DataFrame, rebuilt: pd.DataFrame) -> tuple[RowChange, ...]:
     """Every compared field (status, ours, cause and note) that differs between two
     ledgers with the same rows in the same order.
@@ -61,7 +73,7 @@ def row_changes(committed: pd.DataFrame, rebuilt: pd.DataFrame) -> tuple[RowChan
     >>> old = pd.DataFrame({"claim_ids": ["A1", "A2"], "status": ["agrees", "differs"],
     ...                     "ours": ["0.5", "0.7"], "cause": ["", "unknown"],
     ...                     "note": ["", "x"]})
-    >>> new = old.assign(status=["agrees", "agrees"], cause=["", ""], note=["", ""])
+    >>> new = old.assign(status=["agrees", "agrees"], cause=["", None], note=["", ""])
     >>> for c in row_changes(old, new):
     ...     print(c.claim_ids, c.field, repr(c.committed), repr(c.rebuilt))
     A2 status 'differs' 'agrees'
@@ -71,10 +83,32 @@ def row_changes(committed: pd.DataFrame, rebuilt: pd.DataFrame) -> tuple[RowChan
     out = []
     for i in range(len(rebuilt)):
         for f in _COMPARED:
-            a, b = str(committed[f].iloc[i]), str(rebuilt[f].iloc[i])
+            a, b = _text(committed[f].iloc[i]), _text(rebuilt[f].iloc[i])
             if a != b:
                 out.append(RowChange(str(rebuilt["claim_ids"].iloc[i]), f, a, b))
     return tuple(out)
+
+
+def ledger_change(name: str, ledger: Ledger, saved: pd.DataFrame) -> LedgerChange:
+    """One ledger built afresh (``ledger``, the chapter ``name``) beside its saved rows
+    (``saved``: :func:`mlcrepro.ledger.load_ledgers`): the counts and every change."""
+    new = ledger.to_frame()
+    old = saved[saved["chapter"] == name].reset_index(drop=True)
+    if len(new) != len(old) or list(new["claim_ids"]) != list(old["claim_ids"]):
+        return LedgerChange(name, len(new), 0, 0, 0, (), "its rows differ")
+    changes = row_changes(old, new)
+    count = {
+        f: len({c.claim_ids for c in changes if c.field in f})
+        for f in (("status",), ("ours",), ("cause", "note"))
+    }
+    return LedgerChange(
+        name,
+        len(new),
+        count[("status",)],
+        count[("ours",)],
+        count[("cause", "note")],
+        changes,
+    )
 
 
 def ledger_changes(staging: str | Path, ledgers: str | Path | None = None) -> list[LedgerChange]:
@@ -82,37 +116,18 @@ def ledger_changes(staging: str | Path, ledgers: str | Path | None = None) -> li
 
     Each paper's evidence is computed from the staged tables (its folder's contract,
     :func:`mlcrepro.papers.build_ledgers`) and each row compared with the saved row in
-    the same place: every status, value of ours, cause kind and cause text that changed
-    (the goal: none, or each judged in :mod:`mlcrepro.rebuild_findings`).
+    the same place (:func:`ledger_change`): every status, value of ours, cause kind and
+    cause text that changed (the goal: none, or each judged in
+    :mod:`mlcrepro.rebuild_findings`).
     """
     saved = load_ledgers(ledgers)
-    out = []
     with environment(MLCBOOK_RESULTS_DIR=str(staging), MLCBOOK_PROGRESS="0"):
-        for paper in PAPERS:
-            if not paper.ledgers:
-                continue
-            for name, ledger in build_ledgers(paper.key).items():
-                new = ledger.to_frame().fillna("")
-                old = saved[saved["chapter"] == name].reset_index(drop=True).fillna("")
-                if len(new) != len(old) or list(new["claim_ids"]) != list(old["claim_ids"]):
-                    out.append(LedgerChange(name, len(new), 0, 0, 0, (), "its rows differ"))
-                    continue
-                changes = row_changes(old, new)
-                count = {
-                    f: len({c.claim_ids for c in changes if c.field in f})
-                    for f in (("status",), ("ours",), ("cause", "note"))
-                }
-                out.append(
-                    LedgerChange(
-                        name,
-                        len(new),
-                        count[("status",)],
-                        count[("ours",)],
-                        count[("cause", "note")],
-                        changes,
-                    )
-                )
-    return out
+        return [
+            ledger_change(name, ledger, saved)
+            for paper in PAPERS
+            if paper.ledgers
+            for name, ledger in build_ledgers(paper.key).items()
+        ]
 
 
 def _cell_text(text: str) -> str:
