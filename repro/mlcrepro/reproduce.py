@@ -57,6 +57,7 @@ __all__ = [
     "Comparison",
     "CPU_LOG",
     "EXPERIMENTS",
+    "LOCAL_CLUSTER_CONFIG",
     "as_finished",
     "cluster",
     "environment",
@@ -101,6 +102,7 @@ def cluster(scheduler: str | None = None, n_workers: int | None = None) -> Itera
     ------
     distributed.Client
     """
+    import dask
     import joblib
     from distributed import Client, LocalCluster
 
@@ -111,6 +113,11 @@ def cluster(scheduler: str | None = None, n_workers: int | None = None) -> Itera
         )
     with contextlib.ExitStack() as stack:
         if address is None:
+            # a run paused for a while (SIGSTOP, a suspended machine) keeps its workers and
+            # their cells: no restart for missed heartbeats (a worker that dies closes its
+            # connection, which the scheduler sees at once), and a cell is given up only
+            # after 10 workers died running it (LOCAL_CLUSTER_CONFIG)
+            stack.enter_context(dask.config.set(LOCAL_CLUSTER_CONFIG))
             workers = n_workers or os.cpu_count() or 1
             local = stack.enter_context(
                 LocalCluster(
@@ -130,6 +137,13 @@ def cluster(scheduler: str | None = None, n_workers: int | None = None) -> Itera
         finally:
             _CLIENTS.remove(client)
 
+
+#: dask's settings for the local cluster of :func:`cluster`: no heartbeat deadline, and
+#: a cell given up after this many workers died running it (dask's default is 3)
+LOCAL_CLUSTER_CONFIG = {
+    "distributed.scheduler.worker-ttl": None,
+    "distributed.scheduler.allowed-failures": 10,
+}
 
 #: the clients of the :func:`cluster` blocks the program is in, the innermost last
 _CLIENTS: list[Any] = []

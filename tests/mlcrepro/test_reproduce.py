@@ -16,7 +16,7 @@ import pytest
 
 from mlcrepro import results, runner
 from mlcrepro.experiment import Experiment, by_column_value
-from mlcrepro.reproduce import CPU_LOG, compare_tables, reproduce
+from mlcrepro.reproduce import CPU_LOG, LOCAL_CLUSTER_CONFIG, cluster, compare_tables, reproduce
 
 pytestmark = pytest.mark.slow
 
@@ -114,3 +114,14 @@ def test_the_comparison_names_what_moved():
     assert ok.within and ok.largest == pytest.approx(0.8) and ok.bound == 1.0
     bad = compare_tables(long, long.assign(value=[10.8, 0.52]), per)
     assert not bad.within and bad.bound == 0.01 and bad.largest == pytest.approx(0.02)
+
+
+def test_the_local_cluster_keeps_a_paused_worker_and_its_cells():
+    # a run paused longer than dask's heartbeat deadline (5 minutes) had its workers
+    # restarted, and a cell whose workers were restarted three times ended the run
+    with cluster(n_workers=1) as client:
+        ttl, allowed = client.run_on_scheduler(
+            lambda dask_scheduler: (dask_scheduler.worker_ttl, dask_scheduler.allowed_failures)
+        )
+    assert ttl is None
+    assert allowed == LOCAL_CLUSTER_CONFIG["distributed.scheduler.allowed-failures"] == 10
