@@ -28,7 +28,7 @@ from typing import Any
 import pandas as pd
 
 from mlcrepro.experiment import Cells, Experiment
-from mlcrepro.rebuild_findings import judgement
+from mlcrepro.rebuild_findings import outside_section
 from mlcrepro.recheck import splice
 from mlcrepro.reproduce import Comparison, cluster, compare_tables, compute_cells, environment
 from mlcrepro.results import committed_table
@@ -246,7 +246,5 @@ def quick_markdown(verdicts: Sequence[QuickVerdict], *, wall_seconds: float, mac
             f"| {v.wall_seconds:,.1f} | {c.largest:.3g} | {c.column} | {c.bound:g} | {verdict} |"
         )
     outside = [v.name for v in sampled if v.comparison is not None and not v.comparison.within]
-    if outside:
-        lines += ["", "## Tables outside their tolerance", ""]
-        lines += [f"- **{name}**: {judgement('table', name)}" for name in outside]
+    lines += outside_section(outside)
     return "\n".join(lines) + "\n"

@@ -10,9 +10,9 @@ that has none "**not judged**".  A tolerance is never widened to hide a differen
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
-__all__ = ["NOT_JUDGED", "ROWS", "TABLES", "judgement"]
+__all__ = ["NOT_JUDGED", "ROWS", "TABLES", "judgement", "outside_section"]
 
 #: the blended fits whose last bits follow OpenBLAS's kernels (judged on 2026-12-02)
 _BLAS_KERNELS = (
@@ -81,3 +81,19 @@ def judgement(kind: str, key: str) -> str:
     if kind not in ("table", "row"):
         raise ValueError(f"kind must be 'table' or 'row', got {kind!r}")
     return (TABLES if kind == "table" else ROWS).get(key, NOT_JUDGED)
+
+
+def outside_section(tables: Sequence[str]) -> list[str]:
+    """The lines of a report's section on the tables outside their tolerance, each with
+    its judgement (none when ``tables`` is empty).
+
+    >>> outside_section(["no_such_table"])
+    ['', '## Tables outside their tolerance', '', '- **no_such_table**: **not judged**']
+    >>> outside_section([])
+    []
+    """
+    if not tables:
+        return []
+    return ["", "## Tables outside their tolerance", ""] + [
+        f"- **{name}**: {judgement('table', name)}" for name in tables
+    ]

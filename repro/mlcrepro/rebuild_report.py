@@ -18,7 +18,7 @@ import pandas as pd
 
 from mlcrepro.ledger import Ledger, load_ledgers
 from mlcrepro.papers import PAPERS, build_ledgers
-from mlcrepro.rebuild_findings import judgement
+from mlcrepro.rebuild_findings import judgement, outside_section
 from mlcrepro.reproduce import TableReport, environment
 from mlcrepro.sittings import sittings_text
 
@@ -226,10 +226,9 @@ def report_markdown(
             f"| {r.name} | {r.cells} | {r.cpu_seconds:,.1f} | {wall} "
             f"| {c.largest:.3g} | {c.column} | {c.bound:g} | {verdict} |"
         )
-    outside = [r for r in reports if not r.comparison.new and not r.comparison.within]
-    if outside:
-        lines += ["", "## Tables outside their tolerance", ""]
-        lines += [f"- **{r.name}**: {judgement('table', r.name)}" for r in outside]
+    lines += outside_section(
+        [r.name for r in reports if not r.comparison.new and not r.comparison.within]
+    )
     if ledgers:
         lines += _ledger_lines(ledgers)
     return "\n".join(lines) + "\n"

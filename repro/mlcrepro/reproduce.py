@@ -280,11 +280,9 @@ def _shape_problem(committed: pd.DataFrame, recomputed: pd.DataFrame) -> str:
     return ""
 
 
-def _numeric(column: pd.Series, kind: type = object) -> bool:
-    """An integer or float column (not boolean); with ``kind=float``, a float one."""
-    if pd.api.types.is_bool_dtype(column) or not pd.api.types.is_numeric_dtype(column):
-        return False
-    return kind is not float or pd.api.types.is_float_dtype(column)
+def _numeric(column: pd.Series) -> bool:
+    """An integer or float column (not boolean)."""
+    return pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column)
 
 
 def compare_tables(
@@ -326,7 +324,8 @@ def compare_tables(
         if col in volatile:
             continue
         a, b = committed[col], recomputed[col]
-        if _numeric(a) and _numeric(b) and (pd.api.types.is_float_dtype(a) or _numeric(b, float)):
+        floats = pd.api.types.is_float_dtype(a) or pd.api.types.is_float_dtype(b)
+        if _numeric(a) and _numeric(b) and floats:
             x, y = a.to_numpy(dtype=float), b.to_numpy(dtype=float)
             same_nan = np.isnan(x) == np.isnan(y)
             if not same_nan.all():
