@@ -108,12 +108,13 @@ book: $(STAMP) $(PDF)
 	@echo "open _build/html/index.html"
 
 # ---------------------------------------------------------------- checks
-# The stages run in rounds of lanes side by side (tools/stages.py; `python tools/stages.py
-# --plan` prints them): lint, unit, wheel, java, pairs | pdf, site, pdfcheck | the
-# reproduction's tests on the emulated CPU; then the notebooks on the emulated CPU (they run
-# the handouts the site wrote) | browser; then clean-tree.  What installs software runs
-# first: Debian's packages (Chromium, poppler, the JDK and Weka, one after another: one apt
-# lock) while pip fills .venv; apt's output is printed when both are done.
+# The stages run side by side, at most three at a time, each as soon as the stages it
+# needs have passed (tools/stages.py; `python tools/stages.py --plan` prints the order):
+# the reproduction's tests on the emulated CPU and the chain pdf -> site -> browser and
+# notebooks (on the emulated CPU; they run the handouts the site wrote) first, the short
+# stages in the gaps, clean-tree last.  What installs software runs first: Debian's
+# packages (Chromium, poppler, the JDK and Weka, one after another: one apt lock) while
+# pip fills .venv; apt's output is printed when both are done.
 test:
 	@mkdir -p _build/test-logs; log=_build/test-logs/system-packages.log; \
 	$(MAKE) --no-print-directory chromium poppler weka >$$log 2>&1 & apt=$$!; \

@@ -1,110 +1,115 @@
-"""`make test`: run the check stages, side by side where they need different things.
+"""`make test`: run the check stages, side by side, each as soon as what it needs is done.
 
-The stages are make targets.  They run in *rounds*; a round runs its *lanes* at the
-same time, and a lane runs its stages one after another.  The first lane of a round
-prints as it goes; the others write to ``_build/test-logs/<stage>.log``, printed
-whole when the round ends, so that no two outputs interleave.  A round ends when all
-its lanes have; the first stage that fails stops the others (their process groups are
-killed), its output is printed, and the exit status is 1.
+The stages are make targets.  :data:`STAGES` lists them in the order they are started:
+a stage starts as soon as the stages it needs (:data:`NEEDS`) have passed and fewer than
+:data:`SLOTS` stages run, so that a core never idles while a stage could run.  Each
+stage writes to ``_build/test-logs/<stage>.log``, printed whole when the stage ends
+(with its wall and CPU seconds), so that no two outputs interleave; a line says when
+each starts.  The first stage that fails stops the others (their process groups are
+killed) and starts no more; its output is printed, and the exit status is 1.
 
-Why the lanes are safe side by side: the PDF and the site read only the committed
-notebooks and write only under ``_build/`` (the site offers the PDF, so it comes
-second); lint, unit, wheel, java, pairs and the reproduction's tests read the sources
-and write nothing into the checkout; the notebooks' stage runs the handouts the site
+Why the stages are safe side by side: the PDF and the site read only the committed
+notebooks and write only under ``_build/`` (the site offers the PDF, so it needs it);
+lint, unit, wheel, java, pairs, newest and the reproduction's tests read the sources
+and write nothing into the checkout; the notebooks' stages run the handouts the site
 wrote (``portable-notebooks`` the pages, ``handouts`` the chapters' handouts in a fresh
 environment of the site's wheels, in a temporary folder), ``browser`` and ``pdfcheck``
-read the built site and PDF.  What installs software
-(pip; apt for Chromium, poppler, the JDK and Weka) runs before the first round, in the
-Makefile.
+read the built site and PDF; ``clean-tree`` looks at the checkout after all of them.
+What installs software (pip; apt for Chromium, poppler, the JDK and Weka) runs before
+the first stage, in the Makefile.
 
-Why these lanes: on CI's two cores the checks should take the time of their work, not
-of their waits.  Alone, the Sphinx builds, lint, wheel, pairs and pdfcheck keep one core
-busy and the PDF's printing less (Chromium lays out 217 pages twice); the two-worker
-stages leave a core idle at their tails.  The reproduction's tests, which need no site,
-fill the first round; the notebooks and the browser share the second.
+Why this order and three slots: on CI's two cores the checks should take the time of
+their work, not of their waits.  Alone, the Sphinx builds, lint, wheel, pairs and
+pdfcheck keep one core busy and the PDF's printing less (Chromium lays out the book
+twice), and the two-worker stages leave a core idle at their tails; three stages at a
+time keep both cores busy without crowding memory.  The longest stage (the
+reproduction's tests on the emulated CPU) and the longest chain (PDF, site, then the
+browser and the notebooks) start first; the short stages fill the gaps.  Rounds of lanes,
+the runner before this one, left a core idle for about 80 s while the last round waited
+for its slowest lane.
 
 Run as ``python tools/stages.py`` (from ``make test``) or with ``--plan`` to print the
-rounds.
+order and what each stage needs.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: rounds of lanes of stages (make targets); the first lane of a round prints live
-ROUNDS: list[list[list[str]]] = [
-    [
-        ["lint", "unit", "wheel", "java", "pairs"],
-        ["pdf", "site", "pdfcheck", "newest"],
-        ["portable-tests"],
-    ],
-    [["portable-notebooks", "handouts"], ["browser"]],
-    [["clean-tree"]],
+#: the stages of ``make test`` (make targets), in the order they are started
+STAGES: list[str] = [
+    "portable-tests",
+    "pdf",
+    "unit",
+    "site",
+    "browser",
+    "handouts",
+    "portable-notebooks",
+    "newest",
+    "java",
+    "lint",
+    "wheel",
+    "pdfcheck",
+    "pairs",
+    "clean-tree",
 ]
 
+#: stage -> the stages that must have passed before it starts (it reads what they write)
+NEEDS: dict[str, tuple[str, ...]] = {
+    "site": ("pdf",),
+    "pdfcheck": ("pdf",),
+    "browser": ("site",),
+    "handouts": ("site",),
+    "portable-notebooks": ("site",),
+    "clean-tree": tuple(s for s in STAGES if s != "clean-tree"),
+}
 
-class Lane(threading.Thread):
-    """One lane: its stages in order, stopped when a stage of another lane fails."""
+#: how many stages run at once
+SLOTS = 3
 
-    def __init__(
-        self, stages: list[str], live: bool, stop: threading.Event, root: Path, logs: Path
-    ) -> None:
+
+class Stage(threading.Thread):
+    """One stage: ``make <stage>`` in its own session, its output into its log."""
+
+    def __init__(self, name: str, root: Path, logs: Path) -> None:
         super().__init__(daemon=True)
-        self.stages, self.live, self.stop = stages, live, stop
-        self.root, self.logs = root, logs
+        self.name, self.root, self.log = name, root, logs / f"{name}.log"
         self.proc: subprocess.Popen[bytes] | None = None
-        self.failed: str | None = None
-        #: what the lane has to say when the round ends (outputs of a lane not printed live)
-        self.report: list[str] = []
+        self.started = threading.Event()
+        self.code: int | None = None
+        self.cpu: float | None = None
+        self.seconds = 0.0
 
     def run(self) -> None:
-        for stage in self.stages:
-            if self.stop.is_set():
-                return
-            start = time.monotonic()
-            log = self.logs / f"{stage}.log"
-            # the printed lane writes to this terminal, the others each to their log
-            with contextlib.nullcontext(None) if self.live else open(log, "wb") as out:
+        t0 = time.monotonic()
+        with open(self.log, "wb") as out:
+            try:
                 self.proc = subprocess.Popen(
-                    ["make", "--no-print-directory", stage],
+                    ["make", "--no-print-directory", self.name],
                     cwd=self.root,
                     stdout=out,
-                    stderr=None if out is None else subprocess.STDOUT,
+                    stderr=subprocess.STDOUT,
                     start_new_session=True,
                 )
-                if self.stop.is_set():  # another lane failed while this stage started
-                    self.kill()
-                code, cpu = self.wait()
-            if not self.live and (code == 0 or not self.stop.is_set()):  # not stopped by another
-                text = log.read_text("utf-8", errors="replace").rstrip("\n")
-                self.report.append(f"---- make {stage} (ran beside the lane above) ----")
-                self.report.append(text)
-            if code != 0:
-                if not self.stop.is_set():
-                    self.failed = stage
-                    self.stop.set()
-                return
-            took = (f"make test: stage {stage} took {round(time.monotonic() - start)} s"
-                    + ("" if cpu is None else f" ({round(cpu)} CPU-s)"))
-            if self.live:
-                print(took, flush=True)
-            else:
-                self.report.append(took)
+            finally:  # kill() waits for this, also when make could not start
+                self.started.set()
+            self.code, self.cpu = self.wait()
+        self.seconds = time.monotonic() - t0
 
     def wait(self) -> tuple[int, float | None]:
         """The stage's exit status and the CPU seconds (user and system) it and every
         process it waited for used, from the kernel's accounting (``wait4``), so that the
         stages' costs add up to what the run used; ``None`` where the status was taken
-        by another caller first (a stage stopped by a failure elsewhere)."""
+        by another caller first."""
         assert self.proc is not None
         try:
             _, status, usage = os.wait4(self.proc.pid, 0)
@@ -114,55 +119,104 @@ class Lane(threading.Thread):
         return self.proc.returncode, usage.ru_utime + usage.ru_stime
 
     def kill(self) -> None:
-        """Stop the running stage: every process of its session."""
+        """Stop the stage: every process of its session."""
+        self.started.wait()
         if self.proc is not None and self.proc.poll() is None:
             try:
                 os.killpg(self.proc.pid, signal.SIGTERM)
             except ProcessLookupError:
                 pass
 
+    def report(self) -> str:
+        """The stage's output, whole, and the line with its time."""
+        text = self.log.read_text("utf-8", errors="replace").rstrip("\n")
+        took = f"make test: stage {self.name} took {round(self.seconds)} s" + (
+            "" if self.cpu is None else f" ({round(self.cpu)} CPU-s)"
+        )
+        return f"---- make {self.name} ----\n{text}\n{took}" if text else took
 
-def run(rounds: list[list[list[str]]], root: Path = ROOT) -> int:
-    """Run the rounds (make targets of the Makefile in ``root``); 0 when every stage
-    passed, else 1 (the first failure named)."""
+
+def _ready(name: str, needs: Mapping[str, Sequence[str]], passed: set[str]) -> bool:
+    return all(n in passed for n in needs.get(name, ()))
+
+
+def run(
+    stages: Sequence[str] = STAGES,
+    needs: Mapping[str, Sequence[str]] = NEEDS,
+    slots: int = SLOTS,
+    root: Path = ROOT,
+) -> int:
+    """Run the stages (make targets of the Makefile in ``root``), each once its
+    ``needs`` have passed, at most ``slots`` at a time; 0 when every stage passed,
+    else 1 (the first failure named)."""
+    unknown = sorted({n for ns in needs.values() for n in ns} - set(stages))
+    if unknown:
+        raise ValueError(f"needs names stages that are not run: {unknown}")
     logs = root / "_build" / "test-logs"
     logs.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
-    for lanes in rounds:
-        stop = threading.Event()
-        workers = [Lane(stages, i == 0, stop, root, logs) for i, stages in enumerate(lanes)]
-        try:
-            for w in workers:
-                w.start()
-            while any(w.is_alive() for w in workers) and not stop.wait(0.5):
-                pass
-        finally:  # also on Ctrl-C: no stage outlives make test
-            stop.set()
-            for w in workers:
-                w.kill()
-                w.join()
-        for w in workers:
-            if w.report:
-                print("\n".join(w.report), flush=True)
-        failed = [w.failed for w in workers if w.failed]
-        if failed:
-            print(f"make test: stage {failed[0]} failed", file=sys.stderr, flush=True)
-            return 1
+    waiting, running, passed = list(stages), [], set()
+    failed: Stage | None = None
+    try:
+        while (waiting or running) and failed is None:
+            for name in [s for s in waiting if _ready(s, needs, passed)]:
+                if len(running) >= slots:
+                    break
+                waiting.remove(name)
+                stage = Stage(name, root, logs)
+                stage.start()
+                running.append(stage)
+                print(
+                    f"make test: stage {name} started ({round(time.monotonic() - t0)} s)",
+                    flush=True,
+                )
+            if not running:  # what waits needs a stage that is not run
+                raise ValueError(f"stages {waiting} wait for stages that never run")
+            time.sleep(0.2)
+            for stage in [s for s in running if not s.is_alive()]:
+                running.remove(stage)
+                print(stage.report(), flush=True)
+                if stage.code == 0:
+                    passed.add(stage.name)
+                elif failed is None:
+                    failed = stage
+    finally:  # a failure, Ctrl-C or TERM: no stage outlives make test
+        for stage in running:
+            stage.kill()
+            stage.join()
+    if failed is not None:
+        print(f"make test: stage {failed.name} failed", file=sys.stderr, flush=True)
+        return 1
     print(f"make test: all checks passed in {round(time.monotonic() - t0)} s", flush=True)
     return 0
+
+
+def plan() -> list[str]:
+    """The lines ``--plan`` prints: the stages in their order, with what each needs."""
+    lines = [f"at most {SLOTS} stages at a time, started in this order:"]
+    for name in STAGES:
+        after = NEEDS.get(name, ())
+        want = (
+            "every other stage"
+            if name == "clean-tree"
+            else ", ".join(after)
+            if after
+            else "nothing"
+        )
+        lines.append(f"  {name:20s} needs {want}")
+    return lines
 
 
 def main(argv: list[str]) -> int:
     # a TERM (a CI time limit) unwinds like Ctrl-C, so that run() stops every stage
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if argv == ["--plan"]:
-        for k, lanes in enumerate(ROUNDS, start=1):
-            print(f"round {k}: " + "  |  ".join(" -> ".join(lane) for lane in lanes))
+        print("\n".join(plan()))
         return 0
     if argv:
         print("usage: python tools/stages.py [--plan]", file=sys.stderr)
         return 2
-    return run(ROUNDS)
+    return run()
 
 
 if __name__ == "__main__":
