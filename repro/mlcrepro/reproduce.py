@@ -231,13 +231,13 @@ def compute_cells(
         # results as they finish, so that each is saved (and a kill loses little)
         results = as_finished(jobs, n_jobs)
         with log.open("a", encoding="utf-8") as fh:
-            for i, result, cpu, wall in progress(results, desc=desc, total=len(todo)):
+            for i, result, cpu, wall, helper in progress(results, desc=desc, total=len(todo)):
                 s, c, path = todo[i]
                 if s.check is not None:
                     s.check(c, result)
                 # the time first: a kill between the two recomputes the cell and logs
                 # it again, and the last line of a cell is the one read
-                fh.write(log_line(s, c, path, cpu, wall))
+                fh.write(log_line(s, c, path, cpu, wall, helper))
                 fh.flush()
                 save(path, result, cell_spec(s, c))
     return cpu_seconds(folder, specs, select)

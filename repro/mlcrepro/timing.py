@@ -9,9 +9,12 @@ when a table is assembled its cells' seconds go into its provenance
 ``cells``).  ``mlcrepro reproduce --plan`` (:mod:`mlcrepro.plan`) reads both back before
 anything runs.
 
-A long-lived helper process (Weka's JVM server) is not counted in a cell's CPU seconds,
-which is why the learner study's cells also record their own CPU time in their rows;
-its wall seconds include the time spent waiting for it.
+A long-lived helper process, Weka's JVM server (one per worker, started by the first
+J48 fit and kept), is not a child the worker waits for, so ``getrusage`` does not see
+it: :func:`timed` adds what the server spent during the cell
+(:func:`mlcbook.learners.weka_server_cpu_seconds`) and logs that part apart as
+``helper_cpu_seconds``.  Lines logged before it was counted lack that field, and their
+CPU seconds leave the server out.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from mlcbook.files import atomic_write_text
+from mlcbook.learners import weka_server_cpu_seconds
 from mlcrepro.runner import Cell, Spec, cell_path, cells
 
 __all__ = [
@@ -38,7 +42,8 @@ __all__ = [
 
 #: the file, in the reproduction's cache folder, where each computed cell's CPU and wall
 #: seconds are appended (one JSON object a line: experiment, cell, key, cpu_seconds,
-#: wall_seconds; lines written before wall time was recorded lack it)
+#: wall_seconds, helper_cpu_seconds; lines written before wall time, or the helper's CPU
+#: time, was recorded lack them)
 CPU_LOG = "cpu_seconds.jsonl"
 
 
@@ -50,25 +55,33 @@ def _cpu_now() -> float:
 
 def timed(
     i: int, compute: Callable[..., Any], kwargs: dict[str, Any]
-) -> tuple[int, Any, float, float]:
-    """``(i, result, CPU seconds, wall seconds)`` of one cell, measured where it runs.
+) -> tuple[int, Any, float, float, float]:
+    """``(i, result, CPU seconds, wall seconds, helper CPU seconds)`` of one cell,
+    measured where it runs; the CPU seconds include the helper's (Weka's JVM server).
 
-    >>> i, result, cpu, wall = timed(3, lambda n: sum(range(n)), {"n": 10})
-    >>> i, result, cpu >= 0, wall >= 0
+    >>> i, result, cpu, wall, helper = timed(3, lambda n: sum(range(n)), {"n": 10})
+    >>> i, result, cpu >= helper == 0.0, wall >= 0
     (3, 45, True, True)
     """
-    start, wall = _cpu_now(), time.perf_counter()
+    start, wall, server = _cpu_now(), time.perf_counter(), weka_server_cpu_seconds()
     result = compute(**kwargs)
-    return i, result, _cpu_now() - start, time.perf_counter() - wall
+    # a server started during the cell had spent nothing before it
+    helper = max(weka_server_cpu_seconds() - server, 0.0)
+    return i, result, _cpu_now() - start + helper, time.perf_counter() - wall, helper
 
 
-def log_line(spec: Spec, cell: Cell, path: Path, cpu: float, wall: float) -> str:
+def log_line(
+    spec: Spec, cell: Cell, path: Path, cpu: float, wall: float, helper: float = 0.0
+) -> str:
     """The log's line of one finished cell (JSON, with its newline).
 
     >>> from mlcrepro.runner import Cell
     >>> spec = Spec("toy", lambda fold: None, {"fold": [0]})
-    >>> log_line(spec, Cell((("fold", 0),)), Path("k.npz"), 1.5, 2.0)
-    '{"experiment": "toy", "cell": "0", "key": "k", "cpu_seconds": 1.5, "wall_seconds": 2.0}\\n'
+    >>> line = log_line(spec, Cell((("fold", 0),)), Path("k.npz"), 1.5, 2.0, 0.5)
+    >>> line[:62]
+    '{"experiment": "toy", "cell": "0", "key": "k", "cpu_seconds": '
+    >>> line[62:]
+    '1.5, "wall_seconds": 2.0, "helper_cpu_seconds": 0.5}\\n'
     """
     entry = {
         "experiment": spec.name,
@@ -76,6 +89,7 @@ def log_line(spec: Spec, cell: Cell, path: Path, cpu: float, wall: float) -> str
         "key": path.stem,
         "cpu_seconds": cpu,
         "wall_seconds": wall,
+        "helper_cpu_seconds": helper,
     }
     return json.dumps(entry) + "\n"
 
