@@ -51,7 +51,15 @@ from mlcrepro.experiment import Experiment
 from mlcrepro.papers import experiments as paper_experiments
 from mlcrepro.results import committed_table
 from mlcrepro.runner import Cell, Spec, cell_path, cell_spec, cells, load, save
-from mlcrepro.timing import CPU_LOG, add_timing, cpu_seconds, log_line, timed, wall_seconds
+from mlcrepro.timing import (
+    CPU_LOG,
+    add_timing,
+    cpu_seconds,
+    helper_cpu_seconds,
+    log_line,
+    timed,
+    wall_seconds,
+)
 
 __all__ = [
     "Comparison",
@@ -416,7 +424,9 @@ class TableReport:
 
     ``wall_seconds`` is the time the table took to assemble from its cells;
     ``cell_wall_seconds`` the cells' own wall seconds added up, None when some cell's
-    were not recorded (a cell logged before wall time was).
+    were not recorded (a cell logged before wall time was).  ``helper_not_logged``
+    counts the cells, of a table whose cells use a helper process (Weka's JVM server),
+    logged before the helper's CPU time was: their CPU seconds leave it out.
     """
 
     name: str
@@ -425,6 +435,7 @@ class TableReport:
     comparison: Comparison
     wall_seconds: float
     cell_wall_seconds: float | None = None
+    helper_not_logged: int = 0
 
 
 def reproduce(
@@ -484,7 +495,9 @@ def reproduce(
             staging / f"{e.name}.json",
             cpu_seconds(cache, e.specs()),
             wall_seconds(cache, e.specs()),
+            helper_cpu_seconds(cache, e.specs()),
         )
+        helper = timing["helper_cpu_seconds"]
         first = not (committed_dir / f"{e.name}.csv").exists()
         reports.append(
             TableReport(
@@ -498,6 +511,7 @@ def reproduce(
                 float(timing["wall_seconds"]["total"])
                 if len(timing["wall_seconds"]["cells"]) == len(timing["cpu_seconds"]["cells"])
                 else None,
+                helper["cells_not_logged"] if helper["total"] > 0 else 0,
             )
         )
     if write:

@@ -6,8 +6,8 @@ waited for (``resource.getrusage``), and the wall seconds around the cell's func
 Each finished cell appends one line to the cache folder's log (:data:`CPU_LOG`), and
 when a table is assembled its cells' seconds go into its provenance
 (:func:`add_timing`: ``cpu_seconds`` and ``wall_seconds``, each a ``total`` and the
-``cells``).  ``mlcrepro reproduce --plan`` (:mod:`mlcrepro.plan`) reads both back before
-anything runs.
+``cells``, and the helper's part ``helper_cpu_seconds``).  ``mlcrepro reproduce
+--plan`` (:mod:`mlcrepro.plan`) reads both back before anything runs.
 
 A long-lived helper process, Weka's JVM server (one per worker, started by the first
 J48 fit and kept), is not a child the worker waits for, so ``getrusage`` does not see
@@ -34,6 +34,7 @@ __all__ = [
     "CPU_LOG",
     "add_timing",
     "cpu_seconds",
+    "helper_cpu_seconds",
     "log_entries",
     "log_line",
     "timed",
@@ -149,22 +150,44 @@ def wall_seconds(
     return _logged("wall_seconds", cache_dir, specs, select)
 
 
+def helper_cpu_seconds(
+    cache_dir: str | Path,
+    specs: Sequence[Spec],
+    select: Callable[[Spec, Cell], bool] | None = None,
+) -> dict[tuple[str, str], float]:
+    """``(experiment, cell) -> CPU seconds`` of the helper (Weka's JVM server) within the
+    cell's CPU seconds, as logged (cells logged before it was recorded have none)."""
+    return _logged("helper_cpu_seconds", cache_dir, specs, select)
+
+
 def add_timing(
     meta: Path,
     cpu: Mapping[tuple[str, str], float],
     wall: Mapping[tuple[str, str], float],
+    helper: Mapping[tuple[str, str], float] | None = None,
 ) -> dict[str, Any]:
     """Write the cells' CPU and wall seconds into the provenance ``meta``.
 
     ``cpu_seconds`` and ``wall_seconds``: each a ``total`` and the ``cells``
     (``"experiment:cell"`` -> seconds, to the millisecond; the total is the sum of those).
-    Returns what was written: the figures a report gives.
+    ``helper_cpu_seconds``, where ``helper`` is given: the part of the CPU seconds the
+    helper spent (``total``; ``cells``: those where it spent any) and ``cells_not_logged``,
+    the cells of ``cpu`` logged before the helper's time was (their CPU seconds leave it
+    out).  Returns what was written: the figures a report gives.
     """
     record = json.loads(meta.read_text(encoding="utf-8"))
     for name, spent in (("cpu_seconds", cpu), ("wall_seconds", wall)):
         per_cell = {f"{exp}:{cell}": round(s, 3) for (exp, cell), s in sorted(spent.items())}
         record[name] = {"total": round(float(sum(per_cell.values())), 3), "cells": per_cell}
+    if helper is not None:
+        used = {f"{e}:{c}": round(s, 3) for (e, c), s in sorted(helper.items()) if s > 0}
+        record["helper_cpu_seconds"] = {
+            "total": round(float(sum(used.values())), 3),
+            "cells": used,
+            "cells_not_logged": sum(1 for k in cpu if k not in helper),
+        }
     atomic_write_text(
         meta, json.dumps(record, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     )
-    return {k: record[k] for k in ("cpu_seconds", "wall_seconds")}
+    names = ("cpu_seconds", "wall_seconds", "helper_cpu_seconds")
+    return {k: record[k] for k in names if k in record}

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mlcrepro import cli, runner
+from mlcrepro import cli, runner, timing
 from mlcrepro.experiment import Experiment
 from mlcrepro.plan import plan, plan_text
 from mlcrepro.reproduce import compute_cells
@@ -115,3 +115,29 @@ def test_the_command_prints_the_plan_and_refuses_bad_workers(tmp_path, monkeypat
     assert cli.main(["reproduce", "--plan", "--workers", "0"]) == 2
     assert "--workers must be >= 1" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())  # a plan writes nothing
+
+
+def test_the_helpers_cpu_is_logged_apart_and_the_cells_logged_without_it_are_counted(tmp_path):
+    # three cells logged as a worker logs them: one before the helper's time was logged
+    # (a line without the field), one whose helper spent 4 of its 5 s, one without a helper
+    spec, cache = toy_spec(), tmp_path / "cache"
+    cache.mkdir()
+    cells = list(runner.cells(spec))[:3]
+    paths = [runner.cell_path(spec, c, cache) for c in cells]
+    old = json.loads(timing.log_line(spec, cells[0], paths[0], 2.0, 9.0))
+    del old["helper_cpu_seconds"]
+    (cache / CPU_LOG).write_text(
+        json.dumps(old) + "\n"
+        + timing.log_line(spec, cells[1], paths[1], 5.0, 6.0, 4.0)
+        + timing.log_line(spec, cells[2], paths[2], 1.0, 1.5, 0.0)
+    )
+    cpu = timing.cpu_seconds(cache, [spec])
+    helper = timing.helper_cpu_seconds(cache, [spec])
+    assert cpu == {("toy", str(c)): s for c, s in zip(cells, (2.0, 5.0, 1.0))}
+    assert helper == {("toy", str(cells[1])): 4.0, ("toy", str(cells[2])): 0.0}
+    meta = tmp_path / "toy.json"
+    meta.write_text("{}")
+    written = timing.add_timing(meta, cpu, timing.wall_seconds(cache, [spec]), helper)
+    assert written["helper_cpu_seconds"] == {
+        "total": 4.0, "cells": {f"toy:{cells[1]}": 4.0}, "cells_not_logged": 1}
+    assert json.loads(meta.read_text())["helper_cpu_seconds"] == written["helper_cpu_seconds"]
