@@ -566,6 +566,13 @@ def test_recommendations_count_by_their_rules():
     # (1e-5, 128) everywhere, so at beta = 128 in ten halves, with no gain over the bases
     assert (rec["n"], rec["hamming"], rec["jaccard"]) == (10, 10, 10)
     assert (rec["at128"], rec["gain"], rec["low"], rec["small"]) == (10, 0.0, 10, 10)
+    # ... but each of them by a tie-break: none is above every smaller beta
+    assert rec["at128_strict"] == 0
+    # one cell at beta = 128 raised above the rest makes its half a strict optimum
+    raised = grid.copy()
+    top = (raised["dataset"] == "scene") & (raised["beta"] == 128.0)
+    raised.loc[top.idxmax(), "train_exact"] = 0.9
+    assert bf.recommendations(raised)["at128_strict"] == 1
     # Table 4's optimal alphas for our ten halves: 1, 0.5, 1e-5, 0.7, 0.1, 0.2, 1e-5,
     # 1e-5, 0.1, 0.2 -> seven at alpha <= 0.2
     assert rec["paper_low"] == 7
