@@ -36,6 +36,7 @@ from mlcrepro.ledger.storage import committed_folder, load_ledgers
 from mlcrepro.papers import PAPERS, build_ledgers, page_ledgers, pages
 from mlcrepro.plan import plan, plan_text
 from mlcrepro.quick import quick, quick_markdown
+from mlcrepro.rebuild_attribution import attribute
 from mlcrepro.rebuild_report import ledger_changes, report_markdown
 from mlcrepro.recheck import recheck
 from mlcrepro.reproduce import experiments, reproduce
@@ -254,6 +255,7 @@ def _reproduce(args: argparse.Namespace) -> int:
         write=args.write,
     )
     changes = [] if args.no_ledgers else ledger_changes(root / "staging")
+    follows = attribute(root / "staging", changes)
     wall = time.perf_counter() - start
     record_sitting(root, started=started, wall_seconds=wall, tables=[e.name for e in exps])
     text = report_markdown(
@@ -262,6 +264,7 @@ def _reproduce(args: argparse.Namespace) -> int:
         machine=_machine(),
         ledgers=changes,
         sittings=read_sittings(root),
+        follows=follows,
     )
     print(text)
     if args.report is not None:

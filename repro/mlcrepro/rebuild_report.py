@@ -18,7 +18,7 @@ import pandas as pd
 
 from mlcrepro.ledger import Ledger, load_ledgers
 from mlcrepro.papers import PAPERS, build_ledgers
-from mlcrepro.rebuild_findings import judgement, outside_section
+from mlcrepro.rebuild_findings import NOT_JUDGED, judgement, outside_section
 from mlcrepro.reproduce import TableReport, environment
 from mlcrepro.sittings import sittings_text
 
@@ -135,7 +135,41 @@ def _cell_text(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|") or "(empty)"
 
 
-def _ledger_lines(ledgers: Sequence[LedgerChange]) -> list[str]:
+def _why(
+    change: RowChange,
+    follows: Mapping[tuple[str, str], Sequence[str]],
+    tables: Mapping[str, TableReport],
+) -> str:
+    """Why a row changed: its own judgement, else the tables whose rebuild alone makes
+    the change (:mod:`mlcrepro.rebuild_attribution`) with their verdicts, else
+    :data:`~mlcrepro.rebuild_findings.NOT_JUDGED`."""
+    own = judgement("row", change.claim_ids)
+    names = follows.get((change.claim_ids, change.field), ())
+    if own != NOT_JUDGED or not names:
+        return own
+    parts = []
+    for name in names:
+        c = tables[name].comparison if name in tables else None
+        verdict = (
+            "its table was not rebuilt in this run"
+            if c is None
+            else f"within its tolerance, largest abs. difference {c.largest:.3g} in {c.column}"
+            if c.within
+            else "outside its tolerance, judged above"
+        )
+        parts.append(f"{name} ({verdict})")
+    return (
+        "follows the rebuilt table "
+        + " and, alone as well, ".join(parts)
+        + ": the ledger rebuilt with only that table rebuilt makes this change"
+    )
+
+
+def _ledger_lines(
+    ledgers: Sequence[LedgerChange],
+    follows: Mapping[tuple[str, str], Sequence[str]],
+    tables: Mapping[str, TableReport],
+) -> list[str]:
     """The report's part on the rebuilt ledgers: counts per ledger, then every change."""
     lines: list[str] = []
     lines += [
@@ -166,7 +200,7 @@ def _ledger_lines(ledgers: Sequence[LedgerChange]) -> list[str]:
         for name, c in changed:
             lines.append(
                 f"| {name} | {c.claim_ids} | {c.field} | {_cell_text(c.committed)} "
-                f"| {_cell_text(c.rebuilt)} | {judgement('row', c.claim_ids)} |"
+                f"| {_cell_text(c.rebuilt)} | {_why(c, follows, tables)} |"
             )
     return lines
 
@@ -191,6 +225,7 @@ def report_markdown(
     machine: str,
     ledgers: Sequence[LedgerChange] = (),
     sittings: Sequence[Mapping[str, Any]] = (),
+    follows: Mapping[tuple[str, str], Sequence[str]] | None = None,
 ) -> str:
     """The report of a reproduction as a Markdown table (what ``make reproduce`` commits).
 
@@ -200,7 +235,10 @@ def report_markdown(
     tolerance with its judgement, and each ledger rebuilt from the tables with every row
     that changed and its judgement (:func:`mlcrepro.rebuild_findings.judgement`).  ``sittings``
     (:func:`mlcrepro.sittings.read_sittings`) adds the wall time of every sitting since
-    the cache was emptied, for a rebuild that was stopped and resumed.
+    the cache was emptied, for a rebuild that was stopped and resumed.  ``follows``
+    (:func:`mlcrepro.rebuild_attribution.attribute`) names, per changed row and field,
+    the tables whose rebuild alone makes the change: the reason given for a change that
+    has no judgement of its own.
 
     >>> from mlcrepro.reproduce import Comparison
     >>> c = Comparison("t", 2, 0.0, "v", 0.01, True)
@@ -252,5 +290,5 @@ def report_markdown(
         [r.name for r in reports if not r.comparison.new and not r.comparison.within]
     )
     if ledgers:
-        lines += _ledger_lines(ledgers)
+        lines += _ledger_lines(ledgers, follows or {}, {r.name: r for r in reports})
     return "\n".join(lines) + "\n"
