@@ -60,8 +60,20 @@ TABLES: Mapping[str, str] = {
     ),
 }
 
-#: claim id -> why its ledger row changes when rebuilt from the recomputed tables
-ROWS: Mapping[str, str] = {}
+#: claim id -> why its ledger row changes when rebuilt from the recomputed tables (a row
+#: without one is put down to the tables whose rebuild alone changes it, by the report)
+ROWS: Mapping[str, str] = {
+    "PR044": (
+        "a tie on Enron's training half. In the committed blended_study_lbfgs three fits "
+        "tie for the best training exact match, 0.866040 (α = 0.3, β = 128; α = 0.4, "
+        "β = 128; α = 0.3, β = 64), and Table 4's tie-break (towards the base, then the "
+        "smaller β) takes β = 64. Rebuilt, the fit at α = 0.4, β = 128 gets one more of "
+        "the 851 training instances exact (0.867215) and is the optimum alone: 3 of 10 "
+        "optima at β = 128, one above the row's bound, 2 of them above every smaller β. "
+        "The table itself is within its tolerance; the ledger rebuilt with only it "
+        "rebuilt makes this change"
+    ),
+}
 
 #: what the report prints for a difference nobody has judged
 NOT_JUDGED = "**not judged**"

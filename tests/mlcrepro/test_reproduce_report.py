@@ -19,6 +19,7 @@ from mlcrepro import cli, results, runner
 from mlcrepro import rebuild_findings as findings
 from mlcrepro._paths import cache_dir, results_dir
 from mlcrepro.experiment import Experiment
+from mlcrepro.ledger import load_ledgers
 from mlcrepro.rebuild_report import LedgerChange, RowChange, report_markdown, row_changes
 from mlcrepro.reproduce import EXPERIMENTS, Comparison, TableReport
 from mlcrepro.sittings import SITTINGS, read_sittings, record_sitting, sittings_text
@@ -162,3 +163,9 @@ def test_the_rows_of_two_ledgers_are_compared_field_by_field():
 def test_every_judged_table_is_a_committed_table():
     assert set(findings.TABLES) <= {e.name for e in EXPERIMENTS}
     assert all(text and not text.endswith(".") for text in findings.TABLES.values())
+
+
+def test_every_judged_row_is_a_row_of_a_saved_ledger():
+    ids = {i.strip() for ids in load_ledgers()["claim_ids"] for i in str(ids).split(",")}
+    assert set(findings.ROWS) <= ids
+    assert all(text and not text.endswith(".") for text in findings.ROWS.values())
