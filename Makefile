@@ -60,7 +60,8 @@ help:
 	@echo "make test-matrix  unit tests on every CPython 3.11-3.13 found, newest dependencies; nbval on one"
 	@echo "make reproduce    recompute every committed table from scratch through the runner (a dask"
 	@echo "                  cluster: DASK_SCHEDULER=tcp://host:8786, else this machine's cores; COLD=1"
-	@echo "                  empties the cache), report to data/results/REPRODUCE.md, re-execute the pages"
+	@echo "                  empties the cache; PAPER=key: one paper's tables, a part of the rebuild),"
+	@echo "                  report to data/results/REPRODUCE.md, re-execute the pages"
 	@echo "make reproduce-quick   recompute a declared sample of every table's cells (one dataset, one"
 	@echo "                  seed or fold) and judge each table against its committed rows; writes nothing"
 	@echo "make reproduce-plan    print each table's cells, those cached, measured CPU-s and expected"
@@ -288,11 +289,15 @@ octave: $(STAMP)
 # (COLD=1 starts from an empty cache); each table compared with the committed one and
 # every ledger rebuilt from the new tables, in a report printed and written to
 # data/results/REPRODUCE.md; then every page that reads the tables is executed again.
-# The authors' LIMO runs under Octave come first (make octave).
-reproduce: $(STAMP) weka octave
-	MLCBOOK_PROGRESS=1 $(BIN)/mlcrepro reproduce --write --report data/results/REPRODUCE.md \
+# The authors' LIMO runs under Octave come first (make octave).  A cold rebuild outlasts
+# a short-lived machine: PAPER=park_read2018 (or huellermeier2022, wu_zhou2017) rebuilds
+# one paper's tables as a part, whose record (data/results/rebuild/PAPER.json) the report
+# is assembled from with the other parts' (mlcrepro.rebuild_parts).  The run records
+# only a cold part: COLD=1 first, then resumed without it.
+reproduce: $(STAMP) weka $(if $(filter-out huellermeier2022 park_read2018,$(or $(PAPER),all)),octave)
+	MLCBOOK_PROGRESS=1 $(BIN)/mlcrepro reproduce --write --record $(if $(PAPER),--paper $(PAPER)) \
 	  $(if $(DASK_SCHEDULER),--scheduler $(DASK_SCHEDULER)) $(if $(COLD),--fresh)
-	@for nb in $$($(BIN)/mlcrepro pages); do \
+	@for nb in $$($(BIN)/mlcrepro pages $(if $(PAPER),--paper $(PAPER))); do \
 	  $(MAKE) --no-print-directory chapter NB=$$nb || exit 1; done
 
 # What `make reproduce` would compute, before anything runs: per table its cells, those

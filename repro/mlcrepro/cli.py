@@ -24,19 +24,30 @@ import platform
 import shutil
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
-from mlcrepro._paths import cache_dir
+from threadpoolctl import threadpool_info
+
+from mlcrepro._paths import cache_dir, results_dir
 from mlcrepro.check import describe
 from mlcrepro.experiment import Experiment
 from mlcrepro.ledger.settle import cause_families
 from mlcrepro.ledger.storage import committed_folder, load_ledgers
 from mlcrepro.papers import PAPERS, build_ledgers, page_ledgers, pages
+from mlcrepro.papers import experiments as paper_experiments
 from mlcrepro.plan import plan, plan_text
 from mlcrepro.quick import quick, quick_markdown
 from mlcrepro.rebuild_attribution import attribute
+from mlcrepro.rebuild_parts import (
+    RECORDS,
+    assembled_markdown,
+    read_records,
+    run_record,
+    write_record,
+)
 from mlcrepro.rebuild_report import ledger_changes, report_markdown
 from mlcrepro.recheck import recheck
 from mlcrepro.reproduce import experiments, reproduce
@@ -82,6 +93,18 @@ def _add_reproduce(add_parser: Callable[..., argparse.ArgumentParser]) -> None:
         ),
     )
     rep.add_argument("tables", nargs="*", metavar="NAME", help="tables to recompute (all)")
+    rep.add_argument("--paper", metavar="KEY", help="recompute this paper's tables (a part)")
+    rep.add_argument(
+        "--record",
+        nargs="?",
+        const="",
+        metavar="PART",
+        help=(
+            "write the run's record as a part of a rebuild, data/results/rebuild/PART.json "
+            "(PART by default the paper's key, or 'all' for every table; named when NAMEs "
+            "are given), and the report of every part so far to data/results/REPRODUCE.md"
+        ),
+    )
     rep.add_argument("--scheduler", help="address of a dask scheduler, tcp://host:8786")
     rep.add_argument("--workers", type=int, help="worker processes of the local cluster")
     rep.add_argument("--write", action="store_true", help="replace the committed tables")
@@ -140,6 +163,7 @@ def _parser() -> argparse.ArgumentParser:
         ),
     )
     pg.add_argument("--table", help="a committed table's name")
+    pg.add_argument("--paper", metavar="KEY", help="a paper's key, such as park_read2018")
     oc = sub.add_parser(
         "octave",
         help="run the authors' LIMO code under GNU Octave (build | run --seeds ...)",
@@ -217,7 +241,16 @@ def _plan(exps: Sequence[Experiment], cells: Path, args: argparse.Namespace) -> 
 
 
 def _machine() -> str:
-    return f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    """The machine in a few words, with the kernels OpenBLAS picked on its CPU (the last
+    bits of some fits follow them: :mod:`mlcrepro.rebuild_findings`)."""
+    blas = [
+        str(info.get("architecture"))
+        for info in threadpool_info()
+        if info.get("internal_api") == "openblas" and info.get("architecture")
+    ]
+    return f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}" + (
+        f", OpenBLAS's {blas[0]} kernels" if blas else ""
+    )
 
 
 def _quick(exps: Sequence[Experiment], args: argparse.Namespace) -> int:
@@ -233,8 +266,51 @@ def _quick(exps: Sequence[Experiment], args: argparse.Namespace) -> int:
     return 1 if outside else 0
 
 
+def _part(args: argparse.Namespace) -> tuple[str, list[Experiment]]:
+    """The part a run rebuilds (``--record``'s name, else ``--paper``'s key, else ``all``)
+    and its tables; unknown names refused before any work."""
+    if args.paper is not None and args.tables:
+        raise ValueError("give table names or --paper, not both")
+    if args.paper is not None:
+        exps = experiments([e.name for e in paper_experiments(args.paper)])
+        return args.record or args.paper, exps
+    if args.record == "" and args.tables:
+        raise ValueError("--record needs the part's name (--record NAME) with table names")
+    return args.record or "all", experiments(args.tables)
+
+
+def _write_part(record: Mapping[str, Any]) -> tuple[Path, Path]:
+    """Write a part's record and the report assembled from every part's record."""
+    folder = results_dir() / RECORDS
+    path = write_record(folder, record)
+    report = results_dir() / "REPRODUCE.md"
+    committed = [e.name for e in experiments()]
+    report.write_text(assembled_markdown(read_records(folder), committed), encoding="utf-8")
+    return path, report
+
+
+def _check_cold(root: Path, exps: Sequence[Experiment]) -> None:
+    """A part's record, resumed, only for a cold rebuild: the cache's first sitting
+    emptied it, and every sitting since then worked on this part's tables."""
+    sittings = read_sittings(root)
+    names = sorted(e.name for e in exps)
+    if not sittings or not sittings[0]["fresh"]:
+        raise ValueError(
+            "--record needs a cold rebuild: the cache was not emptied by its first sitting "
+            "(run once with --fresh)"
+        )
+    other = [s["started"] for s in sittings if sorted(s["tables"]) != names]
+    if other:
+        raise ValueError(
+            f"--record: the sittings started at {other} worked on other tables than this "
+            "part's; rebuild the part with --fresh"
+        )
+
+
 def _reproduce(args: argparse.Namespace) -> int:
-    exps = experiments(args.tables)  # unknown names refused before any work
+    part, exps = _part(args)
+    if args.record is not None and not args.write:
+        raise ValueError("--record needs --write: a part's tables replace the committed")
     if args.workers is not None and args.workers < 1:
         raise ValueError(f"--workers must be >= 1, got {args.workers}")
     root = cache_dir() / "reproduce"
@@ -242,10 +318,12 @@ def _reproduce(args: argparse.Namespace) -> int:
         return _plan(exps, root / "cells", args)
     if args.quick:
         return _quick(exps, args)
+    if args.record is not None and not args.fresh:
+        _check_cold(root, exps)
     if args.fresh:
         shutil.rmtree(root, ignore_errors=True)
     started, start = datetime.now(UTC).isoformat(timespec="seconds"), time.perf_counter()
-    record_sitting(root, started=started, tables=[e.name for e in exps])
+    record_sitting(root, started=started, tables=[e.name for e in exps], fresh=args.fresh)
     reports = reproduce(
         exps,
         staging=root / "staging",
@@ -257,7 +335,9 @@ def _reproduce(args: argparse.Namespace) -> int:
     changes = [] if args.no_ledgers else ledger_changes(root / "staging")
     follows = attribute(root / "staging", changes)
     wall = time.perf_counter() - start
-    record_sitting(root, started=started, wall_seconds=wall, tables=[e.name for e in exps])
+    record_sitting(
+        root, started=started, wall_seconds=wall, tables=[e.name for e in exps], fresh=args.fresh
+    )
     text = report_markdown(
         reports,
         wall_seconds=wall,
@@ -270,6 +350,17 @@ def _reproduce(args: argparse.Namespace) -> int:
     if args.report is not None:
         args.report.parent.mkdir(parents=True, exist_ok=True)
         args.report.write_text(text, encoding="utf-8")
+    if args.record is not None:
+        record = run_record(
+            part,
+            reports,
+            machine=_machine(),
+            ledgers=changes,
+            follows=follows,
+            sittings=read_sittings(root),
+        )
+        for path in _write_part(record):
+            print(f"wrote {path}")
     return 0
 
 
@@ -281,7 +372,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "pages":
         try:
-            print("\n".join(pages(args.table)))
+            print("\n".join(pages(args.table, args.paper)))
         except ValueError as err:
             print(f"mlcrepro pages: {err}", file=sys.stderr)
             return 2

@@ -169,10 +169,15 @@ def build_ledger(name: str) -> Ledger:
     return build_ledgers(record.key)[name]
 
 
-def experiments() -> tuple[Experiment, ...]:
+def experiments(key: str | None = None) -> tuple[Experiment, ...]:
     """Every committed table of the book as an :class:`~mlcrepro.experiment.Experiment`,
-    paper by paper (each folder's ``EXPERIMENTS``)."""
-    return tuple(e for p in PAPERS for e in getattr(_FOLDERS[p.key], "EXPERIMENTS", ()))
+    paper by paper (each folder's ``EXPERIMENTS``); with ``key``, that paper's only.
+
+    >>> [e.name for e in experiments("wu_zhou2017")][:2]
+    ['limo_synthetic', 'limo_benchmark']
+    """
+    chosen = list(PAPERS) if key is None else [paper(key)]
+    return tuple(e for p in chosen for e in getattr(_FOLDERS[p.key], "EXPERIMENTS", ()))
 
 
 def cells_behind(row: Mapping[str, Any]) -> tuple[Cells, ...]:
@@ -207,12 +212,13 @@ def table_paper(name: str) -> Paper:
 SUMMARY_PAGES = ("book/intro.md", "book/ledgers.md")
 
 
-def pages(table: str | None = None) -> list[str]:
+def pages(table: str | None = None, key: str | None = None) -> list[str]:
     """The book's pages to execute after tables change, in an order that works.
 
     The Reproduce pages first (they compute the evidence from the tables and save the
     ledgers), then the Learn chapters (which draw from the tables), then the pages that
-    read the saved ledgers.  With ``table``, only its paper's pages and those.
+    read the saved ledgers.  With ``table``, or a paper's ``key``, only that paper's
+    pages and those.
 
     >>> for page in pages("limo_epochs"):
     ...     print(page)
@@ -222,7 +228,15 @@ def pages(table: str | None = None) -> list[str]:
     book/intro.md
     book/ledgers.md
     """
-    chosen = [table_paper(table)] if table is not None else list(PAPERS)
+    if table is not None and key is not None:
+        raise ValueError("give table or key, not both")
+    chosen = (
+        [table_paper(table)]
+        if table is not None
+        else [paper(key)]
+        if key is not None
+        else list(PAPERS)
+    )
     out = list(dict.fromkeys(f"book/reproduce_{p.page}.md" for p in chosen))
     out += list(dict.fromkeys(f"book/{name}.md" for p in chosen for name in p.learn))
     return out + [p for p in SUMMARY_PAGES if p not in out]

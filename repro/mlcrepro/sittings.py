@@ -19,17 +19,22 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-__all__ = ["SITTINGS", "read_sittings", "record_sitting", "sittings_text"]
+__all__ = ["SITTINGS", "covered_seconds", "read_sittings", "record_sitting", "sittings_text"]
 
 #: the log of sittings, one JSON object a line, in the reproduction's cache folder
 SITTINGS = "sittings.jsonl"
 
 
 def record_sitting(
-    cache: str | Path, *, started: str, tables: Sequence[str], wall_seconds: float | None = None
+    cache: str | Path,
+    *,
+    started: str,
+    tables: Sequence[str],
+    wall_seconds: float | None = None,
+    fresh: bool = False,
 ) -> None:
     """Log a sitting of ``cache`` (the folder is created if missing): its start
-    (``wall_seconds=None``) or its end.
+    (``wall_seconds=None``) or its end; ``fresh``: the sitting emptied the cache first.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as d:
@@ -52,6 +57,7 @@ def record_sitting(
             "started": str(started),
             "wall_seconds": None if wall_seconds is None else round(float(wall_seconds), 3),
             "tables": list(tables),
+            "fresh": bool(fresh),
         }
     )
     path = folder / SITTINGS
@@ -75,15 +81,17 @@ def read_sittings(cache: str | Path) -> list[dict[str, Any]]:
             entry = json.loads(line)
         except json.JSONDecodeError:
             continue
-        by_start[entry["started"]] = entry  # the end replaces the start
+        # the end replaces the start; a line written before ``fresh`` was logged says
+        # nothing of it (False)
+        by_start[entry["started"]] = {"fresh": False, **entry}
     return list(by_start.values())
 
 
-def _covered(ended: Sequence[Mapping[str, Any]]) -> float:
+def covered_seconds(ended: Sequence[Mapping[str, Any]]) -> float:
     """The seconds of the day the ended sittings cover: two sittings that overlap
     (run side by side on one cache) count their common time once.
 
-    >>> _covered([{"started": "2026-12-02T09:00:00", "wall_seconds": 3600.0},
+    >>> covered_seconds([{"started": "2026-12-02T09:00:00", "wall_seconds": 3600.0},
     ...           {"started": "2026-12-02T09:30:00", "wall_seconds": 3600.0},
     ...           {"started": "2026-12-02T12:00:00", "wall_seconds": 60.0}])
     5460.0
@@ -116,7 +124,7 @@ def sittings_text(sittings: Sequence[Mapping[str, Any]]) -> str:
     ended = [s for s in sittings if s["wall_seconds"] is not None]
     n, stopped = len(sittings), len(sittings) - len(ended)
     text = (
-        f"Wall time of the whole rebuild: {_covered(ended) / 3600:.2f} h in {n} sitting"
+        f"Wall time of the whole rebuild: {covered_seconds(ended) / 3600:.2f} h in {n} sitting"
         f"{'s' if n != 1 else ''} since the cache was emptied "
         f"(the first on {str(sittings[0]['started'])[:10]})"
     )
