@@ -37,6 +37,7 @@ __all__ = [
     "helper_cpu_seconds",
     "log_entries",
     "log_line",
+    "process_cpu_seconds",
     "timed",
     "wall_seconds",
 ]
@@ -48,10 +49,21 @@ __all__ = [
 CPU_LOG = "cpu_seconds.jsonl"
 
 
-def _cpu_now() -> float:
+def process_cpu_seconds(*, helper: bool = False) -> float:
+    """CPU seconds (user and system) of this process and of the children it waited for;
+    with ``helper``, plus those of Weka's JVM server, which is no waited-for child
+    (:func:`mlcbook.learners.weka_server_cpu_seconds`).  A difference of two readings is
+    what the code between them cost.
+
+    >>> a = process_cpu_seconds(helper=True)
+    >>> _ = sum(range(10**5))
+    >>> process_cpu_seconds(helper=True) >= a
+    True
+    """
     me = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+    own = me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+    return own + (weka_server_cpu_seconds() if helper else 0.0)
 
 
 def timed(
@@ -64,11 +76,12 @@ def timed(
     >>> i, result, cpu >= helper == 0.0, wall >= 0
     (3, 45, True, True)
     """
-    start, wall, server = _cpu_now(), time.perf_counter(), weka_server_cpu_seconds()
+    start, wall, server = process_cpu_seconds(), time.perf_counter(), weka_server_cpu_seconds()
     result = compute(**kwargs)
     # a server started during the cell had spent nothing before it
     helper = max(weka_server_cpu_seconds() - server, 0.0)
-    return i, result, _cpu_now() - start + helper, time.perf_counter() - wall, helper
+    cpu = process_cpu_seconds() - start + helper
+    return i, result, cpu, time.perf_counter() - wall, helper
 
 
 def log_line(

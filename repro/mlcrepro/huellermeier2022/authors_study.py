@@ -40,8 +40,6 @@ beside its losses, so the chapter can report the cost per learner and dataset.
 from __future__ import annotations
 
 import functools
-import resource
-import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,7 +51,7 @@ import scipy.sparse as sp
 from sklearn.base import clone
 
 from mlcbook.datasets import load_dataset
-from mlcbook.learners import WEKA_JAR_SHA256, WekaError, weka_server_cpu_seconds
+from mlcbook.learners import WEKA_JAR_SHA256, WekaError
 from mlcbook.learners.j48 import J48Classifier
 from mlcbook.learners.meka import MekaRAkEL, java_hashmap_order
 from mlcbook.learners.registry import authors_rakel_settings, learner_config, make_learner
@@ -63,6 +61,7 @@ from mlcrepro.huellermeier2022.folds import reference_folds, reference_layout
 from mlcrepro.huellermeier2022.names import LEARNER_NAMES
 from mlcrepro.results import dataset_fingerprints, package_versions
 from mlcrepro.runner import Cell, Spec, table
+from mlcrepro.timing import process_cpu_seconds
 
 __all__ = [
     "AS_RUN",
@@ -313,13 +312,6 @@ def members(learner: str, dataset: str) -> tuple[tuple[str, Any, dict], ...]:
     return ((learner, est, fit),)
 
 
-def _cpu_now() -> float:
-    """CPU seconds of this process, its finished children and the J48 server."""
-    own = time.process_time()
-    ch = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own + ch.ru_utime + ch.ru_stime + weka_server_cpu_seconds()
-
-
 def authors_cell(dataset: str, learner: str, split: int) -> pd.DataFrame:
     """One fold of one learner: the losses of each member run that finished.
 
@@ -339,7 +331,7 @@ def authors_cell(dataset: str, learner: str, split: int) -> pd.DataFrame:
     scored = Yte[:, first:]
     frames = []
     for row, est, fit in members(learner, dataset):
-        t0 = _cpu_now()
+        t0 = process_cpu_seconds(helper=True)
         try:
             model = clone(est).fit(Xtr, Ytr, **fit)
         except WekaError as exc:  # MEKA fails the fold: J48 refused a class
@@ -353,7 +345,7 @@ def authors_cell(dataset: str, learner: str, split: int) -> pd.DataFrame:
         if not np.isin(pred, (0, 1)).all():  # never threshold a score or a label code
             raise ValueError(f"{learner} predicted values other than 0 and 1 on {dataset}")
         P = pred.astype(np.int8)
-        cpu = _cpu_now() - t0
+        cpu = process_cpu_seconds(helper=True) - t0
         ev = evaluate_predictions(scored, P[:, first:], reference.ALPHAS)
         head = {
             "dataset": dataset,

@@ -38,11 +38,11 @@ import pandas as pd
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC, LinearSVC
 
-from mlcbook.metrics import all_measures
 from mlcrepro.results import load_or_compute, recompute_requested
 from mlcrepro.runner import Spec, table
 from mlcrepro.wu_zhou2017 import authors
 from mlcrepro.wu_zhou2017.benchmark import baseline_predictions
+from mlcrepro.wu_zhou2017.measure_rows import authors_measure_rows
 from mlcrepro.wu_zhou2017.names import PAPER_COLUMN
 from mlcrepro.wu_zhou2017.printed import paper_b3
 
@@ -82,19 +82,6 @@ def make_br(solver: str, C: float = 1.0) -> OneVsRestClassifier:
     raise ValueError(f"solver must be 'libsvm' or 'liblinear', got {solver!r}")
 
 
-def _rows(dataset: str, split: int, method: str, Y: np.ndarray, F: Any, P: Any) -> pd.DataFrame:
-    out = all_measures(Y, np.asarray(F, dtype=float), np.asarray(P), convention="wu_zhou")
-    return pd.DataFrame(
-        {
-            "dataset": dataset,
-            "split": split,
-            "method": method,
-            "measure": list(PAPER_COLUMN.values()),
-            "value": [float(out[m]) for m in PAPER_COLUMN],
-        }
-    )
-
-
 def baseline_cell(dataset: str, split: int, method: str, *, C: float, k: int) -> pd.DataFrame:
     """One baseline on one of ``demo.m``'s splits: eleven measures, one row each.
 
@@ -112,10 +99,13 @@ def baseline_cell(dataset: str, split: int, method: str, *, C: float, k: int) ->
             warnings.simplefilter("ignore")  # a label constant on the training part
             br = make_br(method[3:].lower(), C=C).fit(Xtr, Ytr)
             F, P = br.decision_function(Xte), br.predict(Xte)
-        return _rows(dataset, split, method, Yte, F, P)
+        return authors_measure_rows(Yte, F, P, dataset=dataset, split=split, method=method)
     predictions = baseline_predictions(method, Xtr, Ytr, Xte, k=k, C=C)
     return pd.concat(
-        [_rows(dataset, split, row, Yte, F, P) for row, (F, P) in predictions.items()],
+        [
+            authors_measure_rows(Yte, F, P, dataset=dataset, split=split, method=row)
+            for row, (F, P) in predictions.items()
+        ],
         ignore_index=True,
     )
 

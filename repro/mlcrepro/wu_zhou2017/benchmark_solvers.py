@@ -18,17 +18,15 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
-from mlcbook.metrics import all_measures
 from mlcrepro.ledger import Cause, section, settle_by, tested, unknown
 from mlcrepro.results import load_or_compute
 from mlcrepro.runner import Spec, table
 from mlcrepro.wu_zhou2017.authors_baselines import make_br
 from mlcrepro.wu_zhou2017.authors_causes import within_paper
 from mlcrepro.wu_zhou2017.benchmark import benchmark_config, scaled_split
-from mlcrepro.wu_zhou2017.names import PAPER_COLUMN
+from mlcrepro.wu_zhou2017.measure_rows import authors_measure_rows
 from mlcrepro.wu_zhou2017.printed import DS_PAPER
 from mlcrepro.wu_zhou2017.record import PAPER
 
@@ -73,15 +71,8 @@ def solvers_cell(dataset: str, replication: int, method: str, *, C: float) -> pd
         warnings.simplefilter("ignore")  # a label constant on the training part
         br = make_br(SOLVERS[method], C=C).fit(Xtr, Ytr)
         F, P = br.decision_function(Xte), br.predict(Xte)
-    out = all_measures(Yte, np.asarray(F, dtype=float), np.asarray(P), convention="wu_zhou")
-    return pd.DataFrame(
-        {
-            "dataset": dataset,
-            "replication": int(replication),
-            "method": method,
-            "measure": list(PAPER_COLUMN.values()),
-            "value": [float(out[m]) for m in PAPER_COLUMN],
-        }
+    return authors_measure_rows(
+        Yte, F, P, dataset=dataset, replication=int(replication), method=method
     )
 
 

@@ -19,10 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
-from mlcbook.metrics import all_measures
 from mlcrepro.ledger import Cause, section, tested
 from mlcrepro.results import load_or_compute
 from mlcrepro.runner import Spec, table
@@ -33,7 +31,7 @@ from mlcrepro.wu_zhou2017.benchmark import (
     benchmark_config,
     scaled_split,
 )
-from mlcrepro.wu_zhou2017.names import PAPER_COLUMN
+from mlcrepro.wu_zhou2017.measure_rows import authors_measure_rows
 from mlcrepro.wu_zhou2017.printed import DS_PAPER
 from mlcrepro.wu_zhou2017.record import PAPER
 
@@ -67,21 +65,16 @@ def conventions_cell(
     if method not in BASELINE_METHODS:
         raise ValueError(f"method must be one of {list(BASELINE_METHODS)}, got {method!r}")
     Xtr, Xte, Ytr, Yte = scaled_split(dataset, int(replication))
-    frames = []
-    for row, (F, P) in baseline_predictions(method, Xtr, Ytr, Xte, k=k, C=C).items():
-        out = all_measures(Yte, np.asarray(F, dtype=float), np.asarray(P), convention="wu_zhou")
-        frames.append(
-            pd.DataFrame(
-                {
-                    "dataset": dataset,
-                    "replication": int(replication),
-                    "method": row,
-                    "measure": list(PAPER_COLUMN.values()),
-                    "value": [float(out[m]) for m in PAPER_COLUMN],
-                }
+    predictions = baseline_predictions(method, Xtr, Ytr, Xte, k=k, C=C)
+    return pd.concat(
+        [
+            authors_measure_rows(
+                Yte, F, P, dataset=dataset, replication=int(replication), method=row
             )
-        )
-    return pd.concat(frames, ignore_index=True)
+            for row, (F, P) in predictions.items()
+        ],
+        ignore_index=True,
+    )
 
 
 def conventions_config(datasets: Sequence[str] = CONVENTIONS_DATASETS) -> dict:
