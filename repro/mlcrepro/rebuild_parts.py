@@ -206,10 +206,9 @@ def assembled_markdown(records: Sequence[Mapping[str, Any]], committed: Sequence
         for f in rec["follows"]:
             follows.setdefault((f["claim_ids"], f["field"]), []).extend(f["tables"])
     machines = list(dict.fromkeys(str(rec["machine"]) for rec in records))
-    wall = sum(
-        covered_seconds([s for s in rec["sittings"] if s["wall_seconds"] is not None])
-        for rec in records
-    )
+    # parts rebuilt from one cache share its sittings: each sitting counts once
+    sittings = {str(s["started"]): s for rec in records for s in rec["sittings"]}
+    wall = covered_seconds([s for s in sittings.values() if s["wall_seconds"] is not None])
     text = report_markdown(
         reports,
         wall_seconds=wall,
@@ -221,7 +220,8 @@ def assembled_markdown(records: Sequence[Mapping[str, Any]], committed: Sequence
     parts = [
         "",
         f"Rebuilt in {len(records)} part{'s' if len(records) != 1 else ''}, each from an "
-        "emptied cache of cells; the wall time is theirs added up.",
+        "emptied cache of cells; the wall time is that of their sittings, each counted "
+        "once (parts rebuilt from one cache share its sittings).",
         "",
         *(_part_line(rec) for rec in records),
     ]
