@@ -22,6 +22,7 @@ import argparse
 import os
 import platform
 import shutil
+import signal
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -289,6 +290,11 @@ def _write_part(record: Mapping[str, Any]) -> tuple[Path, Path]:
     return path, report
 
 
+def _exit_on_signal(signum: int, frame: Any) -> None:
+    """SIGTERM as an exit (status 128 + the signal), so that the sitting logs its end."""
+    raise SystemExit(128 + signum)
+
+
 def _check_cold(root: Path) -> None:
     """A part's record, resumed, only for a cold rebuild: the cache's first sitting
     emptied it (every cell in it was computed since, by a logged sitting)."""
@@ -316,15 +322,27 @@ def _reproduce(args: argparse.Namespace) -> int:
     if args.fresh:
         shutil.rmtree(root, ignore_errors=True)
     started, start = datetime.now(UTC).isoformat(timespec="seconds"), time.perf_counter()
-    record_sitting(root, started=started, tables=[e.name for e in exps], fresh=args.fresh)
-    reports = reproduce(
-        exps,
-        staging=root / "staging",
-        cache_dir=root / "cells",
-        scheduler=args.scheduler,
-        n_workers=args.workers,
-        write=args.write,
-    )
+    names = [e.name for e in exps]
+    record_sitting(root, started=started, tables=names, fresh=args.fresh)
+    # a sitting stopped by a signal or Ctrl-C logs its wall time up to the stop
+    previous = signal.signal(signal.SIGTERM, _exit_on_signal)
+    try:
+        reports = reproduce(
+            exps,
+            staging=root / "staging",
+            cache_dir=root / "cells",
+            scheduler=args.scheduler,
+            n_workers=args.workers,
+            write=args.write,
+        )
+    except (KeyboardInterrupt, SystemExit):
+        wall = time.perf_counter() - start
+        record_sitting(
+            root, started=started, wall_seconds=wall, tables=names, fresh=args.fresh, stopped=True
+        )
+        raise
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     changes = [] if args.no_ledgers else ledger_changes(root / "staging")
     follows = attribute(root / "staging", changes)
     wall = time.perf_counter() - start

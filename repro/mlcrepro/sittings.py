@@ -32,9 +32,11 @@ def record_sitting(
     tables: Sequence[str],
     wall_seconds: float | None = None,
     fresh: bool = False,
+    stopped: bool = False,
 ) -> None:
     """Log a sitting of ``cache`` (the folder is created if missing): its start
-    (``wall_seconds=None``) or its end; ``fresh``: the sitting emptied the cache first.
+    (``wall_seconds=None``) or its end; ``fresh``: the sitting emptied the cache first;
+    ``stopped``: it ended by a signal or an interrupt, its wall time up to then.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as d:
@@ -58,6 +60,7 @@ def record_sitting(
             "wall_seconds": None if wall_seconds is None else round(float(wall_seconds), 3),
             "tables": list(tables),
             "fresh": bool(fresh),
+            "stopped": bool(stopped),
         }
     )
     path = folder / SITTINGS
@@ -83,7 +86,7 @@ def read_sittings(cache: str | Path) -> list[dict[str, Any]]:
             continue
         # the end replaces the start; a line written before ``fresh`` was logged says
         # nothing of it (False)
-        by_start[entry["started"]] = {"fresh": False, **entry}
+        by_start[entry["started"]] = {"fresh": False, "stopped": False, **entry}
     return list(by_start.values())
 
 
@@ -118,6 +121,10 @@ def sittings_text(sittings: Sequence[Mapping[str, Any]]) -> str:
     Wall time of the whole rebuild: 2.00 h in 3 sittings since the cache was emptied (the
     first on 2026-12-02); 1 of them was stopped before its end, and its wall time is not
     counted.
+    >>> print(sittings_text([{"started": "2026-12-02T09:00:00", "wall_seconds": 900.0,
+    ...                       "stopped": True}]))
+    Wall time of the whole rebuild: 0.25 h in 1 sitting since the cache was emptied (the
+    first on 2026-12-02); 1 was interrupted (a signal) and counted up to the interruption.
     """
     if not sittings:
         return ""
@@ -133,5 +140,11 @@ def sittings_text(sittings: Sequence[Mapping[str, Any]]) -> str:
         text += (
             f"; {them} stopped before {'its' if stopped == 1 else 'their'} end, and "
             f"{'its' if stopped == 1 else 'their'} wall time is not counted"
+        )
+    interrupted = sum(1 for s in ended if s.get("stopped"))
+    if interrupted:
+        text += (
+            f"; {interrupted} {'was' if interrupted == 1 else 'were'} interrupted (a signal) "
+            "and counted up to the interruption"
         )
     return textwrap.fill(text + ".", 88)

@@ -162,3 +162,18 @@ def test_the_committed_records_figures_are_the_tables_provenance():
             walls = meta["wall_seconds"]
             if t["cell_wall_seconds"] is not None:
                 assert math.isclose(t["cell_wall_seconds"], walls["total"], abs_tol=1e-6)
+
+
+def test_a_sitting_stopped_by_a_signal_logs_its_wall_time(tmp_path, monkeypatch):
+    monkeypatch.setattr(cli, "cache_dir", lambda: tmp_path)
+
+    def stopped(*args, **kwargs):
+        cli._exit_on_signal(15, None)  # what SIGTERM does during the run
+
+    monkeypatch.setattr(cli, "reproduce", stopped)
+    with pytest.raises(SystemExit) as exit_:
+        cli._reproduce(cli._parser().parse_args(["reproduce", "blended_lp", "--fresh"]))
+    assert exit_.value.code == 128 + 15
+    (sitting,) = read_sittings(tmp_path / "reproduce")
+    assert sitting["stopped"] and sitting["fresh"] and sitting["wall_seconds"] >= 0
+    assert sitting["tables"] == ["blended_lp"]
