@@ -175,14 +175,19 @@ def _merged(ledgers: Sequence[LedgerChange]) -> list[LedgerChange]:
 
 
 def _part_line(rec: Mapping[str, Any]) -> str:
-    ended = [s for s in rec["sittings"] if s["wall_seconds"] is not None]
-    n = len(rec["sittings"])
-    first = str(rec["sittings"][0]["started"])[:10] if rec["sittings"] else "an unknown day"
+    sittings = rec["sittings"]
+    ended = [s for s in sittings if s["wall_seconds"] is not None]
+    n, tables = len(sittings), len(rec["tables"])
+    killed, interrupted = n - len(ended), sum(1 for s in ended if s.get("stopped"))
+    first = str(sittings[0]["started"])[:10] if sittings else "an unknown day"
+    notes = [
+        *([f"{killed} killed before its end, its wall time not counted"] if killed else []),
+        *([f"{interrupted} interrupted, counted up to the interruption"] if interrupted else []),
+    ]
     return (
-        f"- {rec['part']}: {len(rec['tables'])} tables, from an emptied cache on {first}, "
-        f"{covered_seconds(ended) / 3600:.2f} h of wall in {n} sitting{'s' if n != 1 else ''}"
-        + (f" ({n - len(ended)} stopped before its end, not counted)" if len(ended) < n else "")
-        + f"; {rec['machine']}."
+        f"- {rec['part']}: {tables} table{'s' if tables != 1 else ''}, from a cache emptied "
+        f"on {first}, {covered_seconds(ended) / 3600:.2f} h of wall in {n} "
+        f"sitting{'s' if n != 1 else ''}" + (f" ({'; '.join(notes)})" if notes else "") + "."
     )
 
 
@@ -221,7 +226,9 @@ def assembled_markdown(records: Sequence[Mapping[str, Any]], committed: Sequence
         "",
         f"Rebuilt in {len(records)} part{'s' if len(records) != 1 else ''}, each from an "
         "emptied cache of cells; the wall time is that of their sittings, each counted "
-        "once (parts rebuilt from one cache share its sittings).",
+        "once (parts rebuilt from one cache share its sittings).  Machine of each part: "
+        + "; ".join(f"{rec['part']}, {rec['machine']}" for rec in records)
+        + ".",
         "",
         *(_part_line(rec) for rec in records),
     ]

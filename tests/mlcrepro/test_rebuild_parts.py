@@ -63,7 +63,7 @@ def test_the_report_adds_the_parts_up_and_names_the_tables_not_rebuilt(tmp_path)
     text = assembled_markdown(records, ["t", "u", "v"])
     # the two sittings of part a overlap: 09:00-10:00 and 09:30-10:00 cover one hour
     assert "Wall time: 3.00 h. CPU time of the cells: 2.00 h." in text
-    assert "- a: 1 tables, from an emptied cache on 2026-12-02, 1.00 h of wall in 2 sittings" in text
+    assert "- a: 1 table, from a cache emptied on 2026-12-02, 1.00 h of wall in 2 sittings." in text
     assert text.rstrip().endswith("## Tables not yet rebuilt from an emptied cache\n\n- v")
 
 
@@ -177,3 +177,9 @@ def test_a_sitting_stopped_by_a_signal_logs_its_wall_time(tmp_path, monkeypatch)
     (sitting,) = read_sittings(tmp_path / "reproduce")
     assert sitting["stopped"] and sitting["fresh"] and sitting["wall_seconds"] >= 0
     assert sitting["tables"] == ["blended_lp"]
+    rec = run_record("p", [_report("blended_lp")], machine="m",
+                     sittings=[_sitting(2, 1.0, "08:00") | {"wall_seconds": None}, sitting])
+    line = next(ln for ln in assembled_markdown([rec], ["blended_lp"]).splitlines()
+                if ln.startswith("- p:"))
+    assert line.endswith("(1 killed before its end, its wall time not counted; "
+                         "1 interrupted, counted up to the interruption).")
