@@ -181,7 +181,14 @@ def _part_line(rec: Mapping[str, Any]) -> str:
     killed, interrupted = n - len(ended), sum(1 for s in ended if s.get("stopped"))
     first = str(sittings[0]["started"])[:10] if sittings else "an unknown day"
     notes = [
-        *([f"{killed} killed before its end, its wall time not counted"] if killed else []),
+        *(
+            [
+                f"{killed} killed before {'its' if killed == 1 else 'their'} end, "
+                f"{'its' if killed == 1 else 'their'} wall time not counted"
+            ]
+            if killed
+            else []
+        ),
         *([f"{interrupted} interrupted, counted up to the interruption"] if interrupted else []),
     ]
     return (
