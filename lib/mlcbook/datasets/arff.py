@@ -166,7 +166,8 @@ def _data_lines(data: str) -> list[str]:
 
 
 def _fast_dense(data: str, attrs: list) -> np.ndarray:
-    """Dense rows without quotes: ``pandas.read_csv`` plus a table lookup for nominal values."""
+    """Dense rows without quotes: ``pandas.read_csv`` for the numeric attributes, the
+    nominal ones split from the text and looked up in their declarations."""
     n_attr = len(attrs)
     lines = _data_lines(data)
     if any(ln.count(",") != n_attr - 1 for ln in lines):
@@ -178,33 +179,47 @@ def _fast_dense(data: str, attrs: list) -> np.ndarray:
         if isinstance(t, list):
             groups.setdefault(tuple(t), []).append(i)
     nominal = {i for cols in groups.values() for i in cols}
-    df = read_csv_exact(
-        io.StringIO("\n".join(lines)),
-        header=None,
-        sep=",",
-        dtype={i: (str if i in nominal else float) for i in range(n_attr)},
-        na_values={i: ["?"] for i in range(n_attr) if i not in nominal},
-        keep_default_na=False,
-        skipinitialspace=True,
-        quoting=csv.QUOTE_NONE,
-        engine="c",
-    )
-    if df.shape != (len(lines), n_attr):
-        raise _NoFastPath("unexpected shape")
-    A = np.empty((len(lines), n_attr))
     numeric = [i for i in range(n_attr) if i not in nominal]
+    A = np.empty((len(lines), n_attr))
     if numeric:
-        A[:, numeric] = df.iloc[:, numeric].to_numpy(dtype=float)
+        df = read_csv_exact(
+            io.StringIO("\n".join(lines)),
+            header=None,
+            sep=",",
+            usecols=numeric,
+            dtype=float,
+            na_values=["?"],
+            keep_default_na=False,
+            skipinitialspace=True,
+            quoting=csv.QUOTE_NONE,
+            engine="c",
+        )
+        if df.shape != (len(lines), len(numeric)):
+            raise _NoFastPath("unexpected shape")
+        A[:, numeric] = df.to_numpy(dtype=float)
+    if groups:
+        # one pandas column per attribute costs more than the parse for files of many
+        # nominal attributes (genbase: 1186); every row has n_attr values (checked above)
+        text = ",".join(lines)
+        tokens = text.split(",")
+        if " " in text or "\t" in text:
+            tokens = [t.strip() for t in tokens]
+        cells = np.array(tokens, dtype=object).reshape(len(lines), n_attr)
     for cats, cols in groups.items():
-        block = np.char.strip(df.iloc[:, cols].to_numpy(dtype=str))
-        uniq, inv = np.unique(block, return_inverse=True)
-        codes = {v: float(k) for k, v in enumerate(cats)}
-        codes["?"] = np.nan
-        if any(u not in codes for u in uniq):
-            raise _NoFastPath("value outside a nominal attribute's categories")
-        table = np.array([codes[u] for u in uniq])
-        A[:, cols] = table[inv.reshape(block.shape)]
+        A[:, cols] = _nominal_codes(cells[:, cols], cats)
     return A
+
+
+def _nominal_codes(block: np.ndarray, cats: tuple[str, ...]) -> np.ndarray:
+    """The position of each value of ``block`` (strings) in ``cats`` (``?``: NaN), as
+    floats: the distinct values hashed once (``pandas.factorize``), then looked up."""
+    codes = {v: float(k) for k, v in enumerate(cats)}
+    codes["?"] = np.nan
+    inv, uniq = pd.factorize(block.ravel())
+    if any(u not in codes for u in uniq):
+        raise _NoFastPath("value outside a nominal attribute's categories")
+    table = np.array([codes[u] for u in uniq])
+    return table[inv].reshape(block.shape)
 
 
 def _fast_sparse(data: str, attrs: list):
