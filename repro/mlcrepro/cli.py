@@ -346,9 +346,22 @@ def _reproduce(args: argparse.Namespace) -> int:
     changes = [] if args.no_ledgers else ledger_changes(root / "staging")
     follows = attribute(root / "staging", changes)
     wall = time.perf_counter() - start
-    record_sitting(
-        root, started=started, wall_seconds=wall, tables=[e.name for e in exps], fresh=args.fresh
-    )
+    record_sitting(root, started=started, wall_seconds=wall, tables=names, fresh=args.fresh)
+    _report(args, part, root, reports, changes, follows, wall)
+    return 0
+
+
+def _report(
+    args: argparse.Namespace,
+    part: str,
+    root: Path,
+    reports: Sequence[Any],
+    changes: Sequence[Any],
+    follows: Mapping[tuple[str, str], Sequence[str]],
+    wall: float,
+) -> None:
+    """Print the run's report (and write it to ``--report``); with ``--record``, write
+    the part's record and the report of every part."""
     text = report_markdown(
         reports,
         wall_seconds=wall,
@@ -372,7 +385,6 @@ def _reproduce(args: argparse.Namespace) -> int:
         )
         for path in _write_part(record):
             print(f"wrote {path}")
-    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
