@@ -32,6 +32,7 @@ from typing import Any
 
 from threadpoolctl import threadpool_info
 
+from mlcbook.files import atomic_write_text
 from mlcrepro._paths import cache_dir, results_dir
 from mlcrepro.check import describe
 from mlcrepro.experiment import Experiment
@@ -286,7 +287,7 @@ def _write_part(record: Mapping[str, Any]) -> tuple[Path, Path]:
     path = write_record(folder, record)
     report = results_dir() / "REPRODUCE.md"
     committed = [e.name for e in experiments()]
-    report.write_text(assembled_markdown(read_records(folder), committed), encoding="utf-8")
+    atomic_write_text(report, assembled_markdown(read_records(folder), committed))
     return path, report
 
 
@@ -362,10 +363,11 @@ def _report(
 ) -> None:
     """Print the run's report (and write it to ``--report``); with ``--record``, write
     the part's record and the report of every part."""
+    machine = _machine()
     text = report_markdown(
         reports,
         wall_seconds=wall,
-        machine=_machine(),
+        machine=machine,
         ledgers=changes,
         sittings=read_sittings(root),
         follows=follows,
@@ -378,7 +380,7 @@ def _report(
         record = run_record(
             part,
             reports,
-            machine=_machine(),
+            machine=machine,
             ledgers=changes,
             follows=follows,
             sittings=read_sittings(root),

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from mlcbook.files import atomic_write_text
-from mlcrepro.rebuild_report import LedgerChange, RowChange, report_markdown
+from mlcrepro.rebuild_report import LedgerChange, RowChange, changed_claims, report_markdown
 from mlcrepro.reproduce import Comparison, TableReport
 from mlcrepro.sittings import covered_seconds
 
@@ -155,22 +155,8 @@ def _merged(ledgers: Sequence[LedgerChange]) -> list[LedgerChange]:
     out = []
     for name, parts in by_name.items():
         changes = tuple(c for led in parts for c in led.changes)
-        claims = {
-            f: len({c.claim_ids for c in changes if c.field in f})
-            for f in (("status",), ("ours",), ("cause", "note"))
-        }
         problem = "; ".join(led.problem for led in parts if led.problem)
-        out.append(
-            LedgerChange(
-                name,
-                parts[-1].rows,
-                claims[("status",)],
-                claims[("ours",)],
-                claims[("cause", "note")],
-                changes,
-                problem,
-            )
-        )
+        out.append(LedgerChange(name, parts[-1].rows, *changed_claims(changes), changes, problem))
     return out
 
 

@@ -24,6 +24,7 @@ from mlcrepro.sittings import sittings_text
 
 __all__ = [
     "LedgerChange",
+    "changed_claims",
     "RowChange",
     "ledger_change",
     "ledger_changes",
@@ -97,18 +98,22 @@ def ledger_change(name: str, ledger: Ledger, saved: pd.DataFrame) -> LedgerChang
     if len(new) != len(old) or list(new["claim_ids"]) != list(old["claim_ids"]):
         return LedgerChange(name, len(new), 0, 0, 0, (), "its rows differ")
     changes = row_changes(old, new)
-    count = {
-        f: len({c.claim_ids for c in changes if c.field in f})
-        for f in (("status",), ("ours",), ("cause", "note"))
-    }
-    return LedgerChange(
-        name,
-        len(new),
-        count[("status",)],
-        count[("ours",)],
-        count[("cause", "note")],
-        changes,
-    )
+    return LedgerChange(name, len(new), *changed_claims(changes), changes)
+
+
+def changed_claims(changes: Sequence[RowChange]) -> tuple[int, int, int]:
+    """How many claims (rows) of ``changes`` changed their status, their value of ours,
+    and their cause (kind or text): each claim counted once per kind.
+
+    >>> changed_claims([RowChange("A1", "status", "x", "y"), RowChange("A1", "note", "", "z"),
+    ...                 RowChange("A1", "cause", "", "u")])
+    (1, 0, 1)
+    """
+
+    def claims(*fields: str) -> int:
+        return len({c.claim_ids for c in changes if c.field in fields})
+
+    return claims("status"), claims("ours"), claims("cause", "note")
 
 
 def ledger_changes(staging: str | Path, ledgers: str | Path | None = None) -> list[LedgerChange]:
