@@ -200,16 +200,51 @@ def _metric(name):
     return scorer._score_func, dict(scorer._kwargs), float(scorer._sign)
 
 
+#: precision, recall and F1 of one averaging are the three outputs of one call of
+#: ``precision_recall_fscore_support`` (the function each of their scorers calls, with
+#: the scorer's keywords and ``beta=1``): one call instead of three per case
+PRF = ("precision", "recall", "f1")
+PRF_NAMES = {n for n in SK_NAMES if n.rsplit("_", 1)[0] in PRF}
+
+
+def _sk_values(Y, X_of, theirs, sw):
+    """scikit-learn's value of every name on one case (None: scikit-learn refuses it);
+    ``X_of(name)`` is the name's input (scores or 0/1 predictions)."""
+    values = {}
+    for name in SK_NAMES:
+        if name in values:
+            continue
+        fn, kw, sign = theirs[name]
+        try:
+            if name in PRF_NAMES:
+                average = name.rsplit("_", 1)[1]
+                triple = skm.precision_recall_fscore_support(
+                    Y, X_of(name), **kw, **sw)[:3]
+                values.update({f"{m}_{average}": sign * float(v) for m, v in zip(PRF, triple)})
+            else:
+                values[name] = sign * float(fn(Y, X_of(name), **kw, **sw))
+        except (ValueError, TypeError, IndexError, ZeroDivisionError):
+            values.update({f"{m}_{name.rsplit('_', 1)[1]}": None for m in PRF}
+                          if name in PRF_NAMES else {name: None})
+    return values
+
+
 def test_the_shortcut_is_the_scorer():
-    """The random cases call scikit-learn's score function with its scorer's keywords:
-    the same number as the scorer, checked on one case per name."""
-    Y, P, F = EDGE["a label never true nor predicted"]
-    for name in SCORER_NAMES:
-        fn, kw, sign = _metric(name)
-        X = F if R.get_measure(name).inputs == "scores" else P
+    """The random cases call scikit-learn's score function with its scorer's keywords
+    (precision, recall and F1 of one averaging in one call): the same number as the
+    scorer, checked on every edge case."""
+    theirs = {name: _metric(name) for name in SK_NAMES}
+    for case, (Y, P, F) in EDGE.items():
+        if Y.shape[1] == 1:
+            continue
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            assert _same(sign * fn(Y, X, **kw), _sk_value(name, Y, P, F, None)), name
+            values = _sk_values(Y, lambda n: F if R.get_measure(n).inputs == "scores" else P,
+                                theirs, {})
+        for name in SK_NAMES:
+            want = _sk_value(name, Y, P, F, None)
+            assert (values[name] is None) == (want is None), (case, name)
+            assert want is None or _same(values[name], want), (case, name)
 
 
 def test_one_thousand_random_cases_equal_scikit_learn():
@@ -219,22 +254,23 @@ def test_one_thousand_random_cases_equal_scikit_learn():
     for _ in range(1000):
         Y, P, F, w = random_case(rng)
         sw = {} if w is None else {"sample_weight": w}
-        for name in SK_NAMES:
-            spec = R.get_measure(name)
-            X = F if spec.inputs == "scores" else P
-            fn, kw, sign = theirs[name]
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                try:
-                    want = sign * float(fn(Y, X, **kw, **sw))
-                except (ValueError, TypeError, IndexError, ZeroDivisionError):
+
+        def x_of(name, P=P, F=F):
+            return F if R.get_measure(name).inputs == "scores" else P
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            wanted = _sk_values(Y, x_of, theirs, sw)
+            for name in SK_NAMES:
+                spec, want = R.get_measure(name), wanted[name]
+                if want is None:
                     refused += 1
                     continue
-                got = (1.0 if spec.greater_is_better else -1.0) * spec.compute(Y, X, **sw)
-                if name in METRIC_FUNCTIONS:  # a metric, not a scorer: the value itself
-                    got = spec.compute(Y, X, **sw)
-            assert _same(got, want), (name, got, want, Y.tolist(), P.tolist(), F.tolist(), w)
-            compared += 1
+                got = spec.compute(Y, x_of(name), **sw)
+                if name not in METRIC_FUNCTIONS:  # a scorer: the value with its sign
+                    got *= 1.0 if spec.greater_is_better else -1.0
+                assert _same(got, want), (name, got, want, Y.tolist(), P.tolist(), F.tolist(), w)
+                compared += 1
     # every case compares the names scikit-learn accepts there (a release before 1.6
     # refuses roc_auc with a one-class label)
     assert compared + refused == 1000 * len(SK_NAMES)
