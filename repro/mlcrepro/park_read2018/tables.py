@@ -15,11 +15,13 @@ Stare, which we do not have, is left out.
 
 from __future__ import annotations
 
+import copy
+import functools
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
-from mlcrepro.evidence_common import once
 from mlcrepro.park_read2018.record import PAPER
 from mlcrepro.printed_numbers import printed
 
@@ -53,8 +55,10 @@ NAMES = {
 PAPER_KEY = PAPER.key
 
 
-@once
+@functools.cache
 def _printed_tables() -> tuple[dict, dict]:
+    """(values, claim ids) of Tables 2-4, read once per process and never changed:
+    :func:`paper_values` hands out a copy, :func:`paper_id` only looks up."""
     values: dict[str, dict[tuple[str, str], tuple[Any, ...]]] = {}
     ids: dict[tuple[str, str, str, str], str] = {}
     for measure, (table, _, _) in BASES.items():
@@ -84,7 +88,7 @@ def paper_values() -> dict[str, dict[tuple[str, str], tuple[Any, ...]]]:
     Read from ``book/_claims/park_read2018.printed.csv``; ``best`` is ``None`` where the
     paper prints a dash (the optimum is at the base), the scores are strings as printed.
     """
-    return _printed_tables()[0]
+    return copy.deepcopy(_printed_tables()[0])
 
 
 def paper_id(measure: str, data: str, part: str, column: str) -> str:
@@ -136,7 +140,8 @@ def fmt_alpha(a: float) -> str:
 
 
 def _value(df: pd.DataFrame, a: float, b: float, col: str) -> float:
-    return float(df.loc[(df["alpha"] == a) & (df["beta"] == b), col].iloc[0])
+    hit = (df["alpha"].to_numpy() == a) & (df["beta"].to_numpy() == b)
+    return float(df[col].to_numpy()[hit][0])
 
 
 def optimum(df: pd.DataFrame, col: str, base: tuple[float, float]) -> tuple[float, float, float]:
@@ -147,8 +152,10 @@ def optimum(df: pd.DataFrame, col: str, base: tuple[float, float]) -> tuple[floa
     best = float(df[col].max())
     if _value(df, *base, col) == best:
         return base[0], base[1], best
-    r = df[df[col] == best].sort_values(["beta", "alpha"]).iloc[0]
-    return float(r["alpha"]), float(r["beta"]), best
+    hit = df[col].to_numpy() == best
+    alpha, beta = df["alpha"].to_numpy()[hit], df["beta"].to_numpy()[hit]
+    first = np.lexsort((alpha, beta))[0]  # by beta, then alpha
+    return float(alpha[first]), float(beta[first]), best
 
 
 def our_table(grid: pd.DataFrame, measure: str) -> pd.DataFrame:
