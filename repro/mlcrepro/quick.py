@@ -30,7 +30,14 @@ import pandas as pd
 from mlcrepro.experiment import Cells, Experiment
 from mlcrepro.rebuild_findings import outside_section
 from mlcrepro.recheck import splice
-from mlcrepro.reproduce import Comparison, cluster, compare_tables, compute_cells, environment
+from mlcrepro.reproduce import (
+    Comparison,
+    cluster,
+    compare_tables,
+    compute_cells,
+    environment,
+    local_workers,
+)
 from mlcrepro.results import committed_table
 from mlcrepro.runner import Cell, Spec, cell_path, cells, load
 from mlcrepro.timing import cpu_seconds, wall_seconds
@@ -176,8 +183,14 @@ def quick(
         def select(spec: Spec, cell: Cell) -> bool:
             return cell_path(spec, cell, cache) in paths
 
-        with environment(MLCBOOK_PROGRESS="1"), cluster(scheduler, n_workers):
-            compute_cells(everything, cache, desc="quick: sampled cells", select=select)
+        with environment(MLCBOOK_PROGRESS="1"):
+            compute_cells(
+                everything,
+                cache,
+                desc="quick: sampled cells",
+                select=select,
+                workers=lambda left: cluster(scheduler, local_workers(n_workers, left)),
+            )
         return [_verdict(e, specs[e.name], cache) for e in experiments]
 
 

@@ -66,6 +66,7 @@ __all__ = [
     "CPU_LOG",
     "EXPERIMENTS",
     "LOCAL_CLUSTER_CONFIG",
+    "local_workers",
     "as_finished",
     "cluster",
     "environment",
@@ -146,6 +147,16 @@ def cluster(scheduler: str | None = None, n_workers: int | None = None) -> Itera
             _CLIENTS.remove(client)
 
 
+def local_workers(n_workers: int | None, cells: int) -> int:
+    """Worker processes of a local cluster for ``cells`` cells: ``n_workers`` (default
+    the machine's cores), no more than the cells.
+
+    >>> local_workers(4, 1), local_workers(2, 10)
+    (1, 2)
+    """
+    return max(1, min(n_workers or os.cpu_count() or 1, cells))
+
+
 #: dask's settings for the local cluster of :func:`cluster`: no heartbeat deadline, and
 #: a cell given up after this many workers died running it (dask's default is 3)
 LOCAL_CLUSTER_CONFIG = {
@@ -200,10 +211,14 @@ def compute_cells(
     n_jobs: int = -1,
     desc: str = "cells",
     select: Callable[[Spec, Cell], bool] | None = None,
+    workers: Callable[[int], contextlib.AbstractContextManager[Any]] | None = None,
 ) -> dict[tuple[str, str], float]:
     """Compute every cell of ``specs`` that ``cache_dir`` lacks, under one progress bar.
 
-    ``select``, when given, keeps only the cells for which it is true.
+    ``select``, when given, keeps only the cells for which it is true.  ``workers``,
+    when given, is entered around the computation only when some cell is left, with
+    the number of those cells (``lambda n: cluster(scheduler, n_workers=min(k, n))``):
+    a resumed run with nothing left starts no worker.
 
     Cells run through :func:`as_finished` (dask tasks on the workers inside
     :func:`cluster`, else joblib's active backend); each result is saved by this process
@@ -232,23 +247,29 @@ def compute_cells(
                 todo.append((spec, c, path))
     log = folder / CPU_LOG
     if todo:
-        jobs = (
-            delayed(timed)(i, s.compute, {**c.as_dict(), **s.params, **s.inputs(c)})
-            for i, (s, c, _) in enumerate(todo)
-        )
-        # results as they finish, so that each is saved (and a kill loses little)
-        results = as_finished(jobs, n_jobs)
-        with log.open("a", encoding="utf-8") as fh:
-            for i, result, cpu, wall, helper in progress(results, desc=desc, total=len(todo)):
-                s, c, path = todo[i]
-                if s.check is not None:
-                    s.check(c, result)
-                # the time first: a kill between the two recomputes the cell and logs
-                # it again, and the last line of a cell is the one read
-                fh.write(log_line(s, c, path, cpu, wall, helper))
-                fh.flush()
-                save(path, result, cell_spec(s, c))
+        with workers(len(todo)) if workers is not None else contextlib.nullcontext():
+            _compute(todo, log, n_jobs, desc)
     return cpu_seconds(folder, specs, select)
+
+
+def _compute(todo: Sequence[tuple[Spec, Cell, Path]], log: Path, n_jobs: int, desc: str) -> None:
+    """Compute ``todo``'s cells, saving each result and logging its times as it arrives."""
+    jobs = (
+        delayed(timed)(i, s.compute, {**c.as_dict(), **s.params, **s.inputs(c)})
+        for i, (s, c, _) in enumerate(todo)
+    )
+    # results as they finish, so that each is saved (and a kill loses little)
+    results = as_finished(jobs, n_jobs)
+    with log.open("a", encoding="utf-8") as fh:
+        for i, result, cpu, wall, helper in progress(results, desc=desc, total=len(todo)):
+            s, c, path = todo[i]
+            if s.check is not None:
+                s.check(c, result)
+            # the time first: a kill between the two recomputes the cell and logs
+            # it again, and the last line of a cell is the one read
+            fh.write(log_line(s, c, path, cpu, wall, helper))
+            fh.flush()
+            save(path, result, cell_spec(s, c))
 
 
 # --------------------------------------------------------------------------- comparing
@@ -477,8 +498,13 @@ def reproduce(
         if path.suffix in (".csv", ".json") and not (staging / path.name).exists():
             shutil.copy2(path, staging / path.name)
     specs = [s for e in exps for s in e.specs()]
-    with environment(MLCBOOK_PROGRESS="1"), cluster(scheduler, n_workers):
-        compute_cells(specs, cache, desc=f"reproduce: {len(exps)} tables")
+    with environment(MLCBOOK_PROGRESS="1"):
+        compute_cells(
+            specs,
+            cache,
+            desc=f"reproduce: {len(exps)} tables",
+            workers=lambda left: cluster(scheduler, local_workers(n_workers, left)),
+        )
     reports = []
     for e in exps:
         start = time.perf_counter()

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from mlcrepro import reproduce as R
 from mlcrepro import results, runner
 from mlcrepro.experiment import Experiment, by_column_value
 from mlcrepro.reproduce import CPU_LOG, LOCAL_CLUSTER_CONFIG, cluster, compare_tables, reproduce
@@ -61,7 +62,7 @@ def committed(tmp_path, monkeypatch):
     return folder, table
 
 
-def test_a_cold_run_rebuilds_the_table_and_records_cpu_time(committed, tmp_path):
+def test_a_cold_run_rebuilds_the_table_and_records_cpu_time(committed, tmp_path, monkeypatch):
     folder, table = committed
     cache, staging = tmp_path / "cache", tmp_path / "staging"
     (report,) = reproduce([toy_experiment()], staging=staging, cache_dir=cache, n_workers=2)
@@ -83,11 +84,21 @@ def test_a_cold_run_rebuilds_the_table_and_records_cpu_time(committed, tmp_path)
     # a second run resumes: nothing left to compute, nothing logged again
     log = (cache / CPU_LOG).read_text().splitlines()
     assert len(log) == 6
+    started = []  # the workers each run starts: none when nothing is left
+    real = R.cluster
+
+    def counted(scheduler, n_workers):
+        started.append(n_workers)
+        return real(scheduler, n_workers)
+
+    monkeypatch.setattr(R, "cluster", counted)
     reproduce([toy_experiment()], staging=staging, cache_dir=cache, n_workers=2)
     assert (cache / CPU_LOG).read_text().splitlines() == log
-    # a cell lost (as by a kill before it was saved) is the only one computed again
+    # a cell lost (as by a kill before it was saved) is the only one computed again,
+    # by one worker
     next(iter(sorted((cache / "toy").rglob("*.npz")))).unlink()
     reproduce([toy_experiment()], staging=staging, cache_dir=cache, n_workers=2, write=True)
+    assert started == [1]
     assert len((cache / CPU_LOG).read_text().splitlines()) == 7
     assert "cpu_seconds" in json.loads((folder / "toy.json").read_text())
 
