@@ -459,6 +459,42 @@ class TableReport:
     helper_not_logged: int = 0
 
 
+def _rebuilt(e: Experiment, staging: Path, cache: Path, committed_dir: Path) -> TableReport:
+    """Assemble ``e``'s table from its cached cells into ``staging``, time it, and compare
+    it with the committed table."""
+    start = time.perf_counter()
+    with environment(
+        MLCBOOK_RECOMPUTE=e.name,
+        MLCBOOK_RESUME="1",
+        MLCBOOK_RESULTS_DIR=str(staging),
+        MLCBOOK_EXPERIMENT_CACHE=str(cache),
+        MLCBOOK_PROGRESS="0",
+    ):
+        recomputed = e.load()
+    wall = time.perf_counter() - start
+    timing = add_timing(
+        staging / f"{e.name}.json",
+        cpu_seconds(cache, e.specs()),
+        wall_seconds(cache, e.specs()),
+        helper_cpu_seconds(cache, e.specs()),
+    )
+    helper = timing["helper_cpu_seconds"]
+    first = not (committed_dir / f"{e.name}.csv").exists()
+    return TableReport(
+        e.name,
+        len(timing["cpu_seconds"]["cells"]),
+        float(timing["cpu_seconds"]["total"]),
+        Comparison.first(e.name, len(recomputed))
+        if first
+        else compare_tables(committed_table(e.name, folder=committed_dir), recomputed, e),
+        wall,
+        float(timing["wall_seconds"]["total"])
+        if len(timing["wall_seconds"]["cells"]) == len(timing["cpu_seconds"]["cells"])
+        else None,
+        helper["cells_not_logged"] if helper["total"] > 0 else 0,
+    )
+
+
 def reproduce(
     experiments: Sequence[Experiment],
     *,
@@ -505,41 +541,7 @@ def reproduce(
             desc=f"reproduce: {len(exps)} tables",
             workers=lambda left: cluster(scheduler, local_workers(n_workers, left)),
         )
-    reports = []
-    for e in exps:
-        start = time.perf_counter()
-        with environment(
-            MLCBOOK_RECOMPUTE=e.name,
-            MLCBOOK_RESUME="1",
-            MLCBOOK_RESULTS_DIR=str(staging),
-            MLCBOOK_EXPERIMENT_CACHE=str(cache),
-            MLCBOOK_PROGRESS="0",
-        ):
-            recomputed = e.load()
-        wall = time.perf_counter() - start
-        timing = add_timing(
-            staging / f"{e.name}.json",
-            cpu_seconds(cache, e.specs()),
-            wall_seconds(cache, e.specs()),
-            helper_cpu_seconds(cache, e.specs()),
-        )
-        helper = timing["helper_cpu_seconds"]
-        first = not (committed_dir / f"{e.name}.csv").exists()
-        reports.append(
-            TableReport(
-                e.name,
-                len(timing["cpu_seconds"]["cells"]),
-                float(timing["cpu_seconds"]["total"]),
-                Comparison.first(e.name, len(recomputed))
-                if first
-                else compare_tables(committed_table(e.name, folder=committed_dir), recomputed, e),
-                wall,
-                float(timing["wall_seconds"]["total"])
-                if len(timing["wall_seconds"]["cells"]) == len(timing["cpu_seconds"]["cells"])
-                else None,
-                helper["cells_not_logged"] if helper["total"] > 0 else 0,
-            )
-        )
+    reports = [_rebuilt(e, staging, cache, committed_dir) for e in exps]
     if write:
         for e in exps:
             for suffix in (".csv", ".json"):
