@@ -127,6 +127,10 @@ class Experiment:
         dataset and one seed, fold, split or replication, whichever axes the table has,
         chosen as the cheapest; every value of the other axes.  ``{}`` samples every
         cell (a table of one cell); a table without cells of its own has none.
+    outside : callable, optional
+        For a table whose numbers come from work outside the runner's cells (the
+        authors' code under GNU Octave): returns what that work was, and its CPU and
+        wall seconds, which the rebuild's report names beside the table.
 
     Examples
     --------
@@ -144,6 +148,7 @@ class Experiment:
     after: tuple[str, ...] = ()
     keys: tuple[str, ...] | None = None
     quick: Mapping[str, Any] | None = None
+    outside: Callable[[], tuple[str, float, float]] | None = None
 
     def __post_init__(self) -> None:
         check_table_name(self.name)
@@ -151,6 +156,8 @@ class Experiment:
             not isinstance(self.quick, Mapping) or not all(isinstance(a, str) for a in self.quick)
         ):
             raise TypeError(f"quick must be a mapping axis -> value(s), got {self.quick!r}")
+        if self.outside is not None and not callable(self.outside):
+            raise TypeError(f"outside must be callable, got {self.outside!r}")
         for name in ("load", "specs"):
             if not callable(getattr(self, name)):
                 raise TypeError(f"{name} must be callable, got {getattr(self, name)!r}")

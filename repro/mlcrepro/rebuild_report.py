@@ -223,6 +223,17 @@ def _helper_lines(short: Sequence[TableReport]) -> list[str]:
     ]
 
 
+def _outside_lines(reports: Sequence[TableReport]) -> list[str]:
+    """A note on each table whose numbers come from work outside the runner's cells."""
+    return [""] * any(r.outside for r in reports) + [
+        f"{r.name}: its rows come from {r.outside}, outside the cells: "
+        f"{r.outside_cpu_seconds:,.1f} CPU-s and {r.outside_wall_seconds:,.1f} s of wall "
+        "in those runs' own records (not in the cells' totals)."
+        for r in reports
+        if r.outside
+    ]
+
+
 def report_markdown(
     reports: Sequence[TableReport],
     *,
@@ -262,6 +273,13 @@ def report_markdown(
     True
     >>> print(text.splitlines()[-1][:62])
     j: 2 of its 3 cells were logged before the CPU time of Weka's
+    >>> octave = TableReport("o", 0, 0.0, c, 0.1, 0.0, outside="2 runs",
+    ...                      outside_cpu_seconds=7200.0)
+    >>> text = report_markdown([octave], wall_seconds=3600.0, machine="toy")
+    >>> "CPU time outside the cells: 2.00 h." in text
+    True
+    >>> print(text.splitlines()[-1][:58])
+    o: its rows come from 2 runs, outside the cells: 7,200.0 C
     """
     short = [r for r in reports if r.helper_not_logged]
     lines = [
@@ -270,6 +288,11 @@ def report_markdown(
         f"Machine: {machine}. Wall time: {wall_seconds / 3600:.2f} h. "
         f"CPU time of the cells: {'at least ' if short else ''}"
         f"{sum(r.cpu_seconds for r in reports) / 3600:.2f} h."
+        + (
+            f" CPU time outside the cells: {outside / 3600:.2f} h."
+            if (outside := sum(r.outside_cpu_seconds for r in reports))
+            else ""
+        )
         + (f" {sittings_text(sittings)}" if sittings else ""),
         "",
         "| table | cells | CPU s | wall s | largest abs. difference | column | tolerance "
@@ -291,6 +314,7 @@ def report_markdown(
             f"| {c.largest:.3g} | {c.column} | {c.bound:g} | {verdict} |"
         )
     lines += _helper_lines(short)
+    lines += _outside_lines(reports)
     lines += outside_section(
         [r.name for r in reports if not r.comparison.new and not r.comparison.within]
     )

@@ -448,6 +448,8 @@ class TableReport:
     were not recorded (a cell logged before wall time was).  ``helper_not_logged``
     counts the cells, of a table whose cells use a helper process (Weka's JVM server),
     logged before the helper's CPU time was: their CPU seconds leave it out.
+    ``outside`` is what the table's numbers come from outside the runner's cells, with
+    its CPU and wall seconds (``Experiment.outside``; empty and 0.0 for most tables).
     """
 
     name: str
@@ -457,6 +459,9 @@ class TableReport:
     wall_seconds: float
     cell_wall_seconds: float | None = None
     helper_not_logged: int = 0
+    outside: str = ""
+    outside_cpu_seconds: float = 0.0
+    outside_wall_seconds: float = 0.0
 
 
 def _rebuilt(e: Experiment, staging: Path, cache: Path, committed_dir: Path) -> TableReport:
@@ -480,6 +485,7 @@ def _rebuilt(e: Experiment, staging: Path, cache: Path, committed_dir: Path) -> 
     )
     helper = timing["helper_cpu_seconds"]
     first = not (committed_dir / f"{e.name}.csv").exists()
+    outside = e.outside() if e.outside is not None else ("", 0.0, 0.0)
     return TableReport(
         e.name,
         len(timing["cpu_seconds"]["cells"]),
@@ -492,6 +498,7 @@ def _rebuilt(e: Experiment, staging: Path, cache: Path, committed_dir: Path) -> 
         if len(timing["wall_seconds"]["cells"]) == len(timing["cpu_seconds"]["cells"])
         else None,
         helper["cells_not_logged"] if helper["total"] > 0 else 0,
+        *outside,
     )
 
 

@@ -37,20 +37,28 @@ def _sitting(day, hours, at="09:00"):
 
 def test_a_record_comes_back_as_written(tmp_path):
     refused = TableReport("r", 1, 1.0, Comparison.refused("r", 3, "rows differ"), 0.1, None, 2)
+    # a table whose rows come from runs outside the cells (the authors' Octave runs)
+    runs = TableReport("o", 0, 0.0, Comparison("o", 3, 0.0, "v", 0.0, True), 0.1, 0.0,
+                       outside="3 runs of their code", outside_cpu_seconds=5400.0,
+                       outside_wall_seconds=9000.0)
     change = RowChange("A1", "status", "reproduced", "differs")
     led = LedgerChange("toy", 5, 1, 0, 0, (change,))
-    rec = run_record("p", [_report("t"), refused], machine="m", ledgers=[led],
+    rec = run_record("p", [_report("t"), refused, runs], machine="m", ledgers=[led],
                      follows={("A1", "status"): ("t",)}, sittings=[_sitting(2, 1.5)])
     path = write_record(tmp_path, rec)
     assert path == tmp_path / "p.json"
     (back,) = read_records(tmp_path)
     assert back == json.loads(json.dumps(rec))  # what JSON keeps, nothing lost
-    text = assembled_markdown([back], ["t", "r"])
+    text = assembled_markdown([back], ["t", "r", "o"])
     # the refused table's infinite difference survives the trip through JSON
     assert "| r | 1 | 1.0 | not measured | inf |  | 0 | **outside** (rows differ) |" in text
     assert "| toy | A1 | status | reproduced | differs | follows the rebuilt table t (within" in text
     assert "Wall time: 1.50 h." in text
     assert "not yet rebuilt" not in text
+    # its runs' time beside it, and outside the cells' totals
+    assert "CPU time of the cells: at least 0.00 h. CPU time outside the cells: 1.50 h." in text
+    assert ("o: its rows come from 3 runs of their code, outside the cells: 5,400.0 CPU-s "
+            "and 9,000.0 s of wall") in text
 
 
 def test_the_report_adds_the_parts_up_and_names_the_tables_not_rebuilt(tmp_path):

@@ -63,7 +63,7 @@ from mlcrepro.wu_zhou2017.benchmark_sampling import sampling_spec, sampling_tabl
 from mlcrepro.wu_zhou2017.benchmark_solvers import solvers_spec, solvers_table
 from mlcrepro.wu_zhou2017.conventions import conventions_spec, conventions_table
 from mlcrepro.wu_zhou2017.hypotheses import BIBTEX_HYPOTHESES, BIBTEX_REPLICATIONS
-from mlcrepro.wu_zhou2017.octave import authors_octave_tables
+from mlcrepro.wu_zhou2017.octave import authors_octave_seconds, authors_octave_tables
 from mlcrepro.wu_zhou2017.thresholds import (
     epochs_config,
     epochs_spec,
@@ -218,6 +218,7 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         "limo_authors_octave",
         lambda: authors_octave_tables()[0],
         requires=("octave",),
+        outside=authors_octave_seconds,
     ),
     Experiment(
         "limo_authors_octave_runs",

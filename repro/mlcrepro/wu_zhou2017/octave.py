@@ -57,6 +57,7 @@ from mlcrepro.results import StaleResultError, load_or_compute, recompute_reques
 from mlcrepro.wu_zhou2017 import authors
 
 __all__ = [
+    "authors_octave_seconds",
     "octave_executable",
     "DEFAULT_SEEDS",
     "MEASURES",
@@ -405,6 +406,19 @@ def _committed_runs() -> list[Run]:
         raise StaleResultError(
             f"cannot read the runs of {meta}: {err}; run `make octave` and commit data/results/"
         ) from err
+
+
+def authors_octave_seconds() -> tuple[str, float, float]:
+    """What ``limo_authors_octave``'s rows come from, outside the runner's cells: the
+    committed runs of the authors' ``demo.m`` under GNU Octave, and their CPU and wall
+    seconds summed from the runs' own records (``make octave``)."""
+    runs = _committed_runs()
+    t = _runs_table(runs)
+    return (
+        f"{len(runs)} runs of the authors' demo.m under GNU Octave (make octave)",
+        float(t["cpu_seconds"].sum()),
+        float(t["wall_seconds"].sum()),
+    )
 
 
 def authors_octave_tables(
