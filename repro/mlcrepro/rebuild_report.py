@@ -225,12 +225,14 @@ def _helper_lines(short: Sequence[TableReport]) -> list[str]:
 
 def _outside_lines(reports: Sequence[TableReport]) -> list[str]:
     """A note on each table whose numbers come from work outside the runner's cells."""
-    return [""] * any(r.outside for r in reports) + [
+    outside = [r for r in reports if r.outside]
+    if not outside:
+        return []
+    return [""] + [
         f"{r.name}: its rows come from {r.outside}, outside the cells: "
         f"{r.outside_cpu_seconds:,.1f} CPU-s and {r.outside_wall_seconds:,.1f} s of wall "
         "in those runs' own records (not in the cells' totals)."
-        for r in reports
-        if r.outside
+        for r in outside
     ]
 
 

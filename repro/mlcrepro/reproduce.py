@@ -217,7 +217,7 @@ def compute_cells(
 
     ``select``, when given, keeps only the cells for which it is true.  ``workers``,
     when given, is entered around the computation only when some cell is left, with
-    the number of those cells (``lambda n: cluster(scheduler, n_workers=min(k, n))``):
+    the number of those cells (``lambda n: cluster(scheduler, local_workers(k, n))``):
     a resumed run with nothing left starts no worker.
 
     Cells run through :func:`as_finished` (dask tasks on the workers inside

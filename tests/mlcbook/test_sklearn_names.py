@@ -215,17 +215,16 @@ def _sk_values(Y, X_of, theirs, sw):
         if name in values:
             continue
         fn, kw, sign = theirs[name]
+        prf = name in PRF_NAMES
+        names = [f"{m}_{name.rsplit('_', 1)[1]}" for m in PRF] if prf else [name]
         try:
-            if name in PRF_NAMES:
-                average = name.rsplit("_", 1)[1]
-                triple = skm.precision_recall_fscore_support(
-                    Y, X_of(name), **kw, **sw)[:3]
-                values.update({f"{m}_{average}": sign * float(v) for m, v in zip(PRF, triple)})
+            if prf:
+                got = skm.precision_recall_fscore_support(Y, X_of(name), **kw, **sw)[:3]
             else:
-                values[name] = sign * float(fn(Y, X_of(name), **kw, **sw))
+                got = [fn(Y, X_of(name), **kw, **sw)]
+            values.update({n: sign * float(v) for n, v in zip(names, got)})
         except (ValueError, TypeError, IndexError, ZeroDivisionError):
-            values.update({f"{m}_{name.rsplit('_', 1)[1]}": None for m in PRF}
-                          if name in PRF_NAMES else {name: None})
+            values.update(dict.fromkeys(names))
     return values
 
 
