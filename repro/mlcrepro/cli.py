@@ -52,7 +52,7 @@ from mlcrepro.rebuild_parts import (
 )
 from mlcrepro.rebuild_report import ledger_changes, report_markdown
 from mlcrepro.recheck import recheck
-from mlcrepro.reproduce import experiments, reproduce
+from mlcrepro.reproduce import experiments, reproduce, write_tables
 from mlcrepro.sittings import read_sittings, record_sitting
 from mlcrepro.wu_zhou2017 import octave
 
@@ -334,7 +334,6 @@ def _reproduce(args: argparse.Namespace) -> int:
             cache_dir=root / "cells",
             scheduler=args.scheduler,
             n_workers=args.workers,
-            write=args.write,
         )
     except (KeyboardInterrupt, SystemExit):
         wall = time.perf_counter() - start
@@ -345,7 +344,9 @@ def _reproduce(args: argparse.Namespace) -> int:
     finally:
         signal.signal(signal.SIGTERM, previous)
     changes = [] if args.no_ledgers else ledger_changes(root / "staging")
-    follows = attribute(root / "staging", changes)
+    follows = attribute(root / "staging", changes)  # before the committed tables go
+    if args.write:
+        write_tables(names, root / "staging")
     wall = time.perf_counter() - start
     record_sitting(root, started=started, wall_seconds=wall, tables=names, fresh=args.fresh)
     _report(args, part, root, reports, changes, follows, wall)

@@ -74,6 +74,7 @@ __all__ = [
     "compute_cells",
     "compare_tables",
     "reproduce",
+    "write_tables",
 ]
 
 #: every committed table of the book, paper by paper (the folders' ``EXPERIMENTS``)
@@ -550,7 +551,32 @@ def reproduce(
         )
     reports = [_rebuilt(e, staging, cache, committed_dir) for e in exps]
     if write:
-        for e in exps:
-            for suffix in (".csv", ".json"):
-                shutil.copy2(staging / f"{e.name}{suffix}", committed_dir / f"{e.name}{suffix}")
+        write_tables([e.name for e in exps], staging)
     return reports
+
+
+def write_tables(names: Sequence[str], staging: str | Path) -> None:
+    """Replace the committed tables ``names`` (rows and provenance) with the recomputed
+    ones in ``staging``.
+
+    :func:`reproduce` does so with ``write=True``; ``mlcrepro reproduce --write`` calls
+    it itself, after the ledgers' changes have been put down to the tables that make
+    them (:func:`mlcrepro.rebuild_attribution.attribute` compares the recomputed tables
+    with the committed ones, which must still be there).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as old, tempfile.TemporaryDirectory() as new:
+    ...     for folder, rows in ((old, "v\\n1\\n"), (new, "v\\n2\\n")):
+    ...         _ = (Path(folder) / "toy.csv").write_text(rows)
+    ...         _ = (Path(folder) / "toy.json").write_text("{}")
+    ...     with environment(MLCBOOK_RESULTS_DIR=old):
+    ...         write_tables(["toy"], new)
+    ...     print((Path(old) / "toy.csv").read_text().split())
+    ['v', '2']
+    """
+    committed_dir = results_dir()
+    for name in names:
+        for suffix in (".csv", ".json"):
+            shutil.copy2(Path(staging) / f"{name}{suffix}", committed_dir / f"{name}{suffix}")

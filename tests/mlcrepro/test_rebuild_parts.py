@@ -13,6 +13,7 @@ import pytest
 from mlcrepro import cli
 from mlcrepro._paths import results_dir
 from mlcrepro.papers import experiments
+from mlcrepro.rebuild_attribution import differing_tables
 from mlcrepro.rebuild_parts import (
     RECORDS,
     assembled_markdown,
@@ -191,3 +192,31 @@ def test_a_sitting_stopped_by_a_signal_logs_its_wall_time(tmp_path, monkeypatch)
                 if ln.startswith("- p:"))
     assert line.endswith("(1 killed before its end, its wall time not counted; "
                          "1 interrupted, counted up to the interruption).")
+
+
+def test_write_replaces_the_committed_tables_after_the_attribution_read_them(
+    tmp_path, monkeypatch
+):
+    """The attribution puts a ledger change down to the tables that differ from the
+    committed ones: it must run while the committed tables are still there."""
+    committed, cache = tmp_path / "results", tmp_path / "cache"
+    staging = cache / "reproduce" / "staging"
+    for folder, rows in ((committed, "v\n1\n"), (staging, "v\n2\n")):
+        folder.mkdir(parents=True)
+        (folder / "blended_lp.csv").write_text(rows)
+        (folder / "blended_lp.json").write_text("{}")
+    monkeypatch.setenv("MLCBOOK_RESULTS_DIR", str(committed))
+    monkeypatch.setattr(cli, "cache_dir", lambda: cache)
+    monkeypatch.setattr(cli, "reproduce", lambda *a, **k: [])
+    change = LedgerChange("blended", 1, 1, 0, 0, (RowChange("PR001", "status", "a", "b"),))
+    monkeypatch.setattr(cli, "ledger_changes", lambda staging: [change])
+    seen = []
+
+    def attribute(staging, changes):
+        seen.append(differing_tables(staging, committed))
+        return {}
+
+    monkeypatch.setattr(cli, "attribute", attribute)
+    cli._reproduce(cli._parser().parse_args(["reproduce", "blended_lp", "--write"]))
+    assert seen == [["blended_lp"]]
+    assert (committed / "blended_lp.csv").read_text() == "v\n2\n"
