@@ -274,8 +274,13 @@ def _part(args: argparse.Namespace) -> tuple[str, list[Experiment]]:
     if args.paper is not None and args.tables:
         raise ValueError("give table names or --paper, not both")
     if args.paper is not None:
-        exps = experiments([e.name for e in paper_experiments(args.paper)])
-        return args.record or args.paper, exps
+        names = [e.name for e in paper_experiments(args.paper)]
+        if not names:  # experiments([]) would be every table
+            raise ValueError(
+                f"--paper {args.paper} has no result tables to recompute; papers with "
+                f"tables: {[p.key for p in PAPERS if paper_experiments(p.key)]}"
+            )
+        return args.record or args.paper, experiments(names)
     if args.record == "" and args.tables:
         raise ValueError("--record needs the part's name (--record NAME) with table names")
     return args.record or "all", experiments(args.tables)

@@ -138,6 +138,7 @@ def test_a_record_needs_a_cold_cache_of_the_same_tables(tmp_path, monkeypatch):
         (["reproduce", "blended_lp", "--write", "--record"], "needs the part's name"),
         (["reproduce", "--paper", "park_read2018", "--record"], "needs --write"),
         (["reproduce", "--paper", "nobody2099"], "key must be one of"),
+        (["reproduce", "--paper", "hivemall", "--plan"], "hivemall has no result tables"),
     ):
         with pytest.raises(ValueError, match=message):
             cli._reproduce(cli._parser().parse_args(bad))
