@@ -169,8 +169,8 @@ def _part_line(rec: Mapping[str, Any]) -> str:
     notes = [
         *(
             [
-                f"{killed} killed before {'its' if killed == 1 else 'their'} end, "
-                f"{'its' if killed == 1 else 'their'} wall time not counted"
+                f"{killed} with no end logged (killed, or still running when the part was "
+                f"recorded), {'its' if killed == 1 else 'their'} wall time not counted"
             ]
             if killed
             else []
@@ -204,8 +204,12 @@ def assembled_markdown(records: Sequence[Mapping[str, Any]], committed: Sequence
         for f in rec["follows"]:
             follows.setdefault((f["claim_ids"], f["field"]), []).extend(f["tables"])
     machines = list(dict.fromkeys(str(rec["machine"]) for rec in records))
-    # parts rebuilt from one cache share its sittings: each sitting counts once
-    sittings = {str(s["started"]): s for rec in records for s in rec["sittings"]}
+    # parts rebuilt from one cache share its sittings: each sitting counts once, with its
+    # end where a later part's record has it (it was still running when an earlier one was)
+    sittings: dict[str, Mapping[str, Any]] = {}
+    for s in (s for rec in records for s in rec["sittings"]):
+        if sittings.get(str(s["started"]), {}).get("wall_seconds") is None:
+            sittings[str(s["started"])] = s
     wall = covered_seconds([s for s in sittings.values() if s["wall_seconds"] is not None])
     text = report_markdown(
         reports,

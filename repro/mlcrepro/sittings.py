@@ -72,8 +72,8 @@ def record_sitting(
 
 def read_sittings(cache: str | Path) -> list[dict[str, Any]]:
     """The sittings logged in ``cache``, oldest first (none if there is no log); a
-    sitting stopped before its end has ``wall_seconds`` None.  A line cut short by a
-    killed run is skipped.
+    sitting with no end logged (killed, or still running) has ``wall_seconds`` None.  A
+    line cut short by a killed run is skipped.
     """
     path = Path(cache) / SITTINGS
     if not path.exists():
@@ -119,8 +119,8 @@ def sittings_text(sittings: Sequence[Mapping[str, Any]]) -> str:
     ...                      {"started": "2026-12-02T11:00:00", "wall_seconds": None},
     ...                      {"started": "2026-12-03T08:00:00", "wall_seconds": 1800.0}]))
     Wall time of the whole rebuild: 2.00 h in 3 sittings since the cache was emptied (the
-    first on 2026-12-02); 1 of them was stopped before its end, and its wall time is not
-    counted.
+    first on 2026-12-02); 1 of them has no end logged (killed, or still running), and its
+    wall time is not counted.
     >>> print(sittings_text([{"started": "2026-12-02T09:00:00", "wall_seconds": 900.0,
     ...                       "stopped": True}]))
     Wall time of the whole rebuild: 0.25 h in 1 sitting since the cache was emptied (the
@@ -136,9 +136,9 @@ def sittings_text(sittings: Sequence[Mapping[str, Any]]) -> str:
         f"(the first on {str(sittings[0]['started'])[:10]})"
     )
     if stopped:
-        them = "it was" if n == 1 else f"{stopped} of them {'was' if stopped == 1 else 'were'}"
+        them = "it has" if n == 1 else f"{stopped} of them {'has' if stopped == 1 else 'have'}"
         text += (
-            f"; {them} stopped before {'its' if stopped == 1 else 'their'} end, and "
+            f"; {them} no end logged (killed, or still running), and "
             f"{'its' if stopped == 1 else 'their'} wall time is not counted"
         )
     interrupted = sum(1 for s in ended if s.get("stopped"))

@@ -191,7 +191,8 @@ def test_a_sitting_stopped_by_a_signal_logs_its_wall_time(tmp_path, monkeypatch)
                      sittings=[_sitting(2, 1.0, "08:00") | {"wall_seconds": None}, sitting])
     line = next(ln for ln in assembled_markdown([rec], ["blended_lp"]).splitlines()
                 if ln.startswith("- p:"))
-    assert line.endswith("(1 killed before its end, its wall time not counted; "
+    assert line.endswith("(1 with no end logged (killed, or still running when the part was "
+                         "recorded), its wall time not counted; "
                          "1 interrupted, counted up to the interruption).")
 
 
@@ -221,3 +222,17 @@ def test_write_replaces_the_committed_tables_after_the_attribution_read_them(
     cli._reproduce(cli._parser().parse_args(["reproduce", "blended_lp", "--write"]))
     assert seen == [["blended_lp"]]
     assert (committed / "blended_lp.csv").read_text() == "v\n2\n"
+
+
+def test_a_sitting_running_when_one_part_was_recorded_counts_with_the_end_a_later_part_saw():
+    running = {"started": "2026-12-03T05:00:00", "wall_seconds": None, "tables": [], "fresh": False}
+    first = run_record("a", [_report("t")], machine="m", sittings=[_sitting(3, 1.0, "02:00"), running])
+    later = run_record(
+        "b", [_report("u")], machine="m",
+        sittings=[_sitting(3, 1.0, "02:00"), running | {"wall_seconds": 1800.0}],
+    )
+    for records in ([first, later], [later, first]):
+        assert "Wall time: 1.50 h." in assembled_markdown(records, ["t", "u"])
+    assert "(1 with no end logged (killed, or still running when the part was recorded)" in (
+        assembled_markdown([first], ["t"])
+    )

@@ -111,7 +111,7 @@ def test_a_stopped_sitting_is_counted_but_not_its_time(tmp_path):
     assert walls == [3600.0, None, 1800.0]
     text = " ".join(sittings_text(read_sittings(tmp_path)).split())
     assert text.startswith("Wall time of the whole rebuild: 1.50 h in 3 sittings")
-    assert "1 of them was stopped before its end" in text
+    assert "1 of them has no end logged (killed, or still running)" in text
     with pytest.raises(ValueError, match="wall_seconds"):
         record_sitting(tmp_path, started="x", tables=[], wall_seconds=-1.0)
 
