@@ -20,10 +20,11 @@ from threadpoolctl import threadpool_limits
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import best_of, ratio_line  # noqa: E402
 
+import mlcbook.learners.blended as lb  # noqa: E402
 from mlcbook.blended import _objective  # noqa: E402
 from mlcbook.datasets import load_dataset  # noqa: E402
-from mlcrepro.park_read2018.grid import GRID_ALPHAS, GRID_BETAS, blended_grid, split_and_scale
 from mlcbook.learners.blended import _fit_lbfgs, _logistic_init  # noqa: E402
+from mlcrepro.park_read2018.grid import GRID_ALPHAS, GRID_BETAS, blended_grid, split_and_scale  # noqa: E402
 
 
 def _data(name):
@@ -69,7 +70,6 @@ def blas_threads() -> None:
     Xtr, _, Ytr, _ = _data("emotions")
     T = Ytr.astype(float)
     W0, b0 = _logistic_init(Xtr, T)
-    import mlcbook.learners.blended as lb
 
     one = best_of(lambda: _fit_lbfgs(Xtr, T, 0.5, 4.0, 1e-4, W0, b0, 200, 1e-6), repeat=3)
     orig = lb._one_blas_thread

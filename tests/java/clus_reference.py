@@ -23,6 +23,9 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+from mlcbook.learners.clus import CLUS_SHA256, clus_jar
+from mlcrepro.huellermeier2022.reference import reference_file
+
 FIXTURE = Path(__file__).parents[1] / "data" / "clus_flags_split0.json"
 _SETTINGS = (
     "[Data]\nFile\nTestSet\n[Attributes]\nTarget\n[Output]\nWritePredictions=Test"
@@ -79,9 +82,6 @@ def run_clus_on_authors_files(java: str, jar: Path, folds_zip: Path, ensemble: b
 
 def main() -> None:
     import shutil
-
-    from mlcbook.learners.clus import CLUS_SHA256, clus_jar
-    from mlcrepro.huellermeier2022.reference import reference_file
 
     java = shutil.which("java")
     version = subprocess.run([java, "-version"], capture_output=True, text=True).stderr

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -12,7 +14,7 @@ from mlcrepro._paths import results_dir
 from mlcrepro.huellermeier2022 import authors_study as A
 from mlcrepro.huellermeier2022 import reference
 from mlcrepro.huellermeier2022.names import paper_name
-
+from mlcrepro.results import canonical
 from mlcrepro.tolerances import BOOMER_K_POOLED_ATOL, CLOSED_FORM_RTOL
 
 
@@ -53,13 +55,6 @@ def test_committed_table_recomputes_on_flags():
     over all ten folds is compared within that measured bound.  CPU time is a
     measurement, not compared.
     """
-    import json
-
-    from mlcbook._io import read_csv_exact
-    from mlcrepro._paths import results_dir
-    from mlcrepro.results import canonical
-
-
     csv = results_dir() / "dependence_authors.csv"
     meta = csv.with_suffix(".json")
     assert csv.exists() and meta.exists(), "the study's table is committed with the chapter"

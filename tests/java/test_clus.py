@@ -14,13 +14,16 @@ import zipfile
 
 import numpy as np
 import pytest
+from sklearn.exceptions import NotFittedError
+
 from mlcbook.datasets.arff import parse_arff
 from mlcbook.datasets.fetch import ChecksumError, sha256_of
 from mlcbook.learners import ClusPCT, make_learner
 from mlcbook.learners import clus as clus_module
 from mlcbook.learners.clus import PYCLUS_JAR_SHA256, clus_jar, java_executable, pyclus_jar
-from mlcrepro.huellermeier2022.reference import reference_file
-from sklearn.exceptions import NotFittedError
+from mlcbook.losses import loss_profile
+from mlcrepro.huellermeier2022.folds import reference_folds
+from mlcrepro.huellermeier2022.reference import ALPHAS, load_reference_results, reference_file
 
 from .clus_reference import FIXTURE, run_clus_on_authors_files
 
@@ -213,9 +216,6 @@ def test_pct_reproduces_the_authors_released_emotions_profile():
     notes/clus-boomer-agreement.csv).  Their values went through Java doubles and a
     text file: equal up to 1e-12.
     """
-    from mlcbook.losses import loss_profile
-    from mlcrepro.huellermeier2022.folds import reference_folds
-    from mlcrepro.huellermeier2022.reference import ALPHAS, load_reference_results
 
     splits = [s for s in reference_folds("emotions").splits if s.split not in (2, 8)]
     Y = np.vstack([s.Y_test for s in splits])

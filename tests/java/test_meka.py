@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from mlcrepro.huellermeier2022 import reference
-from mlcrepro.huellermeier2022.folds import reference_folds
+
 from mlcbook.learners import J48Classifier, MekaBR, MekaCC, MekaLC, MekaRAkEL
-from mlcbook.learners._weka import server
+from mlcbook.learners._weka import WekaError, server
 from mlcbook.learners.meka import (
     JavaRandom,
     java_hashmap_order,
@@ -16,6 +15,8 @@ from mlcbook.learners.meka import (
 )
 from mlcbook.learners.registry import authors_rakel_settings
 from mlcbook.losses import binomial_loss
+from mlcrepro.huellermeier2022 import reference
+from mlcrepro.huellermeier2022.folds import reference_folds
 
 
 @pytest.mark.parametrize("n_keys", [1, 5, 12, 13, 100, 700])
@@ -187,7 +188,6 @@ def test_rakel_fails_like_meka_on_a_one_valued_member():
     # A member whose labels are constant in training has one label combination: LC's
     # class attribute then has one value, which Weka's J48 refuses (and MEKA with it)
     # -- on the authors' genbase folds 0 and 1 this is why their RAkEL rows pool 8.
-    from mlcbook.learners._weka import WekaError
 
     rng = np.random.default_rng(0)
     X = rng.normal(size=(20, 3))

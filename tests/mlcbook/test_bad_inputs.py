@@ -11,8 +11,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from mlcbook import learners
 from mlcbook.cli import evaluate_files
 from mlcbook.datasets.labelfiles import LabelFileError
+from mlcbook.learners import Boomer2021, MLkNN, make_boomer
+from mlcbook.losses import loss_profile
+from mlcbook.metrics import f_measure
+from mlcbook.scorers import get_scorer, scorer_names
 
 Y3 = np.array([[1, 0, 1], [0, 0, 1], [1, 1, 0]])
 P3 = np.array([[0, 0, 1], [0, 1, 1], [1, 1, 1]])  # hamming loss 3/9
@@ -140,8 +145,6 @@ BAD_BOOMER_Y = {
 @pytest.mark.boomer
 @pytest.mark.parametrize("case", sorted(BAD_BOOMER_Y))
 def test_boomer_refuses_a_bad_label_matrix(case):
-    from mlcbook.learners import Boomer2021
-
     X, Y = _boomer_data()
     make, exc, message = BAD_BOOMER_Y[case]
     with pytest.raises(exc, match=message):
@@ -151,8 +154,6 @@ def test_boomer_refuses_a_bad_label_matrix(case):
 @pytest.mark.boomer
 def test_boomer_wrapper_predicts_what_make_boomer_predicts_and_checks_fitting():
     from sklearn.exceptions import NotFittedError
-
-    from mlcbook.learners import Boomer2021, make_boomer
 
     X, Y = _boomer_data()
     with pytest.raises(NotFittedError):
@@ -169,8 +170,6 @@ def test_binomial_profile_of_many_labels_is_exact_and_fast():
     import math
     import time
     from fractions import Fraction
-
-    from mlcbook.losses import loss_profile
 
     K, n = 300, 40  # above the exact-integer limit: the product recurrence
     rng = np.random.default_rng(1)
@@ -202,8 +201,6 @@ def test_binomial_profile_of_many_labels_is_exact_and_fast():
 def test_neighbour_learners_take_huge_features(name, scale):
     import warnings
 
-    from mlcbook import learners
-
     rng = np.random.default_rng(0)
     X = rng.normal(size=(40, 5))
     Y = (rng.random((40, 3)) < 0.4).astype(int)
@@ -233,9 +230,6 @@ _SCORER_PARAMS = {
 def test_every_scorer_pickles_and_scores_the_same_after():
     import pickle
 
-    from mlcbook.learners import MLkNN
-    from mlcbook.scorers import get_scorer, scorer_names
-
     rng = np.random.default_rng(0)
     X = rng.normal(size=(40, 5))
     Y = (rng.random((40, 4)) < 0.4).astype(int)
@@ -251,10 +245,6 @@ def test_every_scorer_pickles_and_scores_the_same_after():
 
 def test_grid_search_with_a_scorer_runs_in_worker_processes():
     from sklearn.model_selection import GridSearchCV
-
-    from mlcbook.learners import MLkNN
-    from mlcbook.metrics import f_measure
-    from mlcbook.scorers import get_scorer
 
     rng = np.random.default_rng(1)
     X = rng.normal(size=(60, 4))
@@ -284,7 +274,5 @@ BAD_SCORER_PARAMS = [
 
 @pytest.mark.parametrize("name,params,exc,message", BAD_SCORER_PARAMS)
 def test_get_scorer_refuses_impossible_parameters_up_front(name, params, exc, message):
-    from mlcbook.scorers import get_scorer
-
     with pytest.raises(exc, match=message):
         get_scorer(name, **params)

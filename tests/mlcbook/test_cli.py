@@ -23,7 +23,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn import metrics as skm
 
+from mlcbook import datasets as ds
 from mlcbook.cli import evaluate_files
+from mlcbook.metrics import binarize
 
 from .cli_run import SCRIPT, run_process
 from .cli_run import run_in_process as run
@@ -213,8 +215,6 @@ def test_profiles_match_closed_forms_and_formats_agree(tmp_path):
 
 
 def test_label_files_in_every_layout_give_the_same_result(tmp_path):
-    from mlcbook.metrics import binarize
-
     A, labels = binarize(TRUTH)
     B, _ = binarize(PRED, labels)
     ref = evaluate_files(
@@ -377,8 +377,6 @@ def test_usage_errors_exit_2(tmp_path):
 
 # ------------------------------------------------------------------ datasets
 def test_datasets_list_fetch_stats(tmp_path):
-    from mlcbook import datasets as ds
-
     if ds.mirror_dir() is None or not (ds.mirror_dir() / "flags.arff").is_file():
         pytest.fail(
             "needs the local dataset mirror (../shared/datasets or MLCBOOK_DATA_MIRROR)"

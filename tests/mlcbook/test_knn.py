@@ -17,6 +17,7 @@ from sklearn.preprocessing import MinMaxScaler
 from mlcbook.learners import LossMinimizingKNN, consensus_mask, minimize_summed_loss
 from mlcbook.learners.knn import TIE_TOL, l1_preprocessor
 from mlcbook.losses import binomial_loss, error_count_losses, polynomial_loss
+from mlcbook.plots import plot_difference_heatmaps, row_differences
 
 
 # ----------------------------------------------------------------- reference
@@ -294,8 +295,6 @@ def test_row_differences_and_heatmaps():
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-
-    from mlcbook.plots import plot_difference_heatmaps, row_differences
 
     M = pd.DataFrame([[0.10, 0.12, 0.20], [0.30, 0.25, 0.26]], index=[1, 2], columns=[1, 2, 3])
     D = row_differences(M, clip=0.02)

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import hamming_loss as sk_hamming
 
 from mlcbook import losses as L
+from mlcbook.plots import plot_choquet_staircase, plot_error_count_losses, plot_loss_profiles
 
 SETTINGS = settings(max_examples=60, deadline=None)
 
@@ -434,8 +435,6 @@ def test_plots_smoke():
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-
-    from mlcbook.plots import plot_choquet_staircase, plot_error_count_losses, plot_loss_profiles
 
     ax = plot_choquet_staircase([0.8, 0.3, 0.9], L.counting_measure(L.family_v("binomial", 2, 3), 3))
     assert "0.467" in ax.get_title()  # 0.3*1 + 0.5*(1/3) + 0.1*0

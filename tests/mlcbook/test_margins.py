@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mlcbook.datasets import make_limo_synthetic
 from mlcbook.margins import (
     effective_scores,
     instance_wise_margins,
@@ -112,8 +113,6 @@ def test_threshold_errors_are_one_sided_and_counted():
 
 
 def test_table2_pattern():
-    from mlcbook.datasets import make_limo_synthetic
-
     _, Y = make_limo_synthetic(120, 1)
     got = table2_check([Y, random_label_matrix(80, 6, 0.3, 1)], n_draws=4)
     lw = {"hamming_loss", "ranking_loss", "one_error", "coverage",

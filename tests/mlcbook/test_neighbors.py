@@ -6,6 +6,7 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import mlcbook.learners._neighbors as nb
 from mlcbook.learners._neighbors import is_integer_valued, nearest_neighbors
 
 
@@ -64,8 +65,6 @@ def test_continuous_data_uses_fixed_order_distances():
 
 
 def test_chunks_give_the_same_answer(monkeypatch):
-    import mlcbook.learners._neighbors as nb
-
     rng = np.random.default_rng(5)
     Xf = (rng.random((40, 8)) < 0.3).astype(float)
     Xq = (rng.random((33, 8)) < 0.3).astype(float)

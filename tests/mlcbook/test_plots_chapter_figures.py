@@ -17,14 +17,23 @@ import pytest  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from mlcbook.datasets import make_limo_synthetic
+from mlcbook.losses import subset_capacity
 from mlcbook.plots import (  # noqa: E402
+    plot_average_ranks,
     plot_blended_heatmaps,
+    plot_choquet_staircase,
+    plot_difference_heatmaps,
+    plot_error_count_losses,
+    plot_limo_synthetic,
     plot_loss_curves,
     plot_margins,
     plot_ours_vs_paper,
     plot_ratio_grid,
+    plot_relative_performance,
     ratio_ticks,
 )
+from mlcbook.plots.blended import plot_blended_limits
 
 from ..readable_figures import MIN_TEXT_PX, smallest_text_px  # noqa: E402
 
@@ -306,8 +315,6 @@ def test_blended_heatmaps_text_is_readable_on_a_phone():
 
 
 def test_difference_heatmaps_text_is_readable_on_a_phone():
-    from mlcbook.plots import plot_difference_heatmaps
-
     # the kNN chapter's Fig. 4: six datasets, K from 6 to 19, two panels per row
     rng = np.random.default_rng(2)
     mats = {}
@@ -323,9 +330,6 @@ def test_difference_heatmaps_text_is_readable_on_a_phone():
 
 
 def test_losses_chapter_figures_are_readable_on_a_phone():
-    from mlcbook.losses import subset_capacity
-    from mlcbook.plots import plot_choquet_staircase, plot_error_count_losses
-
     # the losses chapter's figures, at its sizes
     fig, ax = plt.subplots(figsize=(4.8, 4.6))
     plot_error_count_losses(10, {"binomial": [2, 3, 5], "polynomial": [2, 4, 8]}, ax=ax)
@@ -343,8 +347,6 @@ def test_losses_chapter_figures_are_readable_on_a_phone():
 
 
 def test_blended_limits_are_readable_on_a_phone_at_five_inches():
-    from mlcbook.plots.blended import plot_blended_limits
-
     # the blended chapter's limits figure, two predictions, in a 5-inch-wide 2 x 2 grid
     fig, axes = plt.subplots(2, 2, figsize=(5.0, 5.6), layout="constrained")
     plot_blended_limits(axes[0, 0], axes[0, 1], [1, 0, 0, 1], [1, 0, 1, 0])
@@ -354,13 +356,6 @@ def test_blended_limits_are_readable_on_a_phone_at_five_inches():
 
 
 def test_limo_chapter_figures_are_readable_on_a_phone():
-    from mlcbook.datasets import make_limo_synthetic
-    from mlcbook.plots import (
-        plot_average_ranks,
-        plot_limo_synthetic,
-        plot_relative_performance,
-    )
-
     # the LIMO chapter's figures, at its sizes: the toy margins, the synthetic data, the
     # relative values of Tables B.1-B.2 (11 measures x 3 variants), the average ranks
     # (11 x 6 methods) and Table B.3 against ours (7 methods x 11 measures)

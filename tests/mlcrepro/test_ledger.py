@@ -8,7 +8,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mlcrepro._paths import project_root
-from mlcrepro.ledger import STATUSES, Cause, Ledger, derive_status, load_ledgers, paper_error, tested, underspecified, unknown, within_tolerance
+from mlcrepro.ledger import (
+    ORDERING_ROBUSTNESS,
+    STATUSES,
+    Cause,
+    Ledger,
+    derive_status,
+    load_ledgers,
+    material_unavailable,
+    paper_error,
+    tested,
+    underspecified,
+    unknown,
+    within_tolerance,
+)
 
 CAUSE = tested("found by a test", ref="tests/test_ledger.py")
 
@@ -104,8 +117,6 @@ def test_our_spread_is_named_apart_from_the_papers():
 
 
 def test_an_ordering_that_most_resamples_do_not_support_is_fragile():
-    from mlcrepro.ledger import ORDERING_ROBUSTNESS
-
     led = Ledger("t")
     n = 200
     edge = int(ORDERING_ROBUSTNESS * n)  # the stated threshold, exactly: still reproduced
@@ -119,8 +130,6 @@ def test_an_ordering_that_most_resamples_do_not_support_is_fragile():
 
 
 def test_material_unavailable_is_its_own_cause():
-    from mlcrepro.ledger import material_unavailable
-
     led = Ledger("t")
     c = material_unavailable("Figure 1 is not in our copy of the paper")
     e = led.number("x", "Fig. 1", paper="0.5", ours=0.7, cause=c)

@@ -14,10 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mlcrepro import results
 from mlcbook.profiles import LogGrid
+from mlcrepro import results
+from mlcrepro._paths import project_root, results_dir
 from mlcrepro.huellermeier2022.authors_study import authors_study_config
-from mlcrepro.results import StaleResultError, config_hash
+from mlcrepro.results import StaleResultError, config_hash, package_versions
 
 
 def _table(calls):
@@ -163,8 +164,6 @@ def test_a_chapter_with_a_stale_table_fails_at_once_and_writes_nothing(tmp_path)
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
 
-    from mlcrepro._paths import project_root, results_dir
-
     committed = results_dir()
     for table in committed.glob("*.csv"):  # every table as committed but the study's key
         for suffix in (".csv", ".json"):
@@ -205,8 +204,6 @@ def test_a_chapter_with_a_stale_table_fails_at_once_and_writes_nothing(tmp_path)
 
 def test_package_versions_match_importlib_and_name_the_missing():
     from importlib import metadata
-
-    from mlcrepro.results import package_versions
 
     got = package_versions(["numpy", "no-such-package-mlcbook"])
     assert got == {"numpy": metadata.version("numpy"), "no-such-package-mlcbook": None}

@@ -4,8 +4,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from mlcbook.datasets import UnknownDatasetError
 from mlcrepro import runner as R
+from mlcrepro.huellermeier2022.knn_fig4 import consensus_summary, fig4_table
 from mlcrepro.runner import Cell, Spec, cells, run, table
+from mlcrepro.wu_zhou2017.benchmark import (
+    benchmark_config,
+    benchmark_spec,
+    benchmark_table,
+    synthetic_table,
+)
 
 CALLS: list = []
 POWER = {"cut at call": 0}  # a test sets it to make the n-th call fail (0: never)
@@ -223,10 +231,6 @@ def test_cell_lookup():
 
 # ------------------------------------------------- the study modules refuse before work
 def test_study_specs_refuse_bad_arguments_before_any_work():
-    from mlcbook.datasets import UnknownDatasetError
-    from mlcrepro.huellermeier2022.knn_fig4 import fig4_table
-    from mlcrepro.wu_zhou2017.benchmark import benchmark_table, synthetic_table
-
     with pytest.raises(ValueError, match="replications"):
         benchmark_table(["medical"], 0)
     with pytest.raises(ValueError, match="replications has no number"):
@@ -241,7 +245,6 @@ def test_study_specs_refuse_bad_arguments_before_any_work():
 
 def test_benchmark_cells_take_their_parameters_from_the_committed_configuration():
     """The configuration that keys the committed table is the one the cells compute."""
-    from mlcrepro.wu_zhou2017.benchmark import benchmark_config, benchmark_spec
 
     config = benchmark_config(["medical"], 2)
     s = benchmark_spec(["medical"], 2)
@@ -254,8 +257,6 @@ def test_benchmark_cells_take_their_parameters_from_the_committed_configuration(
 
 
 def test_the_consensus_table_called_by_the_chapter_writes_no_cache(tmp_path, monkeypatch):
-    from mlcrepro.huellermeier2022.knn_fig4 import consensus_summary
-
     monkeypatch.setenv("MLCBOOK_EXPERIMENT_CACHE", str(tmp_path))
     a = consensus_summary(["flags"], n_splits=3)
     assert not list(tmp_path.rglob("*"))

@@ -19,6 +19,8 @@ from mlcrepro.huellermeier2022.authors_compare import (
     worst_pairs,
 )
 from mlcrepro.huellermeier2022.names import paper_names
+from mlcrepro.huellermeier2022.plots import plot_authors_profiles
+from mlcrepro.huellermeier2022.reference import load_reference_results
 
 
 def _instances(rng, n_folds, K, sizes):
@@ -194,7 +196,6 @@ def test_compare_and_endpoints():
 
 def test_compare_with_the_released_profiles_is_zero_on_themselves():
     """A table made of the authors' own pooled losses (one fold) compares to 0."""
-    from mlcrepro.huellermeier2022.reference import load_reference_results
 
     ref = load_reference_results()
     t = ref.assign(fold=0, n_test=1)[
@@ -261,8 +262,6 @@ def test_plot_authors_profiles_draws_ours_and_theirs():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from mlcrepro.huellermeier2022.plots import plot_authors_profiles
-
     rng = np.random.default_rng(4)
     t = pd.concat(
         [
@@ -313,8 +312,6 @@ def test_plot_authors_profiles_text_is_readable_on_a_phone():
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-
-    from mlcrepro.huellermeier2022.plots import plot_authors_profiles
 
     from ...readable_figures import MIN_TEXT_PX, smallest_text_px
 

@@ -14,13 +14,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mlcbook._io import read_csv_exact
+from mlcbook.learners import column_thresholds
 from mlcrepro._paths import results_dir
+from mlcrepro.results import config_hash
+from mlcrepro.runner import cells
+from mlcrepro.tolerances import LIMO_SEED_RANGE
 from mlcrepro.wu_zhou2017 import thresholds as lt
 from mlcrepro.wu_zhou2017.benchmark import LIMO_VARIANTS
+from mlcrepro.wu_zhou2017.hypotheses import (
+    BIBTEX_HYPOTHESES,
+    BIBTEX_REPLICATIONS,
+    HYPOTHESES,
+    authors_best_f1_threshold,
+)
 from mlcrepro.wu_zhou2017.thresholds import epochs_cell, threshold_hypotheses_cell
-from mlcrepro.runner import cells
-from mlcbook.learners import column_thresholds
-from mlcrepro.wu_zhou2017.hypotheses import BIBTEX_HYPOTHESES, BIBTEX_REPLICATIONS, HYPOTHESES, authors_best_f1_threshold
 
 
 def _f1_code(tp, fp, fn):
@@ -144,8 +151,6 @@ def test_configs_are_the_keys_of_the_committed_tables(name):
     """The chapter finds the committed tables only under these keys."""
     import json
 
-    from mlcrepro.results import config_hash
-
     config = {
         "limo_thresholds": lambda: lt.threshold_hypotheses_config(),
         "limo_thresholds_bibtex": lambda: lt.threshold_hypotheses_config(
@@ -166,7 +171,6 @@ def test_committed_limo_thresholds_recompute(tmp_path):
     committed ``limo_thresholds``.  LIMO is SGD: the F-measures are compared within
     the per-measure seed range ``LIMO_SEED_RANGE`` (``mlcrepro/tolerances.py``; a change
     of machine must not move a result more than a change of seed does)."""
-    from mlcrepro.tolerances import LIMO_SEED_RANGE
 
     saved = read_csv_exact(results_dir() / "limo_thresholds.csv")
     saved = saved[(saved["dataset"] == "medical") & (saved["replication"] == 0)]
