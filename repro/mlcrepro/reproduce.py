@@ -19,7 +19,7 @@
    tolerance, and whether its text and integer columns are equal.
    :func:`report_markdown` writes it.
 
-Only with ``write=True`` do the staged tables replace the committed ones.
+The staged tables replace the committed ones only through :func:`write_tables`.
 
 CPU seconds are those of the worker process that computed the cell and of the child
 processes it waited for (``resource.getrusage``); a long-lived helper process
@@ -510,7 +510,6 @@ def reproduce(
     cache_dir: str | Path | None = None,
     scheduler: str | None = None,
     n_workers: int | None = None,
-    write: bool = False,
 ) -> list[TableReport]:
     """Recompute ``experiments`` from their cells and compare each with its committed table.
 
@@ -526,8 +525,6 @@ def reproduce(
         A dask.distributed scheduler's address (default ``DASK_SCHEDULER``, else a local
         cluster of ``n_workers`` processes).
     n_workers : int, optional
-    write : bool
-        Replace the committed tables with the recomputed ones at the end.
 
     Returns
     -------
@@ -549,20 +546,16 @@ def reproduce(
             desc=f"reproduce: {len(exps)} tables",
             workers=lambda left: cluster(scheduler, local_workers(n_workers, left)),
         )
-    reports = [_rebuilt(e, staging, cache, committed_dir) for e in exps]
-    if write:
-        write_tables([e.name for e in exps], staging)
-    return reports
+    return [_rebuilt(e, staging, cache, committed_dir) for e in exps]
 
 
 def write_tables(names: Sequence[str], staging: str | Path) -> None:
     """Replace the committed tables ``names`` (rows and provenance) with the recomputed
     ones in ``staging``.
 
-    :func:`reproduce` does so with ``write=True``; ``mlcrepro reproduce --write`` calls
-    it itself, after the ledgers' changes have been put down to the tables that make
-    them (:func:`mlcrepro.rebuild_attribution.attribute` compares the recomputed tables
-    with the committed ones, which must still be there).
+    ``mlcrepro reproduce --write`` calls it after the ledgers' changes have been put
+    down to the tables that make them (:func:`mlcrepro.rebuild_attribution.attribute`
+    compares the recomputed tables with the committed ones, which must still be there).
 
     Examples
     --------

@@ -17,7 +17,14 @@ import pytest
 from mlcrepro import reproduce as R
 from mlcrepro import results, runner
 from mlcrepro.experiment import Experiment, by_column_value
-from mlcrepro.reproduce import CPU_LOG, LOCAL_CLUSTER_CONFIG, cluster, compare_tables, reproduce
+from mlcrepro.reproduce import (
+    CPU_LOG,
+    LOCAL_CLUSTER_CONFIG,
+    cluster,
+    compare_tables,
+    reproduce,
+    write_tables,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -78,7 +85,7 @@ def test_a_cold_run_rebuilds_the_table_and_records_cpu_time(committed, tmp_path,
     assert sorted(walls) == sorted(meta["cpu_seconds"]["cells"]) and min(walls.values()) > 0
     assert meta["wall_seconds"]["total"] == pytest.approx(sum(walls.values()), abs=1e-6)
     assert report.cell_wall_seconds == meta["wall_seconds"]["total"]
-    # the committed table itself is untouched without write=True
+    # the committed table itself is untouched until write_tables
     assert "cpu_seconds" not in json.loads((folder / "toy.json").read_text())
 
     # a second run resumes: nothing left to compute, nothing logged again
@@ -97,7 +104,8 @@ def test_a_cold_run_rebuilds_the_table_and_records_cpu_time(committed, tmp_path,
     # a cell lost (as by a kill before it was saved) is the only one computed again,
     # by one worker
     next(iter(sorted((cache / "toy").rglob("*.npz")))).unlink()
-    reproduce([toy_experiment()], staging=staging, cache_dir=cache, n_workers=2, write=True)
+    reproduce([toy_experiment()], staging=staging, cache_dir=cache, n_workers=2)
+    write_tables(["toy"], staging)
     assert started == [1]
     assert len((cache / CPU_LOG).read_text().splitlines()) == 7
     assert "cpu_seconds" in json.loads((folder / "toy.json").read_text())
