@@ -449,6 +449,8 @@ class TableReport:
     were not recorded (a cell logged before wall time was).  ``helper_not_logged``
     counts the cells, of a table whose cells use a helper process (Weka's JVM server),
     logged before the helper's CPU time was: their CPU seconds leave it out.
+    ``helper_cpu_seconds`` is the part of ``cpu_seconds`` that the helper spent (the
+    J48 fits in Weka's code, not ours).
     ``outside`` is what the table's numbers come from outside the runner's cells, with
     its CPU and wall seconds (``Experiment.outside``; empty and 0.0 for most tables).
     """
@@ -460,6 +462,7 @@ class TableReport:
     wall_seconds: float
     cell_wall_seconds: float | None = None
     helper_not_logged: int = 0
+    helper_cpu_seconds: float = 0.0
     outside: str = ""
     outside_cpu_seconds: float = 0.0
     outside_wall_seconds: float = 0.0
@@ -499,6 +502,7 @@ def _rebuilt(e: Experiment, staging: Path, cache: Path, committed_dir: Path) -> 
         if len(timing["wall_seconds"]["cells"]) == len(timing["cpu_seconds"]["cells"])
         else None,
         helper["cells_not_logged"] if helper["total"] > 0 else 0,
+        float(helper["total"]),
         *outside,
     )
 
