@@ -98,6 +98,28 @@ def test_the_report_names_every_table_with_its_provenance_figures(committed, tmp
     (sitting,) = read_sittings(cache_dir() / "reproduce")
     assert sitting["tables"] == [e.name for e in TOYS] and sitting["wall_seconds"] > 0
     assert f"{sitting['wall_seconds'] / 3600:.2f} h in 1 sitting since" in " ".join(text.split())
+    # The part of a cell's CPU seconds that Weka's JVM server spent is logged per cell; the
+    # provenance adds those parts up, and the report prints the sum beside each table's CPU
+    # seconds and in its header.  The toy cells run no J48 (their logged part is 0), so
+    # the log's parts are set by hand to 40 % of each cell's CPU seconds, and the tables
+    # rebuilt from the cached cells (no cell is computed again, no worker started).
+    log = cache_dir() / "reproduce" / "cells" / "cpu_seconds.jsonl"
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert lines and all(line["helper_cpu_seconds"] == 0.0 for line in lines)
+    for line in lines:
+        line["helper_cpu_seconds"] = 0.4 * line["cpu_seconds"]
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert cli.main(argv) == 0
+    text = " ".join(report.read_text(encoding="utf-8").split())
+    helper_total = 0.0
+    for e in TOYS:
+        record = json.loads((committed / f"{e.name}.json").read_text(encoding="utf-8"))
+        cpu, helper = record["cpu_seconds"]["total"], record["helper_cpu_seconds"]["total"]
+        # the provenance rounds each cell's seconds to the millisecond
+        assert helper == pytest.approx(0.4 * cpu, abs=1e-3 * len(lines))
+        assert f"{e.name}: {helper:,.1f} of its {cpu:,.1f} CPU-s ({helper / cpu:.0%})" in text
+        helper_total += helper
+    assert f"of which {helper_total / 3600:.2f} h in Weka's JVM server (J48)." in text
 
 
 def test_a_stopped_sitting_is_counted_but_not_its_time(tmp_path):
@@ -170,30 +192,3 @@ def test_every_judged_row_is_a_row_of_a_saved_ledger():
     assert set(findings.ROWS) <= ids
     assert all(text and not text.endswith(".") for text in findings.ROWS.values())
 
-
-def test_the_report_gives_the_part_of_the_cpu_time_spent_in_wekas_server(committed, tmp_path):
-    """A cell's log line names the part of its CPU seconds that Weka's JVM server spent;
-    the table's provenance adds those parts up, and the report prints that sum beside the
-    table's CPU seconds and in its header.  (The toy cells run no J48, so the log's helper
-    figures are set by hand to 40 % of each cell's CPU seconds, then the tables are rebuilt
-    from the cached cells.)"""
-    report = tmp_path / "REPRODUCE.md"
-    argv = ["reproduce", "--workers", "1", "--no-ledgers", "--write", "--report", str(report)]
-    assert cli.main(argv) == 0
-    log = cache_dir() / "reproduce" / "cells" / "cpu_seconds.jsonl"
-    lines = [json.loads(line) for line in log.read_text().splitlines()]
-    assert lines and all(line["helper_cpu_seconds"] == 0.0 for line in lines)
-    for line in lines:
-        line["helper_cpu_seconds"] = 0.4 * line["cpu_seconds"]
-    log.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    assert cli.main(argv) == 0
-    text = " ".join(report.read_text(encoding="utf-8").split())
-    helper_total = 0.0
-    for e in TOYS:
-        record = json.loads((committed / f"{e.name}.json").read_text(encoding="utf-8"))
-        cpu, helper = record["cpu_seconds"]["total"], record["helper_cpu_seconds"]["total"]
-        # rounded to the millisecond per cell in the provenance, hence the tolerance
-        assert helper == pytest.approx(0.4 * cpu, abs=1e-3 * len(lines))
-        assert f"{e.name}: {helper:,.1f} of its {cpu:,.1f} CPU-s ({helper / cpu:.0%})" in text
-        helper_total += helper
-    assert f"of which {helper_total / 3600:.2f} h in Weka's JVM server (J48)." in text
