@@ -53,7 +53,8 @@ from mlcrepro.rebuild_parts import (
 from mlcrepro.rebuild_report import ledger_changes, report_markdown
 from mlcrepro.recheck import recheck
 from mlcrepro.reproduce import experiments, reproduce, write_tables
-from mlcrepro.sittings import read_sittings, record_sitting
+from mlcrepro.runner import cell_path, cells
+from mlcrepro.sittings import read_sittings, record_sitting, with_last_saved
 from mlcrepro.wu_zhou2017 import octave
 
 __all__ = ["main"]
@@ -327,7 +328,7 @@ def _reproduce(args: argparse.Namespace) -> int:
         _check_cold(root)
     if args.fresh:
         shutil.rmtree(root, ignore_errors=True)
-    started, start = datetime.now(UTC).isoformat(timespec="seconds"), time.perf_counter()
+    started, start = datetime.now(UTC).isoformat(timespec="milliseconds"), time.perf_counter()
     names = [e.name for e in exps]
     record_sitting(root, started=started, tables=names, fresh=args.fresh)
     # a sitting stopped by a signal or Ctrl-C logs its wall time up to the stop
@@ -358,6 +359,25 @@ def _reproduce(args: argparse.Namespace) -> int:
     return 0
 
 
+def _saved_cells(root: Path) -> Callable[[Sequence[str]], list[Path]]:
+    """``tables -> the cell files of those tables cached under root/cells`` (names no
+    longer committed are passed over)."""
+    known = {e.name for e in experiments([])}
+
+    def files(tables: Sequence[str]) -> list[Path]:
+        names = [t for t in tables if t in known]
+        specs = [s for e in (experiments(names) if names else []) for s in e.specs()]
+        paths = (cell_path(spec, c, root / "cells") for spec in specs for c in cells(spec))
+        return [p for p in paths if p.exists()]
+
+    return files
+
+
+def _sittings(root: Path) -> list[dict[str, Any]]:
+    """The cache's sittings, each with no end logged counted up to its last saved cell."""
+    return with_last_saved(read_sittings(root), _saved_cells(root), time.time())
+
+
 def _report(
     args: argparse.Namespace,
     part: str,
@@ -369,13 +389,13 @@ def _report(
 ) -> None:
     """Print the run's report (and write it to ``--report``); with ``--record``, write
     the part's record and the report of every part."""
-    machine = _machine()
+    machine, sittings = _machine(), _sittings(root)
     text = report_markdown(
         reports,
         wall_seconds=wall,
         machine=machine,
         ledgers=changes,
-        sittings=read_sittings(root),
+        sittings=sittings,
         follows=follows,
     )
     print(text)
@@ -389,7 +409,7 @@ def _report(
             machine=machine,
             ledgers=changes,
             follows=follows,
-            sittings=read_sittings(root),
+            sittings=sittings,
         )
         for path in _write_part(record):
             print(f"wrote {path}")

@@ -27,7 +27,7 @@ from typing import Any
 from mlcbook.files import atomic_write_text
 from mlcrepro.rebuild_report import LedgerChange, RowChange, changed_claims, report_markdown
 from mlcrepro.reproduce import Comparison, TableReport
-from mlcrepro.sittings import covered_seconds
+from mlcrepro.sittings import counted_seconds, covered_seconds, unended_text
 
 __all__ = [
     "RECORDS",
@@ -170,7 +170,7 @@ def _part_line(rec: Mapping[str, Any]) -> str:
         *(
             [
                 f"{killed} with no end logged (killed, or still running when the part was "
-                f"recorded), {'its' if killed == 1 else 'their'} wall time not counted"
+                f"recorded): {unended_text(sittings)}"
             ]
             if killed
             else []
@@ -179,7 +179,7 @@ def _part_line(rec: Mapping[str, Any]) -> str:
     ]
     return (
         f"- {rec['part']}: {tables} table{'s' if tables != 1 else ''}, from a cache emptied "
-        f"on {first}, {covered_seconds(ended) / 3600:.2f} h of wall in {n} "
+        f"on {first}, {covered_seconds(sittings) / 3600:.2f} h of wall in {n} "
         f"sitting{'s' if n != 1 else ''}" + (f" ({'; '.join(notes)})" if notes else "") + "."
     )
 
@@ -205,12 +205,15 @@ def assembled_markdown(records: Sequence[Mapping[str, Any]], committed: Sequence
             follows.setdefault((f["claim_ids"], f["field"]), []).extend(f["tables"])
     machines = list(dict.fromkeys(str(rec["machine"]) for rec in records))
     # parts rebuilt from one cache share its sittings: each sitting counts once, with its
-    # end where a later part's record has it (it was still running when an earlier one was)
+    # end where a later part's record has it (it was still running when an earlier one
+    # was), else with the most it saved in any record
     sittings: dict[str, Mapping[str, Any]] = {}
     for s in (s for rec in records for s in rec["sittings"]):
-        if sittings.get(str(s["started"]), {}).get("wall_seconds") is None:
-            sittings[str(s["started"])] = s
-    wall = covered_seconds([s for s in sittings.values() if s["wall_seconds"] is not None])
+        seen = sittings.get(str(s["started"]))
+        if seen is None or (counted_seconds(s) or -1.0) > (counted_seconds(seen) or -1.0):
+            if seen is None or seen["wall_seconds"] is None:
+                sittings[str(s["started"])] = s
+    wall = covered_seconds(list(sittings.values()))
     text = report_markdown(
         reports,
         wall_seconds=wall,

@@ -5,8 +5,11 @@ cells already computed stay in the cache).  Each run appends a line to the cache
 folder's :data:`SITTINGS` log when it starts (when, the tables it was asked for) and
 another when it ends (with its wall seconds), so that the report can give the wall
 time of the whole rebuild since the cache was last emptied (``--fresh``), not only of
-the last sitting, and say how many sittings were stopped before their end (their wall
-time is not known; their finished cells and those cells' seconds are kept).
+the last sitting, and say how many sittings were stopped before their end (their end
+is not known; their finished cells and those cells' seconds are kept).  A sitting with
+no end logged is counted up to the last cell it saved (:func:`with_last_saved`: the
+latest cell file of its tables written before a later sitting of those tables
+started), a lower bound of its wall time.
 """
 
 from __future__ import annotations
@@ -14,12 +17,21 @@ from __future__ import annotations
 import json
 import math
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-__all__ = ["SITTINGS", "covered_seconds", "read_sittings", "record_sitting", "sittings_text"]
+__all__ = [
+    "SITTINGS",
+    "counted_seconds",
+    "covered_seconds",
+    "read_sittings",
+    "record_sitting",
+    "sittings_text",
+    "unended_text",
+    "with_last_saved",
+]
 
 #: the log of sittings, one JSON object a line, in the reproduction's cache folder
 SITTINGS = "sittings.jsonl"
@@ -90,25 +102,88 @@ def read_sittings(cache: str | Path) -> list[dict[str, Any]]:
     return list(by_start.values())
 
 
-def covered_seconds(ended: Sequence[Mapping[str, Any]]) -> float:
-    """The seconds of the day the ended sittings cover: two sittings that overlap
-    (run side by side on one cache) count their common time once.
+def _timestamp(started: object) -> float:
+    return datetime.fromisoformat(str(started)).timestamp()
+
+
+def counted_seconds(sitting: Mapping[str, Any]) -> float | None:
+    """The wall seconds a sitting counts: those logged at its end, else (no end logged)
+    those up to the last cell it saved (``saved_seconds``, :func:`with_last_saved`),
+    else None.
+
+    >>> counted_seconds({"wall_seconds": None, "saved_seconds": 120.0})
+    120.0
+    """
+    if sitting["wall_seconds"] is not None:
+        return float(sitting["wall_seconds"])
+    saved = sitting.get("saved_seconds")
+    return None if saved is None else float(saved)
+
+
+def covered_seconds(sittings: Sequence[Mapping[str, Any]]) -> float:
+    """The seconds of the day the sittings cover (each up to :func:`counted_seconds`; one
+    that counts none is left out): two sittings that overlap (run side by side on one
+    cache) count their common time once.
 
     >>> covered_seconds([{"started": "2026-12-02T09:00:00", "wall_seconds": 3600.0},
     ...           {"started": "2026-12-02T09:30:00", "wall_seconds": 3600.0},
-    ...           {"started": "2026-12-02T12:00:00", "wall_seconds": 60.0}])
+    ...           {"started": "2026-12-02T12:00:00", "wall_seconds": 60.0},
+    ...           {"started": "2026-12-02T13:00:00", "wall_seconds": None}])
     5460.0
     """
     spans = sorted(
-        (start, start + float(s["wall_seconds"]))
-        for s in ended
-        for start in [datetime.fromisoformat(str(s["started"])).timestamp()]
+        (start, start + seconds)
+        for s in sittings
+        if (seconds := counted_seconds(s)) is not None
+        for start in [_timestamp(s["started"])]
     )
     total, reach = 0.0, -math.inf
     for a, b in spans:
         total += max(0.0, b - max(a, reach))
         reach = max(reach, b)
     return total
+
+
+def with_last_saved(
+    sittings: Sequence[Mapping[str, Any]],
+    cell_files: Callable[[Sequence[str]], Iterable[Path]],
+    now: float,
+) -> list[dict[str, Any]]:
+    """The sittings, each with no end logged given ``saved_seconds``: the seconds from
+    its start to the last cell it saved, None if it saved none.
+
+    A cell it saved is a file of ``cell_files(tables)`` (the cached cells of its tables)
+    last written after it started and before the next sitting of any of its tables
+    started (else before ``now``, a POSIX timestamp): a later sitting's cells are not
+    its own.  The figure is a lower bound of the sitting's wall time (what it did after
+    its last saved cell is not known).
+
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     cell = Path(d) / "cell.npz"
+    ...     cell.touch()
+    ...     os.utime(cell, (0, _timestamp("2026-12-02T09:30:00+00:00")))
+    ...     killed = {"started": "2026-12-02T09:00:00+00:00", "wall_seconds": None,
+    ...               "tables": ["t"]}
+    ...     (s,) = with_last_saved([killed], lambda tables: [cell], now=cell.stat().st_mtime + 1)
+    >>> s["saved_seconds"]
+    1800.0
+    """
+    out = []
+    for s in sittings:
+        s = dict(s)
+        if s["wall_seconds"] is None:
+            start = _timestamp(s["started"])
+            later = [
+                _timestamp(t["started"])
+                for t in sittings
+                if _timestamp(t["started"]) > start and set(t["tables"]) & set(s["tables"])
+            ]
+            end = min(later, default=now)
+            saved = [m for f in cell_files(s["tables"]) if start <= (m := f.stat().st_mtime) < end]
+            s["saved_seconds"] = round(max(saved) - start, 3) if saved else None
+        out.append(s)
+    return out
 
 
 def sittings_text(sittings: Sequence[Mapping[str, Any]]) -> str:
@@ -131,16 +206,13 @@ def sittings_text(sittings: Sequence[Mapping[str, Any]]) -> str:
     ended = [s for s in sittings if s["wall_seconds"] is not None]
     n, stopped = len(sittings), len(sittings) - len(ended)
     text = (
-        f"Wall time of the whole rebuild: {covered_seconds(ended) / 3600:.2f} h in {n} sitting"
-        f"{'s' if n != 1 else ''} since the cache was emptied "
+        f"Wall time of the whole rebuild: {covered_seconds(sittings) / 3600:.2f} h in {n} "
+        f"sitting{'s' if n != 1 else ''} since the cache was emptied "
         f"(the first on {str(sittings[0]['started'])[:10]})"
     )
     if stopped:
         them = "it has" if n == 1 else f"{stopped} of them {'has' if stopped == 1 else 'have'}"
-        text += (
-            f"; {them} no end logged (killed, or still running), and "
-            f"{'its' if stopped == 1 else 'their'} wall time is not counted"
-        )
+        text += f"; {them} no end logged (killed, or still running), and {unended_text(sittings)}"
     interrupted = sum(1 for s in ended if s.get("stopped"))
     if interrupted:
         text += (
@@ -148,3 +220,29 @@ def sittings_text(sittings: Sequence[Mapping[str, Any]]) -> str:
             "and counted up to the interruption"
         )
     return textwrap.fill(text + ".", 88)
+
+
+def unended_text(sittings: Sequence[Mapping[str, Any]]) -> str:
+    """How the sittings with no end logged are counted: up to the last cell each saved
+    (:func:`with_last_saved`), or not at all.
+
+    >>> unended_text([{"wall_seconds": None, "saved_seconds": 60.0},
+    ...               {"wall_seconds": None}])
+    '1 is counted up to the last cell it saved (a lower bound of its wall time), 1 not at all'
+    """
+    unended = [s for s in sittings if s["wall_seconds"] is None]
+    saved = sum(1 for s in unended if s.get("saved_seconds") is not None)
+    if not saved:
+        return f"{'its' if len(unended) == 1 else 'their'} wall time is not counted"
+    if saved == len(unended):
+        one = len(unended) == 1
+        return (
+            f"{'it is' if one else 'they are'} counted up to the last cell "
+            f"{'it' if one else 'each'} saved (a lower bound of {'its' if one else 'their'} "
+            "wall time)"
+        )
+    return (
+        f"{saved} {'is' if saved == 1 else 'are'} counted up to the last cell "
+        f"{'it' if saved == 1 else 'each'} saved (a lower bound of "
+        f"{'its' if saved == 1 else 'their'} wall time), {len(unended) - saved} not at all"
+    )

@@ -192,7 +192,7 @@ def test_a_sitting_stopped_by_a_signal_logs_its_wall_time(tmp_path, monkeypatch)
     line = next(ln for ln in assembled_markdown([rec], ["blended_lp"]).splitlines()
                 if ln.startswith("- p:"))
     assert line.endswith("(1 with no end logged (killed, or still running when the part was "
-                         "recorded), its wall time not counted; "
+                         "recorded): its wall time is not counted; "
                          "1 interrupted, counted up to the interruption).")
 
 

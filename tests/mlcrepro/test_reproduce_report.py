@@ -10,6 +10,8 @@ provenance records.  And every committed table of the book is one that
 from __future__ import annotations
 
 import json
+import os
+from datetime import datetime
 
 import numpy as np
 import pandas as pd
@@ -120,6 +122,23 @@ def test_the_report_names_every_table_with_its_provenance_figures(committed, tmp
         assert f"{e.name}: {helper:,.1f} of its {cpu:,.1f} CPU-s ({helper / cpu:.0%})" in text
         helper_total += helper
     assert f"of which {helper_total / 3600:.2f} h in Weka's JVM server (J48)." in text
+    # A sitting killed without logging its end counts up to the last cell it saved: one
+    # logged as started at 08:00 on an earlier day, whose cells are dated 08:20 and 08:30
+    # (the next sitting of its tables started later, so they are its own), counts 0.5 h.
+    root = cache_dir() / "reproduce"
+    record_sitting(root, started="2026-12-01T08:00:00+00:00", tables=[e.name for e in TOYS])
+    cells = sorted((root / "cells").rglob("*.npz"))
+    for i, cell in enumerate(cells):
+        when = datetime.fromisoformat(f"2026-12-01T08:{20 if i else 30}:00+00:00").timestamp()
+        os.utime(cell, (when, when))
+    assert cli.main(argv) == 0
+    text = " ".join(report.read_text(encoding="utf-8").split())
+    sittings = read_sittings(root)  # the three runs of this test, and the killed one
+    ended = sum(s["wall_seconds"] for s in sittings if s["wall_seconds"] is not None)
+    assert len(sittings) == 4
+    assert f"Wall time of the whole rebuild: {(1800 + ended) / 3600:.2f} h in 4 sittings" in text
+    assert ("1 of them has no end logged (killed, or still running), and it is counted up to "
+            "the last cell it saved (a lower bound of its wall time)") in text
 
 
 def test_a_stopped_sitting_is_counted_but_not_its_time(tmp_path):
