@@ -131,6 +131,10 @@ class Experiment:
         For a table whose numbers come from work outside the runner's cells (the
         authors' code under GNU Octave): returns what that work was, and its CPU and
         wall seconds, which the rebuild's report names beside the table.
+    software : callable, optional
+        For a table whose cells run other people's software: the software that does a
+        cell's work, from the cell's name as the cells' log writes it (its coordinates
+        joined by ``/``); the rebuild's report gives each one's share of the CPU seconds.
 
     Examples
     --------
@@ -149,6 +153,7 @@ class Experiment:
     keys: tuple[str, ...] | None = None
     quick: Mapping[str, Any] | None = None
     outside: Callable[[], tuple[str, float, float]] | None = None
+    software: Callable[[str], str] | None = None
 
     def __post_init__(self) -> None:
         check_table_name(self.name)
@@ -156,8 +161,10 @@ class Experiment:
             not isinstance(self.quick, Mapping) or not all(isinstance(a, str) for a in self.quick)
         ):
             raise TypeError(f"quick must be a mapping axis -> value(s), got {self.quick!r}")
-        if self.outside is not None and not callable(self.outside):
-            raise TypeError(f"outside must be callable, got {self.outside!r}")
+        for name in ("outside", "software"):
+            value = getattr(self, name)
+            if value is not None and not callable(value):
+                raise TypeError(f"{name} must be callable, got {value!r}")
         for name in ("load", "specs"):
             if not callable(getattr(self, name)):
                 raise TypeError(f"{name} must be callable, got {getattr(self, name)!r}")

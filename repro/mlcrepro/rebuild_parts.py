@@ -139,7 +139,8 @@ def _table_report(t: Mapping[str, Any]) -> TableReport:
     c = dict(t["comparison"])
     c["largest"] = float(c["largest"])
     c["volatile"] = tuple(c.get("volatile", ()))
-    return TableReport(**{**t, "comparison": Comparison(**c)})
+    software = tuple((str(n), float(v)) for n, v in t.get("cpu_by_software", ()))
+    return TableReport(**{**t, "comparison": Comparison(**c), "cpu_by_software": software})
 
 
 def _ledger_change(led: Mapping[str, Any]) -> LedgerChange:

@@ -231,6 +231,22 @@ def _helper_lines(reports: Sequence[TableReport]) -> list[str]:
     return [""] + lines if lines else []
 
 
+def _software_lines(reports: Sequence[TableReport]) -> list[str]:
+    """A note on each table whose cells run others' software: its CPU seconds by the
+    software that did the cells' work (``Experiment.software``)."""
+    lines = [
+        f"{r.name}, CPU seconds by the software that did the cells' work: "
+        + "; ".join(
+            f"{name}, {seconds:,.1f} ({seconds / r.cpu_seconds:.0%})"
+            for name, seconds in r.cpu_by_software
+        )
+        + "."
+        for r in reports
+        if r.cpu_by_software and r.cpu_seconds > 0
+    ]
+    return [""] + lines if lines else []
+
+
 def _outside_lines(reports: Sequence[TableReport]) -> list[str]:
     """A note on each table whose numbers come from work outside the runner's cells."""
     outside = [r for r in reports if r.outside]
@@ -289,6 +305,11 @@ def report_markdown(
     True
     >>> print(text.splitlines()[-1][:63])
     w: 15.0 of its 20.0 CPU-s (75%) were spent in Weka's JVM server
+    >>> study = TableReport("s", 3, 8.0, c, 0.1, 9.0,
+    ...                     cpu_by_software=(("J48", 6.0), ("BOOMER", 2.0)))
+    >>> text = report_markdown([study], wall_seconds=3600.0, machine="toy")
+    >>> print(text.splitlines()[-1])
+    s, CPU seconds by the software that did the cells' work: J48, 6.0 (75%); BOOMER, 2.0 (25%).
     >>> octave = TableReport("o", 0, 0.0, c, 0.1, 0.0, outside="2 runs",
     ...                      outside_cpu_seconds=7200.0)
     >>> text = report_markdown([octave], wall_seconds=3600.0, machine="toy")
@@ -335,6 +356,7 @@ def report_markdown(
             f"| {c.largest:.3g} | {c.column} | {c.bound:g} | {verdict} |"
         )
     lines += _helper_lines(reports)
+    lines += _software_lines(reports)
     lines += _outside_lines(reports)
     lines += outside_section(
         [r.name for r in reports if not r.comparison.new and not r.comparison.within]

@@ -35,7 +35,7 @@ import contextlib
 import os
 import shutil
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,6 +68,7 @@ __all__ = [
     "LOCAL_CLUSTER_CONFIG",
     "local_workers",
     "as_finished",
+    "by_software",
     "cluster",
     "environment",
     "experiments",
@@ -450,7 +451,8 @@ class TableReport:
     counts the cells, of a table whose cells use a helper process (Weka's JVM server),
     logged before the helper's CPU time was: their CPU seconds leave it out.
     ``helper_cpu_seconds`` is the part of ``cpu_seconds`` that the helper spent (the
-    J48 fits in Weka's code, not ours).
+    J48 fits in Weka's code, not ours).  ``cpu_by_software``: the CPU seconds of the
+    cells by the software that did their work (``Experiment.software``), largest first.
     ``outside`` is what the table's numbers come from outside the runner's cells, with
     its CPU and wall seconds (``Experiment.outside``; empty and 0.0 for most tables).
     """
@@ -463,9 +465,27 @@ class TableReport:
     cell_wall_seconds: float | None = None
     helper_not_logged: int = 0
     helper_cpu_seconds: float = 0.0
+    cpu_by_software: tuple[tuple[str, float], ...] = ()
     outside: str = ""
     outside_cpu_seconds: float = 0.0
     outside_wall_seconds: float = 0.0
+
+
+def by_software(
+    spent: Mapping[tuple[str, str], float], software: Callable[[str], str]
+) -> tuple[tuple[str, float], ...]:
+    """The CPU seconds of the cells (``(experiment, cell) -> seconds``) added up by the
+    software that did each cell's work (``software(cell)``), largest first.
+
+    >>> by_software({("s", "a/BOOMER/0"): 3.0, ("s", "a/J48/0"): 1.0, ("s", "a/J48/1"): 4.5},
+    ...             lambda cell: cell.split("/")[1])
+    (('J48', 5.5), ('BOOMER', 3.0))
+    """
+    totals: dict[str, float] = {}
+    for (_, cell), seconds in spent.items():
+        name = software(cell)
+        totals[name] = totals.get(name, 0.0) + float(seconds)
+    return tuple(sorted(((k, round(v, 3)) for k, v in totals.items()), key=lambda kv: -kv[1]))
 
 
 def _rebuilt(e: Experiment, staging: Path, cache: Path, committed_dir: Path) -> TableReport:
@@ -488,6 +508,12 @@ def _rebuilt(e: Experiment, staging: Path, cache: Path, committed_dir: Path) -> 
         helper_cpu_seconds(cache, e.specs()),
     )
     helper = timing["helper_cpu_seconds"]
+    # per cell as the provenance records it: "experiment:cell" -> seconds
+    spent = {
+        (exp, cell): s
+        for key, s in timing["cpu_seconds"]["cells"].items()
+        for exp, cell in [key.split(":", 1)]
+    }
     first = not (committed_dir / f"{e.name}.csv").exists()
     outside = e.outside() if e.outside is not None else ("", 0.0, 0.0)
     return TableReport(
@@ -503,6 +529,7 @@ def _rebuilt(e: Experiment, staging: Path, cache: Path, committed_dir: Path) -> 
         else None,
         helper["cells_not_logged"] if helper["total"] > 0 else 0,
         float(helper["total"]),
+        by_software(spent, e.software) if e.software is not None else (),
         *outside,
     )
 

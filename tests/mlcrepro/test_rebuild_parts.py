@@ -37,7 +37,8 @@ def _sitting(day, hours, at="09:00"):
 
 
 def test_a_record_comes_back_as_written(tmp_path):
-    refused = TableReport("r", 1, 1.0, Comparison.refused("r", 3, "rows differ"), 0.1, None, 2)
+    refused = TableReport("r", 1, 1.0, Comparison.refused("r", 3, "rows differ"), 0.1, None, 2,
+                          cpu_by_software=(("Weka's J48", 0.75), ("CLUS", 0.25)))
     # a table whose rows come from runs outside the cells (the authors' Octave runs)
     runs = TableReport("o", 0, 0.0, Comparison("o", 3, 0.0, "v", 0.0, True), 0.1, 0.0,
                        outside="3 runs of their code", outside_cpu_seconds=5400.0,
@@ -55,6 +56,9 @@ def test_a_record_comes_back_as_written(tmp_path):
     assert "| r | 1 | 1.0 | not measured | inf |  | 0 | **outside** (rows differ) |" in text
     assert "| toy | A1 | status | reproduced | differs | follows the rebuilt table t (within" in text
     assert "Wall time: 1.50 h." in text
+    # its CPU seconds by software come back, in their order
+    assert ("r, CPU seconds by the software that did the cells' work: Weka's J48, 0.8 (75%); "
+            "CLUS, 0.2 (25%).") in text
     assert "not yet rebuilt" not in text
     # its runs' time beside it, and outside the cells' totals
     assert "CPU time of the cells: at least 0.00 h. CPU time outside the cells: 1.50 h." in text

@@ -45,7 +45,12 @@ def experiment(power: int) -> Experiment:
     def load() -> pd.DataFrame:
         return results.load_or_compute(name, lambda: runner.table(spec(power)), {"p": power})
 
-    return Experiment(name, load=load, specs=lambda: [spec(power)], volatile=("work",))
+    def software(cell: str) -> str:  # the cells' log names a toy cell by its fold
+        return "even folds" if int(cell) % 2 == 0 else "odd folds"
+
+    return Experiment(
+        name, load=load, specs=lambda: [spec(power)], volatile=("work",), software=software
+    )
 
 
 TOYS = (experiment(2), experiment(3))
@@ -89,6 +94,17 @@ def test_the_report_names_every_table_with_its_provenance_figures(committed, tmp
         assert cols[1:4] == [str(n_cells), f"{cpu['total']:,.1f}", f"{wall['total']:,.1f}"]
         assert cpu["total"] == pytest.approx(sum(cpu["cells"].values()), abs=1e-9)
         assert cols[-1] == "within tolerance"
+        # its CPU seconds by the software that did each cell's work: the provenance's
+        # cells added up by the experiment's `software`, largest first
+        groups: dict[str, float] = {}
+        for key, seconds in cpu["cells"].items():
+            fold = int(key.split(":", 1)[1])
+            name_ = "even folds" if fold % 2 == 0 else "odd folds"
+            groups[name_] = groups.get(name_, 0.0) + seconds
+        parts = "; ".join(f"{g}, {v:,.1f} ({v / cpu['total']:.0%})"
+                          for g, v in sorted(groups.items(), key=lambda kv: -kv[1]))
+        assert (f"{name}, CPU seconds by the software that did the cells' work: {parts}."
+                in report.read_text(encoding="utf-8").splitlines())
     # the header's CPU hours are the tables' CPU seconds added up
     total = sum(
         json.loads((committed / f"{e.name}.json").read_text())["cpu_seconds"]["total"]

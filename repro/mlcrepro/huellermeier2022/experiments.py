@@ -38,6 +38,7 @@ import pandas as pd
 from mlcrepro._paths import results_dir
 from mlcrepro.experiment import Cells, Experiment, Tolerance, relative
 from mlcrepro.huellermeier2022.authors_study import (
+    LEARNERS,
     authors_study_config,
     run_authors_study,
     study_spec,
@@ -73,6 +74,7 @@ __all__ = [
     "specification",
     "load",
     "dependence_table",
+    "study_software",
     "knn_tables",
     "knn_consensus",
     "QUERY_QUANTITIES",
@@ -225,6 +227,27 @@ def released_profiles() -> pd.DataFrame:
     return load(RELEASED_TABLE)
 
 
+def study_software(cell: str) -> str:
+    """The software that does the work of the learner study's cell ``cell`` (its name in
+    the cells' log, ``dataset/learner/split``), for the rebuild's report.
+
+    BOOMER is Rapp et al.'s rule learner (mlrl-boomer), Rapp being one of the paper's
+    authors; CLUS (through pyclus) and Weka's J48 are others' software, J48 under our
+    ports of MEKA's BR, CC, LP and RAkEL.
+
+    >>> study_software("enron/RAkEL-J48/3")
+    "MEKA's BR, CC, LP, RAkEL (our ports) on Weka's J48"
+    """
+    learner = cell.split("/")[1] if cell.count("/") == 2 else ""
+    if learner not in LEARNERS:
+        raise ValueError(f"cell must be 'dataset/learner/split' of the study, got {cell!r}")
+    if learner.endswith("-J48"):
+        return "MEKA's BR, CC, LP, RAkEL (our ports) on Weka's J48"
+    if learner.endswith("-CLUS"):
+        return "CLUS (PCT, EPCT)"
+    return "mlrl-boomer (BOOMER-1, BOOMER-K; the authors' own)"
+
+
 def _study_bounds(table: pd.DataFrame, column: str) -> np.ndarray:
     """BOOMER-K's folds may move by :data:`~mlcrepro.tolerances.BOOMER_K_FOLD_ATOL`;
     every other learner's losses are closed forms of equal predictions."""
@@ -260,6 +283,7 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         requires=("java", "mlrl-boomer"),
         keys=("dataset", "learner", "fold", "family", "param"),
         quick={"dataset": _QUICK_DATASET, "split": 0},
+        software=study_software,
     ),
     *(_fig4_experiment(tb) for tb in TIE_BREAKS),
     Experiment(
