@@ -35,7 +35,7 @@ import contextlib
 import os
 import shutil
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -54,6 +54,7 @@ from mlcrepro.runner import Cell, Spec, cell_path, cell_spec, cells, load, save
 from mlcrepro.timing import (
     CPU_LOG,
     add_timing,
+    by_software,
     cpu_seconds,
     helper_cpu_seconds,
     log_line,
@@ -68,7 +69,6 @@ __all__ = [
     "LOCAL_CLUSTER_CONFIG",
     "local_workers",
     "as_finished",
-    "by_software",
     "cluster",
     "environment",
     "experiments",
@@ -469,23 +469,6 @@ class TableReport:
     outside: str = ""
     outside_cpu_seconds: float = 0.0
     outside_wall_seconds: float = 0.0
-
-
-def by_software(
-    spent: Mapping[tuple[str, str], float], software: Callable[[str], str]
-) -> tuple[tuple[str, float], ...]:
-    """The CPU seconds of the cells (``(experiment, cell) -> seconds``) added up by the
-    software that did each cell's work (``software(cell)``), largest first.
-
-    >>> by_software({("s", "a/BOOMER/0"): 3.0, ("s", "a/J48/0"): 1.0, ("s", "a/J48/1"): 4.5},
-    ...             lambda cell: cell.split("/")[1])
-    (('J48', 5.5), ('BOOMER', 3.0))
-    """
-    totals: dict[str, float] = {}
-    for (_, cell), seconds in spent.items():
-        name = software(cell)
-        totals[name] = totals.get(name, 0.0) + float(seconds)
-    return tuple(sorted(((k, round(v, 3)) for k, v in totals.items()), key=lambda kv: -kv[1]))
 
 
 def _rebuilt(e: Experiment, staging: Path, cache: Path, committed_dir: Path) -> TableReport:

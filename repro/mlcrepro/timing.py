@@ -33,6 +33,7 @@ from mlcrepro.runner import Cell, Spec, cell_path, cells
 __all__ = [
     "CPU_LOG",
     "add_timing",
+    "by_software",
     "cpu_seconds",
     "helper_cpu_seconds",
     "log_entries",
@@ -204,3 +205,20 @@ def add_timing(
     )
     names = ("cpu_seconds", "wall_seconds", "helper_cpu_seconds")
     return {k: record[k] for k in names if k in record}
+
+
+def by_software(
+    spent: Mapping[tuple[str, str], float], software: Callable[[str], str]
+) -> tuple[tuple[str, float], ...]:
+    """The CPU seconds of the cells (``(experiment, cell) -> seconds``) added up by the
+    software that did each cell's work (``software(cell)``), largest first.
+
+    >>> by_software({("s", "a/BOOMER/0"): 3.0, ("s", "a/J48/0"): 1.0, ("s", "a/J48/1"): 4.5},
+    ...             lambda cell: cell.split("/")[1])
+    (('J48', 5.5), ('BOOMER', 3.0))
+    """
+    totals: dict[str, float] = {}
+    for (_, cell), seconds in spent.items():
+        name = software(cell)
+        totals[name] = totals.get(name, 0.0) + float(seconds)
+    return tuple(sorted(((k, round(v, 3)) for k, v in totals.items()), key=lambda kv: -kv[1]))
