@@ -185,6 +185,13 @@ def _part_line(rec: Mapping[str, Any]) -> str:
     )
 
 
+def _reach(sitting: Mapping[str, Any]) -> float:
+    """A sitting's counted seconds (:func:`~mlcrepro.sittings.counted_seconds`), -1 for
+    none: which of two records' copies of a shared sitting says more."""
+    seconds = counted_seconds(sitting)
+    return -1.0 if seconds is None else seconds
+
+
 def assembled_markdown(records: Sequence[Mapping[str, Any]], committed: Sequence[str]) -> str:
     """The report of the whole rebuild from its parts' ``records`` (:func:`read_records`):
     every table the parts rebuilt, every ledger change, the parts with their wall time,
@@ -211,9 +218,8 @@ def assembled_markdown(records: Sequence[Mapping[str, Any]], committed: Sequence
     sittings: dict[str, Mapping[str, Any]] = {}
     for s in (s for rec in records for s in rec["sittings"]):
         seen = sittings.get(str(s["started"]))
-        if seen is None or (counted_seconds(s) or -1.0) > (counted_seconds(seen) or -1.0):
-            if seen is None or seen["wall_seconds"] is None:
-                sittings[str(s["started"])] = s
+        if seen is None or (seen["wall_seconds"] is None and _reach(s) > _reach(seen)):
+            sittings[str(s["started"])] = s
     wall = covered_seconds(list(sittings.values()))
     text = report_markdown(
         reports,

@@ -169,6 +169,7 @@ def with_last_saved(
     >>> s["saved_seconds"]
     1800.0
     """
+    written: dict[tuple[str, ...], list[float]] = {}  # tables -> their cells' mtimes
     out = []
     for s in sittings:
         s = dict(s)
@@ -180,7 +181,10 @@ def with_last_saved(
                 if _timestamp(t["started"]) > start and set(t["tables"]) & set(s["tables"])
             ]
             end = min(later, default=now)
-            saved = [m for f in cell_files(s["tables"]) if start <= (m := f.stat().st_mtime) < end]
+            tables = tuple(s["tables"])
+            if tables not in written:
+                written[tables] = [f.stat().st_mtime for f in cell_files(tables)]
+            saved = [m for m in written[tables] if start <= m < end]
             s["saved_seconds"] = round(max(saved) - start, 3) if saved else None
         out.append(s)
     return out
