@@ -210,6 +210,14 @@ def _ledger_lines(
     return lines
 
 
+#: the least share of a table's CPU seconds, spent in Weka's JVM server, that gets the
+#: table a note: the server stays alive in a worker between cells, and its own threads
+#: tick a hundredth of a CPU-s or two during cells that never call it (the kNN tables of
+#: the learner study's part: 0.01-0.02 of 7-19 CPU-s); 0.5 % is the least share the
+#: note's whole per cent shows
+_HELPER_SHARE_NOTED = 0.005
+
+
 def _helper_lines(reports: Sequence[TableReport]) -> list[str]:
     """A note on each table whose cells ran J48 in Weka's JVM server: how much of its CPU
     time the server spent, and whether some cells leave the server out."""
@@ -218,7 +226,7 @@ def _helper_lines(reports: Sequence[TableReport]) -> list[str]:
         f"({r.helper_cpu_seconds / r.cpu_seconds:.0%}) were spent in Weka's JVM server, "
         "fitting and applying J48 (Weka's code, not ours)."
         for r in reports
-        if r.helper_cpu_seconds > 0 and r.cpu_seconds > 0
+        if r.cpu_seconds > 0 and r.helper_cpu_seconds >= _HELPER_SHARE_NOTED * r.cpu_seconds
     ]
     lines += [
         f"{r.name}: {r.helper_not_logged} of its {r.cells} cells were logged before the CPU "
@@ -305,6 +313,9 @@ def report_markdown(
     True
     >>> print(text.splitlines()[-1][:63])
     w: 15.0 of its 20.0 CPU-s (75%) were spent in Weka's JVM server
+    >>> idle = TableReport("k", 3, 7.5, c, 0.1, 8.0, helper_cpu_seconds=0.01)
+    >>> "k: " in report_markdown([idle], wall_seconds=3600.0, machine="toy")
+    False
     >>> study = TableReport("s", 3, 8.0, c, 0.1, 9.0,
     ...                     cpu_by_software=(("J48", 6.0), ("BOOMER", 2.0)))
     >>> text = report_markdown([study], wall_seconds=3600.0, machine="toy")
